@@ -1,0 +1,29 @@
+/** Jest runs TypeScript through SWC. NestJS 12 (and a few other deps) ship ESM only,
+ * so those packages are transformed to CommonJS as well (see TOOLCHAIN.md). */
+const esmOnly = ['@nestjs', '@modelcontextprotocol', 'uuid', 'nanoid', 'openapi-fetch', 'chalk', 'ipaddr.js', 'msgpackr'];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testRegex: '(src|test)/.*\\.(spec|e2e-spec)\\.ts$',
+  transform: { '^.+\\.(t|j|mj|cj)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/setup/env.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

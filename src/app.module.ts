@@ -1,0 +1,47 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './common/auth/auth.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { RequestLogMiddleware } from './common/logging/request-log.middleware';
+import { RequestLoggingModule } from './common/logging/logging.module';
+import { OutboxModule } from './common/outbox/outbox.module';
+import { QueueModule } from './common/queue/queue.module';
+import { RedisModule } from './common/redis/redis.module';
+import type { ServiceRequest } from './common/request/request-context';
+import { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { dataSourceOptions } from './database/data-source';
+import { FEATURE_MODULES } from './feature-modules';
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const imports: (Type | DynamicModule)[] = [
+      ConfigModule.forRoot(config),
+      LoggerModule.forRoot({
+        pinoHttp: {
+          level: config.logLevel,
+          genReqId: (req) => (req as unknown as ServiceRequest).id,
+          redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]', 'res.headers["set-cookie"]'],
+          autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+          customProps: (req) => ({ workspaceId: (req as unknown as ServiceRequest).auth?.workspaceId }),
+          quietReqLogger: true,
+        },
+      }),
+      TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.dbPoolSize), migrationsRun: false }),
+      RedisModule,
+      QueueModule,
+      OutboxModule,
+      AuthModule,
+      IdempotencyModule,
+      RequestLoggingModule,
+      ...FEATURE_MODULES,
+    ];
+    return { module: AppModule, imports };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestLogMiddleware).forRoutes('v1/*path');
+  }
+}

@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RequestLogEntity } from './request-log.entity';
+import { RequestLogMiddleware } from './request-log.middleware';
+import { RequestLogService } from './request-log.service';
+
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([RequestLogEntity])],
+  providers: [RequestLogService, RequestLogMiddleware],
+  exports: [RequestLogService, RequestLogMiddleware],
+})
+export class RequestLoggingModule {}

@@ -1,0 +1,48 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { RequestLogEntity } from './request-log.entity';
+
+const FLUSH_MS = 1000;
+const MAX_BATCH = 500;
+const MAX_BUFFER = 20000;
+
+/**
+ * Request logs are buffered in memory and written in batches off the request path. A crash can
+ * lose at most the last second of log rows (they are diagnostics, not state); shutdown flushes.
+ */
+@Injectable()
+export class RequestLogService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('RequestLog');
+  private buffer: Partial<RequestLogEntity>[] = [];
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(@InjectRepository(RequestLogEntity) private readonly repo: Repository<RequestLogEntity>) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  push(row: Partial<RequestLogEntity>): void {
+    if (this.buffer.length >= MAX_BUFFER) return; // shed load rather than grow without bound
+    this.buffer.push(row);
+    if (this.buffer.length >= MAX_BATCH) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      while (this.buffer.length) {
+        const batch = this.buffer.splice(0, MAX_BATCH);
+        await this.repo.insert(batch).catch((err: Error) => this.logger.warn({ err: err.message }, 'Dropped request logs'));
+      }
+    });
+    return this.flushing;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+}

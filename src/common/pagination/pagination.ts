@@ -1,0 +1,65 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+
+/** Base for query DTOs: every endpoint accepts `profileId`. */
+export class ProfileQueryDto {
+  /** The profile to act on; defaults to the key's home profile. */
+  @IsOptional()
+  @IsString()
+  profileId?: string;
+}
+
+/** Base for write bodies: `profileId` is accepted in the body too. */
+export class ProfileBodyDto {
+  /** The profile to act on; defaults to the key's home profile. */
+  @IsOptional()
+  @IsString()
+  profileId?: string;
+}
+
+export class PageQueryDto extends ProfileQueryDto {
+  /** Page number, from 1. */
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'page must be an integer' })
+  @Min(1, { message: 'page must be at least 1' })
+  page?: number;
+
+  /** Results per page; values over 100 are clamped to 100. */
+  @ApiPropertyOptional({ minimum: 1, default: DEFAULT_PAGE_SIZE, description: 'Clamped to 100' })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1, { message: 'limit must be at least 1' })
+  limit?: number;
+}
+
+export interface PageWindow {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+export function pageWindow(q: { page?: number; limit?: number }): PageWindow {
+  const page = q.page ?? 1;
+  const limit = Math.min(q.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export interface Paged {
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export function paged(window: PageWindow, total: number): Paged {
+  return { page: window.page, limit: window.limit, total, hasMore: window.offset + window.limit < total };
+}

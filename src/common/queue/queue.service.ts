@@ -1,0 +1,120 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Job, JobsOptions, MinimalJob, Queue, Worker } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { JOB_QUEUE, JobName, JobPayloads, QueueName, QUEUES } from './jobs';
+
+export type JobHandler<J extends JobName> = (payload: JobPayloads[J], job: Job<JobPayloads[J]>) => Promise<unknown>;
+export type BackoffStrategy = (attemptsMade: number, err: Error, job: MinimalJob) => number;
+
+interface QueueOptions {
+  concurrency: number;
+}
+
+const DEFAULT_CONCURRENCY: Record<QueueName, number> = { events: 5, publish: 5, webhooks: 20, maintenance: 2 };
+
+/**
+ * One place that owns BullMQ: queues (both roles), workers (worker role only), handlers
+ * registered by modules in onModuleInit, custom backoff strategies and periodic schedulers.
+ */
+@Injectable()
+export class QueueService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Queue');
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly backoffs = new Map<string, BackoffStrategy>();
+  private readonly schedules: { job: JobName; everyMs: number }[] = [];
+  private readonly options: Partial<Record<QueueName, QueueOptions>> = {};
+  private started = false;
+
+  constructor(private readonly config: AppConfig) {}
+
+  private connection() {
+    const url = new URL(this.config.redisUrl);
+    return {
+      host: url.hostname,
+      port: Number(url.port || 6379),
+      username: url.username || undefined,
+      password: url.password ? decodeURIComponent(url.password) : undefined,
+      db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+      maxRetriesPerRequest: null,
+    };
+  }
+
+  queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection(), prefix: `${this.config.redisPrefix}:bull` });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async enqueue<J extends JobName>(job: J, payload: JobPayloads[J], opts: JobsOptions = {}): Promise<void> {
+    await this.queue(JOB_QUEUE[job]).add(job, payload, {
+      removeOnComplete: { age: 24 * 3600, count: 10000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+      ...opts,
+    });
+  }
+
+  /** Removes a waiting/delayed job by id (e.g. a superseded schedule); ignores one already running. */
+  async remove(job: JobName, jobId: string): Promise<void> {
+    await this.queue(JOB_QUEUE[job]).remove(jobId).catch(() => 0);
+  }
+
+  handle<J extends JobName>(job: J, handler: JobHandler<J>): void {
+    this.handlers.set(job, handler as unknown as JobHandler<JobName>);
+  }
+
+  registerBackoff(type: string, strategy: BackoffStrategy): void {
+    this.backoffs.set(type, strategy);
+  }
+
+  /** A periodic job, run by the worker role (BullMQ job schedulers: one instance cluster-wide). */
+  every(job: JobName, everyMs: number): void {
+    this.schedules.push({ job, everyMs });
+  }
+
+  configureQueue(name: QueueName, options: QueueOptions): void {
+    this.options[name] = options;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runsWorker || this.started) return;
+    this.started = true;
+    for (const name of QUEUES) {
+      const jobs = [...this.handlers.keys()].filter((j) => JOB_QUEUE[j] === name);
+      if (jobs.length === 0) continue;
+      const worker = new Worker(name, (job: Job) => this.process(job), {
+        connection: this.connection(),
+        prefix: `${this.config.redisPrefix}:bull`,
+        concurrency: this.options[name]?.concurrency ?? DEFAULT_CONCURRENCY[name],
+        settings: {
+          backoffStrategy: (attemptsMade: number, type?: string, err?: Error, job?: MinimalJob) => {
+            const strategy = type ? this.backoffs.get(type) : undefined;
+            return strategy && job ? strategy(attemptsMade, err ?? new Error('unknown'), job) : 1000 * 2 ** attemptsMade;
+          },
+        },
+      });
+      worker.on('failed', (job, err) => this.logger.warn({ job: job?.name, id: job?.id, err: err.message }, 'Job failed'));
+      worker.on('error', (err) => this.logger.error({ err: err.message }, 'Worker error'));
+      this.workers.push(worker);
+    }
+    for (const { job, everyMs } of this.schedules) {
+      await this.queue(JOB_QUEUE[job]).upsertJobScheduler(`every:${job}`, { every: everyMs }, { name: job, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    }
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    const handler = this.handlers.get(job.name as JobName);
+    if (!handler) throw new Error(`No handler for job ${job.name}`);
+    return handler(job.data as never, job as never);
+  }
+
+  /** Stops workers (letting running jobs finish) before connections close. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close().catch(() => undefined)));
+    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+  }
+}

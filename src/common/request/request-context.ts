@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import type { Request } from 'express';
+import type { AuthContext } from '../auth/auth-context';
+
+/** What the service attaches to each Express request. */
+export interface ServiceRequest extends Request {
+  id: string;
+  startedAt: number;
+  auth?: AuthContext;
+  /** Set when the response was replayed from the idempotency store. */
+  idempotentReplay?: boolean;
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+/** Accept a caller's request id only when it is short and harmless; otherwise mint one. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && /^[A-Za-z0-9._:-]{8,128}$/.test(value) ? value : newRequestId();
+}

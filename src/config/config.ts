@@ -1,0 +1,179 @@
+import { z } from 'zod';
+
+/** Every environment variable the service reads. `process.env` is read here and nowhere else. */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+
+const csvInts = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const parts = v.split(',').map((p) => Number(p.trim()));
+      if (parts.some((n) => !Number.isInteger(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of non-negative integers' });
+        return z.NEVER;
+      }
+      return parts;
+    });
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/social_publishing'),
+    DB_MIGRATE_ON_START: bool(true),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z.string().min(1).default('sps'),
+    PROCESS_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+    SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
+    SANDBOX_AUTO_CONSENT: bool(true),
+    WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+    WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000'),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+    TOKEN_ENCRYPTION_KEY: z.string().optional(),
+    TOKEN_ENCRYPTION_KEY_ID: z.string().min(1).max(32).default('k1'),
+    TOKEN_ENCRYPTION_OLD_KEYS: z.string().default(''),
+    MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+    MEDIA_LOCAL_DIR: z.string().default('./var/media'),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    DOCS_BASE_URL: z.string().url().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT: z.string().default('1mb'),
+    OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(500),
+    SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
+    RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+    // Network app credentials; in sandbox mode the sandbox accepts any values.
+    FACEBOOK_APP_ID: z.string().default('sandbox-facebook-app'),
+    FACEBOOK_APP_SECRET: z.string().default('sandbox-facebook-secret'),
+    INSTAGRAM_APP_ID: z.string().default('sandbox-instagram-app'),
+    INSTAGRAM_APP_SECRET: z.string().default('sandbox-instagram-secret'),
+    THREADS_APP_ID: z.string().default('sandbox-threads-app'),
+    THREADS_APP_SECRET: z.string().default('sandbox-threads-secret'),
+    LINKEDIN_CLIENT_ID: z.string().default('sandbox-linkedin-client'),
+    LINKEDIN_CLIENT_SECRET: z.string().default('sandbox-linkedin-secret'),
+    TIKTOK_CLIENT_KEY: z.string().default('sandbox-tiktok-client'),
+    TIKTOK_CLIENT_SECRET: z.string().default('sandbox-tiktok-secret'),
+    YOUTUBE_CLIENT_ID: z.string().default('sandbox-youtube-client'),
+    YOUTUBE_CLIENT_SECRET: z.string().default('sandbox-youtube-secret'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.TOKEN_ENCRYPTION_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'is required in production' });
+    }
+    if (env.TOKEN_ENCRYPTION_KEY && Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) {
+      ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'must be 32 bytes, base64-encoded' });
+    }
+    if (env.WEBHOOK_RETRY_DELAYS_MS.length !== 6) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_RETRY_DELAYS_MS'], message: 'must list exactly 6 delays (7 attempts)' });
+    }
+    if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when MEDIA_STORAGE=s3' });
+    }
+  });
+
+type Env = z.infer<typeof configSchema>;
+
+/** A development-only key so the sandbox runs out of the box; production must set its own. */
+const DEV_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export class AppConfig {
+  readonly env: Env['NODE_ENV'];
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly databaseUrl: string;
+  readonly migrateOnStart: boolean;
+  readonly dbPoolSize: number;
+  readonly redisUrl: string;
+  readonly redisPrefix: string;
+  readonly role: Env['PROCESS_ROLE'];
+  readonly sandbox: { enabled: boolean; autoConsent: boolean };
+  readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
+  readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
+  readonly media: Pick<Env, 'MEDIA_STORAGE' | 'MEDIA_LOCAL_DIR' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
+  readonly docsBaseUrl: string;
+  readonly logLevel: Env['LOG_LEVEL'];
+  readonly bodyLimit: string;
+  readonly outboxPollMs: number;
+  readonly schedulerSweepMs: number;
+  readonly rateLimit: { perMinute: number; perHour: number };
+  readonly credentials: Record<'facebook' | 'instagram' | 'threads' | 'linkedin' | 'tiktok' | 'youtube', { clientId: string; clientSecret: string }>;
+
+  constructor(env: Env) {
+    this.env = env.NODE_ENV;
+    this.port = env.PORT;
+    this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+    this.databaseUrl = env.DATABASE_URL;
+    this.migrateOnStart = env.DB_MIGRATE_ON_START;
+    this.dbPoolSize = env.DB_POOL_SIZE;
+    this.redisUrl = env.REDIS_URL;
+    this.redisPrefix = env.REDIS_PREFIX;
+    this.role = env.PROCESS_ROLE;
+    const sandboxDefault = env.NODE_ENV !== 'production';
+    this.sandbox = {
+      enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
+      autoConsent: env.SANDBOX_AUTO_CONSENT,
+    };
+    this.webhooks = { allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: env.WEBHOOK_TIMEOUT_MS };
+    const keys: Record<string, Buffer> = {};
+    for (const pair of env.TOKEN_ENCRYPTION_OLD_KEYS.split(',').filter(Boolean)) {
+      const [id, b64] = pair.split(':');
+      if (id && b64) keys[id] = Buffer.from(b64, 'base64');
+    }
+    keys[env.TOKEN_ENCRYPTION_KEY_ID] = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? DEV_TOKEN_KEY, 'base64');
+    this.tokenKeys = { currentId: env.TOKEN_ENCRYPTION_KEY_ID, keys };
+    this.media = {
+      MEDIA_STORAGE: env.MEDIA_STORAGE,
+      MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,
+      S3_BUCKET: env.S3_BUCKET,
+      S3_REGION: env.S3_REGION,
+      S3_ENDPOINT: env.S3_ENDPOINT,
+      S3_ACCESS_KEY_ID: env.S3_ACCESS_KEY_ID,
+      S3_SECRET_ACCESS_KEY: env.S3_SECRET_ACCESS_KEY,
+    };
+    this.docsBaseUrl = (env.DOCS_BASE_URL ?? `${this.publicBaseUrl}/errors`).replace(/\/$/, '');
+    this.logLevel = env.LOG_LEVEL;
+    this.bodyLimit = env.BODY_LIMIT;
+    this.outboxPollMs = env.OUTBOX_POLL_MS;
+    this.schedulerSweepMs = env.SCHEDULER_SWEEP_MS;
+    this.rateLimit = { perMinute: env.RATE_LIMIT_PER_MINUTE, perHour: env.RATE_LIMIT_PER_HOUR };
+    this.credentials = {
+      facebook: { clientId: env.FACEBOOK_APP_ID, clientSecret: env.FACEBOOK_APP_SECRET },
+      instagram: { clientId: env.INSTAGRAM_APP_ID, clientSecret: env.INSTAGRAM_APP_SECRET },
+      threads: { clientId: env.THREADS_APP_ID, clientSecret: env.THREADS_APP_SECRET },
+      linkedin: { clientId: env.LINKEDIN_CLIENT_ID, clientSecret: env.LINKEDIN_CLIENT_SECRET },
+      tiktok: { clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET },
+      youtube: { clientId: env.YOUTUBE_CLIENT_ID, clientSecret: env.YOUTUBE_CLIENT_SECRET },
+    };
+  }
+
+  get runsApi(): boolean {
+    return this.role === 'api' || this.role === 'all';
+  }
+
+  get runsWorker(): boolean {
+    return this.role === 'worker' || this.role === 'all';
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError listing one line per bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): AppConfig {
+  const parsed = configSchema.safeParse({ ...source, ...overrides });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return new AppConfig(parsed.data);
+}

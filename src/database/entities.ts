@@ -1,0 +1,28 @@
+import { EventEntity } from '../common/outbox/event.entity';
+import { IdempotencyKeyEntity } from '../common/idempotency/idempotency-key.entity';
+import { RequestLogEntity } from '../common/logging/request-log.entity';
+import { SocialAccountEntity } from '../modules/accounts/entities/social-account.entity';
+import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { PolicyEntity } from '../modules/policy/policy.entity';
+import { PostHistoryEntity } from '../modules/posts/entities/post-history.entity';
+import { PostTargetEntity } from '../modules/posts/entities/post-target.entity';
+import { PostEntity } from '../modules/posts/entities/post.entity';
+import { ProfileEntity } from '../modules/profiles/profile.entity';
+import { UserEntity } from '../modules/workspaces/user.entity';
+import { WorkspaceEntity } from '../modules/workspaces/workspace.entity';
+
+/** Every entity, listed explicitly (no globs). Add new ones here. */
+export const ENTITIES = [
+  WorkspaceEntity,
+  UserEntity,
+  ProfileEntity,
+  ApiKeyEntity,
+  PolicyEntity,
+  EventEntity,
+  IdempotencyKeyEntity,
+  RequestLogEntity,
+  SocialAccountEntity,
+  PostEntity,
+  PostTargetEntity,
+  PostHistoryEntity,
+];

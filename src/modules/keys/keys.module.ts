@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+import { KeysController } from './keys.controller';
+import { KeysService } from './keys.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity])],
+  controllers: [KeysController],
+  providers: [KeysService],
+  exports: [KeysService],
+})
+export class KeysModule {}

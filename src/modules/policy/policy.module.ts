@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PolicyController } from './policy.controller';
+import { PolicyEntity } from './policy.entity';
+import { PolicyService } from './policy.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PolicyEntity])],
+  controllers: [PolicyController],
+  providers: [PolicyService],
+  exports: [PolicyService],
+})
+export class PolicyModule {}

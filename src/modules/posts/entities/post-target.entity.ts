@@ -1,0 +1,66 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { PlatformName } from '../../platforms/platform-name';
+
+/**
+ * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
+ * A target found in `publishing` after a crash has an unknown outcome: check before re-sending.
+ */
+export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
+
+export type ErrorCategory = 'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
+
+@Entity({ name: 'post_targets' })
+@Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
+@Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])
+export class PostTargetEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'post_id', type: 'uuid' })
+  postId: string;
+
+  @Column({ name: 'profile_id', type: 'uuid' })
+  profileId: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'text' })
+  platform: PlatformName;
+
+  /** Page name at the time of publishing, for results. */
+  @Column({ name: 'page_name', type: 'text' })
+  pageName: string;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: TargetStatus;
+
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  /** The network's id of the published item. */
+  @Column({ name: 'external_id', type: 'text', nullable: true })
+  externalId: string | null;
+
+  @Column({ name: 'external_url', type: 'text', nullable: true })
+  externalUrl: string | null;
+
+  /** Network-side work in progress (container id, upload URL…) so a resumed publish continues it. */
+  @Column({ name: 'publish_state', type: 'jsonb', default: () => "'{}'" })
+  publishState: Record<string, unknown>;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ name: 'error_category', type: 'text', nullable: true })
+  errorCategory: ErrorCategory | null;
+
+  @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
+  publishedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
