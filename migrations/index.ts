@@ -1,8 +1,18 @@
 /** Migrations in order. `npm run db:generate -- <Name>` appends here. */
 import { Initial1795215858211 } from './1795215858211-Initial';
+import { Webhooks1795216189657 } from './1795216189657-Webhooks';
+import { PostsScheduling1795216254394 } from './1795216254394-PostsScheduling';
+import { ConnectSessions1795216262302 } from './1795216262302-ConnectSessions';
+import { PublishingResume1795216269913 } from './1795216269913-PublishingResume';
+import { AccountTokenIssuedAt1795217270399 } from './1795217270399-AccountTokenIssuedAt';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
   Initial1795215858211,
+  Webhooks1795216189657,
+  PostsScheduling1795216254394,
+  ConnectSessions1795216262302,
+  PublishingResume1795216269913,
+  AccountTokenIssuedAt1795217270399,
   // @generated-list
 ];

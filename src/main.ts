@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { createApp, createWorker } from './bootstrap/create-app';
-import { ConfigError, loadConfig } from './config/config';
+import { ConfigError, loadConfig, loadDotEnv } from './config/config';
 
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   if (config.runsApi) {
     const app = await createApp(config);

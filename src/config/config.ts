@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Every environment variable the service reads. `process.env` is read here and nowhere else. */
@@ -34,9 +35,12 @@ export const configSchema = z
     SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
     SANDBOX_AUTO_CONSENT: bool(true),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
-    WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000'),
+    WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine((d) => d.length === 6, 'must list exactly 6 delays (7 attempts)'),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
-    TOKEN_ENCRYPTION_KEY: z.string().optional(),
+    TOKEN_ENCRYPTION_KEY: z
+      .string()
+      .refine((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+      .optional(),
     TOKEN_ENCRYPTION_KEY_ID: z.string().min(1).max(32).default('k1'),
     TOKEN_ENCRYPTION_OLD_KEYS: z.string().default(''),
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
@@ -48,7 +52,10 @@ export const configSchema = z
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     DOCS_BASE_URL: z.string().url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    BODY_LIMIT: z.string().default('1mb'),
+    BODY_LIMIT: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'must be a size such as 100kb or 1mb')
+      .default('1mb'),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(500),
     SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
@@ -70,12 +77,6 @@ export const configSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.TOKEN_ENCRYPTION_KEY) {
       ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'is required in production' });
-    }
-    if (env.TOKEN_ENCRYPTION_KEY && Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) {
-      ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'must be 32 bytes, base64-encoded' });
-    }
-    if (env.WEBHOOK_RETRY_DELAYS_MS.length !== 6) {
-      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_RETRY_DELAYS_MS'], message: 'must list exactly 6 delays (7 attempts)' });
     }
     if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when MEDIA_STORAGE=s3' });
@@ -168,12 +169,33 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws a ConfigError listing one line per bad variable. */
+/** One line per bad variable: `  PORT: must be … (got "abc")`. */
+export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], input: Record<string, unknown>): string[] {
+  return issues.map((i) => {
+    const name = i.path.join('.') || '(env)';
+    const value = i.path.length === 1 ? input[String(i.path[0])] : undefined;
+    const shown = typeof value === 'string' && !/KEY|SECRET|PASSWORD/.test(name) ? ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})` : '';
+    return `  ${name}: ${i.message}${shown}`;
+  });
+}
+
+/**
+ * Parses the environment; throws a ConfigError listing one line per bad variable. An empty
+ * value counts as unset (so a copied .env.example with `DOCS_BASE_URL=` means the default).
+ */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): AppConfig {
-  const parsed = configSchema.safeParse({ ...source, ...overrides });
+  const input = Object.fromEntries(Object.entries({ ...source, ...overrides }).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid configuration:\n${describeConfigIssues(parsed.error.issues, input).join('\n')}`);
   }
   return new AppConfig(parsed.data);
+}
+
+/**
+ * Entry points (server, CLI, migrations) read `./.env` when present; variables already set in
+ * the environment win. Tests never call this.
+ */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
 }

@@ -2,6 +2,7 @@ import { EventEntity } from '../common/outbox/event.entity';
 import { IdempotencyKeyEntity } from '../common/idempotency/idempotency-key.entity';
 import { RequestLogEntity } from '../common/logging/request-log.entity';
 import { SocialAccountEntity } from '../modules/accounts/entities/social-account.entity';
+import { ConnectSessionEntity } from '../modules/connect/entities/connect-session.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
 import { PolicyEntity } from '../modules/policy/policy.entity';
 import { PostHistoryEntity } from '../modules/posts/entities/post-history.entity';
@@ -10,6 +11,8 @@ import { PostEntity } from '../modules/posts/entities/post.entity';
 import { ProfileEntity } from '../modules/profiles/profile.entity';
 import { UserEntity } from '../modules/workspaces/user.entity';
 import { WorkspaceEntity } from '../modules/workspaces/workspace.entity';
+import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
+import { WebhookSubscriptionEntity } from '../modules/webhooks/entities/webhook-subscription.entity';
 
 /** Every entity, listed explicitly (no globs). Add new ones here. */
 export const ENTITIES = [
@@ -22,7 +25,10 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   RequestLogEntity,
   SocialAccountEntity,
+  ConnectSessionEntity,
   PostEntity,
   PostTargetEntity,
   PostHistoryEntity,
+  WebhookSubscriptionEntity,
+  WebhookDeliveryEntity,
 ];

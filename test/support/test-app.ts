@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import IORedis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap/create-app';
@@ -55,12 +56,28 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     http: () => request(url),
     close: async () => {
       await app.close();
+      // The instance that made the Redis prefix removes its keys (queues, schedulers, windows).
+      if (!opts.shareWith) await dropRedisPrefix(config.redisUrl, redisPrefix).catch(() => undefined);
     },
   };
 }
 
 export interface Tenant extends BootstrapResult {
   auth: { Authorization: string };
+}
+
+async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 let tenantCounter = 0;

@@ -41,6 +41,7 @@ export class AuthGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match?.[1]) throw new ApiError('authentication_required');
     const found = await this.auth.authenticate(match[1]);
+    req.caller = { workspaceId: found.key.workspaceId, keyId: found.key.id, homeProfileId: found.key.homeProfileId };
     await this.applyRateLimit(found, res);
     if (!required) throw new ApiError('insufficient_permission', 'This route is not open to API keys.', { required: 'unknown' });
     if (!hasPermission(found.key.permissions, required)) {

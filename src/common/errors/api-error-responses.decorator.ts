@@ -1,24 +1,30 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ERROR_CATALOGUE, ERROR_CODES, ErrorCode } from './error-catalogue';
 
-/** The error envelope as documented in the OpenAPI document. */
+/** The error envelope as documented in the OpenAPI document (its code list is the catalogue). */
 export class ErrorBody {
   /** Stable identifier; branch on this, never on the message. */
+  @ApiProperty({ enum: ERROR_CODES, description: 'Stable identifier; branch on this, never on the message.' })
   code: string;
-  /** Human-readable text. */
+  @ApiProperty({ description: 'Human-readable text.' })
   message: string;
-  /** Link to the documentation, anchored at the code. */
+  @ApiProperty({ description: 'Link to the documentation, anchored at the code.', format: 'uri' })
   docsUrl: string;
-  /** Echoes the X-Request-Id response header. */
+  @ApiProperty({ description: 'Echoes the X-Request-Id response header.' })
   requestId: string;
-  /** Only on some codes (plan_limit, insufficient_permission, daily_post_limit, invalid_request). */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Only on some codes: plan_limit {entitlement, usage, limit}; insufficient_permission {required}; daily_post_limit {limit, used, resetsAt}; invalid_request {field} or {errors}.',
+  })
   details?: Record<string, unknown>;
 }
 
 export class ErrorEnvelope {
+  @ApiProperty({ type: () => ErrorBody })
   error: ErrorBody;
-  /** Top-level copy of error.message. */
+  @ApiProperty({ description: 'Top-level copy of error.message.' })
   message: string;
 }
 
@@ -42,7 +48,7 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
               {
                 summary: c,
                 value: {
-                  error: { code: c, message: ERROR_CATALOGUE[c].message, docsUrl: `https://docs.example.com/errors#${c}`, requestId: 'req_3fa85f6457174562' },
+                  error: { code: c, message: ERROR_CATALOGUE[c].message, docsUrl: `https://api.example.com/errors#${c}`, requestId: 'req_3fa85f6457174562' },
                   message: ERROR_CATALOGUE[c].message,
                 },
               },

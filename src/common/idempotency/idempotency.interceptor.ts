@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor, RequestMethod } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, Logger, NestInterceptor, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import { AppConfig } from '../../config/config';
@@ -14,6 +14,8 @@ export class ReplayedResponse {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** The stored JSON text, when kept verbatim (a replay then repeats the original bytes). */
+    readonly rawBody?: string,
   ) {}
 }
 
@@ -24,6 +26,8 @@ export class ReplayedResponse {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(
     private readonly store: IdempotencyService,
     private readonly config: AppConfig,
@@ -34,7 +38,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<ServiceRequest>();
     const raw = req.headers['idempotency-key'];
     if (!req.auth || !WRITES.has(req.method) || raw === undefined) return next.handle();
-    const key = Array.isArray(raw) ? raw[0] : raw;
+    const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!key || key.length > 255) throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 characters.', { field: 'Idempotency-Key' });
     return from(this.run(context, next, req, key));
   }
@@ -42,21 +46,25 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async run(context: ExecutionContext, next: CallHandler, req: ServiceRequest, key: string): Promise<unknown> {
     const scope = { apiKeyId: req.auth!.keyId, method: req.method, path: req.path, key };
     const claim = await this.store.claim(scope, this.store.hashRequest(req.method, req.path, req.query, req.body));
-    if (claim.kind === 'replay') throw new ReplayedResponse(claim.status, claim.body);
+    if (claim.kind === 'replay') throw new ReplayedResponse(claim.status, claim.body, claim.rawBody);
+    let body: unknown;
     try {
-      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.store.complete(claim.id, successStatus(context), body === undefined ? null : JSON.parse(JSON.stringify(body)));
-      return body;
+      body = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (err) {
       const { error } = toApiError(err);
       if (error.status >= 500 || error.status === HttpStatus.TOO_MANY_REQUESTS || error.code === 'idempotency_key_in_use') {
-        await this.store.release(claim.id);
+        // Not stored: the client retries with the same key and the request runs again.
+        await this.store.release(claim.id).catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not release an idempotency key'));
       } else {
         const rendered = renderError(error, { requestId: req.id, docsBaseUrl: this.config.docsBaseUrl, legacy: false });
-        await this.store.complete(claim.id, rendered.status, rendered.body);
+        await this.store.complete(claim.id, rendered.status, rendered.body).catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not store an idempotent error'));
       }
       throw err;
     }
+    // The change is committed: failing to store its response must not release the key (a
+    // retry would repeat the effect); the claim then lapses as "in use" until its lock expires.
+    await this.store.complete(claim.id, successStatus(context), body === undefined ? null : body).catch((e: Error) => this.logger.error({ err: e.message, requestId: req.id }, 'Could not store an idempotent response'));
+    return body;
   }
 }
 

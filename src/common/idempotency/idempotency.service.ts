@@ -17,7 +17,7 @@ export interface IdempotencyScope {
   key: string;
 }
 
-export type Claim = { kind: 'run'; id: string } | { kind: 'replay'; status: number; body: unknown };
+export type Claim = { kind: 'run'; id: string } | { kind: 'replay'; status: number; body: unknown; rawBody?: string };
 
 function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
@@ -29,6 +29,19 @@ function stable(value: unknown): unknown {
     );
   }
   return value;
+}
+
+const IN_USE_RETRY_AFTER_S = 1;
+
+function replayOf(status: number, stored: unknown): Claim {
+  if (typeof stored === 'string') {
+    try {
+      return { kind: 'replay', status, body: JSON.parse(stored) as unknown, rawBody: stored };
+    } catch {
+      // not JSON text: a row written before bodies were stored verbatim
+    }
+  }
+  return { kind: 'replay', status, body: stored };
 }
 
 @Injectable()
@@ -49,43 +62,49 @@ export class IdempotencyService implements OnModuleInit {
       .digest('hex');
   }
 
-  /** Claims the key for this request, or says to replay, or throws 409. */
+  /**
+   * Claims the key for this request, or says to replay, or throws 409. Expiry and lock times are
+   * compared with the database clock in SQL (timestamptz has microseconds; a JS Date does not).
+   */
   async claim(scope: IdempotencyScope, requestHash: string): Promise<Claim> {
+    const params = [scope.apiKeyId, scope.key, scope.method, scope.path];
     for (let i = 0; i < 3; i++) {
       const inserted: { id: string }[] = await this.repo.query(
         `INSERT INTO idempotency_keys (api_key_id, key, method, path, request_hash, locked_until, expires_at)
          VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond', now() + $7 * interval '1 millisecond')
          ON CONFLICT (api_key_id, method, path, key) DO NOTHING RETURNING id`,
-        [scope.apiKeyId, scope.key, scope.method, scope.path, requestHash, LOCK_MS, TTL_MS],
+        [...params, requestHash, LOCK_MS, TTL_MS],
       );
       if (inserted[0]) return { kind: 'run', id: inserted[0].id };
-      const existing = await this.repo.findOne({ where: { apiKeyId: scope.apiKeyId, method: scope.method, path: scope.path, key: scope.key } });
+      const [existing] = (await this.repo.query(
+        `SELECT id, request_hash, response_status, response_body, expires_at <= now() AS expired, coalesce(locked_until > now(), false) AS locked
+         FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND method = $3 AND path = $4`,
+        params,
+      )) as { id: string; request_hash: string; response_status: number | null; response_body: unknown; expired: boolean; locked: boolean }[];
       if (!existing) continue; // released meanwhile: try to claim again
-      if (existing.expiresAt.getTime() < Date.now()) {
-        await this.repo.delete({ id: existing.id, expiresAt: existing.expiresAt });
+      if (existing.expired) {
+        await this.repo.query('DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= now()', [existing.id]);
         continue;
       }
-      if (existing.requestHash !== requestHash) throw new ApiError('idempotency_key_reused');
-      if (existing.responseStatus !== null) return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
-      const lockedUntil = existing.lockedUntil?.getTime() ?? 0;
-      if (lockedUntil > Date.now()) {
-        const retryAfter = Math.max(1, Math.ceil((lockedUntil - Date.now()) / 1000 / 10));
-        throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(retryAfter) });
-      }
-      // The request that held it died: take over atomically.
-      const taken = await this.repo
-        .createQueryBuilder()
-        .update()
-        .set({ lockedUntil: () => `now() + interval '${LOCK_MS} milliseconds'` })
-        .where('id = :id AND response_status IS NULL AND locked_until = :old', { id: existing.id, old: existing.lockedUntil })
-        .execute();
-      if (taken.affected) return { kind: 'run', id: existing.id };
+      if (existing.request_hash !== requestHash) throw new ApiError('idempotency_key_reused');
+      if (existing.response_status !== null) return replayOf(existing.response_status, existing.response_body);
+      // Most writes finish within a second; the client polls rather than waiting out the lock.
+      if (existing.locked) throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(IN_USE_RETRY_AFTER_S) });
+      // The request that held it died (its lock lapsed): take over atomically; one taker wins.
+      const taken = (await this.repo.query(
+        `UPDATE idempotency_keys SET locked_until = now() + $2 * interval '1 millisecond'
+         WHERE id = $1 AND response_status IS NULL AND (locked_until IS NULL OR locked_until <= now()) RETURNING id`,
+        [existing.id, LOCK_MS],
+      )) as [{ id: string }[], number] | { id: string }[];
+      const rows = Array.isArray(taken[0]) ? (taken[0] as { id: string }[]) : (taken as { id: string }[]);
+      if (rows.length) return { kind: 'run', id: existing.id };
     }
-    throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' });
+    throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(IN_USE_RETRY_AFTER_S) });
   }
 
+  /** Stores the response as JSON text (a jsonb string), so a replay repeats its exact bytes and key order. */
   async complete(id: string, status: number, body: unknown): Promise<void> {
-    await this.repo.update({ id }, { responseStatus: status, responseBody: body as object, lockedUntil: null });
+    await this.repo.update({ id }, { responseStatus: status, responseBody: JSON.stringify(body ?? null) as unknown as object, lockedUntil: null });
   }
 
   async release(id: string): Promise<void> {

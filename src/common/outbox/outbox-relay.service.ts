@@ -29,7 +29,7 @@ export class OutboxRelayService implements OnModuleInit {
       );
       if (rows.length === 0) return 0;
       await this.queues.queue('events').addBulk(
-        rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt:${r.id}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } } })),
+        rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } } })),
       );
       await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
       return rows.length;

@@ -10,6 +10,7 @@ const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'str
 /** Base for query DTOs: every endpoint accepts `profileId`. */
 export class ProfileQueryDto {
   /** The profile to act on; defaults to the key's home profile. */
+  @ApiPropertyOptional({ description: "The profile to act on; defaults to the key's home profile." })
   @IsOptional()
   @IsString()
   profileId?: string;
@@ -18,6 +19,7 @@ export class ProfileQueryDto {
 /** Base for write bodies: `profileId` is accepted in the body too. */
 export class ProfileBodyDto {
   /** The profile to act on; defaults to the key's home profile. */
+  @ApiPropertyOptional({ description: "The profile to act on; defaults to the key's home profile." })
   @IsOptional()
   @IsString()
   profileId?: string;

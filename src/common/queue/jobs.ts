@@ -18,6 +18,10 @@ export interface JobPayloads {
   'relay-outbox': Record<string, never>;
   /** Periodic: re-enqueue due scheduled/queued posts whose job was lost. */
   'sweep-posts': Record<string, never>;
+  /** Periodic: re-enqueue posts left in processing by a worker that died. */
+  'resume-stuck-posts': Record<string, never>;
+  /** Periodic: re-enqueue webhook deliveries whose job was lost (pending/failed, overdue). */
+  'sweep-webhook-deliveries': Record<string, never>;
   /** Periodic: refresh network tokens before they expire. */
   'refresh-tokens': Record<string, never>;
   /** Periodic: expire connect sessions older than an hour. */
@@ -37,6 +41,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   'deliver-webhook': 'webhooks',
   'relay-outbox': 'maintenance',
   'sweep-posts': 'maintenance',
+  'resume-stuck-posts': 'maintenance',
+  'sweep-webhook-deliveries': 'maintenance',
   'refresh-tokens': 'maintenance',
   'expire-connect-sessions': 'maintenance',
   'snapshot-analytics': 'maintenance',

@@ -7,6 +7,9 @@ export interface ServiceRequest extends Request {
   id: string;
   startedAt: number;
   auth?: AuthContext;
+  /** The key behind the request once it authenticated, even when a later check (rate limit,
+   * permission, trial, profile) refused it: request logs attribute those refusals to the key. */
+  caller?: { workspaceId: string; keyId: string; homeProfileId: string };
   /** Set when the response was replayed from the idempotency store. */
   idempotentReplay?: boolean;
 }

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
 import { ApiError } from '../../common/errors/api-error';
+import { ApiErrorResponses } from '../../common/errors/api-error-responses.decorator';
 import { ERROR_CATALOGUE } from '../../common/errors/error-catalogue';
 import { InjectRedis } from '../../common/redis/redis.module';
 
@@ -25,6 +26,7 @@ export class HealthController {
   /** Readiness: PostgreSQL and Redis answer; 503 service_unavailable otherwise. */
   @Get('health/ready')
   @Public()
+  @ApiErrorResponses('service_unavailable')
   async ready(): Promise<{ status: string; checks: Record<string, string> }> {
     const timeout = <T>(p: Promise<T>) => Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error('timeout')), 2000))]);
     const [db, redis] = await Promise.allSettled([timeout(this.dataSource.query('SELECT 1')), timeout(this.redis.ping())]);

@@ -3,6 +3,12 @@ import { AppConfig } from '../../config/config';
 import { ApiError } from '../../common/errors/api-error';
 import type { AdapterEndpoints, PlatformAdapter } from './platform-adapter';
 import { PlatformName } from './platform-name';
+import { facebookAdapterFactory } from './facebook/facebook.adapter';
+import { instagramAdapterFactory } from './instagram/instagram.adapter';
+import { threadsAdapterFactory } from './threads/threads.adapter';
+import { linkedinAdapterFactory } from './linkedin/linkedin.adapter';
+import { tiktokAdapterFactory } from './tiktok/tiktok.adapter';
+import { youtubeAdapterFactory } from './youtube/youtube.adapter';
 
 /**
  * How to build one network's adapter: its real endpoints, and the path of its simulator under
@@ -17,6 +23,12 @@ export interface AdapterFactory {
 
 /** One line per network; each adapter file exports its factory. */
 export const ADAPTER_FACTORIES: Partial<Record<PlatformName, AdapterFactory>> = {
+  linkedin: linkedinAdapterFactory,
+  tiktok: tiktokAdapterFactory,
+  youtube: youtubeAdapterFactory,
+  facebook: facebookAdapterFactory,
+  instagram: instagramAdapterFactory,
+  threads: threadsAdapterFactory,
   // @adapter-factories
 };
 

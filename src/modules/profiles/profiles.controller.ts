@@ -31,12 +31,14 @@ export class ProfilesController {
     return this.profiles.current(auth);
   }
 
+  /** Get a profile of this workspace (404 for ids of other workspaces). */
   @Get('profiles/:id')
   @RequirePermission('profiles:read', { errors: ['not_found'] })
   get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<ProfileResponseDto> {
     return this.profiles.get(auth, id);
   }
 
+  /** Update a profile's name, description or external id; omitted fields keep their value. */
   @Patch('profiles/:id')
   @RequirePermission('profiles:write', { errors: ['not_found', 'invalid_request', 'trial_expired', 'idempotency_key_reused', 'idempotency_key_in_use'] })
   update(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: UpdateProfileDto): Promise<ProfileResponseDto> {

@@ -53,6 +53,10 @@ export class SocialAccountEntity {
   @Column({ name: 'refresh_expires_at', type: 'timestamptz', nullable: true })
   refreshExpiresAt: Date | null;
 
+  /** When the current tokens were issued (connect or refresh); spaces background refreshes of short-lived tokens. */
+  @Column({ name: 'token_issued_at', type: 'timestamptz', nullable: true })
+  tokenIssuedAt: Date | null;
+
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   scopes: string[];
 

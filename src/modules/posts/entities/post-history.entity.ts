@@ -23,6 +23,7 @@ export class PostHistoryEntity {
   @Column({ type: 'jsonb' })
   actor: Actor;
 
-  @CreateDateColumn({ name: 'at', type: 'timestamptz' })
+  /** clock_timestamp(), not now(): several changes in one transaction (approve → queued) keep their order. */
+  @CreateDateColumn({ name: 'at', type: 'timestamptz', default: () => 'clock_timestamp()' })
   at: Date;
 }

@@ -37,6 +37,8 @@ export interface PostContent {
 @Index('ix_posts_profile_state_created', ['profileId', 'state', 'createdAt'])
 @Index('ix_posts_profile_type_created', ['profileId', 'contentType', 'createdAt'])
 @Index('ix_posts_due', ['scheduledAt'], { where: "state = 'scheduled'" })
+@Index('ix_posts_queued', ['updatedAt'], { where: "state = 'queued'" })
+@Index('ix_posts_processing', ['updatedAt'], { where: "state = 'processing'" })
 @Index('ix_posts_key_created', ['createdByKeyId', 'createdAt'])
 export class PostEntity {
   @PrimaryGeneratedColumn('uuid')

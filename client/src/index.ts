@@ -1,0 +1,10 @@
+export { SpsClient, createSpsClient } from './client';
+export type { BodyOf, CallOptions, HttpMethod, QueryOf, RequestOptions, ResponseOf, SpsClientOptions } from './client';
+export { SpsApiError, isEnvelope, parseRetryAfter } from './errors';
+export type { ErrorEnvelope } from './errors';
+export { collect, iterateCursor, iteratePages } from './pagination';
+export type { CursorPage, OffsetPage } from './pagination';
+export { withRetries } from './retry';
+export type { RetryOptions } from './retry';
+export { SIGNATURE_HEADER, signWebhookPayload, verifyWebhookSignature } from './webhooks';
+export type { components, operations, paths } from './generated/openapi';

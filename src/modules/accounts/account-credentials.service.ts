@@ -1,0 +1,166 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
+import { SYSTEM_ACTOR } from '../../common/auth/auth-context';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { OutboxService } from '../../common/outbox/outbox.service';
+import { QueueService } from '../../common/queue/queue.service';
+import { AccountCredentials, PlatformError } from '../platforms/platform-adapter';
+import { PlatformRegistry } from '../platforms/platform-registry';
+import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
+import { toAccountDto } from './accounts.service';
+import { SocialAccountEntity } from './entities/social-account.entity';
+
+/** Publishing refreshes a token that would lapse mid-publish. */
+const PUBLISH_REFRESH_WINDOW_MS = 5 * 60_000;
+/** The periodic job refreshes a day ahead, so a network outage has time to pass. */
+const BACKGROUND_REFRESH_WINDOW_MS = 24 * 3600_000;
+/**
+ * …but at most this often per account: short-lived tokens (Google's hour, TikTok's day) are always
+ * "within 24 h"; publishing refreshes those on demand, the job only keeps their grant alive.
+ */
+const BACKGROUND_MIN_INTERVAL_MS = 12 * 3600_000;
+const REFRESH_JOB_EVERY_MS = 10 * 60_000;
+const REFRESH_BATCH = 200;
+
+type LockWait = 'wait' | 'skip';
+interface RefreshOutcome {
+  account: SocialAccountEntity | null;
+  refreshed: boolean;
+  expired?: PlatformError;
+}
+type Due = (account: SocialAccountEntity) => boolean;
+
+const dueForPublishing: Due = (a) => expiresWithin(a, PUBLISH_REFRESH_WINDOW_MS);
+
+function dueInBackground(now: Date): Due {
+  return (a) => expiresWithin(a, BACKGROUND_REFRESH_WINDOW_MS, now.getTime()) && (!a.tokenIssuedAt || now.getTime() - a.tokenIssuedAt.getTime() >= BACKGROUND_MIN_INTERVAL_MS);
+}
+
+export interface RefreshRun {
+  refreshed: number;
+  expired: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Decrypted credentials for the workers, and token refresh. A refresh runs under a row lock
+ * (SELECT … FOR UPDATE) and re-checks expiry once it holds it: networks with rotating refresh
+ * tokens invalidate the old one on use, so two processes must never refresh the same account.
+ */
+@Injectable()
+export class AccountCredentialsService implements OnModuleInit {
+  private readonly logger = new Logger('AccountCredentials');
+
+  constructor(
+    @InjectRepository(SocialAccountEntity) private readonly accounts: Repository<SocialAccountEntity>,
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly box: SecretBox,
+    private readonly platforms: PlatformRegistry,
+    private readonly queues: QueueService,
+  ) {}
+
+  onModuleInit(): void {
+    this.queues.handle('refresh-tokens', () => this.refreshDue());
+    this.queues.every('refresh-tokens', REFRESH_JOB_EVERY_MS);
+  }
+
+  /**
+   * The account's credentials, refreshed first when the token expires within 5 minutes.
+   * Throws PlatformError `auth_expired` for an account that is not active or whose grant the
+   * network no longer refreshes (the account is then marked `expired`).
+   */
+  async forPublishing(accountId: string): Promise<AccountCredentials> {
+    let account = await this.accounts.findOne({ where: { id: accountId } });
+    if (!account) throw new PlatformError(`Account ${accountId} does not exist.`, 'auth_expired', false);
+    assertActive(account);
+    if (dueForPublishing(account)) {
+      try {
+        account = (await this.refresh(accountId, dueForPublishing, 'wait')).account ?? account;
+      } catch (err) {
+        // A transient refresh failure does not stop a publish the current token can still make.
+        const usable = err instanceof PlatformError && err.category !== 'auth_expired' && !expiresWithin(account, 30_000);
+        if (!usable) throw err;
+        this.logger.warn({ accountId, err: (err as Error).message }, 'Token refresh failed; using the current token');
+      }
+      assertActive(account);
+    }
+    return { platformAccountId: account.platformAccountId, accessToken: openTokens(this.box, account).accessToken, metadata: account.metadata };
+  }
+
+  /** The `refresh-tokens` job: active accounts whose token expires within 24 hours (not refreshed in the last 12). */
+  async refreshDue(now = new Date()): Promise<RefreshRun> {
+    const isDue = dueInBackground(now);
+    const notSince = LessThan(new Date(now.getTime() - BACKGROUND_MIN_INTERVAL_MS));
+    const expiring = LessThan(new Date(now.getTime() + BACKGROUND_REFRESH_WINDOW_MS));
+    const due = await this.accounts.find({
+      select: { id: true },
+      where: [
+        { status: 'active', tokenExpiresAt: expiring, tokenIssuedAt: IsNull() },
+        { status: 'active', tokenExpiresAt: expiring, tokenIssuedAt: notSince },
+      ],
+      order: { tokenExpiresAt: 'ASC' },
+      take: REFRESH_BATCH,
+    });
+    const run: RefreshRun = { refreshed: 0, expired: 0, failed: 0, skipped: 0 };
+    for (const { id } of due) {
+      try {
+        // Skip rows another process is refreshing right now; it will have done the work.
+        if ((await this.refresh(id, isDue, 'skip')).refreshed) run.refreshed += 1;
+        else run.skipped += 1;
+      } catch (err) {
+        if (err instanceof PlatformError && err.category === 'auth_expired') run.expired += 1;
+        else {
+          run.failed += 1;
+          this.logger.warn({ accountId: id, err: (err as Error).message }, 'Token refresh failed; retrying on the next run');
+        }
+      }
+    }
+    return run;
+  }
+
+  /**
+   * Refreshes one account under its row lock, if `isDue` still holds once the lock is held.
+   * Returns the account as it now stands (refreshed here, or already fresh because another
+   * process got there first); `account` is null when `skip` found the row locked.
+   */
+  private async refresh(accountId: string, isDue: Due, onLocked: LockWait): Promise<RefreshOutcome> {
+    const outcome = await this.dataSource.transaction(async (m) => {
+      const account = await m.findOne(SocialAccountEntity, {
+        where: { id: accountId },
+        lock: { mode: 'pessimistic_write', ...(onLocked === 'skip' ? { onLocked: 'skip_locked' as const } : {}) },
+      });
+      if (!account) return { account: null, refreshed: false };
+      if (account.status !== 'active' || !isDue(account)) return { account, refreshed: false };
+      const current = openTokens(this.box, account);
+      try {
+        const fresh = await this.platforms.get(account.platform).refresh(current);
+        Object.assign(account, sealTokens(this.box, refreshedTokens(current, account, fresh)));
+        return { account: await m.save(account), refreshed: true };
+      } catch (err) {
+        if (!(err instanceof PlatformError) || err.category !== 'auth_expired') throw err;
+        account.status = 'expired';
+        const saved = await m.save(account);
+        await this.outbox.record(m, {
+          workspaceId: saved.workspaceId,
+          profileId: saved.profileId,
+          type: 'account.disconnected',
+          actor: SYSTEM_ACTOR,
+          data: { account: toAccountDto(saved), reason: 'token_expired', error: err.message },
+        });
+        // Thrown after the commit, so the account stays `expired` with its event.
+        return { account: saved, refreshed: false, expired: err };
+      }
+    });
+    if (outcome.expired) throw outcome.expired;
+    return outcome;
+  }
+}
+
+function assertActive(account: SocialAccountEntity): void {
+  if (account.status !== 'active') {
+    throw new PlatformError(`The ${account.platform} account '${account.name}' is ${account.status}; reconnect it.`, 'auth_expired', false);
+  }
+}

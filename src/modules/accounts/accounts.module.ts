@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { AccountConnectionsService } from './account-connections.service';
+import { AccountCredentialsService } from './account-credentials.service';
+import { AccountsController } from './accounts.controller';
+import { AccountsService } from './accounts.service';
+import { SocialAccountEntity } from './entities/social-account.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([SocialAccountEntity])],
+  controllers: [AccountsController],
+  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService, SecretBox],
+  exports: [AccountsService, AccountConnectionsService, AccountCredentialsService],
+})
+export class AccountsModule {}

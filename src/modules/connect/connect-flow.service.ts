@@ -1,0 +1,233 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { isUuid } from '../../common/auth/auth.service';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { OutboxService } from '../../common/outbox/outbox.service';
+import { AppConfig } from '../../config/config';
+import { AccountConnectionsService } from '../accounts/account-connections.service';
+import { AccountsService } from '../accounts/accounts.service';
+import { GrantedAccount, OAuthTokens, PlatformError } from '../platforms/platform-adapter';
+import { PlatformRegistry } from '../platforms/platform-registry';
+import { isPlatformName, PlatformName } from '../platforms/platform-name';
+import { HostedOutcome, messagePage, redirect, resultPage, selectionPage } from './connect-pages';
+import { ConnectSessionsService, EXPIRED, randomToken } from './connect-sessions.service';
+import { ConnectSessionEntity, ConnectSessionError } from './entities/connect-session.entity';
+
+type Input = Record<string, unknown>;
+
+/** A grant covering several accounts, kept (sealed) while the person picks. */
+interface PendingGrant {
+  tokens: OAuthTokens;
+  accounts: GrantedAccount[];
+}
+
+const INVALID_LINK = messagePage(404, 'Link not valid', 'This connect link is not valid. Ask for a new one.');
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * The hosted OAuth flow behind a session's `url`:
+ * page → network consent (PKCE S256, single-use state) → callback → [page selection] → redirect.
+ * Network calls happen outside transactions; each state change commits with its events.
+ */
+@Injectable()
+export class ConnectFlowService {
+  private readonly logger = new Logger('ConnectFlow');
+
+  constructor(
+    @InjectRepository(ConnectSessionEntity) private readonly sessions: Repository<ConnectSessionEntity>,
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly box: SecretBox,
+    private readonly config: AppConfig,
+    private readonly platforms: PlatformRegistry,
+    private readonly lifecycle: ConnectSessionsService,
+    private readonly connections: AccountConnectionsService,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** `GET /connect/:id?token=` — sends the person to the network's consent page. */
+  async start(id: string, query: Input): Promise<HostedOutcome> {
+    const session = await this.findByToken(id, query.token);
+    if (!session) return INVALID_LINK;
+    if (session.status !== 'pending') return this.resultOf(session);
+    if (session.expiresAt.getTime() <= Date.now()) return this.expire(session.id);
+    if (session.pendingGrantEnc) return redirect(this.lifecycle.pageUrl(session, '/select'));
+    const state = randomToken();
+    const verifier = randomToken();
+    // A new visit replaces the state in flight: only the latest consent can come back.
+    await this.sessions.update({ id: session.id, status: 'pending' }, { oauthStateHash: sha256(state), codeVerifierEnc: this.box.seal(verifier) });
+    const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
+    return redirect(this.platforms.get(session.platform).authorizeUrl({ state, redirectUri: this.callbackUrl(session.platform), codeChallenge }));
+  }
+
+  /** `GET /connect/callback/:platform` — the network's answer: a code, or an error such as access_denied. */
+  async callback(platform: string, query: Input): Promise<HostedOutcome> {
+    const state = str(query.state);
+    if (!isPlatformName(platform) || !state) return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used.');
+    const claim = await this.claimState(platform, state, query);
+    if (!claim) return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used. Start again from your connect link.');
+    if (!claim.verifier) return this.resultOf(claim.session);
+    const adapter = this.platforms.get(platform);
+    let grant: PendingGrant;
+    try {
+      const tokens = await adapter.exchangeCode({ code: str(query.code)!, redirectUri: this.callbackUrl(platform), codeVerifier: claim.verifier });
+      grant = { tokens, accounts: await adapter.listAccounts(tokens) };
+    } catch (err) {
+      return this.fail(claim.session.id, { code: 'exchange_failed', message: this.describe(err) });
+    }
+    if (grant.accounts.length === 0) return this.fail(claim.session.id, { code: 'no_accounts', message: `This ${platform} sign-in gives access to no account that can be connected.` });
+    // Sandbox auto-consent has no person in the loop (decisions §4: plain redirects, one account per session).
+    const unattended = this.config.sandbox.enabled && this.config.sandbox.autoConsent;
+    if (grant.accounts.length === 1 || unattended) return this.complete(claim.session.id, grant, grant.accounts.slice(0, 1));
+    await this.sessions.update({ id: claim.session.id, status: 'pending' }, { pendingGrantEnc: this.box.seal(JSON.stringify(grant)) });
+    return redirect(this.lifecycle.pageUrl(claim.session, '/select'), 303);
+  }
+
+  /** `GET /connect/:id/select?token=` — the page listing the grant's accounts. */
+  async selection(id: string, query: Input): Promise<HostedOutcome> {
+    const session = await this.findByToken(id, query.token);
+    if (!session) return INVALID_LINK;
+    if (session.status !== 'pending') return this.resultOf(session);
+    if (session.expiresAt.getTime() <= Date.now()) return this.expire(session.id);
+    if (!session.pendingGrantEnc) return redirect(this.lifecycle.pageUrl(session));
+    return this.selectionFor(session, str(query.token)!);
+  }
+
+  /** `POST /connect/:id/select` — the form; its `token` field is the CSRF guard. */
+  async select(id: string, body: Input): Promise<HostedOutcome> {
+    const session = await this.findByToken(id, body.token);
+    if (!session) return INVALID_LINK;
+    if (session.status !== 'pending' || !session.pendingGrantEnc) return this.resultOf(session, 303);
+    if (session.expiresAt.getTime() <= Date.now()) return this.expire(session.id, 303);
+    if (body.action === 'cancel') return this.fail(session.id, { code: 'cancelled', message: 'The connection was cancelled.' });
+    const chosen = new Set(strings(body.accounts));
+    const grant = this.openGrant(session);
+    const selected = grant.accounts.filter((a) => chosen.has(a.platformAccountId));
+    if (selected.length === 0) return this.selectionFor(session, str(body.token)!, 'Choose at least one account to connect.');
+    return this.complete(session.id, grant, selected);
+  }
+
+  /** `GET /connect/:id/done?token=` — the hosted end page when the session has no redirectUrl. */
+  async done(id: string, query: Input): Promise<HostedOutcome> {
+    const session = await this.findByToken(id, query.token);
+    if (!session) return INVALID_LINK;
+    const accounts = await this.accounts.findByIds({ workspaceId: session.workspaceId, profileId: session.profileId }, session.accountIds);
+    return resultPage({ platform: session.platform, status: session.status, accounts, error: session.error });
+  }
+
+  /** Uses up the state (single use) and reads the PKCE verifier; a denied consent fails the session here. */
+  private async claimState(platform: PlatformName, state: string, query: Input): Promise<{ session: ConnectSessionEntity; verifier: string | null } | null> {
+    return this.dataSource.transaction(async (m) => {
+      const s = await m.findOne(ConnectSessionEntity, { where: { oauthStateHash: sha256(state), platform }, lock: { mode: 'pessimistic_write' } });
+      if (!s) return null;
+      const sealedVerifier = s.codeVerifierEnc;
+      Object.assign(s, { oauthStateHash: null, codeVerifierEnc: null });
+      if (s.status !== 'pending') return { session: await m.save(s), verifier: null };
+      if (s.expiresAt.getTime() <= Date.now()) {
+        return { session: await this.lifecycle.finishUnsuccessfully(m, s, 'expired', EXPIRED), verifier: null };
+      }
+      const denied = str(query.error);
+      if (denied || !str(query.code) || !sealedVerifier) {
+        const message = str(query.error_description) ?? (denied ? 'Access was not granted.' : 'The network sent no authorization code.');
+        return { session: await this.lifecycle.finishUnsuccessfully(m, s, 'failed', { code: denied ?? 'invalid_callback', message }, s.actor), verifier: null };
+      }
+      return { session: await m.save(s), verifier: this.box.open(sealedVerifier) };
+    });
+  }
+
+  /** Saves the chosen accounts and completes the session, with every event, in one transaction. */
+  private async complete(sessionId: string, grant: PendingGrant, selected: GrantedAccount[]): Promise<HostedOutcome> {
+    const session = await this.dataSource.transaction(async (m) => {
+      const s = await this.lockPending(m, sessionId);
+      if (!s) return m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
+      // FOR SHARE holds off a concurrent profile deletion until these accounts are visible to it.
+      const live = (await m.query(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [s.profileId])) as unknown[];
+      if (live.length === 0) return this.lifecycle.finishUnsuccessfully(m, s, 'failed', { code: 'profile_deleted', message: 'The profile of this connection no longer exists.' }, s.actor);
+      const target = { workspaceId: s.workspaceId, profileId: s.profileId, platform: s.platform };
+      const accounts = await this.connections.saveGrant(m, target, selected, grant.tokens, s.actor, { sessionId: s.id });
+      Object.assign(s, { status: 'completed', accountIds: accounts.map((a) => a.id), pendingGrantEnc: null, finishedAt: new Date() });
+      const saved = await m.save(s);
+      await this.outbox.record(m, { workspaceId: s.workspaceId, profileId: s.profileId, type: 'connection.completed', actor: s.actor, data: { sessionId: s.id, platform: s.platform, accounts } });
+      return saved;
+    });
+    return this.resultOf(session, 303);
+  }
+
+  private async fail(sessionId: string, error: ConnectSessionError): Promise<HostedOutcome> {
+    const session = await this.dataSource.transaction(async (m) => {
+      const s = await this.lockPending(m, sessionId);
+      return s ? this.lifecycle.finishUnsuccessfully(m, s, 'failed', error, s.actor) : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
+    });
+    return this.resultOf(session, 303);
+  }
+
+  private async expire(sessionId: string, status: 302 | 303 = 302): Promise<HostedOutcome> {
+    const session = await this.dataSource.transaction(async (m) => {
+      const s = await this.lockPending(m, sessionId);
+      return s ? this.lifecycle.finishUnsuccessfully(m, s, 'expired', EXPIRED) : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
+    });
+    return this.resultOf(session, status);
+  }
+
+  private lockPending(m: EntityManager, id: string): Promise<ConnectSessionEntity | null> {
+    return m.findOne(ConnectSessionEntity, { where: { id, status: 'pending' }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Where a finished session sends the person: its redirectUrl (with the outcome) or the hosted end page. */
+  private resultOf(s: ConnectSessionEntity, status: 302 | 303 = 302): HostedOutcome {
+    if (s.status === 'pending') return messagePage(409, 'Connection in progress', 'This connection is still in progress in another window.');
+    if (!s.redirectUrl) return redirect(this.lifecycle.pageUrl(s, '/done'), status);
+    const url = new URL(s.redirectUrl);
+    url.searchParams.set('session', s.id);
+    url.searchParams.set('status', s.status);
+    if (s.error) url.searchParams.set('error', s.error.code);
+    return redirect(url.toString(), status);
+  }
+
+  private selectionFor(s: ConnectSessionEntity, token: string, error?: string): HostedOutcome {
+    const choices = this.openGrant(s).accounts.map((a) => ({ platformAccountId: a.platformAccountId, name: a.name, username: a.username }));
+    return selectionPage({ action: `/connect/${s.id}/select`, token, platform: s.platform, choices, error });
+  }
+
+  private openGrant(s: ConnectSessionEntity): PendingGrant {
+    const grant = JSON.parse(this.box.open(s.pendingGrantEnc!)) as PendingGrant;
+    const revive = (t: OAuthTokens | undefined): OAuthTokens | undefined =>
+      t && { ...t, expiresAt: t.expiresAt ? new Date(t.expiresAt) : null, refreshExpiresAt: t.refreshExpiresAt ? new Date(t.refreshExpiresAt) : null };
+    return { tokens: revive(grant.tokens)!, accounts: grant.accounts.map((a) => ({ ...a, tokens: revive(a.tokens) })) };
+  }
+
+  /** The session whose page token matches (constant-time); null for anything else. */
+  private async findByToken(id: string, token: unknown): Promise<ConnectSessionEntity | null> {
+    const given = str(token);
+    if (!isUuid(id) || !given) return null;
+    const s = await this.sessions.findOne({ where: { id } });
+    if (!s) return null;
+    const expected = Buffer.from(this.box.open(s.pageTokenEnc));
+    const actual = Buffer.from(given);
+    return expected.length === actual.length && timingSafeEqual(expected, actual) ? s : null;
+  }
+
+  private callbackUrl(platform: PlatformName): string {
+    return `${this.config.publicBaseUrl}/connect/callback/${platform}`;
+  }
+
+  private describe(err: unknown): string {
+    if (err instanceof PlatformError) return err.message;
+    this.logger.error({ err }, 'Connect callback failed');
+    return 'The network could not complete the sign-in.';
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { AccountsModule } from '../accounts/accounts.module';
+import { ConnectFlowService } from './connect-flow.service';
+import { ConnectPagesController } from './connect-pages.controller';
+import { ConnectSessionsService } from './connect-sessions.service';
+import { ConnectController } from './connect.controller';
+import { ConnectSessionEntity } from './entities/connect-session.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ConnectSessionEntity]), AccountsModule],
+  controllers: [ConnectController, ConnectPagesController],
+  providers: [ConnectSessionsService, ConnectFlowService, SecretBox],
+  exports: [ConnectSessionsService],
+})
+export class ConnectModule {}

@@ -1,0 +1,39 @@
+import type { OAuthTokens } from '../platform-adapter';
+import { PlatformError } from '../platform-adapter';
+import { NetworkReply, num, obj, str } from './network-request';
+
+/**
+ * Reads an RFC 6749 token response (`access_token`, `expires_in`, `refresh_token`, …), the
+ * shape LinkedIn, Google and TikTok v2 all answer with. `previousRefreshToken` is kept when a
+ * refresh answer carries no new one (Google, LinkedIn).
+ */
+export function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null = null, now = Date.now()): OAuthTokens {
+  const body = obj(reply.json);
+  const accessToken = str(body.access_token);
+  if (!accessToken) throw oauthError(reply, network);
+  const expiresIn = num(body.expires_in);
+  const refreshExpiresIn = num(body.refresh_token_expires_in ?? body.refresh_expires_in);
+  const scope = str(body.scope);
+  return {
+    accessToken,
+    refreshToken: str(body.refresh_token) ?? previousRefreshToken,
+    expiresAt: expiresIn > 0 ? new Date(now + expiresIn * 1000) : null,
+    refreshExpiresAt: refreshExpiresIn > 0 ? new Date(now + refreshExpiresIn * 1000) : null,
+    scopes: scope ? scope.split(/[\s,]+/).filter(Boolean) : [],
+  };
+}
+
+/**
+ * An OAuth error answer (`{ error, error_description }`). A grant the network refuses
+ * (invalid_grant, invalid_client, expired or revoked code/refresh token) ends the connection:
+ * auth_expired. 5xx and throttling are transient.
+ */
+export function oauthError(reply: NetworkReply, network: string): PlatformError {
+  const body = obj(reply.json);
+  const code = str(body.error) ?? `http_${reply.status}`;
+  const description = str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
+  const message = `${network} OAuth: ${description}`;
+  if (reply.status >= 500) return new PlatformError(message, 'network_error', true, { status: reply.status, networkCode: code });
+  if (reply.status === 429) return new PlatformError(message, 'network_rate_limited', true, { status: reply.status, networkCode: code });
+  return new PlatformError(message, 'auth_expired', false, { status: reply.status, networkCode: code });
+}

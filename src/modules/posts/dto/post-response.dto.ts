@@ -1,0 +1,149 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ActorDto } from '../../audit/dto/audit.dto';
+import { PLATFORM_NAMES } from '../../platforms/platform-name';
+import { CONTENT_TYPES, POST_STATES } from '../entities/post.entity';
+
+const TARGET_STATUSES = ['pending', 'publishing', 'success', 'failed'];
+const ERROR_CATEGORIES = ['auth_expired', 'invalid_content', 'media_rejected', 'network_rate_limited', 'network_error', 'unknown_outcome'];
+
+/** One account a post publishes to, with its result. */
+export class PostTargetDto {
+  id: string;
+  accountId: string;
+  @ApiProperty({ enum: PLATFORM_NAMES })
+  platform: string;
+  /** Page name at the time the post was created. */
+  pageName: string;
+  @ApiProperty({ enum: TARGET_STATUSES })
+  status: string;
+  /** The network's id of the published item. */
+  externalId: string | null;
+  /** Link to the published item. */
+  url: string | null;
+  /** The network's message when this target failed. */
+  error: string | null;
+  @ApiProperty({ enum: ERROR_CATEGORIES, nullable: true })
+  errorCategory: string | null;
+  publishedAt: string | null;
+}
+
+export class PostDto {
+  id: string;
+  @ApiProperty({ enum: POST_STATES })
+  state: string;
+  @ApiProperty({ enum: CONTENT_TYPES })
+  contentType: string;
+  caption: string | null;
+  message: string | null;
+  /** UTC; null when unscheduled. */
+  scheduledAt: string | null;
+  createdAt: string;
+  targets: PostTargetDto[];
+}
+
+/** The full PublishContent, platform options and per-account overrides included. */
+export class PostContentDto {
+  @ApiProperty({ enum: CONTENT_TYPES })
+  contentType: string;
+  message: string | null;
+  caption: string | null;
+  link: string | null;
+  imageUrls: string[];
+  videoUrl: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  platformCaptions: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'object' } })
+  perAccount: Record<string, Record<string, unknown>>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  facebook?: Record<string, unknown>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  instagram?: Record<string, unknown>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  linkedin?: Record<string, unknown>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  tiktok?: Record<string, unknown>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  youtube?: Record<string, unknown>;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true })
+  threads?: Record<string, unknown>;
+}
+
+export class PostDetailDto extends PostDto {
+  content: PostContentDto;
+}
+
+export class PostResponseDto {
+  post: PostDetailDto;
+}
+
+export class CreatedPostDto {
+  id: string;
+  @ApiProperty({ enum: POST_STATES })
+  state: string;
+  post: PostDto;
+}
+
+export class PostListDto {
+  posts: PostDto[];
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export class PostHistoryEntryDto {
+  /** null on the first entry (creation). */
+  from: string | null;
+  to: string;
+  at: string;
+  reason: string | null;
+  actor: ActorDto;
+}
+
+export class PostHistoryDto {
+  history: PostHistoryEntryDto[];
+}
+
+export class PostStateDto {
+  id: string;
+  @ApiProperty({ enum: POST_STATES })
+  state: string;
+}
+
+/** PUT, publish, approve and reject. */
+export class PostActionResultDto {
+  message: string;
+  post: PostStateDto;
+}
+
+export class CancelledPostDto {
+  message: string;
+  id: string;
+  @ApiProperty({ enum: ['cancelled'] })
+  state: 'cancelled';
+}
+
+export class PostStatusDto {
+  id: string;
+  /** The post's state (named `status` here, as in webhook payloads). */
+  @ApiProperty({ enum: POST_STATES })
+  status: string;
+}
+
+export class RetriedPostDto {
+  post: PostStatusDto;
+}
+
+export class PostValidationErrorDto {
+  /** The target account (null for rules of the whole post, such as blocked terms). */
+  accountId: string | null;
+  platform: string | null;
+  /** The request field at fault, e.g. content.videoUrl. */
+  field: string;
+  message: string;
+}
+
+export class PostValidationDto {
+  valid: boolean;
+  errors: PostValidationErrorDto[];
+}

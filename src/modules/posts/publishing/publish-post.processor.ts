@@ -1,0 +1,122 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SYSTEM_ACTOR } from '../../../common/auth/auth-context';
+import { ApiError } from '../../../common/errors/api-error';
+import { QueueService } from '../../../common/queue/queue.service';
+import { PostTargetEntity } from '../entities/post-target.entity';
+import { PostEntity } from '../entities/post.entity';
+import { postEventData } from '../post-events';
+import { PostTransitions } from '../services/post-transitions';
+import { PostLocks } from './post-lock';
+import { finalPostState } from './publish-outcome';
+import { TargetPublisher } from './target-publisher';
+
+/** How long a job waits for another live worker to let go of the same post. */
+const LOCK_WAIT_MS = 30_000;
+
+export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | 'partially_published' | 'failed';
+
+/**
+ * The `publish-post` job. Safe to run twice and to race a cancel:
+ * - one worker per post at a time (PostLocks); a duplicate job waits, then finds the post done;
+ * - `queued → processing` is a guarded transition: a cancel that won leaves nothing to do;
+ * - a post already `processing` (a crashed worker's job re-run by stalled recovery, or the
+ *   resume sweep) continues where the crashed one stopped — targets already `success`/`failed`
+ *   are kept, one left `publishing` is checked on the network before anything is re-sent;
+ * - `processing → final` is guarded too, so each post.* event is written exactly once.
+ */
+@Injectable()
+export class PublishPostProcessor implements OnModuleInit {
+  private readonly logger = new Logger('PublishPost');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly queues: QueueService,
+    private readonly transitions: PostTransitions,
+    private readonly locks: PostLocks,
+    private readonly targets: TargetPublisher,
+  ) {}
+
+  onModuleInit(): void {
+    this.queues.handle('publish-post', ({ postId }) => this.run(postId));
+  }
+
+  async run(postId: string): Promise<PublishRunOutcome> {
+    const lock = await this.locks.acquire(postId, LOCK_WAIT_MS);
+    if (!lock) {
+      const post = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
+      // A live worker is publishing this post; it finishes the job. A queued post waiting behind
+      // it (a retry right after a run) must not be dropped: fail so it is picked up again.
+      if (post?.state === 'queued') throw new Error(`Post ${postId} is locked by another worker`);
+      return 'busy';
+    }
+    try {
+      return await this.runLocked(postId);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async runLocked(postId: string): Promise<PublishRunOutcome> {
+    let post = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
+    if (!post) return 'missing';
+    if (post.state === 'queued') {
+      const queued = post;
+      try {
+        post = await this.ds.transaction((m) =>
+          this.transitions.transition(m, queued, ['queued'], 'processing', {
+            actor: SYSTEM_ACTOR,
+            reason: 'publishing started',
+          }),
+        );
+      } catch (err) {
+        // Lost the race (e.g. cancelled a moment ago): the winner's state stands.
+        if (err instanceof ApiError && err.code === 'invalid_state_transition') return 'skipped';
+        throw err;
+      }
+    } else if (post.state !== 'processing') {
+      return 'skipped';
+    } else {
+      this.logger.log({ postId }, 'Resuming a post left in processing');
+    }
+
+    const targets = await this.ds.getRepository(PostTargetEntity).find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    for (const target of targets) {
+      await this.targets.publish(post, target);
+    }
+    return this.finish(post);
+  }
+
+  private async finish(post: PostEntity): Promise<PublishRunOutcome> {
+    return this.ds.transaction(async (m) => {
+      const targets = await m.find(PostTargetEntity, {
+        where: { postId: post.id },
+        order: { createdAt: 'ASC', id: 'ASC' },
+      });
+      const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
+      if (open.length > 0) throw new Error(`Post ${post.id} still has ${open.length} unfinished target(s)`);
+      const to = finalPostState(targets);
+      const ok = targets.filter((t) => t.status === 'success').length;
+      const reason = to === 'published' ? 'published on every target' : to === 'failed' ? 'failed on every target' : `published on ${ok} of ${targets.length} targets`;
+      try {
+        await this.transitions.transition(m, post, ['processing'], to, {
+          actor: SYSTEM_ACTOR,
+          reason,
+          set: {
+            publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt,
+          },
+          events: [
+            {
+              type: `post.${to}`,
+              data: postEventData({ ...post, state: to }, targets),
+            },
+          ],
+        });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'invalid_state_transition') return 'skipped';
+        throw err;
+      }
+      return to;
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../../accounts/accounts.module';
+import { PostsModule } from '../posts.module';
+import { NetworkConcurrency } from './network-concurrency';
+import { PostLocks } from './post-lock';
+import { PublishPostProcessor } from './publish-post.processor';
+import { ResumeStuckPosts } from './resume-stuck-posts';
+import { TargetPublisher } from './target-publisher';
+
+/**
+ * The publishing worker: the `publish-post` processor, per-network concurrency and the
+ * `resume-stuck-posts` sweep. Handlers register in every role; they run in the worker role.
+ */
+@Module({
+  imports: [AccountsModule, PostsModule],
+  providers: [PostLocks, NetworkConcurrency, TargetPublisher, PublishPostProcessor, ResumeStuckPosts],
+  exports: [PublishPostProcessor, NetworkConcurrency, TargetPublisher, ResumeStuckPosts],
+})
+export class PublishingModule {}

@@ -1,0 +1,241 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccountCredentialsService } from '../../accounts/account-credentials.service';
+import type { AccountCredentials, PlatformAdapter, PublishContent, PublishResult } from '../../platforms/platform-adapter';
+import { PlatformRegistry } from '../../platforms/platform-registry';
+import type { ErrorCategory, PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
+import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
+import type { PostEntity } from '../entities/post.entity';
+import { composePublishContent } from './compose-content';
+import { NetworkConcurrency, sleep } from './network-concurrency';
+import { asPlatformError, decideAfterError, decideAfterLookup, DEFAULT_RETRY_POLICY, RetryPolicy, unknownOutcomeMessage } from './publish-outcome';
+
+type PostForPublishing = Pick<PostEntity, 'id' | 'contentType' | 'message' | 'caption' | 'content'>;
+
+/**
+ * Publishes one target of a post, recording every step before the next network call:
+ * `pending` → `publishing` (committed before the call) → `success` | `failed`.
+ * A target already `publishing` when we get to it was left by a worker that died mid-call:
+ * its outcome is unknown, so the network is asked (`findPublished`) before anything is re-sent.
+ * The caller holds the post's lock, so no other worker touches these rows meanwhile.
+ */
+@Injectable()
+export class TargetPublisher {
+  private readonly logger = new Logger('TargetPublisher');
+  private policy: RetryPolicy = DEFAULT_RETRY_POLICY;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly platforms: PlatformRegistry,
+    private readonly credentials: AccountCredentialsService,
+    private readonly concurrency: NetworkConcurrency,
+  ) {}
+
+  /** Tests shorten the in-attempt backoff. */
+  setRetryPolicy(policy: Partial<RetryPolicy>): void {
+    this.policy = { ...this.policy, ...policy };
+  }
+
+  async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+    if (initial.status === 'success' || initial.status === 'failed') return;
+    await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
+  }
+
+  private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+    const target = await this.reload(initial.id);
+    if (!target || target.status === 'success' || target.status === 'failed') return;
+    let adapter: PlatformAdapter;
+    try {
+      adapter = this.platforms.get(target.platform);
+    } catch (err) {
+      // A network this deployment does not offer (any more): nothing can be sent.
+      const message = (err as Error).message;
+      return target.status === 'publishing' ? this.fail(target, 'unknown_outcome', unknownOutcomeMessage(message)) : this.fail(target, 'network_error', message);
+    }
+    const content = composePublishContent(post, target);
+
+    const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
+    if (!account.ok) {
+      // Without credentials nothing is sent; but a target left mid-call may already be out there.
+      if (target.status === 'publishing') return this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`the check could not run: ${account.message}`));
+      return this.fail(target, account.category, account.message);
+    }
+
+    if (target.status === 'publishing') {
+      // A previous run died during the call: find out what the network did with it.
+      const settled = await this.settleUnknownOutcome(adapter, target, account.value, content, 'the worker stopped during the publish call');
+      if (settled) return;
+    }
+
+    if (target.status === 'pending' && target.attempts > 0 && Object.keys(target.publishState).length > 0) {
+      // A retried target with network-side progress: an earlier attempt may have landed after all.
+      const earlier = await this.withRetries(() => adapter.findPublished({ account: account.value, content, publishState: target.publishState }));
+      if (earlier.ok && earlier.value !== null && earlier.value !== 'unknown') return this.succeed(target, earlier.value);
+    }
+
+    if (!(await this.markPublishing(target))) return;
+    for (let tries = 1; ; tries++) {
+      try {
+        const result = await adapter.publish({
+          account: account.value,
+          content,
+          publishState: target.publishState,
+          saveState: (s) => this.saveState(target, s),
+        });
+        return await this.succeed(target, result);
+      } catch (err) {
+        const decision = decideAfterError(err, tries, this.policy);
+        switch (decision.kind) {
+          case 'fail':
+            return this.fail(target, decision.category, decision.message);
+          case 'retry':
+            this.logger.warn(
+              {
+                targetId: target.id,
+                platform: target.platform,
+                tries,
+                delayMs: decision.delayMs,
+                err: (err as Error).message,
+              },
+              'Publish failed; retrying',
+            );
+            await sleep(decision.delayMs);
+            break;
+          case 'check': {
+            const settled = await this.settleUnknownOutcome(adapter, target, account.value, content, decision.message);
+            if (settled) return;
+            // Certainly not published: send again while tries remain.
+            if (tries >= this.policy.tries) return this.fail(target, 'network_error', decision.message);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Asks the network whether the item exists. true = the target now has its result (success,
+   * or failed as an unknown outcome); false = certainly not published, safe to send again.
+   */
+  private async settleUnknownOutcome(adapter: PlatformAdapter, target: PostTargetEntity, account: AccountCredentials, content: PublishContent, cause: string): Promise<boolean> {
+    const lookup = await this.withRetries(() =>
+      adapter.findPublished({
+        account,
+        content,
+        publishState: target.publishState,
+      }),
+    );
+    if (!lookup.ok) {
+      await this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`${cause}; the check failed: ${lookup.message}`));
+      return true;
+    }
+    const decision = decideAfterLookup(lookup.value, cause);
+    switch (decision.kind) {
+      case 'success':
+        await this.succeed(target, decision.result);
+        return true;
+      case 'fail':
+        await this.fail(target, decision.category, decision.message);
+        return true;
+      case 'republish':
+        return false;
+    }
+  }
+
+  /**
+   * A network call with the in-attempt retries for transient failures; a permanent failure
+   * comes back as `ok: false` with the category to record. An unclassified error is rethrown
+   * when `unclassified` is 'throw' (our own infrastructure: the job retries and resumes later).
+   */
+  private async withRetries<T>(call: () => Promise<T>, unclassified: 'throw' | 'fail' = 'fail'): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return { ok: true, value: await call() };
+      } catch (err) {
+        if (unclassified === 'throw' && !asPlatformError(err)) throw err;
+        const decision = decideAfterError(err, tries, this.policy);
+        if (decision.kind === 'retry') {
+          await sleep(decision.delayMs);
+          continue;
+        }
+        return { ok: false, category: decision.kind === 'fail' ? decision.category : 'network_error', message: decision.message };
+      }
+    }
+  }
+
+  private async reload(id: string): Promise<PostTargetEntity | null> {
+    return this.ds.getRepository(TargetRow).findOne({ where: { id } });
+  }
+
+  /** Committed before the network call: a crash from here on leaves a visible unknown outcome. */
+  private async markPublishing(target: PostTargetEntity): Promise<boolean> {
+    const res = await this.ds
+      .createQueryBuilder()
+      .update(TargetRow)
+      .set({
+        status: 'publishing',
+        attempts: () => 'attempts + 1',
+        error: null,
+        errorCategory: null,
+      })
+      .where('id = :id AND status IN (:...from) AND attempts = :attempts', {
+        id: target.id,
+        from: ['pending', 'publishing'] satisfies TargetStatus[],
+        attempts: target.attempts,
+      })
+      .execute();
+    if (!res.affected) {
+      this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
+      return false;
+    }
+    target.status = 'publishing';
+    target.attempts += 1;
+    return true;
+  }
+
+  private async saveState(target: PostTargetEntity, state: Record<string, unknown>): Promise<void> {
+    await this.ds.query(`UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`, [target.id, JSON.stringify(state)]);
+    target.publishState = state;
+  }
+
+  private async succeed(target: PostTargetEntity, result: PublishResult): Promise<void> {
+    await this.finish(target, {
+      status: 'success',
+      externalId: result.externalId,
+      externalUrl: result.url ?? null,
+      error: null,
+      errorCategory: null,
+      publishedAt: new Date(),
+    });
+  }
+
+  private async fail(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+    this.logger.warn(
+      {
+        targetId: target.id,
+        platform: target.platform,
+        category,
+        err: message,
+      },
+      'Target failed',
+    );
+    await this.finish(target, {
+      status: 'failed',
+      error: message,
+      errorCategory: category,
+    });
+  }
+
+  private async finish(target: PostTargetEntity, set: Partial<Pick<PostTargetEntity, 'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt'>>): Promise<void> {
+    await this.ds
+      .createQueryBuilder()
+      .update(TargetRow)
+      .set(set)
+      .where('id = :id AND status IN (:...from)', {
+        id: target.id,
+        from: ['pending', 'publishing'] satisfies TargetStatus[],
+      })
+      .execute();
+    Object.assign(target, set);
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthContext, actorOf } from '../../../common/auth/auth-context';
+import { OutboxService } from '../../../common/outbox/outbox.service';
+import { EntitlementsService } from '../../plans/entitlements.service';
+import { PLANS } from '../../plans/plans';
+import { PolicyService } from '../../policy/policy.service';
+import type { CreatedPostDto, PostValidationDto } from '../dto/post-response.dto';
+import type { CreatePostDto, ValidatePostDto } from '../dto/create-post.dto';
+import { PostTargetEntity } from '../entities/post-target.entity';
+import { PostEntity, PostState } from '../entities/post.entity';
+import { postEventData } from '../post-events';
+import { toPostDto } from '../post-mapper';
+import { approvalNeeded, assertApproversExist, assertDailyCap, assertHumanActor, assertTargetsAllowed, assertTargetsFound, selectTargets, startOfUtcDay } from '../post-rules';
+import { CreateIntent, normaliseCreate } from '../post-shape';
+import { parseScheduledAt } from '../scheduled-at';
+import { PostTransitions } from './post-transitions';
+import { findBlockedTerm, PostValidationService } from './post-validation.service';
+import { PostsQueueService } from './posts-queue.service';
+import { PostsRepository } from './posts.repository';
+
+const CREATED_REASON: Record<PostState, string> = {
+  draft: 'created as a draft',
+  scheduled: 'created and scheduled',
+  queued: 'created for immediate publishing',
+  pending_approval: 'created; the profile requires approval',
+  approved: 'created',
+  rejected: 'created',
+  processing: 'created',
+  published: 'created',
+  partially_published: 'created',
+  failed: 'created',
+  cancelled: 'created',
+};
+
+function initialState(intent: CreateIntent, needsApproval: boolean): PostState {
+  if (intent === 'draft') return 'draft';
+  if (needsApproval) return 'pending_approval';
+  return intent === 'schedule' ? 'scheduled' : 'queued';
+}
+
+/** POST /v1/posts and POST /v1/posts/validate. */
+@Injectable()
+export class PostsCreateService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: PostsRepository,
+    private readonly policies: PolicyService,
+    private readonly entitlements: EntitlementsService,
+    private readonly validation: PostValidationService,
+    private readonly transitions: PostTransitions,
+    private readonly outbox: OutboxService,
+    private readonly queue: PostsQueueService,
+  ) {}
+
+  /**
+   * Checks in the spec's order: invalid_request, invalid_scheduled_at, key_not_linked_to_user,
+   * plan_limit, account_not_allowed, platform_not_allowed, approval_required, daily_post_limit,
+   * no_accounts_connected, accounts_not_found, then each network's rules. The post, its targets,
+   * its first history row and its events commit together; the job is enqueued after the commit.
+   */
+  async create(auth: AuthContext, dto: CreatePostDto): Promise<CreatedPostDto> {
+    const req = normaliseCreate(dto);
+    const policy = await this.policies.effective(auth.profileId);
+    this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
+    const now = new Date();
+    const scheduledAt = req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
+    if (req.intent !== 'draft') assertHumanActor(auth);
+
+    const { post, targets } = await this.ds.transaction(async (m) => {
+      await this.serialiseQuotas(m, auth);
+      await this.entitlements.assertPostQuota(m, auth);
+      const selection = selectTargets(req.accountIds, await this.repo.activeAccounts(m, auth), auth.accountIds);
+      assertTargetsAllowed(selection, policy);
+      const needsApproval = req.intent !== 'draft' && approvalNeeded(policy);
+      if (needsApproval) assertApproversExist(policy);
+      if (auth.maxPostsPerDay !== null) assertDailyCap(auth.maxPostsPerDay, await this.repo.countCreatedByKeySince(m, auth.keyId, startOfUtcDay(now)), now);
+      assertTargetsFound(selection, req.accountField);
+      const refs = selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform }));
+      this.validation.assertValid(req.content, refs, req.paths);
+
+      const state = initialState(req.intent, needsApproval);
+      const saved = await m.save(
+        m.create(PostEntity, {
+          workspaceId: auth.workspaceId,
+          profileId: auth.profileId,
+          state,
+          contentType: req.content.contentType,
+          message: req.content.message ?? null,
+          caption: req.content.caption ?? null,
+          content: req.content,
+          scheduledAt,
+          createdByKeyId: auth.keyId,
+          createdByUserId: auth.ownerUserId,
+          approvedByUserId: null,
+          rejectionReason: null,
+          publishedAt: null,
+        }),
+      );
+      const rows = await m.save(
+        selection.chosen.map((a) => m.create(PostTargetEntity, { postId: saved.id, profileId: auth.profileId, accountId: a.id, platform: a.platform, pageName: a.name, status: 'pending' })),
+      );
+      const actor = actorOf(auth);
+      await this.transitions.created(m, saved, state, actor, CREATED_REASON[state]);
+      const data = postEventData(saved, rows);
+      const events = [{ type: 'post.created', data }];
+      if (state === 'scheduled') events.push({ type: 'post.scheduled', data });
+      if (state === 'pending_approval') events.push({ type: 'approval.requested', data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent } });
+      for (const e of events) await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: auth.profileId, type: e.type, actor, data: e.data });
+      return { post: saved, targets: rows };
+    });
+
+    if (post.state === 'queued') await this.queue.enqueuePublish(post);
+    if (post.state === 'scheduled') await this.queue.enqueueSchedule(post);
+    return { id: post.id, state: post.state, post: toPostDto(post, targets) };
+  }
+
+  /**
+   * The checks of a creation that concern the request and its content, nothing stored: body
+   * and target errors answer as for a creation; network rules and blocked terms come back as
+   * `{ valid: false, errors }`.
+   */
+  async validate(auth: AuthContext, dto: ValidatePostDto): Promise<PostValidationDto> {
+    const req = normaliseCreate(dto);
+    const policy = await this.policies.effective(auth.profileId);
+    if (req.scheduledAt !== null) parseScheduledAt(req.scheduledAt, new Date(), policy.maxScheduleDaysAhead);
+    const selection = selectTargets(req.accountIds, await this.repo.activeAccounts(this.ds.manager, auth), auth.accountIds);
+    assertTargetsAllowed(selection, policy);
+    assertTargetsFound(selection, req.accountField);
+    const errors = this.validation.check(
+      req.content,
+      selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform })),
+      req.paths,
+    );
+    const blocked = findBlockedTerm(req.content, policy.blockedTerms, req.paths);
+    if (blocked) errors.unshift({ accountId: null, platform: null, field: blocked.field, message: `Contains the blocked term '${blocked.term}', which this profile's policy does not allow.` });
+    return { valid: errors.length === 0, errors };
+  }
+
+  /**
+   * Concurrent creations must not both pass a cap: the plan quota is per workspace, the daily
+   * cap per key. The workspace lock covers both; the key lock alone suffices on unlimited plans.
+   */
+  private async serialiseQuotas(m: EntityManager, auth: AuthContext): Promise<void> {
+    if (PLANS[auth.plan].quotas.posts_per_month !== null) {
+      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`posts:workspace:${auth.workspaceId}`]);
+    } else if (auth.maxPostsPerDay !== null) {
+      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`posts:key:${auth.keyId}`]);
+    }
+  }
+}

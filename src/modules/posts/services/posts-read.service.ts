@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthContext } from '../../../common/auth/auth-context';
+import { paged, pageWindow } from '../../../common/pagination/pagination';
+import type { ListPostsQueryDto } from '../dto/list-posts.dto';
+import type { PostHistoryDto, PostListDto, PostResponseDto } from '../dto/post-response.dto';
+import type { PostTargetEntity } from '../entities/post-target.entity';
+import { toHistoryDto, toPostDetailDto, toPostDto } from '../post-mapper';
+import { PostsRepository } from './posts.repository';
+
+/** GET /v1/posts, /v1/posts/{id}, /v1/posts/{id}/history. */
+@Injectable()
+export class PostsReadService {
+  constructor(private readonly repo: PostsRepository) {}
+
+  /** One query for the page (and its count), one for the page's targets. */
+  async list(auth: AuthContext, query: ListPostsQueryDto): Promise<PostListDto> {
+    const window = pageWindow(query);
+    const { rows, total } = await this.repo.page(auth.profileId, { state: query.state, contentType: query.contentType, platform: query.platform }, window);
+    const targets = await this.repo.targetsOf(rows.map((p) => p.id));
+    const byPost = new Map<string, PostTargetEntity[]>();
+    for (const t of targets) byPost.set(t.postId, [...(byPost.get(t.postId) ?? []), t]);
+    return { posts: rows.map((p) => toPostDto(p, byPost.get(p.id) ?? [])), ...paged(window, total) };
+  }
+
+  async get(auth: AuthContext, id: string): Promise<PostResponseDto> {
+    const post = await this.repo.findInProfile(auth, id);
+    return { post: toPostDetailDto(post, await this.repo.targetsOf([post.id])) };
+  }
+
+  async history(auth: AuthContext, id: string): Promise<PostHistoryDto> {
+    const post = await this.repo.findInProfile(auth, id);
+    return { history: (await this.repo.history(post.id)).map(toHistoryDto) };
+  }
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { AuthContext } from '../../../common/auth/auth-context';
+import { isUuid } from '../../../common/auth/auth.service';
+import { ApiError } from '../../../common/errors/api-error';
+import type { PageWindow } from '../../../common/pagination/pagination';
+import { SocialAccountEntity } from '../../accounts/entities/social-account.entity';
+import type { PlatformName } from '../../platforms/platform-name';
+import { PostHistoryEntity } from '../entities/post-history.entity';
+import { PostTargetEntity } from '../entities/post-target.entity';
+import { ContentType, PostEntity, PostState } from '../entities/post.entity';
+
+export interface PostFilters {
+  state?: PostState;
+  contentType?: ContentType;
+  platform?: PlatformName;
+}
+
+export type ActiveAccount = Pick<SocialAccountEntity, 'id' | 'platform' | 'name'>;
+
+/** The posts module's queries; every read by id is scoped to the caller's profile. */
+@Injectable()
+export class PostsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** A post of the caller's profile, optionally locked FOR UPDATE; 404 otherwise (ids of other profiles included). */
+  async findInProfile(auth: Pick<AuthContext, 'workspaceId' | 'profileId'>, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<PostEntity> {
+    if (!isUuid(id)) throw ApiError.notFound('post', id);
+    const post = await m.findOne(PostEntity, {
+      where: { id, profileId: auth.profileId, workspaceId: auth.workspaceId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!post) throw ApiError.notFound('post', id);
+    return post;
+  }
+
+  /** For jobs: the post by id, locked; null when gone. */
+  async lockById(m: EntityManager, id: string): Promise<PostEntity | null> {
+    return m.findOne(PostEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async targetsOf(postIds: string[], m: EntityManager = this.ds.manager): Promise<PostTargetEntity[]> {
+    if (postIds.length === 0) return [];
+    // Targets of one post share created_at (one transaction): platform and page name make the order stable.
+    return m.find(PostTargetEntity, { where: { postId: In(postIds) }, order: { createdAt: 'ASC', platform: 'ASC', pageName: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * One page of a profile's posts, newest first, and the total. Each filter keeps to an index
+   * (profile_id[, state | content_type], created_at); the platform filter is an EXISTS on
+   * post_targets (profile_id, platform, post_id). The total is an exact count(*) (index-only
+   * where possible); with the platform alone it is counted on post_targets' index.
+   */
+  async page(profileId: string, filters: PostFilters, window: PageWindow): Promise<{ rows: PostEntity[]; total: number }> {
+    const qb = this.ds.getRepository(PostEntity).createQueryBuilder('p').where('p.profile_id = :profileId', { profileId });
+    if (filters.state) qb.andWhere('p.state = :state', { state: filters.state });
+    if (filters.contentType) qb.andWhere('p.content_type = :contentType', { contentType: filters.contentType });
+    if (filters.platform) {
+      qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = :platform AND t.post_id = p.id)', { platform: filters.platform });
+    }
+    const count =
+      filters.platform && !filters.state && !filters.contentType
+        ? this.ds.query('SELECT count(DISTINCT post_id)::int AS n FROM post_targets WHERE profile_id = $1 AND platform = $2', [profileId, filters.platform])
+        : qb.clone().select('count(*)::int', 'n').getRawMany();
+    const [rows, counted] = await Promise.all([qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(), count as Promise<{ n: number }[]>]);
+    return { rows, total: counted[0]?.n ?? 0 };
+  }
+
+  async history(postId: string): Promise<PostHistoryEntity[]> {
+    return this.ds.getRepository(PostHistoryEntity).find({ where: { postId }, order: { at: 'ASC' } });
+  }
+
+  /** The profile's accounts that can publish now. */
+  async activeAccounts(m: EntityManager, auth: Pick<AuthContext, 'workspaceId' | 'profileId'>): Promise<ActiveAccount[]> {
+    return m.find(SocialAccountEntity, {
+      select: { id: true, platform: true, name: true },
+      where: { workspaceId: auth.workspaceId, profileId: auth.profileId, status: 'active' },
+      order: { connectedAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Posts the key created since `since` (the daily cap; index posts(created_by_key_id, created_at)). */
+  async countCreatedByKeySince(m: EntityManager, keyId: string, since: Date): Promise<number> {
+    const [row] = (await m.query('SELECT count(*)::int AS n FROM posts WHERE created_by_key_id = $1 AND created_at >= $2', [keyId, since])) as { n: number }[];
+    return row?.n ?? 0;
+  }
+
+  /** Scheduled posts whose time has come (partial index ix_posts_due). */
+  async findDueScheduled(limit: number): Promise<{ id: string }[]> {
+    return this.ds.query(`SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`, [limit]) as Promise<{ id: string }[]>;
+  }
+
+  /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
+  async findStaleQueued(olderThanMs: number, limit: number): Promise<{ id: string; version: number }[]> {
+    return this.ds.query(
+      `SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`,
+      [olderThanMs, limit],
+    ) as Promise<{ id: string; version: number }[]>;
+  }
+}

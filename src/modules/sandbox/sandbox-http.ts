@@ -1,0 +1,48 @@
+import { applyDecorators, ArgumentsHost, CanActivate, Catch, Controller, ExceptionFilter, Injectable, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../common/auth/decorators';
+import { ApiError } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/config';
+
+/**
+ * HTTP plumbing shared by every simulated network: the controller decorator, the "sandbox is
+ * off → 404" guard, and an error type whose body is sent verbatim (each network has its own
+ * error format, e.g. Graph's `{ error: { message, type, code } }`).
+ */
+
+/** Thrown by simulators; the filter sends `body` as-is with `status` (not our API envelope). */
+export class SandboxHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`sandbox error ${status}`);
+  }
+}
+
+@Catch(SandboxHttpError)
+export class SandboxErrorFilter implements ExceptionFilter<SandboxHttpError> {
+  catch(err: SandboxHttpError, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    res.status(err.status).set(err.headers).json(err.body);
+  }
+}
+
+@Injectable()
+export class SandboxEnabledGuard implements CanActivate {
+  constructor(private readonly config: AppConfig) {}
+  canActivate(): boolean {
+    // Answer exactly like an unknown route when the sandbox is off.
+    if (!this.config.sandbox.enabled) throw ApiError.notFound('route');
+    return true;
+  }
+}
+
+/** `@SandboxController('facebook')` → routes under /sandbox/facebook, public, not in OpenAPI, 404 when off. */
+export function SandboxController(network: string): ClassDecorator {
+  return applyDecorators(Controller(`sandbox/${network}`), Public(), ApiExcludeController(), UseGuards(SandboxEnabledGuard), UseFilters(SandboxErrorFilter));
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic numbers for the simulated networks: the same (account, date) or item id always
+ * gives the same metrics, so tests can assert exact values by calling these functions.
+ */
+
+/** A stable integer in [min, max] derived from the parts. */
+export function stableInt(min: number, max: number, ...parts: string[]): number {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest();
+  return min + (h.readUInt32BE(0) % (max - min + 1));
+}
+
+export interface SandboxDailyMetrics {
+  /** YYYY-MM-DD (UTC) */
+  date: string;
+  views: number;
+  reach: number;
+  engagement: number;
+  shares: number;
+  /** Total followers at the end of the day (grows slowly). */
+  followers: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export function dailyAccountMetrics(accountId: string, date: string): SandboxDailyMetrics {
+  const views = stableInt(200, 5000, accountId, date, 'views');
+  const reach = Math.floor(views * (0.5 + stableInt(0, 40, accountId, date, 'reach') / 100));
+  const engagement = Math.floor(reach * (stableInt(1, 12, accountId, date, 'engagement') / 100));
+  const shares = Math.floor(engagement / stableInt(4, 10, accountId, date, 'shares'));
+  // Followers grow by a per-account amount per day since 2024-01-01.
+  const days = Math.floor((Date.parse(`${date}T00:00:00Z`) - Date.parse('2024-01-01T00:00:00Z')) / DAY_MS);
+  const followers = stableInt(1000, 50_000, accountId, 'followers') + days * stableInt(1, 25, accountId, 'growth');
+  return { date, views, reach, engagement, shares, followers: Math.max(0, followers) };
+}
+
+/** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC). */
+export function dateRange(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
+export interface SandboxItemMetrics {
+  views: number;
+  reach: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  saves: number;
+  /** likes + comments + shares + saves */
+  engagement: number;
+}
+
+export function itemMetrics(itemId: string): SandboxItemMetrics {
+  const views = stableInt(100, 20_000, itemId, 'views');
+  const reach = Math.floor(views * (0.6 + stableInt(0, 30, itemId, 'reach') / 100));
+  const likes = Math.floor(reach * (stableInt(2, 15, itemId, 'likes') / 100));
+  const comments = commentCount(itemId);
+  const shares = stableInt(0, 60, itemId, 'shares');
+  const saves = stableInt(0, 40, itemId, 'saves');
+  return { views, reach, likes, comments, shares, saves, engagement: likes + comments + shares + saves };
+}
+
+export function commentCount(itemId: string): number {
+  return stableInt(3, 12, itemId, 'comments');
+}
+
+export interface SandboxComment {
+  id: string;
+  authorId: string;
+  authorName: string;
+  text: string;
+  /** ISO time: `publishedAt` plus a few minutes per comment. */
+  createdAt: string;
+}
+
+const NAMES = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Katherine Johnson', 'Linus Pauling', 'Margaret Hamilton', 'Tim Berners-Lee', 'Radia Perlman'];
+const TEXTS = ['Love this!', 'Great post 👏', 'Where can I learn more?', 'So true.', 'Sharing with my team.', 'Congrats!', 'Interesting take.', 'This made my day 😄'];
+
+/** The comments of an item, oldest first; their number equals itemMetrics(itemId).comments. */
+export function itemComments(itemId: string, publishedAt: string): SandboxComment[] {
+  const base = Date.parse(publishedAt);
+  return Array.from({ length: commentCount(itemId) }, (_, i) => {
+    const n = stableInt(0, 1e6, itemId, 'comment', String(i));
+    return {
+      id: `${itemId}_c${i + 1}`,
+      authorId: String(100000 + n),
+      authorName: NAMES[n % NAMES.length],
+      text: TEXTS[(n >> 3) % TEXTS.length],
+      createdAt: new Date(base + (i + 1) * 7 * 60_000).toISOString(),
+    };
+  });
+}

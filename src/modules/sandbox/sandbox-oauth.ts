@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { Response } from 'express';
+import { AppConfig } from '../../config/config';
+import { SandboxStore } from './sandbox-store';
+
+/**
+ * The consent flow and token book-keeping every simulated network shares. A network's
+ * controller maps its own parameter names to these calls and renders errors its own way.
+ *
+ *   authorize → (auto consent: 302 | consent page → POST /sandbox/_control/consent → 302)
+ *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()/refresh()
+ *
+ * Every grant is a brand-new sandbox user (fresh random id), so each connect adds an account.
+ * Tests can break a grant with POST /sandbox/_control/revoke { accessToken | refreshToken }
+ * (refresh and every token of the grant then fail) or make an access token expire now with
+ * POST /sandbox/_control/expire { accessToken }.
+ */
+
+export interface AuthorizeRequest {
+  network: string;
+  clientId: string;
+  redirectUri: string;
+  state: string;
+  scopes: string[];
+  codeChallenge?: string | null;
+  codeChallengeMethod?: string | null;
+  /** Shown on the consent page. */
+  appLabel?: string;
+}
+
+export interface SandboxGrant {
+  id: string;
+  network: string;
+  clientId: string;
+  /** The sandbox user this grant belongs to (new for every grant). */
+  userId: string;
+  scopes: string[];
+  createdAt: string;
+  revoked: boolean;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Seconds; null = does not expire. */
+  expiresIn: number | null;
+  refreshExpiresIn: number | null;
+}
+
+export interface TokenInfo {
+  grant: SandboxGrant;
+  kind: 'access' | 'refresh';
+  /** What the token acts for when it is narrower than the grant (a Facebook Page token: the page id). */
+  subject: string | null;
+  expiresAt: string | null;
+}
+
+export type OAuthFailure = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
+
+export class SandboxOAuthError extends Error {
+  constructor(
+    readonly reason: OAuthFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface PendingConsent extends AuthorizeRequest {
+  id: string;
+}
+
+interface CodeRecord extends AuthorizeRequest {
+  userId: string;
+}
+
+interface TokenRecord {
+  grantId: string;
+  kind: 'access' | 'refresh';
+  subject: string | null;
+  expiresAt: string | null;
+}
+
+const CODE_TTL_SECONDS = 600;
+const CONSENT_PATH = '/sandbox/_control/consent';
+
+/** A fresh numeric id, like Meta's (15–16 digits). */
+export function sandboxNumericId(): string {
+  return `${randomInt(1, 10)}${randomInt(0, 1e9).toString().padStart(9, '0')}${randomInt(0, 1e6).toString().padStart(6, '0')}`;
+}
+
+@Injectable()
+export class SandboxOAuth {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Handles a network's authorize URL: 302 with a code, or the consent page. */
+  async authorize(req: AuthorizeRequest, res: Response): Promise<void> {
+    if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri)) {
+      res.status(400).type('html').send(page('Invalid request', '<p>client_id and an absolute redirect_uri are required.</p>'));
+      return;
+    }
+    if (this.config.sandbox.autoConsent) {
+      res.redirect(302, await this.approve(req));
+      return;
+    }
+    const pending: PendingConsent = { ...req, id: randomBytes(16).toString('hex') };
+    await this.store.put(['oauth', 'consent', pending.id], pending, CODE_TTL_SECONDS);
+    res.status(200).type('html').send(consentPage(pending));
+  }
+
+  /** POST target of the consent page (form fields: consent, decision=allow|deny). */
+  async consent(form: { consent?: string; decision?: string }, res: Response): Promise<void> {
+    const pending = form.consent ? await this.store.take<PendingConsent>(['oauth', 'consent', form.consent]) : null;
+    if (!pending) {
+      res.status(400).type('html').send(page('Request expired', '<p>This consent request is unknown or was already answered. Start the connection again.</p>'));
+      return;
+    }
+    if (form.decision !== 'allow') {
+      res.redirect(302, withQuery(pending.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: pending.state }));
+      return;
+    }
+    res.redirect(302, await this.approve(pending));
+  }
+
+  /** Exchanges a single-use code; checks client, redirect URI and PKCE. Returns a new grant. */
+  async redeemCode(network: string, p: { code: string; clientId: string; redirectUri: string; codeVerifier?: string | null }): Promise<SandboxGrant> {
+    const rec = p.code ? await this.store.take<CodeRecord>(['oauth', 'code', network, p.code]) : null;
+    if (!rec) throw new SandboxOAuthError('invalid_grant', 'This authorization code has expired or has already been used.');
+    if (rec.clientId !== p.clientId) throw new SandboxOAuthError('invalid_client', 'The client id does not match the one the code was issued to.');
+    if (rec.redirectUri !== p.redirectUri) throw new SandboxOAuthError('invalid_grant', 'redirect_uri is not identical to the one used in the authorization request.');
+    if (rec.codeChallenge && !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? '')) {
+      throw new SandboxOAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
+    }
+    const grant: SandboxGrant = { id: randomBytes(12).toString('hex'), network, clientId: rec.clientId, userId: rec.userId, scopes: rec.scopes, createdAt: new Date().toISOString(), revoked: false };
+    await this.store.put(['oauth', 'grant', grant.id], grant);
+    return grant;
+  }
+
+  /** Issues an access token (and a refresh token when refreshTtlSeconds is given) for a grant. */
+  async issueTokens(grant: SandboxGrant, o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string }): Promise<IssuedTokens> {
+    const prefix = o.prefix ?? `sbx${grant.network.slice(0, 2)}`;
+    const accessToken = prefix + randomBytes(24).toString('base64url');
+    await this.saveToken(accessToken, { grantId: grant.id, kind: 'access', subject: o.subject ?? null, expiresAt: expiry(o.accessTtlSeconds) });
+    let refreshToken: string | null = null;
+    if (o.refreshTtlSeconds !== undefined) {
+      refreshToken = `${prefix}r${randomBytes(24).toString('base64url')}`;
+      await this.saveToken(refreshToken, { grantId: grant.id, kind: 'refresh', subject: o.subject ?? null, expiresAt: expiry(o.refreshTtlSeconds) });
+    }
+    return { accessToken, refreshToken, expiresIn: o.accessTtlSeconds, refreshExpiresIn: o.refreshTtlSeconds ?? null };
+  }
+
+  /** Resolves a token of this network; throws SandboxOAuthError when unknown, expired or revoked. */
+  async verify(network: string, token: string | undefined | null, kind: 'access' | 'refresh' = 'access'): Promise<TokenInfo> {
+    const rec = token ? await this.store.get<TokenRecord>(['oauth', 'token', token]) : null;
+    const grant = rec ? await this.store.get<SandboxGrant>(['oauth', 'grant', rec.grantId]) : null;
+    if (!rec || !grant || grant.network !== network || rec.kind !== kind) throw new SandboxOAuthError('invalid_token', 'Invalid OAuth access token - Cannot parse access token');
+    if (grant.revoked) throw new SandboxOAuthError('revoked_token', 'The user has revoked this authorization or the session was invalidated.');
+    if (rec.expiresAt && Date.parse(rec.expiresAt) <= Date.now()) throw new SandboxOAuthError('expired_token', `The token expired on ${rec.expiresAt}.`);
+    return { grant, kind: rec.kind, subject: rec.subject, expiresAt: rec.expiresAt };
+  }
+
+  /** Marks the grant of a token revoked (every token of the grant stops working). */
+  async revoke(token: string): Promise<boolean> {
+    const rec = await this.store.get<TokenRecord>(['oauth', 'token', token]);
+    if (!rec) return false;
+    return (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true }))) !== null;
+  }
+
+  /** Makes one token expire now. */
+  async expire(token: string): Promise<boolean> {
+    return (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({ ...t, expiresAt: new Date(Date.now() - 1000).toISOString() }))) !== null;
+  }
+
+  private async approve(req: AuthorizeRequest): Promise<string> {
+    const code = randomBytes(24).toString('base64url');
+    const rec: CodeRecord = { ...req, userId: sandboxNumericId() };
+    await this.store.put(['oauth', 'code', req.network, code], rec, CODE_TTL_SECONDS);
+    return withQuery(req.redirectUri, { code, state: req.state });
+  }
+
+  private async saveToken(token: string, rec: TokenRecord): Promise<void> {
+    await this.store.put(['oauth', 'token', token], rec);
+  }
+}
+
+function expiry(ttl: number | null | undefined): string | null {
+  return ttl ? new Date(Date.now() + ttl * 1000).toISOString() : null;
+}
+
+function pkceMatches(challenge: string, method: string, verifier: string): boolean {
+  if (method.toUpperCase() === 'S256') return createHash('sha256').update(verifier).digest('base64url') === challenge;
+  return verifier === challenge;
+}
+
+export function withQuery(url: string, params: Record<string, string>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;cursor:pointer}button:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
+}
+
+function consentPage(p: PendingConsent): string {
+  const scopes = p.scopes.length ? `<ul>${p.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>` : '<p>No extra permissions.</p>';
+  return page(
+    `Connect to ${p.network} (sandbox)`,
+    `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel ?? p.clientId)}</strong> asks for these permissions:</p>${scopes}` +
+      `<p>This is a simulated network: allowing creates a new sandbox account.</p>` +
+      `<form method="post" action="${CONSENT_PATH}"><input type="hidden" name="consent" value="${esc(p.id)}">` +
+      `<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Cancel</button></form>`,
+  );
+}

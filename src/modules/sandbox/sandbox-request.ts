@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+
+/**
+ * Request helpers for the simulators that receive media bytes (LinkedIn uploads, YouTube
+ * resumable uploads): the app only parses JSON and form bodies, so bytes are read here.
+ */
+
+const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+export async function readRawBody(req: Request, limit = MAX_UPLOAD_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buf.length;
+    if (size > limit) throw new Error(`Upload larger than ${limit} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
+}
+
+/** A Rest.li / query value as a string ('' when absent or repeated). */
+export function qs(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}

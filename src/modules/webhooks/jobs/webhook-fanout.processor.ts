@@ -1,0 +1,56 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventEntity } from '../../../common/outbox/event.entity';
+import { QueueService } from '../../../common/queue/queue.service';
+import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
+import { isWebhookEventType, WILDCARD } from '../event-types';
+import { deliveryJobOptions } from './webhook-jobs';
+
+/**
+ * `dispatch-event`: one committed outbox event → one delivery per matching active subscription.
+ * Safe to run twice: the insert skips (subscription, event) pairs that exist, and every delivery
+ * of the event still pending is (re)queued under its own id, which BullMQ deduplicates.
+ */
+@Injectable()
+export class WebhookFanoutProcessor implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: QueueService,
+  ) {}
+
+  onModuleInit(): void {
+    this.queues.handle('dispatch-event', ({ eventId }) => this.fanOut(eventId));
+  }
+
+  /** Returns the number of deliveries queued. */
+  async fanOut(eventId: string): Promise<number> {
+    const event = await this.dataSource.getRepository(EventEntity).findOne({ where: { id: eventId } });
+    // Audit-only types (api_key.created, webhook.updated, …) are never delivered.
+    if (!event || !event.profileId || !isWebhookEventType(event.type)) return 0;
+    // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
+    // A subscription created after the event does not receive it either.
+    await this.dataSource.query(
+      `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status)
+       SELECT gen_random_uuid(), s.workspace_id, s.id, $1, $2, $3::jsonb, $4, 'pending'
+         FROM webhook_subscriptions s
+        WHERE s.workspace_id = $5
+          AND s.deleted_at IS NULL
+          AND s.is_active
+          AND s.created_at <= $4
+          AND (s.scope = 'account' OR s.profile_id = $6)
+          AND (s.events @> ARRAY[$2]::text[] OR s.events @> ARRAY[$7]::text[])
+       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
+      [event.id, event.type, JSON.stringify(event.data), event.createdAt, event.workspaceId, event.profileId, WILDCARD],
+    );
+    const pending = await this.dataSource.getRepository(WebhookDeliveryEntity).find({
+      select: { id: true },
+      where: {
+        workspaceId: event.workspaceId,
+        eventId: event.id,
+        status: 'pending',
+      },
+    });
+    for (const d of pending) await this.queues.enqueue('deliver-webhook', { deliveryId: d.id }, deliveryJobOptions(d.id));
+    return pending.length;
+  }
+}

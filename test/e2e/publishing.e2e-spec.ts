@@ -1,0 +1,189 @@
+import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import { QueueService } from '../../src/common/queue/queue.service';
+import { TargetPublisher } from '../../src/modules/posts/publishing/target-publisher';
+import { connectThroughSandbox } from '../support/connect-flow';
+import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+
+interface Account {
+  id: string;
+  platform: PlatformName;
+  platformAccountId: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Publishing end to end: the API creates posts, the worker publishes them to the sandbox networks. */
+describe('publishing (sandbox networks)', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let fb1: Account;
+  let fb2: Account;
+  let li: Account;
+  let seq = 0;
+
+  async function connect(platform: PlatformName): Promise<Account> {
+    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
+    await connectThroughSandbox(t, tenant, platform);
+    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
+    if (!added) throw new Error(`connecting ${platform} added no account`);
+    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
+  }
+
+  async function targetsFor(postId: string, ...accounts: Account[]) {
+    const all = await targetsOf(t, postId);
+    return accounts.map((a) => all.find((x) => x.accountId === a.id)!);
+  }
+
+  /** A unique text per post, so sandbox items can be told apart. */
+  const text = (words = ''): string => `Publishing test ${++seq} ${Date.now()} ${words}`.trim();
+
+  async function publishNow(content: string, accounts: Account[]): Promise<string> {
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content, accountIds: accounts.map((a) => a.id), publishNow: true });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
+    tenant = await createTenant(t);
+    fb1 = await connect('facebook');
+    fb2 = await connect('facebook');
+    li = await connect('linkedin');
+  });
+  afterAll(async () => t.close());
+
+  it('should publish to every account, end published and write one post.published event', async () => {
+    const postId = await publishNow(text(), [fb1, fb2, li]);
+    expect(await waitForFinal(t, postId)).toBe('published');
+
+    const targets = await targetsOf(t, postId);
+    expect(targets.map((x) => x.status)).toEqual(['success', 'success', 'success']);
+    for (const target of targets) {
+      const account = [fb1, fb2, li].find((a) => a.id === target.accountId)!;
+      expect(await sandboxItems(t, account)).toContain(target.externalId);
+    }
+    const events = await postEvents(t, postId);
+    expect(events.filter((e) => e.type !== 'post.created').map((e) => e.type)).toEqual(['post.published']);
+    const published = events.find((e) => e.type === 'post.published')!;
+    expect(published.data).toMatchObject({ postId, status: 'published', completedTargets: 3, failedTargets: 0, profileId: tenant.profileId });
+    expect(published.data.results).toEqual(
+      expect.arrayContaining(targets.map((x) => expect.objectContaining({ targetId: x.id, platform: x.platform, status: 'success', result: expect.objectContaining({ id: x.externalId }) }))),
+    );
+  });
+
+  it('should end partially_published with the failing platform network message, and retry only that target', async () => {
+    const postId = await publishNow(text('#sandbox-fail:linkedin'), [fb1, li]);
+    expect(await waitForFinal(t, postId)).toBe('partially_published');
+    const [fbTarget, liTarget] = await targetsFor(postId, fb1, li);
+    expect(fbTarget).toMatchObject({ platform: 'facebook', status: 'success' });
+    expect(liTarget).toMatchObject({ platform: 'linkedin', status: 'failed' });
+    expect(liTarget.error).toContain('#sandbox-fail');
+    expect(liTarget.errorCategory).toEqual(expect.any(String));
+    const event = (await postEvents(t, postId)).find((e) => e.type === 'post.partially_published')!;
+    expect(event.data).toMatchObject({ completedTargets: 1, failedTargets: 1 });
+    expect(event.data.results).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ targetId: fbTarget.id, status: 'success', result: expect.objectContaining({ id: fbTarget.externalId }) }),
+        expect.objectContaining({ targetId: liTarget.id, status: 'failed', error: liTarget.error, errorCategory: liTarget.errorCategory }),
+      ]),
+    );
+
+    // The magic word is still in the text: the retried target fails again, the other is not re-sent.
+    const fbItems = (await sandboxItems(t, fb1)).length;
+    await t.http().post(`/v1/posts/${postId}/retry`).set(tenant.auth).send({}).expect(200);
+    expect(await waitForFinal(t, postId)).toBe('partially_published');
+    const [fbAfter, liAfter] = await targetsFor(postId, fb1, li);
+    expect(fbAfter.externalId).toBe(fbTarget.externalId);
+    expect(fbAfter.attempts).toBe(1);
+    expect(liAfter.attempts).toBe(2);
+    expect((await sandboxItems(t, fb1)).length).toBe(fbItems);
+    expect((await postEvents(t, postId)).filter((e) => e.type === 'post.partially_published')).toHaveLength(2);
+  });
+
+  it('should republish only the failed target on retry, keeping the successful network id', async () => {
+    // One try per attempt: the flaky network's first answer fails the LinkedIn target; the retry gets through.
+    const publisher = t.app.get(TargetPublisher);
+    publisher.setRetryPolicy({ tries: 1 });
+    let postId: string;
+    try {
+      postId = await publishNow(text('#sandbox-flaky:linkedin'), [fb2, li]);
+      expect(await waitForFinal(t, postId)).toBe('partially_published');
+    } finally {
+      publisher.setRetryPolicy({ tries: 3 });
+    }
+    const [fbTarget, liTarget] = await targetsFor(postId, fb2, li);
+    expect(liTarget).toMatchObject({ status: 'failed', errorCategory: 'network_error' });
+    expect(fbTarget.status).toBe('success');
+    const fbItems = await sandboxItems(t, fb2);
+    const liItems = await sandboxItems(t, li);
+
+    await t.http().post(`/v1/posts/${postId}/retry`).set(tenant.auth).send({}).expect(200);
+    expect(await waitForFinal(t, postId)).toBe('published');
+    const [fbAfter, liAfter] = await targetsFor(postId, fb2, li);
+    expect(fbAfter.externalId).toBe(fbTarget.externalId);
+    expect(fbAfter.updatedAt.getTime()).toBe(fbTarget.updatedAt.getTime());
+    expect(liAfter).toMatchObject({ status: 'success', error: null, errorCategory: null });
+    expect(await sandboxItems(t, fb2)).toEqual(fbItems);
+    expect(await sandboxItems(t, li)).toEqual([liAfter.externalId, ...liItems]);
+    const types = (await postEvents(t, postId)).map((e) => e.type).filter((x) => x !== 'post.created');
+    expect(types).toEqual(['post.partially_published', 'post.published']);
+  });
+
+  it('should end failed with post.failed when every target fails', async () => {
+    const postId = await publishNow(text('#sandbox-fail'), [fb1, li]);
+    expect(await waitForFinal(t, postId)).toBe('failed');
+    const targets = await targetsOf(t, postId);
+    expect(targets.every((x) => x.status === 'failed' && x.error && x.errorCategory)).toBe(true);
+    const failed = (await postEvents(t, postId)).filter((e) => e.type === 'post.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].data).toMatchObject({ completedTargets: 0, failedTargets: 2 });
+  });
+
+  it('should ride out a flaky network inside the attempt', async () => {
+    const postId = await publishNow(text('#sandbox-flaky:facebook'), [fb1]);
+    expect(await waitForFinal(t, postId)).toBe('published');
+    const [target] = await targetsOf(t, postId);
+    expect(target.attempts).toBe(1);
+    expect((await sandboxItems(t, fb1)).filter((id) => id === target.externalId)).toHaveLength(1);
+  });
+
+  it('should never let a post be both cancelled and published when a cancel races the worker', async () => {
+    const seen = { cancelled: 0, published: 0 };
+    for (let i = 0; i < 20; i++) {
+      const body = text(`race ${i}`);
+      // Odd rounds hold the queue so the job and the cancel are released together.
+      const queue = t.app.get(QueueService).queue('publish');
+      if (i % 2) await queue.pause();
+      const postId = await publishNow(body, [fb1]);
+      if (!(i % 2)) await sleep(Math.random() * 20);
+      const [del] = await Promise.all([t.http().delete(`/v1/posts/${postId}`).set(tenant.auth), i % 2 ? sleep(Math.random() * 30).then(() => queue.resume()) : Promise.resolve()]);
+      expect([200, 400]).toContain(del.status);
+      const final = await waitForFinal(t, postId);
+      const types = (await postEvents(t, postId)).map((e) => e.type);
+      const [target] = await targetsOf(t, postId);
+      if (del.status === 200) {
+        seen.cancelled += 1;
+        expect(final).toBe('cancelled');
+        expect(types).not.toContain('post.published');
+        expect(target.status).toBe('pending');
+        // Give a stray worker the time it would need, then make sure nothing went out.
+        await new Promise((r) => setTimeout(r, 200));
+        expect(await postState(t, postId)).toBe('cancelled');
+        expect(target.externalId).toBeNull();
+      } else {
+        seen.published += 1;
+        expect(del.body.error.code).toBe('invalid_state_transition');
+        expect(final).toBe('published');
+        expect(types).not.toContain('post.cancelled');
+        expect((await sandboxItems(t, fb1)).filter((id) => id === target.externalId)).toHaveLength(1);
+      }
+    }
+    expect(seen.cancelled + seen.published).toBe(20);
+  });
+});

@@ -1,0 +1,106 @@
+import Stripe from 'stripe';
+import { verifySignature } from '../../src/modules/webhooks/webhook-signature';
+import { connectThroughSandbox } from '../support/connect-flow';
+import { accountsOf } from '../support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const stripeSignature = new Stripe('sk_test_unused').webhooks.signature!;
+
+/** Events written by the real features (connect, posts, publishing) reach subscriptions. */
+describe('webhooks fed by real writes', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let receiver: WebhookReceiver;
+  let secret: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200' },
+    });
+    tenant = await createTenant(t);
+    receiver = await WebhookReceiver.start();
+    const sub = await t
+      .http()
+      .post('/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: receiver.url('/real'), events: ['*'] })
+      .expect(201);
+    secret = sub.body.secret as string;
+    await connectThroughSandbox(t, tenant, 'facebook');
+    const [account] = await accountsOf(t, tenant.profileId);
+    accountId = account!.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const hitsOf = (type: string, postId?: string) => receiver.at('/real').filter((h) => h.body.type === type && (!postId || h.body.data.postId === postId));
+
+  it('should deliver account.connected and connection.completed (with data.accounts) for a sandbox connect', async () => {
+    for (let i = 0; i < 100 && (hitsOf('connection.completed').length === 0 || hitsOf('account.connected').length === 0); i++) await new Promise((r) => setTimeout(r, 100));
+    const [completed] = hitsOf('connection.completed');
+    expect(completed!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      accounts: [expect.objectContaining({ id: accountId })],
+    });
+    expect(hitsOf('account.connected')[0]!.body.data.profileId).toBe(tenant.profileId);
+  });
+
+  it('should deliver post.created for a post created through POST /v1/posts', async () => {
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'Draft for webhooks', accountIds: [accountId] })
+      .expect(201);
+    const postId = res.body.id as string;
+    await receiver.waitFor('/real', 1);
+    const hit = await (async () => {
+      for (let i = 0; i < 100 && hitsOf('post.created', postId).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      return hitsOf('post.created', postId)[0];
+    })();
+    expect(hit).toBeDefined();
+    expect(hit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      postId,
+      status: 'draft',
+      state: 'draft',
+    });
+    expect(stripeSignature.verifyHeader(hit!.raw, hit!.headers['service-signature'] as string, secret, 300)).toBe(true);
+    expect(verifySignature(hit!.raw, hit!.headers['service-signature'] as string, secret)).toMatchObject({ ok: true });
+  });
+
+  it('should deliver post.published with target results when the worker publishes a post', async () => {
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({
+        content: `Published for webhooks ${Date.now()}`,
+        accountIds: [accountId],
+        publishNow: true,
+      })
+      .expect(201);
+    const postId = res.body.id as string;
+    for (let i = 0; i < 200 && hitsOf('post.published', postId).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const [hit] = hitsOf('post.published', postId);
+    expect(hit).toBeDefined();
+    expect(hit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      postId,
+      status: 'published',
+      completedTargets: 1,
+      failedTargets: 0,
+    });
+    expect((hit!.body.data.results as unknown[])[0]).toMatchObject({
+      platform: 'facebook',
+      status: 'success',
+      result: { id: expect.any(String) },
+    });
+    expect(hitsOf('post.created', postId)).toHaveLength(1);
+    expect(stripeSignature.verifyHeader(hit!.raw, hit!.headers['service-signature'] as string, secret, 300)).toBe(true);
+  });
+});

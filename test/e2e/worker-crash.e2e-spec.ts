@@ -1,0 +1,118 @@
+import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import { connectThroughSandbox } from '../support/connect-flow';
+import { accountsOf, FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { startWorker, WorkerProcess } from '../support/worker-process';
+
+interface Account {
+  id: string;
+  platform: PlatformName;
+  platformAccountId: string;
+}
+
+/** Sweeps every second, so a post left in processing counts as stuck after 10 s. */
+const WORKER_ENV = { SCHEDULER_SWEEP_MS: '1000', OUTBOX_POLL_MS: '200' };
+
+/**
+ * The API (with the sandbox) in this process, the worker in child processes that get SIGKILLed
+ * mid-publish: the post must still end in a final state and nothing may be published twice.
+ */
+describe('worker crash', () => {
+  jest.setTimeout(180_000);
+  let t: TestApp;
+  let tenant: Tenant;
+  const workers: WorkerProcess[] = [];
+
+  async function connect(platform: PlatformName): Promise<Account> {
+    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
+    await connectThroughSandbox(t, tenant, platform);
+    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
+    if (!added) throw new Error(`connecting ${platform} added no account`);
+    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
+  }
+
+  async function worker(): Promise<WorkerProcess> {
+    const w = await startWorker(t, WORKER_ENV);
+    workers.push(w);
+    return w;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PROCESS_ROLE: 'api', ...WORKER_ENV } });
+    tenant = await createTenant(t);
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.kill();
+    await t.close();
+  });
+
+  it('should finish a post whose worker was killed mid-publish without publishing any target twice', async () => {
+    const accounts = [await connect('facebook'), await connect('facebook'), await connect('linkedin')];
+    const first = await worker();
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: `Crash test ${Date.now()} #sandbox-slow`, accountIds: accounts.map((a) => a.id), publishNow: true })
+      .expect(201);
+    const postId = res.body.id as string;
+
+    // Kill it while a call is in flight and after at least one target got its result.
+    await eventually(
+      async () => {
+        const targets = await targetsOf(t, postId);
+        return targets.some((x) => x.status === 'success') && targets.some((x) => x.status === 'publishing');
+      },
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+    await new Promise((r) => setTimeout(r, 700));
+    await first.kill();
+    expect(await postState(t, postId)).toBe('processing');
+    const left = await targetsOf(t, postId);
+    expect(left.some((x) => x.status === 'publishing')).toBe(true);
+
+    await worker();
+    const final = await waitForFinal(t, postId, 120_000);
+    expect(FINAL_STATES).toContain(final);
+    expect(final).not.toBe('cancelled');
+
+    const targets = await targetsOf(t, postId);
+    for (const target of targets) {
+      const account = accounts.find((a) => a.id === target.accountId)!;
+      const items = await sandboxItems(t, account);
+      // These accounts got only this post: at most one item each, and it is the recorded one.
+      expect(items.length).toBeLessThanOrEqual(1);
+      if (target.status === 'success') expect(items).toEqual([target.externalId]);
+      else expect(target.errorCategory).toBe('unknown_outcome');
+    }
+    const history: { to_state: string }[] = await t.ds.query(`SELECT to_state FROM post_history WHERE post_id = $1 ORDER BY at`, [postId]);
+    expect(history.filter((h) => h.to_state === 'processing')).toHaveLength(1);
+    const events: { type: string }[] = await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 AND type = $2`, [postId, `post.${final}`]);
+    expect(events).toHaveLength(1);
+  });
+
+  it('should publish a post scheduled a few seconds ahead after the worker restarts in between', async () => {
+    const account = await connect('facebook');
+    for (const w of workers) await w.kill();
+    const before = await worker();
+    const scheduledAt = new Date(Date.now() + 4000).toISOString();
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: `Scheduled crash test ${Date.now()}`, accountIds: [account.id], scheduledAt })
+      .expect(201);
+    const postId = res.body.id as string;
+    expect(await postState(t, postId)).toBe('scheduled');
+
+    await before.kill();
+    // No worker runs while the post comes due.
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(scheduledAt) - Date.now()) + 500));
+    expect(await postState(t, postId)).toBe('scheduled');
+
+    await worker();
+    expect(await waitForFinal(t, postId, 60_000)).toBe('published');
+    const [target] = await targetsOf(t, postId);
+    expect(await sandboxItems(t, account)).toEqual([target.externalId]);
+  });
+});

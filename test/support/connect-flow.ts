@@ -1,0 +1,105 @@
+import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { Tenant, TestApp } from './test-app';
+
+/** Where the test's client app would receive people back (never fetched). */
+export const CLIENT_RETURN_URL = 'https://client.example.com/connected';
+
+export interface Hop {
+  url: string;
+  status: number;
+  location: string | null;
+}
+
+export interface FlowEnd {
+  /** The last URL reached: a page that answered without redirecting, or the client's return URL. */
+  url: string;
+  status: number;
+  body: string;
+  hops: Hop[];
+}
+
+export interface HtmlForm {
+  action: string;
+  /** Hidden inputs (name → value). */
+  hidden: Record<string, string>;
+  /** Values of the `accounts` checkboxes (the hosted page picker). */
+  accounts: string[];
+}
+
+/**
+ * Follows redirects with plain HTTP (no browser, no cookies), stopping at a non-redirect answer
+ * or at `stopAt` (the client's return URL, which is not fetched).
+ */
+export async function follow(start: string, opts: { stopAt?: string; init?: RequestInit; maxHops?: number } = {}): Promise<FlowEnd> {
+  const hops: Hop[] = [];
+  let url = start;
+  let init: RequestInit = opts.init ?? {};
+  for (let i = 0; i < (opts.maxHops ?? 20); i++) {
+    if (opts.stopAt && url.startsWith(opts.stopAt)) return { url, status: 0, body: '', hops };
+    const res = await fetch(url, { ...init, redirect: 'manual' });
+    const location = res.headers.get('location');
+    hops.push({ url, status: res.status, location });
+    if (res.status < 300 || res.status >= 400 || !location) return { url, status: res.status, body: await res.text(), hops };
+    await res.arrayBuffer();
+    url = new URL(location, url).toString();
+    init = {};
+  }
+  throw new Error(`Too many redirects from ${start}: ${hops.map((h) => h.url).join(' → ')}`);
+}
+
+/** The first POST form of a page: the sandbox consent page or the hosted page picker. */
+export function parseForm(html: string, pageUrl: string): HtmlForm | null {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) return null;
+  const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [decodeEntities(m[1]!), decodeEntities(m[2]!)]));
+  const accounts = [...html.matchAll(/name="accounts" value="([^"]+)"/g)].map((m) => decodeEntities(m[1]!));
+  return { action: new URL(decodeEntities(action), pageUrl).toString(), hidden, accounts };
+}
+
+/** Posts a form like a browser would: its hidden inputs plus `fields`. */
+export async function submitForm(form: HtmlForm, fields: Record<string, string | string[]>, stopAt?: string): Promise<FlowEnd> {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...form.hidden, ...fields })) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
+  return follow(form.action, { stopAt, init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } });
+}
+
+export interface ConnectedSession {
+  sessionId: string;
+  url: string;
+  end: FlowEnd;
+  /** Forms submitted on the way (sandbox consent, hosted picker); none under auto-consent. */
+  forms: string[];
+}
+
+/**
+ * Creates a session through the API and follows its `url` to the end with plain HTTP. A sandbox
+ * consent page (SANDBOX_AUTO_CONSENT=false) is allowed; on the hosted page picker `pick` chooses
+ * (default: the first account).
+ */
+export async function connectThroughSandbox(
+  t: TestApp,
+  tenant: Tenant,
+  platform: PlatformName,
+  opts: { redirectUrl?: string | null; profileId?: string; pick?: (accounts: string[]) => string[] } = {},
+): Promise<ConnectedSession> {
+  const redirectUrl = opts.redirectUrl === undefined ? CLIENT_RETURN_URL : opts.redirectUrl;
+  const res = await t
+    .http()
+    .post('/v1/connect/sessions')
+    .set(tenant.auth)
+    .send({ platform, ...(redirectUrl ? { redirectUrl } : {}), ...(opts.profileId ? { profileId: opts.profileId } : {}) });
+  if (res.status !== 201) throw new Error(`POST /v1/connect/sessions answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const { id, url } = res.body as { id: string; url: string };
+  const stopAt = redirectUrl ?? undefined;
+  const forms: string[] = [];
+  let end = await follow(url, { stopAt });
+  for (let form = parseForm(end.body, end.url); end.status === 200 && form && forms.length < 3; form = parseForm(end.body, end.url)) {
+    forms.push(new URL(form.action).pathname);
+    end = form.accounts.length > 0 ? await submitForm(form, { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) }, stopAt) : await submitForm(form, { decision: 'allow' }, stopAt);
+  }
+  return { sessionId: id, url, end, forms };
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}

@@ -1,0 +1,79 @@
+/**
+ * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies
+ * copied from the networks' documentation. Routes match in order (method + URL substring or
+ * RegExp); a `once` route is used up by its first match. Every request is recorded.
+ */
+
+export interface DocRoute {
+  method?: string;
+  url: string | RegExp;
+  status?: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+  /** Throw instead of answering (e.g. a time-out: new DOMException('…', 'TimeoutError')). */
+  error?: Error;
+  once?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+export class DocFetch {
+  readonly requests: RecordedRequest[] = [];
+  private readonly routes: DocRoute[] = [];
+  private spy: jest.SpyInstance | null = null;
+
+  on(route: DocRoute): this {
+    this.routes.push(route);
+    return this;
+  }
+
+  install(): this {
+    this.spy = jest.spyOn(globalThis, 'fetch').mockImplementation((input, init) => this.handle(input, init));
+    return this;
+  }
+
+  restore(): void {
+    this.spy?.mockRestore();
+  }
+
+  /** Requests whose URL contains `part` (and whose method matches, when given). */
+  find(part: string, method?: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.url.includes(part) && (!method || r.method === method));
+  }
+
+  /** A recorded request's body parsed as JSON or as a form. */
+  static body(r: RecordedRequest): Record<string, unknown> {
+    const text = typeof r.body === 'string' ? r.body : '';
+    if ((r.headers['content-type'] ?? '').includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  private async handle(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    const body = init?.body === undefined || init.body === null ? null : typeof init.body === 'string' ? init.body : (init.body as Uint8Array);
+    this.requests.push({ method, url, headers, body });
+    const i = this.routes.findIndex((r) => (!r.method || r.method === method) && (typeof r.url === 'string' ? url.includes(r.url) : r.url.test(url)));
+    if (i < 0) throw new Error(`DocFetch: no route for ${method} ${url}`);
+    const route = this.routes[i]!;
+    if (route.once) this.routes.splice(i, 1);
+    if (route.error) throw route.error;
+    const text = route.text ?? (route.json === undefined ? '' : JSON.stringify(route.json));
+    return new Response(text || null, { status: route.status ?? 200, headers: { ...(route.json !== undefined ? { 'content-type': 'application/json' } : {}), ...route.headers } });
+  }
+}
+
+export const timeout = (): Error => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+
+/** Endpoints as the registry would build them for a real network (fake credentials, short time-out). */
+export function testEndpoints<T extends { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl?: string }>(real: T) {
+  return { ...real, clientId: 'client-id', clientSecret: 'client-secret', timeoutMs: 5000 };
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { SocialAccountEntity } from '../../src/modules/accounts/entities/social-account.entity';
+import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { Tenant, TestApp } from './test-app';
+
+export interface TestAccount {
+  id: string;
+  platform: PlatformName;
+  name: string;
+}
+
+/** A connected account row, inserted directly (the connect flow is tested elsewhere). */
+export async function connectAccount(
+  t: TestApp,
+  tenant: Pick<Tenant, 'workspaceId' | 'profileId'>,
+  platform: PlatformName,
+  o: { status?: SocialAccountEntity['status']; name?: string; profileId?: string } = {},
+): Promise<TestAccount> {
+  const pageId = `${platform}_${randomBytes(6).toString('hex')}`;
+  const name = o.name ?? `${platform} page ${pageId.slice(-4)}`;
+  // Plain SQL with the columns these tests need: other columns keep their defaults.
+  const [row] = (await t.ds.query(
+    `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at) VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id`,
+    [tenant.workspaceId, o.profileId ?? tenant.profileId, platform, pageId, name, o.status ?? 'active'],
+  )) as { id: string }[];
+  return { id: row!.id, platform, name };
+}
+
+/** Another key of the tenant's workspace, made through the API; `owner: null` strips its owner. */
+export async function createKey(
+  t: TestApp,
+  tenant: Tenant,
+  body: Record<string, unknown> = {},
+  o: { owner?: string | null } = {},
+): Promise<{ id: string; auth: { Authorization: string } }> {
+  const res = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'test key', rateLimitPerMinute: 10000, ...body }).expect(201);
+  const id = (res.body as { apiKey: { id: string } }).apiKey.id;
+  if (o.owner !== undefined) await t.ds.query('UPDATE api_keys SET owner_user_id = $2 WHERE id = $1', [id, o.owner]);
+  return { id, auth: { Authorization: `Bearer ${(res.body as { secret: string }).secret}` } };
+}
+
+/** A second human of the tenant's workspace. */
+export async function addUser(t: TestApp, tenant: Pick<Tenant, 'workspaceId'>): Promise<string> {
+  const [row] = (await t.ds.query(`INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`, [tenant.workspaceId, `user-${randomBytes(4).toString('hex')}@example.com`])) as { id: string }[];
+  return row!.id;
+}
+
+export async function setPolicy(t: TestApp, tenant: Tenant, policy: Record<string, unknown>): Promise<void> {
+  await t.http().put('/v1/policy').set(tenant.auth).send(policy).expect(200);
+}
+
+/** The types of the outbox/audit rows written for a post, sorted by name. */
+export async function eventTypesOf(t: TestApp, postId: string): Promise<string[]> {
+  const rows = (await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 ORDER BY type`, [postId])) as { type: string }[];
+  return rows.map((r) => r.type);
+}
+
+export function inFuture(ms: number): string {
+  return new Date(Date.now() + ms).toISOString();
+}
+
+/** A YouTube-ready video content (video + title). */
+export const VIDEO_CONTENT = { caption: 'A clip', videoUrl: 'https://cdn.example.com/clip.mp4', youtube: { title: 'A clip' } };
