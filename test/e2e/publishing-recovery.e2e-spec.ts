@@ -297,6 +297,16 @@ describe('publishing worker: outcomes and recovery', () => {
     });
   });
 
+  it('should record, not re-send, a retried target whose earlier attempt did land on the network', async () => {
+    fakes.threads.items.push({ id: 'th_landed', nonce: 'n-retried', accountId: threads.platformAccountId, text: 'x' });
+    const { postId, targetIds } = await insertPost(t, tenant, [threads]);
+    // What POST /retry leaves: pending again, attempts and network-side progress kept.
+    await t.ds.getRepository(PostTargetEntity).update(targetIds[0], { status: 'pending', attempts: 1, publishState: { nonce: 'n-retried' } });
+    await expect(processor.run(postId)).resolves.toBe('published');
+    expect(fakes.threads.publishCalls).toBe(0);
+    expect((await targetsOf(t, postId))[0]).toMatchObject({ status: 'success', externalId: 'th_landed' });
+  });
+
   it('should publish once when the same post runs twice at the same time', async () => {
     fakes.threads.delayMs = 300;
     fakes.youtube.delayMs = 300;

@@ -1,5 +1,6 @@
 import type { PlatformName } from '../../src/modules/platforms/platform-name';
 import { QueueService } from '../../src/common/queue/queue.service';
+import { SandboxStore } from '../../src/modules/sandbox/sandbox-store';
 import { TargetPublisher } from '../../src/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
@@ -75,6 +76,26 @@ describe('publishing (sandbox networks)', () => {
     expect(published.data.results).toEqual(
       expect.arrayContaining(targets.map((x) => expect.objectContaining({ targetId: x.id, platform: x.platform, status: 'success', result: expect.objectContaining({ id: x.externalId }) }))),
     );
+  });
+
+  it('should send each target its own text: account override, then platform caption, then the message', async () => {
+    const message = text('base');
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({
+        content: { message, platformCaptions: { linkedin: `${message} for LinkedIn` }, perAccount: { [fb2.id]: { message: `${message} for page two` } } },
+        accountIds: [fb1.id, fb2.id, li.id],
+        publishNow: true,
+      })
+      .expect(201);
+    expect(await waitForFinal(t, res.body.id)).toBe('published');
+    const [t1, t2, t3] = await targetsFor(res.body.id, fb1, fb2, li);
+    const store = t.app.get(SandboxStore);
+    expect((await store.get<{ message: string }>(['facebook', 'item', t1.externalId!]))?.message).toBe(message);
+    expect((await store.get<{ message: string }>(['facebook', 'item', t2.externalId!]))?.message).toBe(`${message} for page two`);
+    expect((await store.get<{ commentary: string }>(['linkedin', 'post', t3.externalId!]))?.commentary).toBe(`${message} for LinkedIn`);
   });
 
   it('should end partially_published with the failing platform network message, and retry only that target', async () => {
