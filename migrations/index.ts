@@ -5,6 +5,9 @@ import { PostsScheduling1795216254394 } from './1795216254394-PostsScheduling';
 import { ConnectSessions1795216262302 } from './1795216262302-ConnectSessions';
 import { PublishingResume1795216269913 } from './1795216269913-PublishingResume';
 import { AccountTokenIssuedAt1795217270399 } from './1795217270399-AccountTokenIssuedAt';
+import { Media1795217753052 } from './1795217753052-Media';
+import { PostCounts1795217764109 } from './1795217764109-PostCounts';
+import { AnalyticsComments1795217997057 } from './1795217997057-AnalyticsComments';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -14,5 +17,8 @@ export const MIGRATIONS: Function[] = [
   ConnectSessions1795216262302,
   PublishingResume1795216269913,
   AccountTokenIssuedAt1795217270399,
+  Media1795217753052,
+  PostCounts1795217764109,
+  AnalyticsComments1795217997057,
   // @generated-list
 ];

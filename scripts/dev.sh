@@ -35,7 +35,8 @@ if [ ! -d node_modules ]; then
 fi
 
 echo "Building…"
-npm run --silent build >/dev/null
+mkdir -p var
+npm run --silent build >var/build.log 2>&1 || { cat var/build.log >&2; echo "Build failed (log: var/build.log)." >&2; exit 1; }
 
 echo "Migrating…"
 npm run --silent db:migrate

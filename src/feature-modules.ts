@@ -1,10 +1,13 @@
 import type { Type } from '@nestjs/common';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AnalyticsModule } from './modules/analytics/analytics.module';
+import { CommentsModule } from './modules/comments/comments.module';
 import { ConnectModule } from './modules/connect/connect.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { McpModule } from './modules/mcp/mcp.module';
+import { MediaModule } from './modules/media/media.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { PlatformsModule } from './modules/platforms/platforms.module';
 import { PublishingModule } from './modules/posts/publishing/publishing.module';
@@ -15,4 +18,4 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Domain modules, in one list so each feature adds itself in one line. */
-export const FEATURE_MODULES: Type[] = [PlansModule, PlatformsModule, HealthModule, ProfilesModule, KeysModule, PolicyModule, AuditModule, AccountsModule, ConnectModule, SandboxModule, McpModule, PostsModule, PublishingModule, WebhooksModule];
+export const FEATURE_MODULES: Type[] = [PlansModule, PlatformsModule, HealthModule, ProfilesModule, KeysModule, PolicyModule, AuditModule, AccountsModule, ConnectModule, SandboxModule, McpModule, PostsModule, PublishingModule, WebhooksModule, MediaModule, AnalyticsModule, CommentsModule];

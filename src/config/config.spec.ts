@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 
 const load = (env: Record<string, string>) => loadConfig({}, env);
@@ -86,6 +89,16 @@ describe('loadConfig', () => {
     expect(load({ PROCESS_ROLE: 'worker' })).toMatchObject({ runsApi: false, runsWorker: true });
     expect(load({ PROCESS_ROLE: 'api' })).toMatchObject({ runsApi: true, runsWorker: false });
     expect(problems({ DB_MIGRATE_ON_START: 'yes' })[0]).toMatch(/^DB_MIGRATE_ON_START:/);
+  });
+
+  it('should accept .env.example as it stands, and list every variable it reads there', () => {
+    const text = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
+    const example = parseEnv(text) as Record<string, string>;
+    expect(() => loadConfig({}, example)).not.toThrow();
+    const source = readFileSync(join(__dirname, 'config.ts'), 'utf8');
+    const read = [...source.matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(30);
+    expect(read.filter((k) => !(k! in example))).toEqual([]);
   });
 
   it('should let overrides win over the source environment', () => {

@@ -45,6 +45,7 @@ export const configSchema = z
     TOKEN_ENCRYPTION_OLD_KEYS: z.string().default(''),
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
+    MEDIA_ALLOW_PRIVATE_URLS: bool(false),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.string().url().optional(),
@@ -101,6 +102,8 @@ export class AppConfig {
   readonly sandbox: { enabled: boolean; autoConsent: boolean };
   readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
+  /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
+  readonly mediaDownloads: { allowPrivateUrls: boolean };
   readonly media: Pick<Env, 'MEDIA_STORAGE' | 'MEDIA_LOCAL_DIR' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
   readonly docsBaseUrl: string;
   readonly logLevel: Env['LOG_LEVEL'];
@@ -133,6 +136,7 @@ export class AppConfig {
     }
     keys[env.TOKEN_ENCRYPTION_KEY_ID] = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? DEV_TOKEN_KEY, 'base64');
     this.tokenKeys = { currentId: env.TOKEN_ENCRYPTION_KEY_ID, keys };
+    this.mediaDownloads = { allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS };
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,

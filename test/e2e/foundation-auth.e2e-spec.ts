@@ -183,6 +183,15 @@ describe('authentication and permissions (foundation)', () => {
       expect(failures).toEqual([]);
     });
 
+    it('should answer /mcp without a key, or with a bad one, with the same 401 envelope', async () => {
+      if (!discoverRoutes(t).some((r) => r.path === '/mcp')) return; // the MCP module is not registered
+      const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+      const anon = await t.http().post('/mcp').set('Accept', 'application/json, text/event-stream').send(body);
+      expectError(anon, 401, 'authentication_required');
+      const bad = await t.http().post('/mcp').set('Accept', 'application/json, text/event-stream').set('Authorization', 'Bearer svc_live_nope').send(body);
+      expectError(bad, 401, 'invalid_api_key');
+    });
+
     it('should give every authenticated route exactly one permission from the known list', async () => {
       const { PERMISSIONS } = await import('../../src/common/auth/permissions');
       const unknown = discoverRoutes(t)

@@ -19,13 +19,27 @@ type Doc = { openapi: string; info: { description: string }; paths: Record<strin
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-function lint(file: string): Promise<{ code: number; output: string }> {
+interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+}
+
+/** Runs the real linter (`redocly lint`, JSON report) over a file; exit code and problems. */
+function lint(file: string): Promise<{ code: number; report?: LintReport; output: string }> {
   return new Promise((resolve) => {
     execFile(
       join(ROOT, 'node_modules', '.bin', 'redocly'),
-      ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish', '--max-problems', '500', file],
-      { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, timeout: 120000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+      ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file],
+      { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, timeout: 120000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        let report: LintReport | undefined;
+        try {
+          report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as LintReport;
+        } catch {
+          // no JSON: the output explains
+        }
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, report, output: `${stdout}\n${stderr}` });
+      },
     );
   });
 }
@@ -53,8 +67,10 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
     try {
       const file = join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(doc, null, 2));
-      const { code, output } = await lint(file);
-      if (code !== 0) throw new Error(`redocly lint failed (exit ${code}):\n${output.replace(/\s*╔[\s\S]*╝\s*/, '\n')}`);
+      const { code, report, output } = await lint(file);
+      const problems = (report?.problems ?? []).map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${decodeURIComponent(p.location[0]?.pointer ?? '?').replace(/~1/g, '/')}`);
+      if (code !== 0 || !report) throw new Error(`redocly lint failed (exit ${code}):\n${report ? problems.join('\n') : output}`);
+      expect(report.totals.errors).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

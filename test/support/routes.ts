@@ -53,8 +53,11 @@ export function expressRoutes(t: TestApp): { method: string; path: string }[] {
   const instance = t.app.getHttpAdapter().getInstance() as { router?: { stack: unknown[] }; _router?: { stack: unknown[] } };
   const stack = (instance.router ?? instance._router)?.stack ?? [];
   const out: { method: string; path: string }[] = [];
-  for (const layer of stack as { route?: { path: string; methods: Record<string, boolean> } }[]) {
-    if (!layer.route || layer.route.path === '{/*splat}') continue; // Nest's route-scoped middleware
+  for (const layer of stack as { route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] } }[]) {
+    if (!layer.route) continue;
+    // Middleware Nest binds to routes (`consumer.apply(…).forRoutes(…)`) shows up as route layers
+    // too; its wrapper remembers handled requests. Those layers run before a controller route.
+    if (layer.route.stack.every((s) => String(s.handle).includes('handledRequests'))) continue;
     for (const m of Object.keys(layer.route.methods)) out.push({ method: m.toUpperCase(), path: layer.route.path });
   }
   return out;

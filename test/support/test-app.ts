@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import IORedis from 'ioredis';
 import request from 'supertest';
@@ -23,6 +24,7 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Share another instance's database and Redis prefix (two API processes, one store). */
   shareWith?: TestApp;
+  /** Environment overrides (a DATABASE_URL here replaces the cloned database). */
   env?: Record<string, string>;
 }
 
@@ -31,19 +33,45 @@ export interface TestAppOptions {
  * cloned from the run's migrated template) and real Redis (a key prefix of its own).
  */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const databaseUrl = opts.shareWith?.databaseUrl ?? (await createFileDatabase()).url;
+  const databaseUrl = opts.shareWith?.databaseUrl ?? opts.env?.DATABASE_URL ?? (await createFileDatabase()).url;
   const redisPrefix = opts.shareWith?.redisPrefix ?? `spst:${randomBytes(5).toString('hex')}`;
-  const port = 20000 + Math.floor(Math.random() * 30000);
-  const config = loadConfig(process.env, {
-    DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: redisPrefix,
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DB_MIGRATE_ON_START: 'false',
-    ...opts.env,
+  // The port is in the config (PUBLIC_BASE_URL, links), so it is chosen before the app exists: a
+  // port the OS just handed out, and another one should something take it in the meantime.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const config = loadConfig(process.env, {
+      DATABASE_URL: databaseUrl,
+      REDIS_PREFIX: redisPrefix,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DB_MIGRATE_ON_START: 'false',
+      ...opts.env,
+    });
+    const app = await createApp(config);
+    try {
+      await app.listen(port, '127.0.0.1');
+    } catch (err) {
+      await app.close().catch(() => undefined);
+      if ((err as { code?: string }).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw err;
+    }
+    return testApp(app, config, port, databaseUrl, redisPrefix, opts);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-  const app = await createApp(config);
-  await app.listen(port, '127.0.0.1');
+}
+
+function testApp(app: NestExpressApplication, config: AppConfig, port: number, databaseUrl: string, redisPrefix: string, opts: TestAppOptions): TestApp {
   const url = `http://127.0.0.1:${port}`;
   const ds = app.get(DataSource);
   return {

@@ -28,6 +28,8 @@ export interface JobPayloads {
   'expire-connect-sessions': Record<string, never>;
   /** Periodic: daily analytics snapshots. */
   'snapshot-analytics': Record<string, never>;
+  /** Periodic: store new comments of accounts with comment sync (comment.received events). */
+  'sync-comments': Record<string, never>;
   /** Periodic: delete idempotency keys past 24 hours. */
   'purge-idempotency-keys': Record<string, never>;
 }
@@ -46,5 +48,6 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   'refresh-tokens': 'maintenance',
   'expire-connect-sessions': 'maintenance',
   'snapshot-analytics': 'maintenance',
+  'sync-comments': 'maintenance',
   'purge-idempotency-keys': 'maintenance',
 };

@@ -26,6 +26,7 @@ export class AccountsController {
     return this.accounts.listPages(auth, query);
   }
 
+  /** One connected account (disconnected ones included, with their status). */
   @Get('accounts/:id')
   @RequirePermission('accounts:read', { errors: ['not_found'] })
   get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<AccountResponseDto> {

@@ -28,8 +28,7 @@ export class HealthController {
   @Public()
   @ApiErrorResponses('service_unavailable')
   async ready(): Promise<{ status: string; checks: Record<string, string> }> {
-    const timeout = <T>(p: Promise<T>) => Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error('timeout')), 2000))]);
-    const [db, redis] = await Promise.allSettled([timeout(this.dataSource.query('SELECT 1')), timeout(this.redis.ping())]);
+    const [db, redis] = await Promise.allSettled([withTimeout(this.dataSource.query('SELECT 1'), 2000), withTimeout(this.redis.ping(), 2000)]);
     const checks = { postgres: db.status === 'fulfilled' ? 'ok' : 'down', redis: redis.status === 'fulfilled' ? 'ok' : 'down' };
     if (checks.postgres !== 'ok' || checks.redis !== 'ok') {
       throw new ApiError('service_unavailable', `Not ready: ${Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k]) => k).join(', ')} unreachable.`);
@@ -48,6 +47,16 @@ export class HealthController {
       .join('\n');
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error codes</title><style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}:target{background:#fff5c2}</style></head><body><h1>Error codes</h1><p>Every failure uses one envelope: <code>{ error: { code, message, docsUrl, requestId, details? }, message }</code>. Branch on <code>code</code>, never on <code>message</code>. Retry only the codes marked retryable, with the same Idempotency-Key.</p><table><thead><tr><th>Code</th><th>Status</th><th>When</th><th>Retry</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
   }
+}
+
+/** Rejects after `ms` unless `p` settles first; the timer never outlives the check. */
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+    timer.unref();
+  });
+  return Promise.race([p, expiry]).finally(() => clearTimeout(timer));
 }
 
 function escape(s: string): string {

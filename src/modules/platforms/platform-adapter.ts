@@ -152,4 +152,20 @@ export interface AdapterEndpoints {
   clientSecret: string;
   /** Per-request time-out for calls to the network. */
   timeoutMs: number;
+  /**
+   * Downloads the media URLs of a post (user-given: an SSRF risk). The registry fills it with a
+   * fetch over the SSRF-safe agent (no private or loopback address unless the sandbox is on or
+   * MEDIA_ALLOW_PRIVATE_URLS=true); unit tests that build an adapter directly get global fetch.
+   */
+  fetchMedia?: MediaFetch;
 }
+
+/** What a media download needs of a response (global fetch's and undici's both fit). */
+export interface MediaResponse {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;

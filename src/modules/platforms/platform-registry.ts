@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import { ApiError } from '../../common/errors/api-error';
 import type { AdapterEndpoints, PlatformAdapter } from './platform-adapter';
 import { PlatformName } from './platform-name';
+import { mediaAllowsPrivateUrls, SafeMediaFetch } from './http/safe-media-fetch';
 import { facebookAdapterFactory } from './facebook/facebook.adapter';
 import { instagramAdapterFactory } from './instagram/instagram.adapter';
 import { threadsAdapterFactory } from './threads/threads.adapter';
@@ -15,9 +16,9 @@ import { youtubeAdapterFactory } from './youtube/youtube.adapter';
  * /sandbox. In sandbox mode the same adapter is pointed at `${PUBLIC_BASE_URL}/sandbox/...`.
  */
 export interface AdapterFactory {
-  real: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>;
+  real: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia'>;
   /** Same shape, relative to `${PUBLIC_BASE_URL}` (e.g. { apiBaseUrl: '/sandbox/facebook/v23.0', … }). */
-  sandbox: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>;
+  sandbox: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia'>;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
 }
 
@@ -35,10 +36,14 @@ export const ADAPTER_FACTORIES: Partial<Record<PlatformName, AdapterFactory>> = 
 const NETWORK_TIMEOUT_MS = 30_000;
 
 @Injectable()
-export class PlatformRegistry {
+export class PlatformRegistry implements OnApplicationShutdown {
   private readonly adapters = new Map<PlatformName, PlatformAdapter>();
+  /** Every adapter downloads user-given media URLs through this (SSRF-safe) fetch. */
+  private readonly media: SafeMediaFetch;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly config: AppConfig) {
+    this.media = new SafeMediaFetch(mediaAllowsPrivateUrls(config));
+  }
 
   get(platform: PlatformName): PlatformAdapter {
     let adapter = this.adapters.get(platform);
@@ -54,7 +59,11 @@ export class PlatformRegistry {
   endpointsFor(platform: PlatformName, factory: AdapterFactory): AdapterEndpoints {
     const creds = this.config.credentials[platform];
     const base = this.config.sandbox.enabled ? prefix(factory.sandbox, this.config.publicBaseUrl) : factory.real;
-    return { ...base, clientId: creds.clientId, clientSecret: creds.clientSecret, timeoutMs: NETWORK_TIMEOUT_MS };
+    return { ...base, clientId: creds.clientId, clientSecret: creds.clientSecret, timeoutMs: NETWORK_TIMEOUT_MS, fetchMedia: this.media.fetch };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.media.close();
   }
 }
 

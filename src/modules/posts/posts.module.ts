@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import { PolicyModule } from '../policy/policy.module';
+import { PostCountEntity, PostPlatformCountEntity } from './entities/post-count.entity';
 import { PostHistoryEntity } from './entities/post-history.entity';
 import { PostTargetEntity } from './entities/post-target.entity';
 import { PostEntity } from './entities/post.entity';
@@ -24,7 +25,7 @@ import { PostsRepository } from './services/posts.repository';
  * exported PostTransitions, PostsQueueService and PostsRepository.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PostEntity, PostTargetEntity, PostHistoryEntity, SocialAccountEntity]), PolicyModule],
+  imports: [TypeOrmModule.forFeature([PostEntity, PostTargetEntity, PostHistoryEntity, PostCountEntity, PostPlatformCountEntity, SocialAccountEntity]), PolicyModule],
   controllers: [PostsController, PostActionsController],
   providers: [
     PostTransitions,

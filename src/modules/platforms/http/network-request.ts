@@ -1,4 +1,4 @@
-import { PlatformError } from '../platform-adapter';
+import { AdapterEndpoints, MediaResponse, PlatformError } from '../platform-adapter';
 
 /**
  * Outbound HTTP for network adapters: built-in fetch with a per-call time-out, and one place
@@ -109,22 +109,36 @@ export interface FetchedMedia {
 }
 
 /**
- * Downloads a post's media so it can be pushed to a network that does not pull URLs itself.
- * A 4xx (gone, forbidden) rejects the media; a 5xx or transport failure is worth a retry.
+ * Downloads a post's media so it can be pushed to a network that does not pull URLs itself,
+ * through the adapter's `fetchMedia` (the registry's SSRF-safe fetch; redirects included).
+ * A 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
+ * transport failure is worth a retry.
  */
-export async function fetchMedia(url: string, timeoutMs: number): Promise<FetchedMedia> {
-  let res: Response;
+export async function downloadMedia(endpoints: Pick<AdapterEndpoints, 'timeoutMs' | 'fetchMedia'>, url: string): Promise<FetchedMedia> {
+  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
+  if (protocol !== 'http:' && protocol !== 'https:') throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
+  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
+  let res: MediaResponse;
   let bytes: Uint8Array;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetchMedia(url, { signal: AbortSignal.timeout(endpoints.timeoutMs) });
     bytes = new Uint8Array(await res.arrayBuffer());
   } catch (err) {
+    if (blockedAddress(err)) throw new PlatformError(`The media at ${url} is on a private or local address, which is not allowed.`, 'media_rejected', false);
     throw new PlatformError(`Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`, 'network_error', true);
   }
   if (res.status >= 500) throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, { status: res.status });
   if (!res.ok) throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'media_rejected', false, { status: res.status });
   if (bytes.byteLength === 0) throw new PlatformError(`The media at ${url} is empty.`, 'media_rejected', false);
   return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
+}
+
+/** The SSRF guard's refusal (BlockedAddressError, code ERR_SSRF_BLOCKED), however deep fetch wrapped it. */
+function blockedAddress(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'ERR_SSRF_BLOCKED') return true;
+  }
+  return false;
 }
 
 // ---- reading untyped JSON without `any` ----

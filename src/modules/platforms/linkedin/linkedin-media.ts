@@ -1,5 +1,5 @@
 import { PlatformError } from '../platform-adapter';
-import { arr, fetchMedia, num, obj, sleep, str } from '../http/network-request';
+import { arr, downloadMedia, num, obj, sleep, str } from '../http/network-request';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
@@ -50,7 +50,7 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
       urns.push(existing);
       continue;
     }
-    const media = await fetchMedia(url, ctx.client.endpoints.timeoutMs);
+    const media = await downloadMedia(ctx.client.endpoints, url);
     const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', { json: { initializeUploadRequest: { owner: ctx.owner } } });
     const value = obj(obj(init.json).value);
     const uploadUrl = str(value.uploadUrl);
@@ -69,7 +69,7 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
 export async function uploadVideo(ctx: MediaContext, url: string): Promise<string> {
   let video = ctx.state.video;
   if (!video?.finalized) {
-    const media = await fetchMedia(url, ctx.client.endpoints.timeoutMs);
+    const media = await downloadMedia(ctx.client.endpoints, url);
     if (!video || video.expiresAt <= Date.now() + 60_000) {
       video = await initializeVideo(ctx, media.bytes.byteLength);
       ctx.state.video = video;

@@ -1,5 +1,5 @@
 import { PlatformError } from '../platform-adapter';
-import { callNetwork, fetchMedia, Json, obj, str } from '../http/network-request';
+import { callNetwork, downloadMedia, Json, obj, str } from '../http/network-request';
 import { youtubeError, YouTubeClient } from './youtube-api';
 
 /**
@@ -49,7 +49,7 @@ export interface UploadContext {
 /** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
 export async function resumableUpload(ctx: UploadContext, videoUrl: string, resource: Json): Promise<Json> {
   const { client, token, state } = ctx;
-  const media = await fetchMedia(videoUrl, client.endpoints.timeoutMs);
+  const media = await downloadMedia(client.endpoints, videoUrl);
   const size = media.bytes.byteLength;
   let offset = 0;
   if (state.uploadUrl && state.size === size) {

@@ -12,7 +12,7 @@ import { PostsRepository } from './posts.repository';
 export class PostsReadService {
   constructor(private readonly repo: PostsRepository) {}
 
-  /** One query for the page (and its count), one for the page's targets. */
+  /** One query for the page, one for its exact total (counter rows), one for the page's targets. */
   async list(auth: AuthContext, query: ListPostsQueryDto): Promise<PostListDto> {
     const window = pageWindow(query);
     const { rows, total } = await this.repo.page(auth.profileId, { state: query.state, contentType: query.contentType, platform: query.platform }, window);

@@ -6,6 +6,7 @@ import { ApiError } from '../../../common/errors/api-error';
 import type { PageWindow } from '../../../common/pagination/pagination';
 import { SocialAccountEntity } from '../../accounts/entities/social-account.entity';
 import type { PlatformName } from '../../platforms/platform-name';
+import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
@@ -48,8 +49,8 @@ export class PostsRepository {
   /**
    * One page of a profile's posts, newest first, and the total. Each filter keeps to an index
    * (profile_id[, state | content_type], created_at); the platform filter is an EXISTS on
-   * post_targets (profile_id, platform, post_id). The total is an exact count(*) (index-only
-   * where possible); with the platform alone it is counted on post_targets' index.
+   * post_targets (profile_id, platform, post_id). The total is exact and does not depend on
+   * the number of posts: it sums the trigger-kept counter rows (see countPosts).
    */
   async page(profileId: string, filters: PostFilters, window: PageWindow): Promise<{ rows: PostEntity[]; total: number }> {
     const qb = this.ds.getRepository(PostEntity).createQueryBuilder('p').where('p.profile_id = :profileId', { profileId });
@@ -58,12 +59,27 @@ export class PostsRepository {
     if (filters.platform) {
       qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = :platform AND t.post_id = p.id)', { platform: filters.platform });
     }
-    const count =
-      filters.platform && !filters.state && !filters.contentType
-        ? this.ds.query('SELECT count(DISTINCT post_id)::int AS n FROM post_targets WHERE profile_id = $1 AND platform = $2', [profileId, filters.platform])
-        : qb.clone().select('count(*)::int', 'n').getRawMany();
-    const [rows, counted] = await Promise.all([qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(), count as Promise<{ n: number }[]>]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    const [rows, total] = await Promise.all([qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(), this.countPosts(profileId, filters)]);
+    return { rows, total };
+  }
+
+  /**
+   * The exact number of a profile's posts matching the filters, summed from post_counts (or
+   * post_platform_counts with a platform): at most 33 rows per profile (11 states x 3 content
+   * types, per platform), read through their primary key, however many posts there are. The
+   * triggers of migration PostCounts keep them in step with posts and post_targets.
+   */
+  async countPosts(profileId: string, filters: PostFilters): Promise<number> {
+    const qb = this.ds
+      .createQueryBuilder()
+      .select('coalesce(sum(c.n), 0)::int', 'n')
+      .from(filters.platform ? PostPlatformCountEntity : PostCountEntity, 'c')
+      .where('c.profile_id = :profileId', { profileId });
+    if (filters.platform) qb.andWhere('c.platform = :platform', { platform: filters.platform });
+    if (filters.state) qb.andWhere('c.state = :state', { state: filters.state });
+    if (filters.contentType) qb.andWhere('c.content_type = :contentType', { contentType: filters.contentType });
+    const row = await qb.getRawOne<{ n: number }>();
+    return row?.n ?? 0;
   }
 
   async history(postId: string): Promise<PostHistoryEntity[]> {

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module';
+import { AnalyticsHistoryService } from './analytics-history.service';
+import { AnalyticsLiveService } from './analytics-live.service';
+import { AnalyticsSnapshotService } from './analytics-snapshot.service';
+import { AnalyticsController } from './analytics.controller';
+import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';
+import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
+import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([AccountDailyMetricEntity, PostDailyMetricEntity, AnalyticsBackfillEntity]), AccountsModule],
+  controllers: [AnalyticsController],
+  providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService],
+  exports: [AnalyticsSnapshotService],
+})
+export class AnalyticsModule {}

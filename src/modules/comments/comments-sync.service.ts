@@ -1,0 +1,138 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource, MoreThan } from 'typeorm';
+import { SYSTEM_ACTOR } from '../../common/auth/auth-context';
+import { OutboxService } from '../../common/outbox/outbox.service';
+import { QueueService } from '../../common/queue/queue.service';
+import { AccountCredentialsService } from '../accounts/account-credentials.service';
+import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
+import type { AccountCredentials, NetworkComment, PlatformAdapter } from '../platforms/platform-adapter';
+import { PlatformRegistry } from '../platforms/platform-registry';
+import { PostTargetEntity } from '../posts/entities/post-target.entity';
+import { CommentEntity } from './entities/comment.entity';
+import { toCommentDto } from './comments.service';
+
+const SYNC_EVERY_MS = 5 * 60_000;
+/** Items are watched for new comments this long after publishing. */
+const WATCH_DAYS = 30;
+const TARGETS_PER_ACCOUNT = 100;
+/** Pages of comments read per item and run (the network's page size, e.g. 25). */
+const MAX_PAGES = 20;
+const ACCOUNT_BATCH = 100;
+
+export interface CommentSyncRun {
+  accounts: number;
+  failed: number;
+  stored: number;
+}
+
+/**
+ * The `sync-comments` job: for accounts with `commentSync` on networks that offer comments,
+ * reads the comments of recently published items and stores the ones not seen before, each
+ * with a `comment.received` event in the same transaction. The unique (account, network id)
+ * index makes a repeated or concurrent run store, and announce, nothing twice.
+ */
+@Injectable()
+export class CommentsSyncService implements OnModuleInit {
+  private readonly logger = new Logger('CommentsSync');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly queues: QueueService,
+    private readonly credentials: AccountCredentialsService,
+    private readonly platforms: PlatformRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.queues.handle('sync-comments', () => this.syncAll());
+    this.queues.every('sync-comments', SYNC_EVERY_MS);
+  }
+
+  async syncAll(now = new Date()): Promise<CommentSyncRun> {
+    const run: CommentSyncRun = { accounts: 0, failed: 0, stored: 0 };
+    const repo = this.dataSource.getRepository(SocialAccountEntity);
+    for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+      const batch = await repo.find({ where: { status: 'active', commentSync: true, id: MoreThan(after) }, order: { id: 'ASC' }, take: ACCOUNT_BATCH });
+      for (const account of batch.filter((a) => this.platforms.get(a.platform).supportsComments)) {
+        try {
+          run.stored += await this.syncAccount(account.id, now);
+          run.accounts += 1;
+        } catch (err) {
+          run.failed += 1;
+          this.logger.warn({ accountId: account.id, err: (err as Error).message }, 'Comment sync failed');
+        }
+      }
+      if (batch.length < ACCOUNT_BATCH) return run;
+      after = batch[batch.length - 1]!.id;
+    }
+  }
+
+  /** Syncs one account now; returns how many new comments were stored. */
+  async syncAccount(accountId: string, now = new Date()): Promise<number> {
+    const account = await this.dataSource.getRepository(SocialAccountEntity).findOne({ where: { id: accountId, status: 'active', commentSync: true } });
+    if (!account) return 0;
+    const adapter = this.platforms.get(account.platform);
+    if (!adapter.supportsComments) return 0;
+    const creds = await this.credentials.forPublishing(account.id);
+    const targets = await this.dataSource
+      .getRepository(PostTargetEntity)
+      .createQueryBuilder('t')
+      .where('t.accountId = :accountId AND t.profileId = :profileId', { accountId: account.id, profileId: account.profileId })
+      .andWhere(`t.status = 'success' AND t.externalId IS NOT NULL AND t.publishedAt >= :since`, { since: new Date(now.getTime() - WATCH_DAYS * 86_400_000) })
+      .orderBy('t.publishedAt', 'DESC')
+      .limit(TARGETS_PER_ACCOUNT)
+      .getMany();
+    let stored = 0;
+    for (const target of targets) stored += await this.store(account, target, await this.read(adapter, creds, target.externalId!));
+    return stored;
+  }
+
+  private async read(adapter: PlatformAdapter, creds: AccountCredentials, externalPostId: string): Promise<NetworkComment[]> {
+    const all: NetworkComment[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const res = await adapter.listComments(creds, externalPostId, cursor);
+      all.push(...res.comments);
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return all;
+  }
+
+  private async store(account: SocialAccountEntity, target: PostTargetEntity, comments: NetworkComment[]): Promise<number> {
+    if (comments.length === 0) return 0;
+    return this.dataSource.transaction(async (m) => {
+      const result = await m
+        .createQueryBuilder()
+        .insert()
+        .into(CommentEntity)
+        .values(
+          comments.map((c) => ({
+            workspaceId: account.workspaceId,
+            profileId: account.profileId,
+            accountId: account.id,
+            postId: target.postId,
+            targetId: target.id,
+            platform: account.platform,
+            externalId: c.id,
+            externalPostId: c.externalPostId,
+            authorName: c.authorName,
+            text: c.text,
+            createdAt: new Date(c.createdAt),
+          })),
+        )
+        .orIgnore()
+        .returning('id')
+        .updateEntity(false)
+        .execute();
+      const ids = (result.raw as { id: string }[]).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      const inserted = await m.getRepository(CommentEntity).find({ where: ids.map((id) => ({ id })), order: { createdAt: 'ASC', id: 'ASC' } });
+      for (const c of inserted) {
+        // Same shape as GET /v1/comments items (and the webhooks test sample).
+        await this.outbox.record(m, { workspaceId: c.workspaceId, profileId: c.profileId, type: 'comment.received', actor: SYSTEM_ACTOR, data: { comment: toCommentDto(c) } });
+      }
+      return inserted.length;
+    });
+  }
+}

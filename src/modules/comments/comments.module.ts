@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommentsSyncService } from './comments-sync.service';
+import { CommentsController } from './comments.controller';
+import { CommentsService } from './comments.service';
+import { CommentEntity } from './entities/comment.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CommentEntity]), AccountsModule],
+  controllers: [CommentsController],
+  providers: [CommentsService, CommentsSyncService],
+  exports: [CommentsSyncService],
+})
+export class CommentsModule {}

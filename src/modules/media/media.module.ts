@@ -1,0 +1,40 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { AppConfig } from '../../config/config';
+import { MediaEntity } from './entities/media.entity';
+import { UploadSessionEntity } from './entities/upload-session.entity';
+import { MediaFilesController } from './media-files.controller';
+import { MediaController } from './media.controller';
+import { MediaService } from './media.service';
+import { RawUploadBodyMiddleware } from './raw-upload-body.middleware';
+import { LocalMediaStorage } from './storage/local-media-storage';
+import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
+import { S3MediaStorage } from './storage/s3-media-storage';
+import { UploadSigner } from './storage/upload-signature';
+import { UploadSessionPagesController } from './upload-session-pages.controller';
+import { UploadSessionsService } from './upload-sessions.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([MediaEntity, UploadSessionEntity])],
+  controllers: [MediaController, MediaFilesController, UploadSessionPagesController],
+  providers: [
+    MediaService,
+    UploadSessionsService,
+    UploadSigner,
+    LocalMediaStorage,
+    SecretBox,
+    {
+      provide: MEDIA_STORAGE,
+      inject: [AppConfig, LocalMediaStorage],
+      useFactory: (config: AppConfig, local: LocalMediaStorage): MediaStorage => (config.media.MEDIA_STORAGE === 's3' ? new S3MediaStorage(config) : local),
+    },
+  ],
+  exports: [MediaService],
+})
+export class MediaModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Mounted for every path and filtered inside: a path-scoped middleware would be a route of its own beside the controller's.
+    consumer.apply(RawUploadBodyMiddleware).forRoutes('*');
+  }
+}
