@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, Type } from '@ne
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './common/auth/auth.module';
+import { CryptoModule } from './common/crypto/crypto.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 import { RequestLoggingModule } from './common/logging/logging.module';
@@ -31,6 +32,7 @@ export class AppModule implements NestModule {
       }),
       TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.dbPoolSize), migrationsRun: false }),
       RedisModule,
+      CryptoModule,
       QueueModule,
       OutboxModule,
       AuthModule,

@@ -28,7 +28,7 @@ export const configSchema = z
     PUBLIC_BASE_URL: z.string().url().optional(),
     DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/social_publishing'),
     DB_MIGRATE_ON_START: bool(true),
-    DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: z.string().min(1).default('sps'),
     PROCESS_ROLE: z.enum(['api', 'worker', 'all']).default('all'),

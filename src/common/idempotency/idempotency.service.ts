@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
+import { SecretBox } from '../crypto/secret-box';
 import { ApiError } from '../errors/api-error';
 import { QueueService } from '../queue/queue.service';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
@@ -33,8 +34,14 @@ function stable(value: unknown): unknown {
 
 const IN_USE_RETRY_AFTER_S = 1;
 
-function replayOf(status: number, stored: unknown): Claim {
+function replayOf(status: number, stored: unknown, box: SecretBox): Claim {
   if (typeof stored === 'string') {
+    try {
+      const text = box.open(stored);
+      return { kind: 'replay', status, body: JSON.parse(text) as unknown, rawBody: text };
+    } catch {
+      // not sealed: a row written before responses were encrypted
+    }
     try {
       return { kind: 'replay', status, body: JSON.parse(stored) as unknown, rawBody: stored };
     } catch {
@@ -49,6 +56,7 @@ export class IdempotencyService implements OnModuleInit {
   constructor(
     @InjectRepository(IdempotencyKeyEntity) private readonly repo: Repository<IdempotencyKeyEntity>,
     private readonly queues: QueueService,
+    private readonly box: SecretBox,
   ) {}
 
   onModuleInit(): void {
@@ -87,7 +95,7 @@ export class IdempotencyService implements OnModuleInit {
         continue;
       }
       if (existing.request_hash !== requestHash) throw new ApiError('idempotency_key_reused');
-      if (existing.response_status !== null) return replayOf(existing.response_status, existing.response_body);
+      if (existing.response_status !== null) return replayOf(existing.response_status, existing.response_body, this.box);
       // Most writes finish within a second; the client polls rather than waiting out the lock.
       if (existing.locked) throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(IN_USE_RETRY_AFTER_S) });
       // The request that held it died (its lock lapsed): take over atomically; one taker wins.
@@ -102,9 +110,13 @@ export class IdempotencyService implements OnModuleInit {
     throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(IN_USE_RETRY_AFTER_S) });
   }
 
-  /** Stores the response as JSON text (a jsonb string), so a replay repeats its exact bytes and key order. */
+  /**
+   * Stores the response as sealed JSON text (a jsonb string): a replay repeats its exact bytes,
+   * and once-shown secrets in responses (new API keys, webhook secrets) are not kept in clear.
+   */
   async complete(id: string, status: number, body: unknown): Promise<void> {
-    await this.repo.update({ id }, { responseStatus: status, responseBody: JSON.stringify(body ?? null) as unknown as object, lockedUntil: null });
+    const sealed = this.box.seal(JSON.stringify(body ?? null));
+    await this.repo.update({ id }, { responseStatus: status, responseBody: sealed as unknown as object, lockedUntil: null });
   }
 
   async release(id: string): Promise<void> {

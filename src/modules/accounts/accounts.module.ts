@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../../common/crypto/secret-box';
 import { AccountConnectionsService } from './account-connections.service';
 import { AccountCredentialsService } from './account-credentials.service';
 import { AccountsController } from './accounts.controller';
@@ -10,7 +9,7 @@ import { SocialAccountEntity } from './entities/social-account.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([SocialAccountEntity])],
   controllers: [AccountsController],
-  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService, SecretBox],
+  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService],
   exports: [AccountsService, AccountConnectionsService, AccountCredentialsService],
 })
 export class AccountsModule {}

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../../common/crypto/secret-box';
 import { AccountsModule } from '../accounts/accounts.module';
 import { ConnectFlowService } from './connect-flow.service';
 import { ConnectPagesController } from './connect-pages.controller';
@@ -11,7 +10,7 @@ import { ConnectSessionEntity } from './entities/connect-session.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([ConnectSessionEntity]), AccountsModule],
   controllers: [ConnectController, ConnectPagesController],
-  providers: [ConnectSessionsService, ConnectFlowService, SecretBox],
+  providers: [ConnectSessionsService, ConnectFlowService],
   exports: [ConnectSessionsService],
 })
 export class ConnectModule {}

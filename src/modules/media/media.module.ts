@@ -1,6 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../../common/crypto/secret-box';
 import { AppConfig } from '../../config/config';
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity } from './entities/upload-session.entity';
@@ -23,7 +22,6 @@ import { UploadSessionsService } from './upload-sessions.service';
     UploadSessionsService,
     UploadSigner,
     LocalMediaStorage,
-    SecretBox,
     {
       provide: MEDIA_STORAGE,
       inject: [AppConfig, LocalMediaStorage],

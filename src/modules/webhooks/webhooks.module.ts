@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../../common/crypto/secret-box';
 import { HttpOutModule } from '../../common/http/http.module';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
@@ -16,7 +15,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), HttpOutModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDeliveriesService, WebhookSender, WebhookFanoutProcessor, WebhookDeliveryProcessor, WebhookSweepProcessor, SecretBox],
+  providers: [WebhooksService, WebhookDeliveriesService, WebhookSender, WebhookFanoutProcessor, WebhookDeliveryProcessor, WebhookSweepProcessor],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}
