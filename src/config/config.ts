@@ -198,8 +198,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: R
 
 /**
  * Entry points (server, CLI, migrations) read `./.env` when present; variables already set in
- * the environment win. Tests never call this.
+ * the environment win. Under NODE_ENV=test the file is ignored (tests set what they need).
  */
 export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
+  if (process.env.NODE_ENV !== 'test' && existsSync(path)) process.loadEnvFile(path);
 }

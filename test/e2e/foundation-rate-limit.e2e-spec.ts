@@ -133,16 +133,16 @@ describe('rate limiting (foundation)', () => {
   it('should roll the window (a sliding log, not fixed buckets)', async () => {
     const limiter = a.app.get(RateLimitService);
     const subject = `test:${Date.now()}`;
-    const win = [{ limit: 2, windowSeconds: 1 }];
+    const win = [{ limit: 2, windowSeconds: 2 }];
     expect((await limiter.consume(subject, win)).allowed).toBe(true); // t≈0
-    await sleep(600);
-    expect((await limiter.consume(subject, win)).allowed).toBe(true); // t≈0.6
+    await sleep(1000);
+    expect((await limiter.consume(subject, win)).allowed).toBe(true); // t≈1
     const full = await limiter.consume(subject, win);
     expect(full).toMatchObject({ allowed: false, remaining: 0 });
     expect(full.retryAfterSeconds).toBe(1);
-    await sleep(550); // t≈1.15: the first request left the window, the second has not
+    await sleep(1100); // t≈2.1: the first request left the window, the second (until t≈3) has not
     expect((await limiter.consume(subject, win)).allowed).toBe(true);
-    // A fixed one-second bucket would admit this one; the rolling window does not.
+    // A fixed two-second bucket starting at t=2 would admit this one; the rolling window does not.
     expect((await limiter.consume(subject, win)).allowed).toBe(false);
   });
 });

@@ -8,8 +8,10 @@ export const InjectRedis = (): ParameterDecorator => Inject(REDIS);
 @Injectable()
 class RedisCloser implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  /** QUIT when connected; otherwise (Redis unreachable) stop the reconnect loop at once. */
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
+    if (this.redis.status !== 'end') this.redis.disconnect();
   }
 }
 
