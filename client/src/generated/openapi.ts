@@ -60,6 +60,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One connected account (disconnected ones included, with their status). */
         get: operations["Accounts_get"];
         put?: never;
         post?: never;
@@ -69,6 +70,50 @@ export interface paths {
         head?: never;
         /** Turn comment sync on or off. */
         patch: operations["Accounts_update"];
+        trace?: never;
+    };
+    "/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get live analytics from the networks.
+         *
+         *     Read now: today's numbers of every connected account of the profile, of one account
+         *     (`accountId`), or the lifetime numbers of a published post's items (`postId`).
+         */
+        get: operations["Analytics_getLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get analytics history.
+         *
+         *     From the daily snapshots: a summary against the previous period, timeseries, per-network
+         *     breakdown, top content and insights. The range covers at most 366 days.
+         */
+        get: operations["Analytics_getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/api-keys": {
@@ -101,6 +146,28 @@ export interface paths {
         post?: never;
         /** Revoke a key; it stops authenticating at once. */
         delete: operations["Keys_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comments.
+         *
+         *     Comments received on published content (facebook and instagram accounts with
+         *     `commentSync`), oldest first. Follow `nextCursor` until it is null.
+         */
+        get: operations["Comments_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -183,6 +250,67 @@ export interface paths {
         };
         /** One row per API request made against the profile: no bodies, no secrets. */
         get: operations["Audit_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a media upload URL.
+         *
+         *     PUT the bytes to `uploadUrl` with `Content-Type: <fileType>` before `expiresAt`, then use
+         *     `publicUrl` in a post. Accepted: JPEG, PNG, GIF, WebP, MP4, QuickTime; anything else 415.
+         */
+        post: operations["Media_createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/upload-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a browser upload session.
+         *
+         *     Send a person to `url` (a hosted page, valid for an hour) to pick files; the session's
+         *     `media` lists them once it is `completed`.
+         */
+        post: operations["Media_createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/upload-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an upload session with its status and uploaded media. */
+        get: operations["Media_getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -398,6 +526,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a profile of this workspace (404 for ids of other workspaces). */
         get: operations["Profiles_get"];
         put?: never;
         post?: never;
@@ -405,6 +534,7 @@ export interface paths {
         delete: operations["Profiles_remove"];
         options?: never;
         head?: never;
+        /** Update a profile's name, description or external id; omitted fields keep their value. */
         patch: operations["Profiles_update"];
         trace?: never;
     };
@@ -419,6 +549,23 @@ export interface paths {
         get: operations["Accounts_listPages"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/upload/signed-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a media upload URL (older call: `{ signedUrl, publicUrl, key }`). */
+        post: operations["Media_createSignedUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -450,6 +597,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One subscription (never its secret). */
         get: operations["Webhooks_get"];
         put?: never;
         post?: never;
@@ -566,6 +714,39 @@ export interface components {
             type: string;
             userId?: string | null;
         };
+        AnalyticsHistoryDto: {
+            from: string;
+            hasHistory: boolean;
+            insights: components["schemas"]["InsightDto"][];
+            /** @description Range totals per network, most engagement first. */
+            platforms: components["schemas"]["PlatformTotalsDto"][];
+            /** @description The period just before `from`, of the same number of days. */
+            previousFrom: string;
+            previousTo: string;
+            profileId: string;
+            /** @description Days of the range with at least one snapshot. */
+            snapshotDays: number;
+            summary: components["schemas"]["AnalyticsSummaryDto"];
+            /** @description One point per day of the range, every account summed. */
+            timeseries: components["schemas"]["DailyPointDto"][];
+            /** @description The same per network (networks with snapshots in the range). */
+            timeseriesByPlatform: {
+                [key: string]: components["schemas"]["DailyPointDto"][];
+            };
+            to: string;
+            /** @description Posts published in the range, most engagement first (at most 10). */
+            topContent: components["schemas"]["TopContentDto"][];
+        };
+        AnalyticsSummaryDto: {
+            engagement: components["schemas"]["MetricSummaryDto"];
+            /** @description engagement ÷ reach × 100 (0 when reach is 0). */
+            engagementRate: components["schemas"]["MetricSummaryDto"];
+            /** @description Followers on the last day with a snapshot in each period, summed over accounts. */
+            followers: components["schemas"]["MetricSummaryDto"];
+            reach: components["schemas"]["MetricSummaryDto"];
+            shares: components["schemas"]["MetricSummaryDto"];
+            views: components["schemas"]["MetricSummaryDto"];
+        };
         ApiKeyDto: {
             accountIds: string[] | null;
             createdAt: string;
@@ -612,6 +793,29 @@ export interface components {
             /** @enum {string} */
             state: "cancelled";
         };
+        CommentDto: {
+            accountId: string;
+            authorName: string;
+            /** @description When the comment was made on the network. */
+            createdAt: string;
+            /** @description The network's id of the comment. */
+            externalId: string;
+            /** @description The network's id of the published item. */
+            externalPostId: string;
+            id: string;
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            postId: string;
+            /** @description When the service first stored it (and fired `comment.received`). */
+            receivedAt: string;
+            text: string;
+        };
+        CommentListDto: {
+            /** @description Oldest first: ordered by (createdAt, id). */
+            comments: components["schemas"]["CommentDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         ConnectSessionDto: {
             /** @description The accounts connected by this session (when `completed`). */
             accounts: components["schemas"]["AccountDto"][];
@@ -657,6 +861,8 @@ export interface components {
             ownerUserId?: string;
             /** @description Permissions of the new key; a subset of the creating key's. Defaults to the creator's. */
             permissions?: ("*" | "profiles:read" | "profiles:write" | "keys:read" | "keys:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "posts:approve" | "media:write" | "analytics:read" | "comments:read" | "webhooks:read" | "webhooks:write" | "policy:read" | "policy:write" | "audit:read")[];
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description Restrict the key to these profiles (null or absent = the creator's scope). */
             profileIds?: string[];
             /** @description Requests per rolling minute; at most the creating key's. */
@@ -665,6 +871,8 @@ export interface components {
         CreateConnectSessionDto: {
             /** @enum {string} */
             platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /**
              * Format: uri
              * @description Where to send the person when the flow ends, with `?session=<id>&status=completed|failed`. Default: a hosted page.
@@ -758,6 +966,8 @@ export interface components {
             platforms?: {
                 [key: string]: Record<string, never>;
             };
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description Newer shape: publish at once. Neither publishNow nor scheduledAt saves a draft; both is an error. */
             publishNow?: boolean;
             /** @description Older shape: true (default) saves a draft; false schedules (with scheduledAt) or publishes now. */
@@ -802,6 +1012,33 @@ export interface components {
             externalId?: string;
             /** @description Display name. */
             name: string;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+        };
+        CreateUploadDto: {
+            /** @description The file's name, kept for your records (the storage key does not use it). */
+            fileName: string;
+            /**
+             * @description One of image/jpeg, image/png, image/gif, image/webp, video/mp4, video/quicktime; anything else answers 415 on /v1/media/upload.
+             * @example image/png
+             */
+            fileType: string;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+        };
+        CreateUploadSessionDto: {
+            /**
+             * @description How many files the person may upload (default 10).
+             * @default 10
+             */
+            maxFiles: number;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+            /**
+             * Format: uri
+             * @description Where to send the person when done, with `?session=<id>&status=completed`. Default: a hosted "done" page.
+             */
+            redirectUrl?: string;
         };
         CreateWebhookDto: {
             /**
@@ -812,6 +1049,8 @@ export interface components {
              *     ]
              */
             events: ("account.connected" | "account.disconnected" | "connection.completed" | "connection.failed" | "post.created" | "post.scheduled" | "post.published" | "post.partially_published" | "post.failed" | "post.cancelled" | "approval.requested" | "approval.approved" | "approval.rejected" | "comment.received" | "*")[];
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /**
              * @description `profile` (default): events of the profile the subscription is created in; `account`: every profile of the workspace.
              * @default profile
@@ -823,6 +1062,17 @@ export interface components {
              * @description The receiver: an https URL that does not resolve to a private, loopback or link-local address.
              */
             url: string;
+        };
+        DailyPointDto: {
+            /** @description YYYY-MM-DD (UTC). */
+            date: string;
+            engagement: number;
+            engagementRate: number;
+            /** @description Followers that day summed over the accounts with a snapshot; null when none has one. */
+            followers: number | null;
+            reach: number;
+            shares: number;
+            views: number;
         };
         DeletedProfileDto: {
             deleted: boolean;
@@ -856,6 +1106,102 @@ export interface components {
             error: components["schemas"]["ErrorBody"];
             /** @description Top-level copy of error.message. */
             message: string;
+        };
+        InsightDto: {
+            date?: string;
+            message: string;
+            /** @enum {string} */
+            platform?: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            postId?: string;
+            /** @description `no_history`, `engagement_trend`, `views_trend`, `follower_growth`, `best_day`, `top_platform`, `top_post`. */
+            type: string;
+            /** @description The number the insight is about (a percentage for trends). */
+            value: number | null;
+        };
+        LiveAccountDto: {
+            accountId: string;
+            error: components["schemas"]["LiveErrorDto"] | null;
+            /** @description Today's numbers so far (UTC), read from the network now; null when the network failed. */
+            metrics: components["schemas"]["LiveAccountMetricsDto"] | null;
+            name: string;
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+        };
+        LiveAccountMetricsDto: {
+            date: string;
+            engagement: number;
+            followers: number;
+            reach: number;
+            shares: number;
+            views: number;
+        };
+        LiveAnalyticsDto: {
+            /** @description Account-level numbers (when no `postId` is given). */
+            accounts: components["schemas"]["LiveAccountDto"][];
+            fetchedAt: string;
+            /** @description Item-level numbers of the post's published targets (when `postId` is given). */
+            posts: components["schemas"]["LivePostTargetDto"][];
+            profileId: string;
+        };
+        LiveErrorDto: {
+            /** @description auth_expired, network_rate_limited, network_error… */
+            category: string;
+            message: string;
+        };
+        LiveItemMetricsDto: {
+            comments: number;
+            engagement: number;
+            likes: number;
+            reach: number;
+            shares: number;
+            views: number;
+        };
+        LivePostTargetDto: {
+            accountId: string;
+            error: components["schemas"]["LiveErrorDto"] | null;
+            externalId: string;
+            /** @description Lifetime numbers of the item, read from the network now; null when the network failed. */
+            metrics: components["schemas"]["LiveItemMetricsDto"] | null;
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            postId: string;
+            url: string | null;
+        };
+        MediaUploadDto: {
+            /** @description When `uploadUrl` stops working. */
+            expiresAt: string;
+            /** @description Storage key of the file. */
+            key: string;
+            /** @description Where the file is served once uploaded: put it in `imageUrls`, `videoUrl` or `mediaUrls`. */
+            publicUrl: string;
+            /** @description Same as `uploadUrl` (kept for older clients). */
+            signedUrl: string;
+            /** @description PUT the file's bytes here with the `Content-Type` given as `fileType`. */
+            uploadUrl: string;
+        };
+        MetricSummaryDto: {
+            /** @description value − previousValue. */
+            delta: number;
+            /** @description delta as a percentage of previousValue; null when previousValue is 0. */
+            deltaPercent: number | null;
+            /** @description The same over the previous period. */
+            previousValue: number;
+            /** @description This period: the sum over the range (followers: the last value; engagementRate: a percentage). */
+            value: number;
+        };
+        PlatformTotalsDto: {
+            /** @description Accounts of this network with snapshots in the range. */
+            accounts: number;
+            engagement: number;
+            engagementRate: number;
+            /** @description This network's part of the profile's engagement, in percent. */
+            engagementShare: number;
+            followers: number;
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            reach: number;
+            shares: number;
+            views: number;
         };
         PolicyDto: {
             allowedPlatforms: string[] | null;
@@ -1072,6 +1418,8 @@ export interface components {
             };
         };
         RejectPostDto: {
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description Why the post was rejected (kept in its history and sent with approval.rejected). */
             reason?: string;
         };
@@ -1100,6 +1448,18 @@ export interface components {
             revoked: boolean;
             revokedAt: string;
         };
+        SessionMediaDto: {
+            fileName: string;
+            fileType: string;
+            key: string;
+            publicUrl: string;
+            size: number | null;
+        };
+        SignedUrlDto: {
+            key: string;
+            publicUrl: string;
+            signedUrl: string;
+        };
         SocialPageDto: {
             id: string;
             pageName: string;
@@ -1116,10 +1476,39 @@ export interface components {
              * @enum {string}
              */
             eventType: "account.connected" | "account.disconnected" | "connection.completed" | "connection.failed" | "post.created" | "post.scheduled" | "post.published" | "post.partially_published" | "post.failed" | "post.cancelled" | "approval.requested" | "approval.approved" | "approval.rejected" | "comment.received";
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+        };
+        TopContentDto: {
+            comments: number;
+            /** @enum {string} */
+            contentType: "text" | "image" | "video";
+            engagement: number;
+            likes: number;
+            postId: string;
+            publishedAt: string;
+            reach: number;
+            shares: number;
+            targets: components["schemas"]["TopContentTargetDto"][];
+            /** @description The post's text (first 280 characters). */
+            text: string | null;
+            /** @description Lifetime numbers of the post's published items, summed, as last read on or before `to`. */
+            views: number;
+        };
+        TopContentTargetDto: {
+            accountId: string;
+            engagement: number;
+            externalId: string;
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+            url: string | null;
+            views: number;
         };
         UpdateAccountDto: {
             /** @description Receive `comment.received` events for this account (facebook and instagram). */
             commentSync?: boolean;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
         };
         UpdatePolicyDto: {
             /** @description Platforms posts may target; null = all. */
@@ -1130,12 +1519,16 @@ export interface components {
             blockedTerms?: string[];
             /** @description How far ahead posts may be scheduled, in days; null = no limit. */
             maxScheduleDaysAhead?: Record<string, never> | null;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description Every post needs an approver's decision before publishing. */
             requireApproval?: boolean;
         };
         UpdatePostDto: {
             /** @description Content fields to change (or the new text as a plain string). */
             content?: string | components["schemas"]["PublishContentDto"];
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description false on a draft with a scheduledAt schedules it. */
             saveAsDraft?: boolean;
             /**
@@ -1148,13 +1541,35 @@ export interface components {
             description?: string;
             externalId?: string;
             name?: string;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
         };
         UpdateWebhookDto: {
             events?: ("account.connected" | "account.disconnected" | "connection.completed" | "connection.failed" | "post.created" | "post.scheduled" | "post.published" | "post.partially_published" | "post.failed" | "post.cancelled" | "approval.requested" | "approval.approved" | "approval.rejected" | "comment.received" | "*")[];
             /** @description false pauses delivery: events occurring while paused are dropped, not queued. */
             isActive?: boolean;
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** Format: uri */
             url?: string;
+        };
+        UploadSessionDto: {
+            completedAt: string | null;
+            createdAt: string;
+            expiresAt: string;
+            id: string;
+            maxFiles: number;
+            /** @description Files uploaded through the session (when `completed`). */
+            media: components["schemas"]["SessionMediaDto"][];
+            profileId: string;
+            redirectUrl: string | null;
+            /**
+             * @description `pending` until the person finishes; `expired` an hour after creation if never finished.
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "expired";
+            /** @description The hosted page to send the person to (only while `pending`). */
+            url: string | null;
         };
         ValidatePostDto: {
             /** @description Newer shape: account ids to publish to (required in that shape). */
@@ -1227,6 +1642,8 @@ export interface components {
             platforms?: {
                 [key: string]: Record<string, never>;
             };
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
             /** @description Newer shape: publish at once. Neither publishNow nor scheduledAt saves a draft; both is an error. */
             publishNow?: boolean;
             /** @description Older shape: true (default) saves a draft; false schedules (with scheduledAt) or publishes now. */
@@ -1359,11 +1776,15 @@ export type SchemaAccountDto = components['schemas']['AccountDto'];
 export type SchemaAccountListDto = components['schemas']['AccountListDto'];
 export type SchemaAccountResponseDto = components['schemas']['AccountResponseDto'];
 export type SchemaActorDto = components['schemas']['ActorDto'];
+export type SchemaAnalyticsHistoryDto = components['schemas']['AnalyticsHistoryDto'];
+export type SchemaAnalyticsSummaryDto = components['schemas']['AnalyticsSummaryDto'];
 export type SchemaApiKeyDto = components['schemas']['ApiKeyDto'];
 export type SchemaApiKeyListDto = components['schemas']['ApiKeyListDto'];
 export type SchemaAuditEventDto = components['schemas']['AuditEventDto'];
 export type SchemaAuditEventListDto = components['schemas']['AuditEventListDto'];
 export type SchemaCancelledPostDto = components['schemas']['CancelledPostDto'];
+export type SchemaCommentDto = components['schemas']['CommentDto'];
+export type SchemaCommentListDto = components['schemas']['CommentListDto'];
 export type SchemaConnectSessionDto = components['schemas']['ConnectSessionDto'];
 export type SchemaConnectSessionErrorDto = components['schemas']['ConnectSessionErrorDto'];
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
@@ -1373,11 +1794,24 @@ export type SchemaCreatedPostDto = components['schemas']['CreatedPostDto'];
 export type SchemaCreatedWebhookDto = components['schemas']['CreatedWebhookDto'];
 export type SchemaCreatePostDto = components['schemas']['CreatePostDto'];
 export type SchemaCreateProfileDto = components['schemas']['CreateProfileDto'];
+export type SchemaCreateUploadDto = components['schemas']['CreateUploadDto'];
+export type SchemaCreateUploadSessionDto = components['schemas']['CreateUploadSessionDto'];
 export type SchemaCreateWebhookDto = components['schemas']['CreateWebhookDto'];
+export type SchemaDailyPointDto = components['schemas']['DailyPointDto'];
 export type SchemaDeletedProfileDto = components['schemas']['DeletedProfileDto'];
 export type SchemaDeletedWebhookDto = components['schemas']['DeletedWebhookDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaInsightDto = components['schemas']['InsightDto'];
+export type SchemaLiveAccountDto = components['schemas']['LiveAccountDto'];
+export type SchemaLiveAccountMetricsDto = components['schemas']['LiveAccountMetricsDto'];
+export type SchemaLiveAnalyticsDto = components['schemas']['LiveAnalyticsDto'];
+export type SchemaLiveErrorDto = components['schemas']['LiveErrorDto'];
+export type SchemaLiveItemMetricsDto = components['schemas']['LiveItemMetricsDto'];
+export type SchemaLivePostTargetDto = components['schemas']['LivePostTargetDto'];
+export type SchemaMediaUploadDto = components['schemas']['MediaUploadDto'];
+export type SchemaMetricSummaryDto = components['schemas']['MetricSummaryDto'];
+export type SchemaPlatformTotalsDto = components['schemas']['PlatformTotalsDto'];
 export type SchemaPolicyDto = components['schemas']['PolicyDto'];
 export type SchemaPolicyResponseDto = components['schemas']['PolicyResponseDto'];
 export type SchemaPostActionResultDto = components['schemas']['PostActionResultDto'];
@@ -1402,14 +1836,19 @@ export type SchemaRequestLogDto = components['schemas']['RequestLogDto'];
 export type SchemaRequestLogListDto = components['schemas']['RequestLogListDto'];
 export type SchemaRetriedPostDto = components['schemas']['RetriedPostDto'];
 export type SchemaRevokedApiKeyDto = components['schemas']['RevokedApiKeyDto'];
+export type SchemaSessionMediaDto = components['schemas']['SessionMediaDto'];
+export type SchemaSignedUrlDto = components['schemas']['SignedUrlDto'];
 export type SchemaSocialPageDto = components['schemas']['SocialPageDto'];
 export type SchemaSocialPageListDto = components['schemas']['SocialPageListDto'];
 export type SchemaTestWebhookDto = components['schemas']['TestWebhookDto'];
+export type SchemaTopContentDto = components['schemas']['TopContentDto'];
+export type SchemaTopContentTargetDto = components['schemas']['TopContentTargetDto'];
 export type SchemaUpdateAccountDto = components['schemas']['UpdateAccountDto'];
 export type SchemaUpdatePolicyDto = components['schemas']['UpdatePolicyDto'];
 export type SchemaUpdatePostDto = components['schemas']['UpdatePostDto'];
 export type SchemaUpdateProfileDto = components['schemas']['UpdateProfileDto'];
 export type SchemaUpdateWebhookDto = components['schemas']['UpdateWebhookDto'];
+export type SchemaUploadSessionDto = components['schemas']['UploadSessionDto'];
 export type SchemaValidatePostDto = components['schemas']['ValidatePostDto'];
 export type SchemaWebhookDeliveryDto = components['schemas']['WebhookDeliveryDto'];
 export type SchemaWebhookDeliveryListDto = components['schemas']['WebhookDeliveryListDto'];
@@ -1464,6 +1903,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     Accounts_list: {
@@ -1471,6 +1920,8 @@ export interface operations {
             query?: {
                 /** @description Only accounts of this network. */
                 platform?: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
             };
             header?: never;
             path?: never;
@@ -1955,12 +2406,226 @@ export interface operations {
             };
         };
     };
+    Analytics_getLive: {
+        parameters: {
+            query?: {
+                /** @description One account (default: every active account of the profile). */
+                accountId?: string;
+                /** @description A published post: its items' numbers on each network (narrowed by `accountId`). */
+                postId?: string;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveAnalyticsDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Resource absent inside the resolved profile. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Analytics_getHistory: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), YYYY-MM-DD; default 28 days ago. */
+                from?: string;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+                /** @description Last day (UTC), YYYY-MM-DD, included; default today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsHistoryDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Keys_list: {
         parameters: {
             query?: {
                 /** @description Clamped to 100 */
                 limit?: number;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
             };
             header?: never;
             path?: never;
@@ -2321,9 +2986,128 @@ export interface operations {
             };
         };
     };
+    Comments_list: {
+        parameters: {
+            query?: {
+                /** @description Only comments on this account's items. */
+                accountId?: string;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Clamped to 100 */
+                limit?: number;
+                /** @description Only comments on this post's items. */
+                postId?: string;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentListDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Resource absent inside the resolved profile. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Connect_start: {
         parameters: {
             query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
                 /** @description Where to send the person when the flow ends, with `?session=<id>&status=completed|failed`. Default: a hosted page. */
                 redirectUrl?: string;
             };
@@ -2675,6 +3459,8 @@ export interface operations {
                 /** @description Clamped to 100 */
                 limit?: number;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
                 /** @description Only events of this type (e.g. post.published, api_key.created). */
                 type?: string;
             };
@@ -2775,6 +3561,8 @@ export interface operations {
                 /** @description Only requests with this method. */
                 method?: string;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
                 /** @description Only requests answered with this HTTP status. */
                 status?: number;
             };
@@ -2867,9 +3655,392 @@ export interface operations {
             };
         };
     };
-    Policy_get: {
+    Media_createUpload: {
         parameters: {
             query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUploadDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaUploadDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `trial_expired`: Account trial ended. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency-Key used with a different body. | `idempotency_key_in_use`: Another request with the same Idempotency-Key is still running; retry after Retry-After. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: fileType not an accepted image or video type. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Media_createSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUploadSessionDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadSessionDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `trial_expired`: Account trial ended. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency-Key used with a different body. | `idempotency_key_in_use`: Another request with the same Idempotency-Key is still running; retry after Retry-After. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Media_getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadSessionDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Resource absent inside the resolved profile. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Policy_get: {
+        parameters: {
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3098,6 +4269,8 @@ export interface operations {
                 page?: number;
                 /** @description Only posts with a target on this platform. */
                 platform?: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
                 /** @description Only posts in this state. */
                 state?: "draft" | "pending_approval" | "approved" | "rejected" | "scheduled" | "queued" | "processing" | "published" | "partially_published" | "failed" | "cancelled";
             };
@@ -3335,7 +4508,10 @@ export interface operations {
     };
     Posts_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3588,7 +4764,10 @@ export interface operations {
     };
     Posts_cancel: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: {
                 /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3729,7 +4908,10 @@ export interface operations {
     };
     PostActions_approve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: {
                 /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3870,7 +5052,10 @@ export interface operations {
     };
     Posts_history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3978,7 +5163,10 @@ export interface operations {
     };
     PostActions_publish: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: {
                 /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4264,7 +5452,10 @@ export interface operations {
     };
     PostActions_retry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
             header?: {
                 /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4615,6 +5806,8 @@ export interface operations {
                 /** @description Clamped to 100 */
                 limit?: number;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
             };
             header?: never;
             path?: never;
@@ -5233,6 +6426,8 @@ export interface operations {
             query?: {
                 /** @description Only accounts of this network. */
                 platform?: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
             };
             header?: never;
             path?: never;
@@ -5323,12 +6518,157 @@ export interface operations {
             };
         };
     };
+    Media_createSignedUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUploadDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedUrlDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `trial_expired`: Account trial ended. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency-Key used with a different body. | `idempotency_key_in_use`: Another request with the same Idempotency-Key is still running; retry after Retry-After. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: fileType not an accepted image or video type. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Webhooks_list: {
         parameters: {
             query?: {
                 /** @description Clamped to 100 */
                 limit?: number;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
             };
             header?: never;
             path?: never;
@@ -5948,6 +7288,8 @@ export interface operations {
                 /** @description Clamped to 100 */
                 limit?: number;
                 page?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
                 status?: "pending" | "succeeded" | "failed" | "abandoned" | "cancelled";
             };
             header?: never;

@@ -28,7 +28,7 @@ export type VerifyResult =
     };
 
 /**
- * Receiver-side verification (the reference for docs/webhooks.md): parse `t` and every `v1`,
+ * Receiver-side verification (the reference for the README's webhooks section): parse `t` and every `v1`,
  * compare in constant time over the exact raw bytes, and refuse timestamps more than
  * `toleranceSeconds` away from now.
  */

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../../config/config';
+import { loadConfig } from '../../../config/config';
 import type { PlatformAdapter, PublishContent, ValidationIssue } from '../../platforms/platform-adapter';
 import { PlatformRegistry } from '../../platforms/platform-registry';
 import type { PlatformName } from '../../platforms/platform-name';
@@ -9,7 +9,7 @@ import { findBlockedTerm, PostValidationService } from './post-validation.servic
 /** A registry whose adapters apply a given rule function (the real adapters live elsewhere). */
 class FakeRegistry extends PlatformRegistry {
   constructor(private readonly rules: (platform: PlatformName, c: PublishContent) => ValidationIssue[]) {
-    super({} as AppConfig);
+    super(loadConfig({ NODE_ENV: 'test' }));
   }
   override get(platform: PlatformName): PlatformAdapter {
     return { platform, validate: (c: PublishContent) => this.rules(platform, c) } as unknown as PlatformAdapter;
