@@ -43,11 +43,21 @@ type SampleResults = 'none' | 'success' | 'failed' | 'both';
  */
 export function sampleEventData(type: WebhookEventType, profileId: string): Record<string, unknown> {
   const base = { profileId, test: true };
+  // Same fields as the account objects real events carry (AccountDto).
   const account = {
     id: randomUUID(),
+    profileId,
     platform: 'facebook',
-    pageName: 'Sample Page',
+    platformAccountId: '100000000000001',
+    name: 'Sample Page',
+    username: 'samplepage',
+    avatarUrl: null,
+    status: 'active',
+    commentSync: false,
+    connectedAt: new Date().toISOString(),
+    tokenExpiresAt: null,
   };
+  const sessionId = randomUUID();
   const post = (status: string, kind: SampleResults = 'none'): Record<string, unknown> => {
     const success = {
       targetId: randomUUID(),
@@ -97,22 +107,13 @@ export function sampleEventData(type: WebhookEventType, profileId: string): Reco
     case 'approval.rejected':
       return post('rejected');
     case 'account.connected':
+      return { ...base, account, reconnected: false, sessionId };
     case 'account.disconnected':
-      return { ...base, account };
+      return { ...base, account: { ...account, status: 'disconnected' }, reason: 'requested' };
     case 'connection.completed':
-      return {
-        ...base,
-        sessionId: randomUUID(),
-        platform: 'facebook',
-        accounts: [account],
-      };
+      return { ...base, sessionId, platform: 'facebook', accounts: [account] };
     case 'connection.failed':
-      return {
-        ...base,
-        sessionId: randomUUID(),
-        platform: 'facebook',
-        error: 'Sample connect failure',
-      };
+      return { ...base, sessionId, platform: 'facebook', status: 'failed', error: { code: 'access_denied', message: 'The person declined the consent (sample).' } };
     case 'comment.received':
       return {
         ...base,
