@@ -12,27 +12,14 @@
 //   5. writes bench/results/posts-list-<time>.json, stops the app, drops the database (kept
 //      with BENCH_KEEP_DB=1, to EXPLAIN queries) and the Redis keys.
 // Needs PostgreSQL and Redis (DATABASE_URL / REDIS_URL, local defaults).
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import IORedis from 'ioredis';
 import pg from 'pg';
+import { throwawayApp, writeResults } from './lib/throwaway-app.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const POSTS = Number(process.env.BENCH_POSTS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CHUNK = 100_000;
-const baseDb = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/social_publishing');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const dbName = `sps_bench_posts_${id}`;
-const dbUrl = new URL(baseDb);
-dbUrl.pathname = `/${dbName}`;
-const redisPrefix = `spsbench:${id}`;
+const app = throwawayApp({ dbPrefix: 'sps_bench_posts_', fromSource: true, keepDb: Boolean(process.env.BENCH_KEEP_DB) });
 
 const SCENARIOS = [
   { label: 'no filter', query: '' },
@@ -47,27 +34,6 @@ const SCENARIOS = [
   // No such post: what the request path costs without data (auth, rate limit, logging…).
   { label: 'state=rejected (empty page)', query: 'state=rejected' },
 ];
-
-const env = (extra = {}) => ({
-  ...process.env,
-  NODE_ENV: 'development',
-  SWC_NODE_PROJECT: 'tsconfig.json',
-  DATABASE_URL: dbUrl.toString(),
-  REDIS_URL: redisUrl,
-  REDIS_PREFIX: redisPrefix,
-  LOG_LEVEL: 'warn',
-  ...extra,
-});
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (n) => Math.round(n * 100) / 100;
@@ -174,79 +140,16 @@ async function timeList(url, headers, query) {
   return { total: body.total, posts: body.posts.length, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function cleanup(server) {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        server.kill('SIGKILL');
-        r();
-      }, 10000);
-      server.on('exit', () => {
-        clearTimeout(timer);
-        r();
-      });
-    });
-  }
-  const admin = new URL(baseDb);
-  admin.pathname = '/postgres';
-  if (process.env.BENCH_KEEP_DB) return console.log(`Kept the database ${dbName} (BENCH_KEEP_DB); drop it when done.`);
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect().then(
-    () => client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).finally(() => client.end()),
-    () => undefined,
-  );
-  const redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } catch {
-    // best effort
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function main() {
-  console.log(`GET /v1/posts with ${POSTS.toLocaleString('en')} posts in one profile: throwaway database ${dbName}`);
-  const boot = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/admin.ts', 'bootstrap', '--workspace', 'Bench posts', '--plan', 'enterprise', '--rate-limit', '10000000', '--json'], {
-    cwd: root,
-    env: env(),
-    encoding: 'utf8',
-  });
-  if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
-  const tenant = JSON.parse(boot.stdout.trim().split('\n').pop());
-  let server;
-  const db = new pg.Client({ connectionString: dbUrl.toString() });
-  const stop = async () => {
-    await db.end().catch(() => undefined);
-    await cleanup(server);
-    process.exit(130);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  console.log(`GET /v1/posts with ${POSTS.toLocaleString('en')} posts in one profile: throwaway database ${app.dbName}`);
+  const tenant = app.bootstrap('Bench posts');
+  const db = new pg.Client({ connectionString: app.dbUrl.toString() });
+  app.cleanupOnSignal(() => db.end().catch(() => undefined));
   try {
     await db.connect();
     const seedSeconds = await seed(db, tenant);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-      cwd: root,
-      env: env({ PORT: String(port), PUBLIC_BASE_URL: url, PROCESS_ROLE: 'api', DB_MIGRATE_ON_START: 'false' }),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (server.exitCode !== null) throw new Error('the service exited during start-up');
-      if (Date.now() > deadline) throw new Error('the service did not answer /health within 120 s');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const url = await app.start();
+    await app.waitForHealth(url, 120_000);
     const headers = { authorization: `Bearer ${tenant.apiKey}` };
     console.log(`Timing ${REQUESTS} sequential requests per scenario…`);
     const rows = [];
@@ -266,14 +169,11 @@ async function main() {
       });
     }
     console.table(rows);
-    mkdirSync(join(root, 'bench/results'), { recursive: true });
-    const file = join(root, 'bench/results', `posts-list-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, posts: POSTS, requests: REQUESTS, seedSeconds, rows }, null, 2));
-    console.log(`Results written to ${file}`);
+    writeResults('posts-list-', { at: new Date().toISOString(), node: process.version, posts: POSTS, requests: REQUESTS, seedSeconds, rows });
     if (rows.some((r) => r.exact !== 'yes')) process.exitCode = 1;
   } finally {
     await db.end().catch(() => undefined);
-    await cleanup(server);
+    await app.cleanup();
   }
 }
 

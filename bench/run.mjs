@@ -9,46 +9,16 @@
 //        - POST /v1/profiles, one Idempotency-Key  (replays of a stored response)
 //   5. prints a table, writes bench/results/<time>.json, stops the app, drops the database and
 //      the Redis keys. Needs PostgreSQL and Redis (DATABASE_URL / REDIS_URL, local defaults).
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import IORedis from 'ioredis';
-import pg from 'pg';
+import { root, throwawayApp, writeResults } from './lib/throwaway-app.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const baseDb = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/social_publishing');
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const dbName = `sps_bench_${id}`;
-const dbUrl = new URL(baseDb);
-dbUrl.pathname = `/${dbName}`;
-const redisPrefix = `spsbench:${id}`;
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-
-const env = (extra = {}) => ({
-  ...process.env,
-  NODE_ENV: 'development',
-  DATABASE_URL: dbUrl.toString(),
-  REDIS_URL: redisUrl,
-  REDIS_PREFIX: redisPrefix,
-  LOG_LEVEL: 'warn',
-  ...extra,
-});
+const app = throwawayApp({ dbPrefix: 'sps_bench_' });
 
 function run(label, opts) {
   return new Promise((resolve, reject) => {
@@ -57,70 +27,18 @@ function run(label, opts) {
   });
 }
 
-async function cleanup(server) {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        server.kill('SIGKILL');
-        r();
-      }, 10000);
-      server.on('exit', () => {
-        clearTimeout(timer);
-        r();
-      });
-    });
-  }
-  const admin = new URL(baseDb);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect().then(
-    () => client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).finally(() => client.end()),
-    () => undefined,
-  );
-  const redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } catch {
-    // best effort
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function main() {
   if (!existsSync(join(root, 'dist/src/main.js'))) {
     console.log('Building (dist/ is missing)…');
     const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('build failed');
   }
-  console.log(`Throwaway database ${dbName}, Redis prefix ${redisPrefix}`);
-  const boot = spawnSync(process.execPath, ['dist/src/cli/admin.js', 'bootstrap', '--workspace', 'Bench', '--plan', 'enterprise', '--rate-limit', '10000000', '--json'], { cwd: root, env: env(), encoding: 'utf8' });
-  if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
-  const { apiKey } = JSON.parse(boot.stdout.trim());
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: env({ PORT: String(port), PUBLIC_BASE_URL: url, PROCESS_ROLE: 'api', DB_MIGRATE_ON_START: 'false' }), stdio: ['ignore', 'ignore', 'inherit'] });
-  const stop = async () => {
-    await cleanup(server);
-    process.exit(130);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  console.log(`Throwaway database ${app.dbName}, Redis prefix ${app.redisPrefix}`);
+  const { apiKey } = app.bootstrap('Bench');
+  const url = await app.start();
+  app.cleanupOnSignal();
   try {
-    const deadline = Date.now() + 60000;
-    for (;;) {
-      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (server.exitCode !== null) throw new Error('the service exited during start-up');
-      if (Date.now() > deadline) throw new Error('the service did not answer /health within 60 s');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await app.waitForHealth(url, 60000);
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ name: 'Bench profile' });
     const results = [];
@@ -153,13 +71,10 @@ async function main() {
       errors: r.errors + r.timeouts,
     }));
     console.table(rows);
-    mkdirSync(join(root, 'bench/results'), { recursive: true });
-    const file = join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, duration, connections, rows }, null, 2));
-    console.log(`Results written to ${file}`);
+    writeResults('', { at: new Date().toISOString(), node: process.version, duration, connections, rows });
     if (rows.some((r) => r['non-2xx'] > 0 || r.errors > 0)) process.exitCode = 1;
   } finally {
-    await cleanup(server);
+    await app.cleanup();
   }
 }
 

@@ -8,6 +8,7 @@ import { AccountTokenIssuedAt1795217270399 } from './1795217270399-AccountTokenI
 import { Media1795217753052 } from './1795217753052-Media';
 import { PostCounts1795217764109 } from './1795217764109-PostCounts';
 import { AnalyticsComments1795217997057 } from './1795217997057-AnalyticsComments';
+import { OutboxHandled1795222420242 } from './1795222420242-OutboxHandled';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -20,5 +21,6 @@ export const MIGRATIONS: Function[] = [
   Media1795217753052,
   PostCounts1795217764109,
   AnalyticsComments1795217997057,
+  OutboxHandled1795222420242,
   // @generated-list
 ];

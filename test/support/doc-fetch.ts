@@ -1,3 +1,5 @@
+import type { AccountCredentials, PublishContent, PublishRequest } from '../../src/modules/platforms/platform-adapter';
+
 /**
  * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies
  * copied from the networks' documentation. Routes match in order (method + URL substring or
@@ -76,4 +78,18 @@ export const timeout = (): Error => new DOMException('The operation was aborted 
 /** Endpoints as the registry would build them for a real network (fake credentials, short time-out). */
 export function testEndpoints<T extends { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl?: string }>(real: T) {
   return { ...real, clientId: 'client-id', clientSecret: 'client-secret', timeoutMs: 5000 };
+}
+
+/** A publish request for `account` whose saveState records each saved state in `saved`. */
+export function recordingRequest(account: AccountCredentials, content: PublishContent, publishState: Record<string, unknown> = {}): PublishRequest & { saved: Record<string, unknown>[] } {
+  const saved: Record<string, unknown>[] = [];
+  return {
+    account,
+    content,
+    publishState,
+    saveState: async (s) => {
+      saved.push(s);
+    },
+    saved,
+  };
 }

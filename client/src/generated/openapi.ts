@@ -4688,7 +4688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `approval_required`: Review is forced and no approver can be determined. */
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `approval_required`: Review is forced and no approver can be determined. | `platform_not_allowed`: Profile policy excludes the platform of a target. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5193,7 +5193,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostActionResultDto"];
                 };
             };
-            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_state_transition`: Post's state does not allow the operation. | `key_not_linked_to_user`: Key has no owner; publishing needs one. */
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_state_transition`: Post's state does not allow the operation. | `key_not_linked_to_user`: Key has no owner; publishing needs one. | `invalid_request`: Body or query failed validation; the message names the field. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5231,7 +5231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `approval_required`: Review is forced and no approver can be determined. */
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `approval_required`: Review is forced and no approver can be determined. | `platform_not_allowed`: Profile policy excludes the platform of a target. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -15,6 +15,7 @@ export interface Actor {
 @Entity({ name: 'events' })
 @Index('ix_events_profile_created', ['profileId', 'createdAt'])
 @Index('ix_events_undispatched', ['createdAt'], { where: 'dispatched_at IS NULL' })
+@Index('ix_events_unhandled', ['dispatchedAt'], { where: 'handled_at IS NULL AND dispatched_at IS NOT NULL' })
 export class EventEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -38,6 +39,14 @@ export class EventEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /** Set by the relay when the row was handed to the `events` queue. */
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt: Date | null;
+
+  /**
+   * Set by the `dispatch-event` handler once the event is fully handled (fanned out). A row
+   * relayed but never handled (its job lost with Redis) is redriven by the relay.
+   */
+  @Column({ name: 'handled_at', type: 'timestamptz', nullable: true })
+  handledAt: Date | null;
 }

@@ -3,10 +3,17 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { QueueService } from '../queue/queue.service';
 
+const JOB_OPTS = { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } };
+/** A relayed event not handled within this long has lost its job (e.g. Redis restarted empty). */
+const REDRIVE_AFTER_MS = 60_000;
+
 /**
  * Moves committed outbox rows to the `events` queue. Rows are claimed with SKIP LOCKED, so
  * several workers never relay the same row; the job id is the event id, so a crash between
  * `add` and the commit only re-adds a job BullMQ already has (a no-op).
+ * The handler marks a row `handled_at` when done; rows relayed but still unhandled after a
+ * minute are redriven under a fresh job id (handlers are idempotent), so losing Redis between
+ * relay and fan-out loses no event.
  */
 @Injectable()
 export class OutboxRelayService implements OnModuleInit {
@@ -19,6 +26,25 @@ export class OutboxRelayService implements OnModuleInit {
   onModuleInit(): void {
     this.queues.handle('relay-outbox', () => this.relayBatch());
     this.queues.every('relay-outbox', this.config.outboxPollMs);
+    this.queues.handle('redrive-outbox', () => this.redriveBatch());
+    this.queues.every('redrive-outbox', this.config.schedulerSweepMs);
+  }
+
+  /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */
+  async markHandled(eventId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE events SET handled_at = now() WHERE id = $1 AND handled_at IS NULL`, [eventId]);
+  }
+
+  async redriveBatch(limit = 200, olderThanMs = REDRIVE_AFTER_MS): Promise<number> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM events WHERE handled_at IS NULL AND dispatched_at IS NOT NULL AND dispatched_at < now() - $2 * interval '1 millisecond' ORDER BY dispatched_at LIMIT $1`,
+      [limit, olderThanMs],
+    );
+    if (rows.length === 0) return 0;
+    // A fresh id per minute: a job that is merely slow stays deduplicated; an exhausted one does not block.
+    const round = Math.floor(Date.now() / 60_000);
+    await this.queues.queue('events').addBulk(rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}-r${round}`, ...JOB_OPTS } })));
+    return rows.length;
   }
 
   async relayBatch(limit = 200): Promise<number> {
@@ -29,7 +55,7 @@ export class OutboxRelayService implements OnModuleInit {
       );
       if (rows.length === 0) return 0;
       await this.queues.queue('events').addBulk(
-        rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } } })),
+        rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, ...JOB_OPTS } })),
       );
       await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
       return rows.length;

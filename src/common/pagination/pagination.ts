@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
@@ -25,6 +26,22 @@ export class ProfileBodyDto {
   profileId?: string;
 }
 
+/**
+ * The `limit` query field of a list (page- or cursor-paginated): an integer from 1, documented
+ * as clamped; read it with pageLimit().
+ */
+export function PageLimit(): PropertyDecorator {
+  // applyDecorators applies in array order, i.e. the reverse of stacked decorators: the type
+  // check must come last here so it is reported first (as on `page`).
+  return applyDecorators(
+    Min(1, { message: 'limit must be at least 1' }),
+    IsInt({ message: 'limit must be an integer' }),
+    Transform(toInt),
+    IsOptional(),
+    ApiPropertyOptional({ minimum: 1, default: DEFAULT_PAGE_SIZE, description: 'Clamped to 100' }),
+  );
+}
+
 export class PageQueryDto extends ProfileQueryDto {
   /** Page number, from 1. */
   @ApiPropertyOptional({ minimum: 1, default: 1 })
@@ -35,12 +52,13 @@ export class PageQueryDto extends ProfileQueryDto {
   page?: number;
 
   /** Results per page; values over 100 are clamped to 100. */
-  @ApiPropertyOptional({ minimum: 1, default: DEFAULT_PAGE_SIZE, description: 'Clamped to 100' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be at least 1' })
+  @PageLimit()
   limit?: number;
+}
+
+/** The page size a list query asks for, clamped to MAX_PAGE_SIZE. */
+export function pageLimit(q: { limit?: number }): number {
+  return Math.min(q.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 }
 
 export interface PageWindow {
@@ -51,7 +69,7 @@ export interface PageWindow {
 
 export function pageWindow(q: { page?: number; limit?: number }): PageWindow {
   const page = q.page ?? 1;
-  const limit = Math.min(q.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const limit = pageLimit(q);
   return { page, limit, offset: (page - 1) * limit };
 }
 

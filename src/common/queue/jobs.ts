@@ -16,6 +16,8 @@ export interface JobPayloads {
   'deliver-webhook': { deliveryId: string };
   /** Periodic: relay committed outbox rows to the events queue. */
   'relay-outbox': Record<string, never>;
+  /** Periodic: re-enqueue relayed events whose dispatch job was lost before they were handled. */
+  'redrive-outbox': Record<string, never>;
   /** Periodic: re-enqueue due scheduled/queued posts whose job was lost. */
   'sweep-posts': Record<string, never>;
   /** Periodic: re-enqueue posts left in processing by a worker that died. */
@@ -42,6 +44,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   'schedule-post': 'publish',
   'deliver-webhook': 'webhooks',
   'relay-outbox': 'maintenance',
+  'redrive-outbox': 'maintenance',
   'sweep-posts': 'maintenance',
   'resume-stuck-posts': 'maintenance',
   'sweep-webhook-deliveries': 'maintenance',

@@ -11,6 +11,8 @@ interface QueueOptions {
 }
 
 const DEFAULT_CONCURRENCY: Record<QueueName, number> = { events: 5, publish: 5, webhooks: 20, maintenance: 2 };
+/** How often the worker role checks that its job schedulers still exist in Redis. */
+const SCHEDULER_CHECK_MS = 5000;
 
 /**
  * One place that owns BullMQ: queues (both roles), workers (worker role only), handlers
@@ -26,6 +28,7 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly schedules: { job: JobName; everyMs: number }[] = [];
   private readonly options: Partial<Record<QueueName, QueueOptions>> = {};
   private started = false;
+  private schedulerCheck: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: AppConfig) {}
 
@@ -101,9 +104,33 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
       worker.on('error', (err) => this.logger.error({ err: err.message }, 'Worker error'));
       this.workers.push(worker);
     }
-    for (const { job, everyMs } of this.schedules) {
-      await this.queue(JOB_QUEUE[job]).upsertJobScheduler(`every:${job}`, { every: everyMs }, { name: job, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    for (const { job, everyMs } of this.schedules) await this.upsertScheduler(job, everyMs);
+    // A Redis flush (or failover to an empty replica) drops the schedulers with everything else;
+    // the sweeps that recover lost jobs are themselves periodic jobs, so they are re-created here.
+    if (this.schedules.length > 0) {
+      this.schedulerCheck = setInterval(() => void this.restoreSchedulers(), SCHEDULER_CHECK_MS);
+      this.schedulerCheck.unref();
     }
+  }
+
+  private async upsertScheduler(job: JobName, everyMs: number): Promise<void> {
+    await this.queue(JOB_QUEUE[job]).upsertJobScheduler(`every:${job}`, { every: everyMs }, { name: job, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+  }
+
+  /** Re-creates job schedulers that are no longer in Redis. */
+  async restoreSchedulers(): Promise<JobName[]> {
+    const restored: JobName[] = [];
+    for (const { job, everyMs } of this.schedules) {
+      try {
+        if (await this.queue(JOB_QUEUE[job]).getJobScheduler(`every:${job}`)) continue;
+        await this.upsertScheduler(job, everyMs);
+        restored.push(job);
+      } catch (err) {
+        this.logger.warn({ job, err: (err as Error).message }, 'Could not check a job scheduler');
+      }
+    }
+    if (restored.length > 0) this.logger.warn({ jobs: restored }, 'Re-created job schedulers missing from Redis');
+    return restored;
   }
 
   private async process(job: Job): Promise<unknown> {
@@ -114,6 +141,7 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Stops workers (letting running jobs finish) before connections close. */
   async onApplicationShutdown(): Promise<void> {
+    if (this.schedulerCheck) clearInterval(this.schedulerCheck);
     await Promise.all(this.workers.map((w) => w.close().catch(() => undefined)));
     await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
   }

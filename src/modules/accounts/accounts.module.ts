@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountConnectionsService } from './account-connections.service';
 import { AccountCredentialsService } from './account-credentials.service';
+import { AccountSweepService } from './account-sweep.service';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 import { SocialAccountEntity } from './entities/social-account.entity';
@@ -9,7 +10,7 @@ import { SocialAccountEntity } from './entities/social-account.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([SocialAccountEntity])],
   controllers: [AccountsController],
-  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService],
-  exports: [AccountsService, AccountConnectionsService, AccountCredentialsService],
+  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService, AccountSweepService],
+  exports: [AccountsService, AccountConnectionsService, AccountCredentialsService, AccountSweepService],
 })
 export class AccountsModule {}

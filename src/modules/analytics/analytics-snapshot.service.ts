@@ -1,11 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager, MoreThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { QueueService } from '../../common/queue/queue.service';
-import { AccountCredentialsService } from '../accounts/account-credentials.service';
+import { AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, PlatformAdapter } from '../platforms/platform-adapter';
-import { PlatformRegistry } from '../platforms/platform-registry';
-import { PostTargetEntity } from '../posts/entities/post-target.entity';
+import { PostsRepository } from '../posts/services/posts.repository';
 import { addDays, utcDate } from './analytics-dates';
 import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';
 import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
@@ -17,7 +16,6 @@ export const BACKFILL_DAYS = 90;
 /** Published items are re-read daily for this long; later their numbers barely move. */
 const POST_WINDOW_DAYS = 30;
 const POSTS_PER_ACCOUNT = 100;
-const ACCOUNT_BATCH = 100;
 
 export interface SnapshotRun {
   accounts: number;
@@ -45,8 +43,8 @@ export class AnalyticsSnapshotService implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
-    private readonly credentials: AccountCredentialsService,
-    private readonly platforms: PlatformRegistry,
+    private readonly sweep: AccountSweepService,
+    private readonly posts: PostsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -55,25 +53,13 @@ export class AnalyticsSnapshotService implements OnModuleInit {
   }
 
   async snapshotAll(now = new Date()): Promise<SnapshotRun> {
-    const run: SnapshotRun = { accounts: 0, failed: 0, days: 0, posts: 0 };
-    const repo = this.dataSource.getRepository(SocialAccountEntity);
-    for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
-      const batch = await repo.find({ select: { id: true }, where: { status: 'active', id: MoreThan(after) }, order: { id: 'ASC' }, take: ACCOUNT_BATCH });
-      for (const { id } of batch) {
-        try {
-          const s = await this.snapshotAccount(id, now);
-          run.accounts += 1;
-          run.days += s.days;
-          run.posts += s.posts;
-        } catch (err) {
-          // One account's failure (revoked token, network down) must not stop the others; the next run retries.
-          run.failed += 1;
-          this.logger.warn({ accountId: id, err: (err as Error).message }, 'Analytics snapshot failed');
-        }
-      }
-      if (batch.length < ACCOUNT_BATCH) return run;
-      after = batch[batch.length - 1]!.id;
-    }
+    const totals = { days: 0, posts: 0 };
+    const run = await this.sweep.forEach({}, { logger: this.logger, failure: 'Analytics snapshot failed' }, async (id) => {
+      const s = await this.snapshotAccount(id, now);
+      totals.days += s.days;
+      totals.posts += s.posts;
+    });
+    return { ...run, ...totals };
   }
 
   /**
@@ -82,10 +68,9 @@ export class AnalyticsSnapshotService implements OnModuleInit {
    */
   async snapshotAccount(accountId: string, now = new Date()): Promise<AccountSnapshot> {
     const m = this.dataSource.manager;
-    const account = await m.findOne(SocialAccountEntity, { where: { id: accountId, status: 'active' } });
-    if (!account) return { days: 0, posts: 0, backfilled: false };
-    const creds = await this.credentials.forPublishing(account.id);
-    const adapter = this.platforms.get(account.platform);
+    const opened = await this.sweep.open(accountId);
+    if (!opened) return { days: 0, posts: 0, backfilled: false };
+    const { account, adapter, creds } = opened;
     const today = utcDate(now);
     const marker = await m.findOne(AnalyticsBackfillEntity, { where: { accountId: account.id } });
     const backfill = !marker || marker.connectedAt.getTime() !== account.connectedAt.getTime();
@@ -124,15 +109,7 @@ export class AnalyticsSnapshotService implements OnModuleInit {
 
   /** Today's lifetime numbers of the account's items published in the last 30 days. */
   private async snapshotPosts(account: SocialAccountEntity, creds: AccountCredentials, adapter: PlatformAdapter, now: Date): Promise<number> {
-    const since = new Date(now.getTime() - POST_WINDOW_DAYS * 86_400_000);
-    const targets = await this.dataSource
-      .getRepository(PostTargetEntity)
-      .createQueryBuilder('t')
-      .where('t.account_id = :accountId AND t.profile_id = :profileId', { accountId: account.id, profileId: account.profileId })
-      .andWhere(`t.status = 'success' AND t.external_id IS NOT NULL AND t.published_at >= :since`, { since })
-      .orderBy('t.published_at', 'DESC')
-      .limit(POSTS_PER_ACCOUNT)
-      .getMany();
+    const targets = await this.posts.publishedTargetsOf(account, new Date(now.getTime() - POST_WINDOW_DAYS * 86_400_000), POSTS_PER_ACCOUNT);
     let saved = 0;
     for (const target of targets) {
       try {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { PostsModule } from '../posts/posts.module';
 import { AnalyticsHistoryService } from './analytics-history.service';
 import { AnalyticsLiveService } from './analytics-live.service';
 import { AnalyticsSnapshotService } from './analytics-snapshot.service';
@@ -10,7 +11,7 @@ import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
 import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AccountDailyMetricEntity, PostDailyMetricEntity, AnalyticsBackfillEntity]), AccountsModule],
+  imports: [TypeOrmModule.forFeature([AccountDailyMetricEntity, PostDailyMetricEntity, AnalyticsBackfillEntity]), AccountsModule, PostsModule],
   controllers: [AnalyticsController],
   providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService],
   exports: [AnalyticsSnapshotService],

@@ -1,13 +1,13 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource, MoreThan } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '../../common/auth/auth-context';
 import { OutboxService } from '../../common/outbox/outbox.service';
 import { QueueService } from '../../common/queue/queue.service';
-import { AccountCredentialsService } from '../accounts/account-credentials.service';
+import { AccountFilter, AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, NetworkComment, PlatformAdapter } from '../platforms/platform-adapter';
-import { PlatformRegistry } from '../platforms/platform-registry';
 import { PostTargetEntity } from '../posts/entities/post-target.entity';
+import { PostsRepository } from '../posts/services/posts.repository';
 import { CommentEntity } from './entities/comment.entity';
 import { toCommentDto } from './comments.service';
 
@@ -17,7 +17,8 @@ const WATCH_DAYS = 30;
 const TARGETS_PER_ACCOUNT = 100;
 /** Pages of comments read per item and run (the network's page size, e.g. 25). */
 const MAX_PAGES = 20;
-const ACCOUNT_BATCH = 100;
+/** Accounts with `commentSync` on networks that offer comments. */
+const SYNCED: AccountFilter = { where: { commentSync: true }, accepts: (adapter) => adapter.supportsComments };
 
 export interface CommentSyncRun {
   accounts: number;
@@ -39,8 +40,8 @@ export class CommentsSyncService implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly queues: QueueService,
-    private readonly credentials: AccountCredentialsService,
-    private readonly platforms: PlatformRegistry,
+    private readonly sweep: AccountSweepService,
+    private readonly posts: PostsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -49,39 +50,19 @@ export class CommentsSyncService implements OnModuleInit {
   }
 
   async syncAll(now = new Date()): Promise<CommentSyncRun> {
-    const run: CommentSyncRun = { accounts: 0, failed: 0, stored: 0 };
-    const repo = this.dataSource.getRepository(SocialAccountEntity);
-    for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
-      const batch = await repo.find({ where: { status: 'active', commentSync: true, id: MoreThan(after) }, order: { id: 'ASC' }, take: ACCOUNT_BATCH });
-      for (const account of batch.filter((a) => this.platforms.get(a.platform).supportsComments)) {
-        try {
-          run.stored += await this.syncAccount(account.id, now);
-          run.accounts += 1;
-        } catch (err) {
-          run.failed += 1;
-          this.logger.warn({ accountId: account.id, err: (err as Error).message }, 'Comment sync failed');
-        }
-      }
-      if (batch.length < ACCOUNT_BATCH) return run;
-      after = batch[batch.length - 1]!.id;
-    }
+    let stored = 0;
+    const run = await this.sweep.forEach(SYNCED, { logger: this.logger, failure: 'Comment sync failed' }, async (id) => {
+      stored += await this.syncAccount(id, now);
+    });
+    return { ...run, stored };
   }
 
   /** Syncs one account now; returns how many new comments were stored. */
   async syncAccount(accountId: string, now = new Date()): Promise<number> {
-    const account = await this.dataSource.getRepository(SocialAccountEntity).findOne({ where: { id: accountId, status: 'active', commentSync: true } });
-    if (!account) return 0;
-    const adapter = this.platforms.get(account.platform);
-    if (!adapter.supportsComments) return 0;
-    const creds = await this.credentials.forPublishing(account.id);
-    const targets = await this.dataSource
-      .getRepository(PostTargetEntity)
-      .createQueryBuilder('t')
-      .where('t.accountId = :accountId AND t.profileId = :profileId', { accountId: account.id, profileId: account.profileId })
-      .andWhere(`t.status = 'success' AND t.externalId IS NOT NULL AND t.publishedAt >= :since`, { since: new Date(now.getTime() - WATCH_DAYS * 86_400_000) })
-      .orderBy('t.publishedAt', 'DESC')
-      .limit(TARGETS_PER_ACCOUNT)
-      .getMany();
+    const opened = await this.sweep.open(accountId, SYNCED);
+    if (!opened) return 0;
+    const { account, adapter, creds } = opened;
+    const targets = await this.posts.publishedTargetsOf(account, new Date(now.getTime() - WATCH_DAYS * 86_400_000), TARGETS_PER_ACCOUNT);
     let stored = 0;
     for (const target of targets) stored += await this.store(account, target, await this.read(adapter, creds, target.externalId!));
     return stored;

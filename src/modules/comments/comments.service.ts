@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AuthContext } from '../../common/auth/auth-context';
 import { ApiError } from '../../common/errors/api-error';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/pagination/pagination';
+import { pageLimit } from '../../common/pagination/pagination';
 import { CommentDto, CommentListDto, ListCommentsQueryDto } from './dto/comment.dto';
 import { CommentEntity } from './entities/comment.entity';
 
@@ -48,7 +48,7 @@ export class CommentsService {
   constructor(@InjectRepository(CommentEntity) private readonly comments: Repository<CommentEntity>) {}
 
   async list(auth: AuthContext, query: ListCommentsQueryDto): Promise<CommentListDto> {
-    const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const limit = pageLimit(query);
     const qb = this.comments.createQueryBuilder('c').where('c.workspaceId = :workspaceId AND c.profileId = :profileId', { workspaceId: auth.workspaceId, profileId: auth.profileId });
     if (query.accountId) {
       // An account the key may not use answers like one that does not exist.

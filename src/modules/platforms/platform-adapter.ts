@@ -111,6 +111,11 @@ export class PlatformError extends Error {
   }
 }
 
+/** listComments of a network whose API offers no comments (supportsComments = false). */
+export function commentsUnavailable(network: string): Promise<never> {
+  return Promise.reject(new PlatformError(`Comments are not available for ${network} accounts.`, 'invalid_content', false));
+}
+
 export interface PlatformAdapter {
   readonly platform: PlatformName;
   /** Whether the network offers comments through its API (facebook, instagram). */

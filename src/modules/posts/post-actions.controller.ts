@@ -21,7 +21,7 @@ export class PostActionsController {
   /** Publish now: draft, scheduled or approved → queued (pending_approval where the profile requires approval). */
   @Post('publish')
   @HttpCode(200)
-  @RequirePermission('posts:write', { errors: [...WRITE_ERRORS, 'key_not_linked_to_user', 'approval_required'] })
+  @RequirePermission('posts:write', { errors: [...WRITE_ERRORS, 'key_not_linked_to_user', 'approval_required', 'platform_not_allowed', 'invalid_request'] })
   publish(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Query() _query: ProfileQueryDto): Promise<PostActionResultDto> {
     return this.lifecycle.publish(auth, id);
   }

@@ -2,14 +2,13 @@ import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestj
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/config';
 import { FACEBOOK_MAX_TEXT, FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
-import { commentPage, dailyInsights, fetchMediaProblem, graphFail, graphPaging, numericId, oauthFail, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
+import { commentPage, dailyInsights, facebookLoginToken, fetchMediaProblem, graphFail, GraphToken, graphPaging, numericId, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
 import { SandboxController } from './sandbox-http';
 import { SandboxOAuth } from './sandbox-oauth';
 import { itemMetrics } from './sandbox-metrics';
 
 type Q = Record<string, string | undefined>;
 const V = 'v23.0';
-const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 
 /** Simulated Facebook Login + Pages API (Graph v23.0) under /sandbox/facebook. */
 @SandboxController('facebook')
@@ -22,22 +21,13 @@ export class FacebookSandboxController {
 
   @Get(`${V}/dialog/oauth`)
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = (q.scope ?? '').split(/[ ,]+/).filter(Boolean);
-    return this.oauth.authorize({ network: 'facebook', clientId: q.client_id ?? '', redirectUri: q.redirect_uri ?? '', state: q.state ?? '', scopes, codeChallenge: q.code_challenge, codeChallengeMethod: q.code_challenge_method, appLabel: 'Facebook app' }, res);
+    return this.oauth.authorizeQuery(q, { network: 'facebook', appLabel: 'Facebook app' }, res);
   }
 
   /** code → short-lived user token (1 h); grant_type=fb_exchange_token → long-lived (60 d). */
   @Get(`${V}/oauth/access_token`)
-  async token(@Query() q: Q): Promise<{ access_token: string; token_type: string; expires_in: number }> {
-    if (!q.client_id || !q.client_secret) throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
-    if (q.grant_type === 'fb_exchange_token') {
-      const info = await this.oauth.verify('facebook', q.fb_exchange_token).catch(oauthFail);
-      const t = await this.oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix: 'EAAsbxL' });
-      return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
-    }
-    const grant = await this.oauth.redeemCode('facebook', { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '', codeVerifier: q.code_verifier }).catch(oauthFail);
-    const t = await this.oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'EAAsbxS' });
-    return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+  token(@Query() q: Q): Promise<GraphToken> {
+    return facebookLoginToken(this.oauth, 'facebook', q, { short: 'EAAsbxS', long: 'EAAsbxL' });
   }
 
   @Get(`${V}/me`)

@@ -51,6 +51,33 @@ export function oauthFail(err: unknown): never {
   }
 }
 
+const LONG_LIVED_SECONDS = 60 * 24 * 3600;
+
+export interface GraphToken {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+}
+
+/** A long-lived (60-day) token for the grant of a valid token (fb_exchange_token, th_exchange_token, th_refresh_token). */
+export async function longLivedToken(oauth: SandboxOAuth, network: string, token: string | undefined, prefix: string): Promise<GraphToken> {
+  const info = await oauth.verify(network, token).catch(oauthFail);
+  const t = await oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix });
+  return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
+}
+
+/**
+ * Facebook Login's GET oauth/access_token (Facebook, Instagram): a code → a short-lived user
+ * token (1 h); grant_type=fb_exchange_token → a long-lived one. `prefixes` start the tokens.
+ */
+export async function facebookLoginToken(oauth: SandboxOAuth, network: string, q: Record<string, string | undefined>, prefixes: { short: string; long: string }): Promise<GraphToken> {
+  if (!q.client_id || !q.client_secret) throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+  if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
+  const grant = await oauth.redeemCode(network, { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '', codeVerifier: q.code_verifier }).catch(oauthFail);
+  const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
+  return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+}
+
 export async function verifyToken(oauth: SandboxOAuth, network: string, token: string | undefined): Promise<TokenInfo> {
   if (!token) throw graphFail('An active access token must be used to query information about the current user.', { code: 2500 });
   return oauth.verify(network, token).catch(oauthFail);

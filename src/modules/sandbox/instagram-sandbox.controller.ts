@@ -1,7 +1,7 @@
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/config';
-import { commentPage, fetchMediaProblem, graphDate, graphFail, graphPaging, oauthFail, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
+import { commentPage, facebookLoginToken, fetchMediaProblem, graphDate, graphFail, GraphToken, graphPaging, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
 import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
 import { MetaContainers, SandboxMedia } from './meta-containers';
 import { SandboxController } from './sandbox-http';
@@ -11,7 +11,6 @@ import { SandboxOAuth } from './sandbox-oauth';
 type Q = Record<string, string | undefined>;
 const V = 'v23.0';
 const NET = 'instagram';
-const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 
 /** Simulated Instagram API with Facebook Login (Graph v23.0) under /sandbox/instagram. */
 @SandboxController('instagram')
@@ -25,21 +24,12 @@ export class InstagramSandboxController {
 
   @Get(`${V}/dialog/oauth`)
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = (q.scope ?? '').split(/[ ,]+/).filter(Boolean);
-    return this.oauth.authorize({ network: NET, clientId: q.client_id ?? '', redirectUri: q.redirect_uri ?? '', state: q.state ?? '', scopes, codeChallenge: q.code_challenge, codeChallengeMethod: q.code_challenge_method, appLabel: 'Instagram app' }, res);
+    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Instagram app' }, res);
   }
 
   @Get(`${V}/oauth/access_token`)
-  async token(@Query() q: Q): Promise<{ access_token: string; token_type: string; expires_in: number }> {
-    if (!q.client_id || !q.client_secret) throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
-    if (q.grant_type === 'fb_exchange_token') {
-      const info = await this.oauth.verify(NET, q.fb_exchange_token).catch(oauthFail);
-      const t = await this.oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix: 'EAAsbxI' });
-      return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
-    }
-    const grant = await this.oauth.redeemCode(NET, { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '', codeVerifier: q.code_verifier }).catch(oauthFail);
-    const t = await this.oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'EAAsbxJ' });
-    return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+  token(@Query() q: Q): Promise<GraphToken> {
+    return facebookLoginToken(this.oauth, NET, q, { short: 'EAAsbxJ', long: 'EAAsbxI' });
   }
 
   @Get(`${V}/me/accounts`)

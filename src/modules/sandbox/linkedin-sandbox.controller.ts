@@ -3,7 +3,6 @@ import type { Response } from 'express';
 import { LI_TEXT_LIMIT, LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
 import { applyMagicWords } from './magic-words';
 import { SandboxController, SandboxHttpError } from './sandbox-http';
-import { SandboxGrant, SandboxOAuthError } from './sandbox-oauth';
 import { qs } from './sandbox-request';
 
 type Q = Record<string, unknown>;
@@ -17,48 +16,25 @@ export class LinkedInSandboxController {
 
   @Get('oauth/v2/authorization')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = qs(q.scope).split(/[ ,]+/).filter(Boolean);
-    return this.li.oauth.authorize(
-      {
-        network: 'linkedin',
-        clientId: qs(q.client_id),
-        redirectUri: qs(q.redirect_uri),
-        state: qs(q.state),
-        scopes,
-        codeChallenge: qs(q.code_challenge) || null,
-        codeChallengeMethod: qs(q.code_challenge_method) || null,
-        appLabel: 'LinkedIn app',
-      },
-      res,
-    );
+    return this.li.oauth.authorizeQuery(q, { network: 'linkedin', appLabel: 'LinkedIn app' }, res);
   }
 
   /** authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
   @Post('oauth/v2/accessToken')
   @HttpCode(200)
   async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    const clientId = qs(body.client_id);
-    if (!clientId || !qs(body.client_secret)) throw new SandboxHttpError(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
-    let grant: SandboxGrant;
-    let refreshToken: string | null = null;
-    try {
-      if (qs(body.grant_type) === 'refresh_token') {
-        grant = (await this.li.oauth.verify('linkedin', qs(body.refresh_token), 'refresh')).grant;
-        refreshToken = qs(body.refresh_token);
-      } else if (qs(body.grant_type) === 'authorization_code') {
-        grant = await this.li.oauth.redeemCode('linkedin', { code: qs(body.code), clientId, redirectUri: qs(body.redirect_uri), codeVerifier: qs(body.code_verifier) || null });
-      } else {
-        throw new SandboxHttpError(400, { error: 'unsupported_grant_type', error_description: 'The grant_type is not supported' });
-      }
-    } catch (err) {
-      if (!(err instanceof SandboxOAuthError)) throw err;
-      if (err.reason === 'invalid_client') throw new SandboxHttpError(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
-      if (qs(body.grant_type) === 'refresh_token') throw new SandboxHttpError(400, { error: 'invalid_request', error_description: 'The provided refresh token is invalid' });
-      throw new SandboxHttpError(400, {
-        error: 'invalid_request',
-        error_description: 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
-      });
-    }
+    const { grant, refreshing } = await this.li.oauth.tokenGrant('linkedin', body, {
+      invalidClient: () => new SandboxHttpError(401, { error: 'invalid_client', error_description: 'Client authentication failed' }),
+      unsupportedGrant: () => new SandboxHttpError(400, { error: 'unsupported_grant_type', error_description: 'The grant_type is not supported' }),
+      invalidGrant: (refreshingGrant) =>
+        new SandboxHttpError(400, {
+          error: 'invalid_request',
+          error_description: refreshingGrant
+            ? 'The provided refresh token is invalid'
+            : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+        }),
+    });
+    const refreshToken = refreshing ? qs(body.refresh_token) : null;
     const issued = await this.li.oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }), prefix: 'AQ' });
     return { access_token: issued.accessToken, expires_in: ACCESS_TTL, refresh_token: refreshToken ?? issued.refreshToken, refresh_token_expires_in: REFRESH_TTL, scope: grant.scopes.join(',') };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
 import { AppConfig } from '../../config/config';
+import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
 /**
@@ -10,6 +11,9 @@ import { SandboxStore } from './sandbox-store';
  *
  *   authorize → (auto consent: 302 | consent page → POST /sandbox/_control/consent → 302)
  *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()/refresh()
+ *
+ * authorizeQuery() and tokenGrant() read the query and form fields of RFC 6749's authorize and
+ * token endpoints for the networks that use them as specified (LinkedIn, TikTok, Google).
  *
  * Every grant is a brand-new sandbox user (fresh random id), so each connect adds an account.
  * Tests can break a grant with POST /sandbox/_control/revoke { accessToken | refreshToken }
@@ -57,6 +61,30 @@ export interface TokenInfo {
 }
 
 export type OAuthFailure = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
+
+/** How a network names the fields of its authorize URL (defaults: RFC 6749 with PKCE). */
+export interface AuthorizeQueryOptions {
+  network: string;
+  appLabel: string;
+  /** The query field of the client id (TikTok: client_key). */
+  clientIdParam?: string;
+  /** Between scopes (Google: white space only). */
+  scopeSeparator?: RegExp;
+  /** false: the network's flow has no PKCE (Threads), code_challenge is ignored. */
+  pkce?: boolean;
+}
+
+/** A token endpoint's answers, in the network's own error format. */
+export interface TokenGrantErrors {
+  /** The form field of the client id (TikTok: client_key). */
+  clientIdParam?: string;
+  /** Missing client credentials, or a code issued to another client. */
+  invalidClient: () => Error;
+  /** A grant_type other than authorization_code and refresh_token. */
+  unsupportedGrant: () => Error;
+  /** A code or refresh token that is unknown, used, expired or revoked. */
+  invalidGrant: (refreshing: boolean) => Error;
+}
 
 export class SandboxOAuthError extends Error {
   constructor(
@@ -110,6 +138,46 @@ export class SandboxOAuth {
     const pending: PendingConsent = { ...req, id: randomBytes(16).toString('hex') };
     await this.store.put(['oauth', 'consent', pending.id], pending, CODE_TTL_SECONDS);
     res.status(200).type('html').send(consentPage(pending));
+  }
+
+  /** authorize() for an authorize URL's query (client id, redirect_uri, state, scope, PKCE challenge). */
+  authorizeQuery(q: Record<string, unknown>, o: AuthorizeQueryOptions, res: Response): Promise<void> {
+    return this.authorize(
+      {
+        network: o.network,
+        clientId: qs(q[o.clientIdParam ?? 'client_id']),
+        redirectUri: qs(q.redirect_uri),
+        state: qs(q.state),
+        scopes: qs(q.scope)
+          .split(o.scopeSeparator ?? /[ ,]+/)
+          .filter(Boolean),
+        ...(o.pkce === false ? {} : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
+        appLabel: o.appLabel,
+      },
+      res,
+    );
+  }
+
+  /**
+   * The grant a token request (form body) is for: `authorization_code` redeems the code (client,
+   * redirect URI and PKCE verifier checked), `refresh_token` verifies the refresh token. Every
+   * failure is thrown as `errors` builds it.
+   */
+  async tokenGrant(network: string, body: Record<string, unknown>, errors: TokenGrantErrors): Promise<{ grant: SandboxGrant; refreshing: boolean }> {
+    const clientId = qs(body[errors.clientIdParam ?? 'client_id']);
+    if (!clientId || !qs(body.client_secret)) throw errors.invalidClient();
+    const grantType = qs(body.grant_type);
+    const refreshing = grantType === 'refresh_token';
+    if (!refreshing && grantType !== 'authorization_code') throw errors.unsupportedGrant();
+    try {
+      const grant = refreshing
+        ? (await this.verify(network, qs(body.refresh_token), 'refresh')).grant
+        : await this.redeemCode(network, { code: qs(body.code), clientId, redirectUri: qs(body.redirect_uri), codeVerifier: qs(body.code_verifier) || null });
+      return { grant, refreshing };
+    } catch (err) {
+      if (!(err instanceof SandboxOAuthError)) throw err;
+      throw err.reason === 'invalid_client' ? errors.invalidClient() : errors.invalidGrant(refreshing);
+    }
   }
 
   /** POST target of the consent page (form fields: consent, decision=allow|deny). */

@@ -1,7 +1,7 @@
 import { Body, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../../config/config';
-import { fetchMediaProblem, graphDate, graphFail, oauthFail, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
+import { fetchMediaProblem, graphDate, graphFail, GraphToken, longLivedToken, oauthFail, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
 import { MetaContainers, SandboxMedia } from './meta-containers';
 import { SandboxController } from './sandbox-http';
 import { itemMetrics } from './sandbox-metrics';
@@ -10,7 +10,6 @@ import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './thre
 
 type Q = Record<string, string | undefined>;
 const NET = 'threads';
-const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 const THREADS_MAX_TEXT = 500;
 
 /** Simulated Threads API (graph.threads.net, v1.0) under /sandbox/threads. */
@@ -25,8 +24,7 @@ export class ThreadsSandboxController {
 
   @Get('oauth/authorize')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = (q.scope ?? '').split(/[ ,]+/).filter(Boolean);
-    return this.oauth.authorize({ network: NET, clientId: q.client_id ?? '', redirectUri: q.redirect_uri ?? '', state: q.state ?? '', scopes, appLabel: 'Threads app' }, res);
+    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Threads app', pkce: false }, res);
   }
 
   /** code → short-lived token (1 h) and the user id. */
@@ -40,15 +38,15 @@ export class ThreadsSandboxController {
   }
 
   @Get('access_token')
-  exchange(@Query() q: Q): Promise<{ access_token: string; token_type: string; expires_in: number }> {
+  exchange(@Query() q: Q): Promise<GraphToken> {
     if (q.grant_type !== 'th_exchange_token' || !q.client_secret) throw graphFail('Invalid grant_type or missing client_secret.', { code: 100 });
-    return this.longLived(q.access_token);
+    return longLivedToken(this.oauth, NET, q.access_token, 'THsbxL');
   }
 
   @Get('refresh_access_token')
-  refresh(@Query() q: Q): Promise<{ access_token: string; token_type: string; expires_in: number }> {
+  refresh(@Query() q: Q): Promise<GraphToken> {
     if (q.grant_type !== 'th_refresh_token') throw graphFail('Invalid grant_type.', { code: 100 });
-    return this.longLived(q.access_token);
+    return longLivedToken(this.oauth, NET, q.access_token, 'THsbxL');
   }
 
   @Get('v1.0/me')
@@ -150,12 +148,6 @@ export class ThreadsSandboxController {
     if (!media) throw graphFail(`Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'THApiException' });
     const user = await this.threads.authorize(media.ownerId, token);
     return this.view(media, user.username);
-  }
-
-  private async longLived(token: string | undefined): Promise<{ access_token: string; token_type: string; expires_in: number }> {
-    const info = await this.oauth.verify(NET, token).catch(oauthFail);
-    const t = await this.oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix: 'THsbxL' });
-    return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
   }
 
   /** What a permalink opens: a tiny page showing the post. */

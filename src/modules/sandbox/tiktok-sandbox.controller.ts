@@ -3,7 +3,6 @@ import type { Response } from 'express';
 import { applyMagicWords } from './magic-words';
 import { SandboxController, SandboxHttpError } from './sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from './sandbox-metrics';
-import { SandboxGrant, SandboxOAuthError } from './sandbox-oauth';
 import { qs } from './sandbox-request';
 import { TikTokSandbox, TtPublish, TtVideo, ttFail, ttOk, ttOkText, TT_PHOTO_LIMIT, TT_PRIVACY_OPTIONS, TT_TITLE_LIMIT, openIdOf } from './tiktok-sandbox.service';
 
@@ -22,37 +21,19 @@ export class TikTokSandboxController {
 
   @Get('v2/auth/authorize')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = qs(q.scope).split(/[ ,]+/).filter(Boolean);
-    return this.tt.oauth.authorize(
-      {
-        network: 'tiktok',
-        clientId: qs(q.client_key),
-        redirectUri: qs(q.redirect_uri),
-        state: qs(q.state),
-        scopes,
-        codeChallenge: qs(q.code_challenge) || null,
-        codeChallengeMethod: qs(q.code_challenge_method) || null,
-        appLabel: 'TikTok app',
-      },
-      res,
-    );
+    return this.tt.oauth.authorizeQuery(q, { network: 'tiktok', appLabel: 'TikTok app', clientIdParam: 'client_key' }, res);
   }
 
   @Post('v2/oauth/token')
   @HttpCode(200)
   async token(@Body() body: Q): Promise<Record<string, unknown>> {
     const fail = (error: string, description: string) => new SandboxHttpError(400, { error, error_description: description, log_id: `${Date.now()}SANDBOX` });
-    if (!qs(body.client_key) || !qs(body.client_secret)) throw fail('invalid_client', 'Client key or secret is incorrect.');
-    let grant: SandboxGrant;
-    try {
-      if (qs(body.grant_type) === 'refresh_token') grant = (await this.tt.oauth.verify('tiktok', qs(body.refresh_token), 'refresh')).grant;
-      else if (qs(body.grant_type) === 'authorization_code')
-        grant = await this.tt.oauth.redeemCode('tiktok', { code: qs(body.code), clientId: qs(body.client_key), redirectUri: qs(body.redirect_uri), codeVerifier: qs(body.code_verifier) || null });
-      else throw fail('invalid_request', 'The request parameters are malformed.');
-    } catch (err) {
-      if (!(err instanceof SandboxOAuthError)) throw err;
-      throw err.reason === 'invalid_client' ? fail('invalid_client', 'Client key or secret is incorrect.') : fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.');
-    }
+    const { grant } = await this.tt.oauth.tokenGrant('tiktok', body, {
+      clientIdParam: 'client_key',
+      invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
+      unsupportedGrant: () => fail('invalid_request', 'The request parameters are malformed.'),
+      invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
+    });
     // Refresh tokens rotate: every refresh answers with a new one.
     const t = await this.tt.oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, refreshTtlSeconds: REFRESH_TTL, prefix: 'act.' });
     return {

@@ -2,7 +2,6 @@ import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestj
 import type { Request, Response } from 'express';
 import { applyMagicWords } from './magic-words';
 import { SandboxController, SandboxHttpError } from './sandbox-http';
-import { SandboxGrant, SandboxOAuthError } from './sandbox-oauth';
 import { qs, readRawBody } from './sandbox-request';
 import { etag, YouTubeSandbox, YtSession, YtVideo, ytFail, YT_DESCRIPTION_BYTES, YT_PRIVACY, YT_TITLE_LIMIT } from './youtube-sandbox.service';
 
@@ -20,39 +19,18 @@ export class YouTubeSandboxController {
 
   @Get('o/oauth2/v2/auth')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    const scopes = qs(q.scope).split(/\s+/).filter(Boolean);
-    return this.yt.oauth.authorize(
-      {
-        network: 'youtube',
-        clientId: qs(q.client_id),
-        redirectUri: qs(q.redirect_uri),
-        state: qs(q.state),
-        scopes,
-        codeChallenge: qs(q.code_challenge) || null,
-        codeChallengeMethod: qs(q.code_challenge_method) || null,
-        appLabel: 'Google app',
-      },
-      res,
-    );
+    return this.yt.oauth.authorizeQuery(q, { network: 'youtube', appLabel: 'Google app', scopeSeparator: /\s+/ }, res);
   }
 
   /** oauth2.googleapis.com/token: authorization_code (with a refresh token that does not expire) and refresh_token. */
   @Post('token')
   @HttpCode(200)
   async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    if (!qs(body.client_id) || !qs(body.client_secret)) throw new SandboxHttpError(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
-    const refreshing = qs(body.grant_type) === 'refresh_token';
-    let grant: SandboxGrant;
-    try {
-      if (refreshing) grant = (await this.yt.oauth.verify('youtube', qs(body.refresh_token), 'refresh')).grant;
-      else if (qs(body.grant_type) === 'authorization_code')
-        grant = await this.yt.oauth.redeemCode('youtube', { code: qs(body.code), clientId: qs(body.client_id), redirectUri: qs(body.redirect_uri), codeVerifier: qs(body.code_verifier) || null });
-      else throw new SandboxHttpError(400, { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${qs(body.grant_type)}` });
-    } catch (err) {
-      if (!(err instanceof SandboxOAuthError)) throw err;
-      if (err.reason === 'invalid_client') throw new SandboxHttpError(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
-      throw new SandboxHttpError(400, { error: 'invalid_grant', error_description: refreshing ? 'Token has been expired or revoked.' : 'Malformed auth code.' });
-    }
+    const { grant, refreshing } = await this.yt.oauth.tokenGrant('youtube', body, {
+      invalidClient: () => new SandboxHttpError(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' }),
+      unsupportedGrant: () => new SandboxHttpError(400, { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${qs(body.grant_type)}` }),
+      invalidGrant: (refreshingGrant) => new SandboxHttpError(400, { error: 'invalid_grant', error_description: refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.' }),
+    });
     const t = await this.yt.oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...(refreshing ? {} : { refreshTtlSeconds: null }), prefix: 'ya29.' });
     return { access_token: t.accessToken, expires_in: ACCESS_TTL, ...(refreshing ? {} : { refresh_token: t.refreshToken }), scope: grant.scopes.join(' '), token_type: 'Bearer' };
   }

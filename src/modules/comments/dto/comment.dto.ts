@@ -1,10 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, ProfileQueryDto } from '../../../common/pagination/pagination';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsOptional, IsString, IsUUID } from 'class-validator';
+import { PageLimit, ProfileQueryDto } from '../../../common/pagination/pagination';
 import { PLATFORM_NAMES, PlatformName } from '../../platforms/platform-name';
-
-const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 export class ListCommentsQueryDto extends ProfileQueryDto {
   /** Only comments on this account's items. */
@@ -23,11 +20,7 @@ export class ListCommentsQueryDto extends ProfileQueryDto {
   cursor?: string;
 
   /** Results per page; values over 100 are clamped to 100. */
-  @ApiPropertyOptional({ minimum: 1, default: DEFAULT_PAGE_SIZE, description: 'Clamped to 100' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be at least 1' })
+  @PageLimit()
   limit?: number;
 }
 

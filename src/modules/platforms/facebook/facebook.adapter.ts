@@ -13,8 +13,9 @@ import type {
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
+import { FacebookLogin } from '../meta/facebook-login';
 import { FetchFn, GraphClient } from '../meta/graph-client';
-import { expiresAt, GraphInsight, GraphList, GraphTokenResponse, insightSeries, insightTotal, unixDay } from '../meta/graph-shapes';
+import { GraphInsight, GraphList, insightSeries, insightTotal, unixDay } from '../meta/graph-shapes';
 import { FacebookPublisher } from './facebook-publish';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
@@ -57,46 +58,29 @@ export class FacebookAdapter implements PlatformAdapter {
   readonly supportsComments = true;
   private readonly graph: GraphClient;
   private readonly publisher: FacebookPublisher;
+  private readonly login: FacebookLogin;
 
   constructor(
-    private readonly endpoints: AdapterEndpoints,
+    endpoints: AdapterEndpoints,
     fetchFn?: FetchFn,
   ) {
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
     this.publisher = new FacebookPublisher(this.graph);
+    this.login = new FacebookLogin(this.graph, endpoints, FACEBOOK_SCOPES);
   }
 
   authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const u = new URL(this.endpoints.authBaseUrl);
-    u.search = new URLSearchParams({
-      client_id: this.endpoints.clientId,
-      redirect_uri: p.redirectUri,
-      state: p.state,
-      response_type: 'code',
-      scope: FACEBOOK_SCOPES.join(','),
-      code_challenge: p.codeChallenge,
-      code_challenge_method: 'S256',
-    }).toString();
-    return u.toString();
+    return this.login.authorizeUrl(p);
   }
 
   /** code → short-lived user token → long-lived (~60 d) user token. */
-  async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
-    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { client_id: clientId, client_secret: clientSecret, redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier });
-    return this.longLived(short.access_token);
+  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.login.exchangeCode(p);
   }
 
   /** Facebook has no refresh tokens: a still-valid long-lived token is exchanged for a fresh one. */
-  async refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.longLived(tokens.accessToken);
-  }
-
-  private async longLived(token: string): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
-    const now = Date.now();
-    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { grant_type: 'fb_exchange_token', client_id: clientId, client_secret: clientSecret, fb_exchange_token: token });
-    return { accessToken: res.access_token, refreshToken: null, expiresAt: expiresAt(res.expires_in, now), scopes: FACEBOOK_SCOPES };
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+    return this.login.longLived(tokens.accessToken);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */

@@ -1,6 +1,6 @@
-import type { OAuthTokens } from '../platform-adapter';
+import type { AdapterEndpoints, OAuthTokens } from '../platform-adapter';
 import { PlatformError } from '../platform-adapter';
-import { NetworkReply, num, obj, str } from './network-request';
+import { callNetwork, NetworkReply, num, obj, str } from './network-request';
 
 /**
  * Reads an RFC 6749 token response (`access_token`, `expires_in`, `refresh_token`, …), the
@@ -36,4 +36,42 @@ export function oauthError(reply: NetworkReply, network: string): PlatformError 
   if (reply.status >= 500) return new PlatformError(message, 'network_error', true, { status: reply.status, networkCode: code });
   if (reply.status === 429) return new PlatformError(message, 'network_rate_limited', true, { status: reply.status, networkCode: code });
   return new PlatformError(message, 'auth_expired', false, { status: reply.status, networkCode: code });
+}
+
+/**
+ * A network's RFC 6749 token endpoint: a form-encoded POST with the app's credentials in the
+ * body, answered as parseTokenResponse reads it. `network` names the errors ("LinkedIn OAuth: …");
+ * `clientIdField` is the form field of the client id where a network renamed it (TikTok: client_key).
+ */
+export class TokenEndpoint {
+  constructor(
+    private readonly network: string,
+    private readonly url: string,
+    private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
+    private readonly clientIdField = 'client_id',
+  ) {}
+
+  /** The authorization_code grant, with the PKCE verifier. */
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.request({ grant_type: 'authorization_code', code: params.code, redirect_uri: params.redirectUri, code_verifier: params.codeVerifier }, null);
+  }
+
+  /** The refresh_token grant; a grant without a refresh token cannot be renewed: auth_expired with `noRefreshMessage`. */
+  refresh(refreshToken: string | null, noRefreshMessage: string): Promise<OAuthTokens> {
+    if (!refreshToken) return Promise.reject(new PlatformError(noRefreshMessage, 'auth_expired', false));
+    return this.request({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken);
+  }
+
+  private async request(form: Record<string, string>, previousRefreshToken: string | null): Promise<OAuthTokens> {
+    const reply = await callNetwork(
+      {
+        method: 'POST',
+        url: this.url,
+        form: { ...form, [this.clientIdField]: this.endpoints.clientId, client_secret: this.endpoints.clientSecret },
+        timeoutMs: this.endpoints.timeoutMs,
+      },
+      (r) => oauthError(r, this.network),
+    );
+    return parseTokenResponse(reply, this.network, previousRefreshToken);
+  }
 }

@@ -15,8 +15,9 @@ import type {
   ValidationIssue,
 } from '../platform-adapter';
 import { ContainerPublisher, PollOptions } from '../meta/container-publisher';
+import { FacebookLogin } from '../meta/facebook-login';
 import { FetchFn, GraphClient } from '../meta/graph-client';
-import { countHashtags, expiresAt, GraphInsight, GraphList, GraphTokenResponse, insightTotal, unixDay } from '../meta/graph-shapes';
+import { countHashtags, GraphInsight, GraphList, insightTotal, unixDay } from '../meta/graph-shapes';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_insights', 'pages_show_list', 'pages_read_engagement', 'business_management'];
@@ -48,13 +49,15 @@ export class InstagramAdapter implements PlatformAdapter {
   readonly supportsComments = true;
   private readonly graph: GraphClient;
   private readonly publisher: ContainerPublisher;
+  private readonly login: FacebookLogin;
 
   constructor(
-    private readonly endpoints: AdapterEndpoints,
+    endpoints: AdapterEndpoints,
     fetchFn?: FetchFn,
     poll?: PollOptions,
   ) {
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+    this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
     this.publisher = new ContainerPublisher(
       this.graph,
       {
@@ -76,27 +79,16 @@ export class InstagramAdapter implements PlatformAdapter {
   }
 
   authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const u = new URL(this.endpoints.authBaseUrl);
-    u.search = new URLSearchParams({ client_id: this.endpoints.clientId, redirect_uri: p.redirectUri, state: p.state, response_type: 'code', scope: INSTAGRAM_SCOPES.join(','), code_challenge: p.codeChallenge, code_challenge_method: 'S256' }).toString();
-    return u.toString();
+    return this.login.authorizeUrl(p);
   }
 
-  async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
-    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { client_id: clientId, client_secret: clientSecret, redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier });
-    return this.longLived(short.access_token);
+  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.login.exchangeCode(p);
   }
 
   /** A still-valid long-lived user token is exchanged for a fresh one (no refresh tokens). */
   refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.longLived(tokens.accessToken);
-  }
-
-  private async longLived(token: string): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
-    const now = Date.now();
-    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { grant_type: 'fb_exchange_token', client_id: clientId, client_secret: clientSecret, fb_exchange_token: token });
-    return { accessToken: res.access_token, refreshToken: null, expiresAt: expiresAt(res.expires_in, now), scopes: INSTAGRAM_SCOPES };
+    return this.login.longLived(tokens.accessToken);
   }
 
   /** The Instagram professional accounts linked to the user's Pages (they act with the user token). */

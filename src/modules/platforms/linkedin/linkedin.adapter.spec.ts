@@ -1,5 +1,5 @@
-import { DocFetch, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
-import { PlatformError, PublishContent, PublishRequest } from '../platform-adapter';
+import { DocFetch, recordingRequest, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
+import { PlatformError, PublishContent } from '../platform-adapter';
 import { escapeLittleText, unescapeLittleText } from './linkedin-api';
 import { LinkedInAdapter, linkedinAdapterFactory } from './linkedin.adapter';
 
@@ -64,18 +64,7 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'text', text: 'Hello #LinkedIn (test)', link: null, imageUrls: [], videoUrl: null, options: {}, ...over };
 }
 
-function request(c: PublishContent, publishState: Record<string, unknown> = {}): PublishRequest & { saved: Record<string, unknown>[] } {
-  const saved: Record<string, unknown>[] = [];
-  return {
-    account: { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} },
-    content: c,
-    publishState,
-    saveState: async (s) => {
-      saved.push(s);
-    },
-    saved,
-  };
-}
+const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} }, c, publishState);
 
 describe('LinkedInAdapter (documented bodies)', () => {
   let net: DocFetch;

@@ -4,7 +4,6 @@ import type {
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
-  NetworkComment,
   OAuthTokens,
   PlatformAdapter,
   PublishContent,
@@ -12,10 +11,10 @@ import type {
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
-import { PlatformError } from '../platform-adapter';
+import { commentsUnavailable, PlatformError } from '../platform-adapter';
 import type { AdapterFactory } from '../platform-registry';
-import { arr, callNetwork, num, obj, str } from '../http/network-request';
-import { oauthError, parseTokenResponse } from '../http/oauth-tokens';
+import { arr, num, obj, str } from '../http/network-request';
+import { TokenEndpoint } from '../http/oauth-tokens';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, readState, uploadImages, uploadVideo } from './linkedin-media';
 import { dailyMetrics, itemMetrics } from './linkedin-metrics';
@@ -41,6 +40,7 @@ export class LinkedInAdapter implements PlatformAdapter {
   readonly platform = 'linkedin' as const;
   readonly supportsComments = false;
   private readonly client: LinkedInClient;
+  private readonly oauth: TokenEndpoint;
   private readonly pollDelaysMs: number[];
 
   constructor(
@@ -48,6 +48,7 @@ export class LinkedInAdapter implements PlatformAdapter {
     options: LinkedInAdapterOptions = {},
   ) {
     this.client = new LinkedInClient(endpoints);
+    this.oauth = new TokenEndpoint('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints);
     this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
   }
 
@@ -64,27 +65,13 @@ export class LinkedInAdapter implements PlatformAdapter {
     return `${this.endpoints.authBaseUrl}/authorization?${q.toString()}`;
   }
 
-  async exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.token({ grant_type: 'authorization_code', code: params.code, redirect_uri: params.redirectUri, code_verifier: params.codeVerifier }, null);
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.oauth.exchangeCode(params);
   }
 
-  async refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
     // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
-    if (!tokens.refreshToken) throw new PlatformError('LinkedIn granted no refresh token; reconnect the account.', 'auth_expired', false);
-    return this.token({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, tokens.refreshToken);
-  }
-
-  private async token(form: Record<string, string>, previousRefresh: string | null): Promise<OAuthTokens> {
-    const reply = await callNetwork(
-      {
-        method: 'POST',
-        url: `${this.endpoints.authBaseUrl}/accessToken`,
-        form: { ...form, client_id: this.endpoints.clientId, client_secret: this.endpoints.clientSecret },
-        timeoutMs: this.endpoints.timeoutMs,
-      },
-      (r) => oauthError(r, 'LinkedIn'),
-    );
-    return parseTokenResponse(reply, 'LinkedIn', previousRefresh);
+    return this.oauth.refresh(tokens.refreshToken, 'LinkedIn granted no refresh token; reconnect the account.');
   }
 
   /** The member, plus every organisation page the member administers (a page picker chooses among them). */
@@ -196,11 +183,8 @@ export class LinkedInAdapter implements PlatformAdapter {
     return dailyMetrics(this.client, account, from, to);
   }
 
-  async listComments(): Promise<{
-    comments: NetworkComment[];
-    nextCursor: string | null;
-  }> {
-    throw new PlatformError('Comments are not available for LinkedIn accounts.', 'invalid_content', false);
+  listComments(): Promise<never> {
+    return commentsUnavailable('LinkedIn');
   }
 }
 

@@ -1,5 +1,5 @@
-import { DocFetch, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
-import { PublishContent, PublishRequest } from '../platform-adapter';
+import { DocFetch, recordingRequest, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
+import { PublishContent } from '../platform-adapter';
 import { publicPostIds } from './tiktok-api';
 import { TikTokAdapter, tiktokAdapterFactory } from './tiktok.adapter';
 
@@ -56,18 +56,7 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'video', text: 'Dance #fyp', link: null, imageUrls: [], videoUrl: 'https://media.example.com/v.mp4', options: {}, ...over };
 }
 
-function request(c: PublishContent, publishState: Record<string, unknown> = {}): PublishRequest & { saved: Record<string, unknown>[] } {
-  const saved: Record<string, unknown>[] = [];
-  return {
-    account: { platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4', accessToken: 'act.example', metadata: { username: 'tiktoker' } },
-    content: c,
-    publishState,
-    saveState: async (s) => {
-      saved.push(s);
-    },
-    saved,
-  };
-}
+const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4', accessToken: 'act.example', metadata: { username: 'tiktoker' } }, c, publishState);
 
 describe('TikTokAdapter (documented bodies)', () => {
   let net: DocFetch;

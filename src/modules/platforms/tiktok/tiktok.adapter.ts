@@ -4,7 +4,6 @@ import type {
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
-  NetworkComment,
   OAuthTokens,
   PlatformAdapter,
   PublishContent,
@@ -12,10 +11,10 @@ import type {
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
-import { PlatformError } from '../platform-adapter';
+import { commentsUnavailable, PlatformError } from '../platform-adapter';
 import type { AdapterFactory } from '../platform-registry';
-import { arr, callNetwork, obj, sleep, str } from '../http/network-request';
-import { oauthError, parseTokenResponse } from '../http/oauth-tokens';
+import { arr, obj, sleep, str } from '../http/network-request';
+import { TokenEndpoint } from '../http/oauth-tokens';
 import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -49,6 +48,7 @@ export class TikTokAdapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
   readonly supportsComments = false;
   private readonly client: TikTokClient;
+  private readonly oauth: TokenEndpoint;
   private readonly pollDelaysMs: number[];
 
   constructor(
@@ -56,6 +56,7 @@ export class TikTokAdapter implements PlatformAdapter {
     options: TikTokAdapterOptions = {},
   ) {
     this.client = new TikTokClient(endpoints);
+    this.oauth = new TokenEndpoint('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, 'client_key');
     this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
   }
 
@@ -73,26 +74,12 @@ export class TikTokAdapter implements PlatformAdapter {
   }
 
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.token({ grant_type: 'authorization_code', code: params.code, redirect_uri: params.redirectUri, code_verifier: params.codeVerifier });
+    return this.oauth.exchangeCode(params);
   }
 
   refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    if (!tokens.refreshToken) return Promise.reject(new PlatformError('TikTok granted no refresh token; reconnect the account.', 'auth_expired', false));
     // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
-    return this.token({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, tokens.refreshToken);
-  }
-
-  private async token(form: Record<string, string>, previousRefresh: string | null = null): Promise<OAuthTokens> {
-    const reply = await callNetwork(
-      {
-        method: 'POST',
-        url: `${this.endpoints.apiBaseUrl}/v2/oauth/token/`,
-        form: { ...form, client_key: this.endpoints.clientId, client_secret: this.endpoints.clientSecret },
-        timeoutMs: this.endpoints.timeoutMs,
-      },
-      (r) => oauthError(r, 'TikTok'),
-    );
-    return parseTokenResponse(reply, 'TikTok', previousRefresh);
+    return this.oauth.refresh(tokens.refreshToken, 'TikTok granted no refresh token; reconnect the account.');
   }
 
   /** One grant = one creator account. */
@@ -224,11 +211,8 @@ export class TikTokAdapter implements PlatformAdapter {
     return dailyMetrics(this.client, account, from, to);
   }
 
-  async listComments(): Promise<{
-    comments: NetworkComment[];
-    nextCursor: string | null;
-  }> {
-    throw new PlatformError('Comments are not available for TikTok accounts.', 'invalid_content', false);
+  listComments(): Promise<never> {
+    return commentsUnavailable('TikTok');
   }
 }
 

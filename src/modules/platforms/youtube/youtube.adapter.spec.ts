@@ -1,5 +1,5 @@
-import { DocFetch, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
-import { PublishContent, PublishRequest } from '../platform-adapter';
+import { DocFetch, recordingRequest, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
+import { PublishContent } from '../platform-adapter';
 import { googleHosts } from './youtube-api';
 import { YouTubeAdapter, youtubeAdapterFactory } from './youtube.adapter';
 
@@ -75,18 +75,7 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'video', text: 'Description', link: null, imageUrls: [], videoUrl: 'https://media.example.com/v.mp4', options: { title: 'Demo', privacyStatus: 'unlisted' }, ...over };
 }
 
-function request(c: PublishContent, publishState: Record<string, unknown> = {}): PublishRequest & { saved: Record<string, unknown>[] } {
-  const saved: Record<string, unknown>[] = [];
-  return {
-    account: { platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } },
-    content: c,
-    publishState,
-    saveState: async (s) => {
-      saved.push(s);
-    },
-    saved,
-  };
-}
+const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } }, c, publishState);
 
 describe('YouTubeAdapter (documented bodies)', () => {
   let net: DocFetch;

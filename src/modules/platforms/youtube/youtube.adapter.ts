@@ -4,7 +4,6 @@ import type {
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
-  NetworkComment,
   OAuthTokens,
   PlatformAdapter,
   PublishContent,
@@ -12,10 +11,10 @@ import type {
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
-import { PlatformError } from '../platform-adapter';
+import { commentsUnavailable, PlatformError } from '../platform-adapter';
 import type { AdapterFactory } from '../platform-registry';
-import { arr, callNetwork, daysBetween, num, obj, str } from '../http/network-request';
-import { oauthError, parseTokenResponse } from '../http/oauth-tokens';
+import { arr, daysBetween, num, obj, str } from '../http/network-request';
+import { TokenEndpoint } from '../http/oauth-tokens';
 import { YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
@@ -33,9 +32,11 @@ export class YouTubeAdapter implements PlatformAdapter {
   readonly platform = 'youtube' as const;
   readonly supportsComments = false;
   private readonly client: YouTubeClient;
+  private readonly oauth: TokenEndpoint;
 
   constructor(private readonly endpoints: AdapterEndpoints) {
     this.client = new YouTubeClient(endpoints);
+    this.oauth = new TokenEndpoint('Google', this.client.hosts.tokenUrl, endpoints);
   }
 
   authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
@@ -56,20 +57,11 @@ export class YouTubeAdapter implements PlatformAdapter {
   }
 
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.token({ grant_type: 'authorization_code', code: params.code, redirect_uri: params.redirectUri, code_verifier: params.codeVerifier }, null);
+    return this.oauth.exchangeCode(params);
   }
 
   refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    if (!tokens.refreshToken) return Promise.reject(new PlatformError('Google granted no refresh token; reconnect the channel.', 'auth_expired', false));
-    return this.token({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, tokens.refreshToken);
-  }
-
-  private async token(form: Record<string, string>, previousRefresh: string | null): Promise<OAuthTokens> {
-    const reply = await callNetwork(
-      { method: 'POST', url: this.client.hosts.tokenUrl, form: { ...form, client_id: this.endpoints.clientId, client_secret: this.endpoints.clientSecret }, timeoutMs: this.endpoints.timeoutMs },
-      (r) => oauthError(r, 'Google'),
-    );
-    return parseTokenResponse(reply, 'Google', previousRefresh);
+    return this.oauth.refresh(tokens.refreshToken, 'Google granted no refresh token; reconnect the channel.');
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
@@ -206,11 +198,8 @@ export class YouTubeAdapter implements PlatformAdapter {
     return rows;
   }
 
-  async listComments(): Promise<{
-    comments: NetworkComment[];
-    nextCursor: string | null;
-  }> {
-    throw new PlatformError('Comments are not available for YouTube accounts.', 'invalid_content', false);
+  listComments(): Promise<never> {
+    return commentsUnavailable('YouTube');
   }
 }
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryDeepPartialEntity } from 'typeorm';
+import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { AuthContext, actorOf } from '../../../common/auth/auth-context';
 import { ApiError } from '../../../common/errors/api-error';
-import { PolicyService } from '../../policy/policy.service';
+import { EffectivePolicy, PolicyService } from '../../policy/policy.service';
 import type { UpdatePostDto } from '../dto/create-post.dto';
 import type { CancelledPostDto, PostActionResultDto, RetriedPostDto } from '../dto/post-response.dto';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity, PostState } from '../entities/post.entity';
 import { postEventData } from '../post-events';
-import { approvalNeeded, assertApproversExist, assertHumanActor } from '../post-rules';
+import { approvalNeeded, assertApproversExist, assertHumanActor, assertTargetsAllowed } from '../post-rules';
 import { checkContentPatch, mergeContent, STORED_PATHS } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
 import { PostFlow } from './post-flow.service';
@@ -72,6 +72,7 @@ export class PostsLifecycleService {
         // A scheduledAt stored earlier must still lie ahead.
         if (newTime === undefined) parseScheduledAt(post.scheduledAt.toISOString(), now, policy.maxScheduleDaysAhead);
         assertHumanActor(auth);
+        await this.assertPolicyAllows(m, post, policy);
         if (approvalNeeded(policy, post)) assertApproversExist(policy);
         post = await this.flow.goLive(m, post, ['draft'], 'scheduled', policy, { actor, reason: 'scheduled by an edit' });
       } else if (before.state === 'scheduled' && newTime && newTime.getTime() !== before.scheduledAt?.getTime()) {
@@ -114,6 +115,7 @@ export class PostsLifecycleService {
       const before = await this.repo.findInProfile(auth, id, m, true);
       if (!PUBLISHABLE.includes(before.state)) throw new ApiError('invalid_state_transition', `Only draft, scheduled or approved posts can be published; this post is ${before.state}.`);
       assertHumanActor(auth);
+      await this.assertPolicyAllows(m, before, policy);
       const actor = actorOf(auth);
       if (before.state === 'approved') return { before, after: await this.flow.goLive(m, before, ['approved'], 'queued', policy, { actor, reason: 'published after approval' }) };
       if (approvalNeeded(policy, before)) assertApproversExist(policy);
@@ -142,6 +144,16 @@ export class PostsLifecycleService {
     });
     await this.queue.sync(before, after);
     return { post: { id: after.id, status: after.state } };
+  }
+
+  /**
+   * The profile's policy may have changed since the post was saved: going live checks its
+   * platforms (403 platform_not_allowed) and blocked terms (400 invalid_request) again.
+   */
+  private async assertPolicyAllows(m: EntityManager, post: PostEntity, policy: EffectivePolicy): Promise<void> {
+    const targets = await this.repo.targetsOf([post.id], m);
+    assertTargetsAllowed({ chosen: targets.map((t) => ({ id: t.accountId, platform: t.platform, name: t.pageName })), notAllowed: [], missing: [], anyActive: true }, policy);
+    this.validation.assertNoBlockedTerm(post.content, policy.blockedTerms, STORED_PATHS);
   }
 }
 

@@ -95,6 +95,18 @@ export class PostsRepository {
     });
   }
 
+  /** An account's targets published since `since` (with their network id), newest first: what analytics and comment sync re-read. */
+  async publishedTargetsOf(account: Pick<SocialAccountEntity, 'id' | 'profileId'>, since: Date, limit: number): Promise<PostTargetEntity[]> {
+    return this.ds
+      .getRepository(PostTargetEntity)
+      .createQueryBuilder('t')
+      .where('t.account_id = :accountId AND t.profile_id = :profileId', { accountId: account.id, profileId: account.profileId })
+      .andWhere(`t.status = 'success' AND t.external_id IS NOT NULL AND t.published_at >= :since`, { since })
+      .orderBy('t.published_at', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
+
   /** Posts the key created since `since` (the daily cap; index posts(created_by_key_id, created_at)). */
   async countCreatedByKeySince(m: EntityManager, keyId: string, since: Date): Promise<number> {
     const [row] = (await m.query('SELECT count(*)::int AS n FROM posts WHERE created_by_key_id = $1 AND created_at >= $2', [keyId, since])) as { n: number }[];

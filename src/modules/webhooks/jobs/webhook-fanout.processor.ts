@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventEntity } from '../../../common/outbox/event.entity';
+import { OutboxRelayService } from '../../../common/outbox/outbox-relay.service';
 import { QueueService } from '../../../common/queue/queue.service';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { isWebhookEventType, WILDCARD } from '../event-types';
@@ -16,10 +17,15 @@ export class WebhookFanoutProcessor implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
+    private readonly relay: OutboxRelayService,
   ) {}
 
   onModuleInit(): void {
-    this.queues.handle('dispatch-event', ({ eventId }) => this.fanOut(eventId));
+    this.queues.handle('dispatch-event', async ({ eventId }) => {
+      const queued = await this.fanOut(eventId);
+      await this.relay.markHandled(eventId);
+      return queued;
+    });
   }
 
   /** Returns the number of deliveries queued. */

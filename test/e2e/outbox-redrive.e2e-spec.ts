@@ -1,0 +1,54 @@
+import { OutboxRelayService } from '../../src/common/outbox/outbox-relay.service';
+import { OutboxService } from '../../src/common/outbox/outbox.service';
+import { createTenant, createTestApp, eventually, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** Redis can restart empty between the relay handing an event over and its fan-out. */
+describe('outbox redrive', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    t = await createTestApp();
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('should mark relayed events handled once fanned out', async () => {
+    const tenant = await createTenant(t);
+    await t.http().post('/v1/webhooks').set(tenant.auth).send({ url: receiver.url('/handled'), events: ['*'] }).expect(201);
+    await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'second' }).expect(201); // an audit-only event
+    const rows = await eventually(async () => {
+      const r: { type: string; handled: boolean }[] = await t.ds.query(`SELECT type, handled_at IS NOT NULL AS handled FROM events WHERE workspace_id = $1`, [tenant.workspaceId]);
+      return r.length > 0 && r.every((x) => x.handled) ? r : undefined;
+    });
+    expect(rows.map((r) => r.type)).toContain('profile.created');
+  });
+
+  it('should deliver an event whose dispatch job was lost after the relay handed it over', async () => {
+    const tenant = await createTenant(t);
+    await t.http().post('/v1/webhooks').set(tenant.auth).send({ url: receiver.url('/lost'), events: ['post.failed'] }).expect(201);
+    // As if the relay had handed the event to Redis two minutes ago and Redis then lost the job.
+    const event = await t.ds.transaction((m) =>
+      t.app.get(OutboxService).record(m, { workspaceId: tenant.workspaceId, profileId: tenant.profileId, type: 'post.failed', actor: { type: 'system', id: null }, data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] } }),
+    );
+    await t.ds.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [event.id]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.at('/lost')).toHaveLength(0);
+
+    expect(await t.app.get(OutboxRelayService).redriveBatch()).toBeGreaterThanOrEqual(1);
+    const [got] = await receiver.waitFor('/lost', 1);
+    expect(got!.body.type).toBe('post.failed');
+    expect(got!.body.data.profileId).toBe(tenant.profileId);
+    await eventually(async () => {
+      const [row]: { handled: boolean }[] = await t.ds.query(`SELECT handled_at IS NOT NULL AS handled FROM events WHERE id = $1`, [event.id]);
+      return row?.handled;
+    });
+    // A second redrive finds nothing left to do, and nothing is delivered twice.
+    expect(await t.app.get(OutboxRelayService).redriveBatch(200, 0)).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/lost')).toHaveLength(1);
+  });
+});
