@@ -31,10 +31,12 @@ describe('outbox redrive', () => {
     const tenant = await createTenant(t);
     await t.http().post('/v1/webhooks').set(tenant.auth).send({ url: receiver.url('/lost'), events: ['post.failed'] }).expect(201);
     // As if the relay had handed the event to Redis two minutes ago and Redis then lost the job.
-    const event = await t.ds.transaction((m) =>
-      t.app.get(OutboxService).record(m, { workspaceId: tenant.workspaceId, profileId: tenant.profileId, type: 'post.failed', actor: { type: 'system', id: null }, data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] } }),
-    );
-    await t.ds.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [event.id]);
+    // Written already marked relayed (same transaction), so the live relay never picks it up.
+    const event = await t.ds.transaction(async (m) => {
+      const e = await t.app.get(OutboxService).record(m, { workspaceId: tenant.workspaceId, profileId: tenant.profileId, type: 'post.failed', actor: { type: 'system', id: null }, data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] } });
+      await m.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [e.id]);
+      return e;
+    });
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.at('/lost')).toHaveLength(0);
 
