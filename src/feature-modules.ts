@@ -18,4 +18,22 @@ import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Domain modules, in one list so each feature adds itself in one line. */
-export const FEATURE_MODULES: Type[] = [PlansModule, PlatformsModule, HealthModule, ProfilesModule, KeysModule, PolicyModule, AuditModule, AccountsModule, ConnectModule, SandboxModule, McpModule, PostsModule, PublishingModule, WebhooksModule, MediaModule, AnalyticsModule, CommentsModule];
+export const FEATURE_MODULES: Type[] = [
+  PlansModule,
+  PlatformsModule,
+  HealthModule,
+  ProfilesModule,
+  KeysModule,
+  PolicyModule,
+  AuditModule,
+  AccountsModule,
+  ConnectModule,
+  SandboxModule,
+  McpModule,
+  PostsModule,
+  PublishingModule,
+  WebhooksModule,
+  MediaModule,
+  AnalyticsModule,
+  CommentsModule,
+];

@@ -16,7 +16,10 @@ const doc = (): OpenAPIObject =>
   }) as unknown as OpenAPIObject;
 
 describe('finishOpenApiDocument', () => {
-  const out = finishOpenApiDocument(doc()) as unknown as { paths: Record<string, Record<string, { security: unknown[]; parameters?: unknown[]; responses: Record<string, { headers: Record<string, unknown> }> }>>; components: { headers: Record<string, unknown> } };
+  const out = finishOpenApiDocument(doc()) as unknown as {
+    paths: Record<string, Record<string, { security: unknown[]; parameters?: unknown[]; responses: Record<string, { headers: Record<string, unknown> }> }>>;
+    components: { headers: Record<string, unknown> };
+  };
 
   it('should mark operations without security as public', () => {
     expect(out.paths['/health']!.get!.security).toEqual([]);

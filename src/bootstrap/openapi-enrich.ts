@@ -82,7 +82,8 @@ export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
       in: 'header',
       name: 'Idempotency-Key',
       required: false,
-      description: 'Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`.',
+      description:
+        'Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     },
   };

@@ -34,12 +34,17 @@ const positiveInt = (v: string): number => {
   return n;
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = (what: string) => (v: string): string => {
-  if (!UUID.test(v)) throw new InvalidArgumentError(`must be a ${what} id (UUID)`);
-  return v;
-};
+const uuid =
+  (what: string) =>
+  (v: string): string => {
+    if (!UUID.test(v)) throw new InvalidArgumentError(`must be a ${what} id (UUID)`);
+    return v;
+  };
 const permissionList = (v: string): string[] => {
-  const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const bad = list.find((p) => !isGrant(p));
   if (bad || list.length === 0) throw new InvalidArgumentError(bad ? `unknown permission '${bad}'` : 'must name at least one permission');
   return list;
@@ -83,7 +88,11 @@ export function buildProgram(): Command {
       const r = await withDb((ds) =>
         bootstrapWorkspace(ds, { workspaceName: o.workspace, email: o.email, plan: o.plan, rateLimitPerMinute: o.rateLimit ?? null, rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null }),
       );
-      print(!!o.json, { workspaceId: r.workspaceId, userId: r.userId, profileId: r.profileId, apiKey: r.apiKey }, `Workspace ${r.workspaceId}\nOwner user ${r.userId}\nProfile ${r.profileId}\nAPI key (shown once): ${r.apiKey}`);
+      print(
+        !!o.json,
+        { workspaceId: r.workspaceId, userId: r.userId, profileId: r.profileId, apiKey: r.apiKey },
+        `Workspace ${r.workspaceId}\nOwner user ${r.userId}\nProfile ${r.profileId}\nAPI key (shown once): ${r.apiKey}`,
+      );
     });
 
   program
@@ -101,7 +110,11 @@ export function buildProgram(): Command {
         const r = await ds.getRepository(WorkspaceEntity).update({ id: o.workspace }, { plan: o.plan, trialEndsAt });
         if (!r.affected) throw new Error(`No workspace ${o.workspace}`);
       });
-      print(!!o.json, { workspaceId: o.workspace, plan: o.plan, trialEndsAt: trialEndsAt?.toISOString() ?? null }, `Workspace ${o.workspace} is now on ${o.plan}${trialEndsAt ? ` (trial ends ${trialEndsAt.toISOString()})` : ''}`);
+      print(
+        !!o.json,
+        { workspaceId: o.workspace, plan: o.plan, trialEndsAt: trialEndsAt?.toISOString() ?? null },
+        `Workspace ${o.workspace} is now on ${o.plan}${trialEndsAt ? ` (trial ends ${trialEndsAt.toISOString()})` : ''}`,
+      );
     });
 
   program
@@ -137,7 +150,10 @@ export function buildProgram(): Command {
         ds.transaction(async (m) => {
           const profile = await m.findOne(ProfileEntity, { where: { workspaceId: o.workspace, ...(o.profile ? { id: o.profile } : {}), deletedAt: IsNull() }, order: { createdAt: 'ASC' } });
           if (!profile) throw new Error(o.profile ? `No profile ${o.profile} in workspace ${o.workspace}` : `No workspace ${o.workspace} (or it has no profile)`);
-          const owner = await m.findOne(UserEntity, { where: o.email ? { workspaceId: o.workspace, email: o.email.toLowerCase() } : { workspaceId: o.workspace, role: 'owner' }, order: { createdAt: 'ASC' } });
+          const owner = await m.findOne(UserEntity, {
+            where: o.email ? { workspaceId: o.workspace, email: o.email.toLowerCase() } : { workspaceId: o.workspace, role: 'owner' },
+            order: { createdAt: 'ASC' },
+          });
           if (o.email && !owner) throw new Error(`${o.email} is not a user of workspace ${o.workspace}`);
           const apiKey = generateApiKey();
           const key = await m.save(
@@ -160,7 +176,16 @@ export function buildProgram(): Command {
               revokedAt: null,
             }),
           );
-          await m.save(m.create(EventEntity, { workspaceId: o.workspace, profileId: profile.id, type: 'api_key.created', actor: { type: 'system', id: null }, data: { profileId: profile.id, apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions } }, dispatchedAt: null }));
+          await m.save(
+            m.create(EventEntity, {
+              workspaceId: o.workspace,
+              profileId: profile.id,
+              type: 'api_key.created',
+              actor: { type: 'system', id: null },
+              data: { profileId: profile.id, apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions } },
+              dispatchedAt: null,
+            }),
+          );
           return { keyId: key.id, apiKey, profileId: profile.id };
         }),
       );
@@ -178,7 +203,11 @@ export function buildProgram(): Command {
         const r = await ds.getRepository(ApiKeyEntity).update({ id: o.key }, { rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) });
         if (!r.affected) throw new Error(`No API key ${o.key}`);
       });
-      print(!!o.json, { keyId: o.key, rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) }, `Key ${o.key}: ${o.rateLimit} requests per minute, ${hourlyFor(o.rateLimit)} per hour`);
+      print(
+        !!o.json,
+        { keyId: o.key, rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) },
+        `Key ${o.key}: ${o.rateLimit} requests per minute, ${hourlyFor(o.rateLimit)} per hour`,
+      );
     });
 
   program

@@ -10,7 +10,10 @@ function problems(env: Record<string, string>): string[] {
     load(env);
   } catch (e) {
     expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message.split('\n').slice(1).map((l) => l.trim());
+    return (e as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
   throw new Error('expected a ConfigError');
 }
@@ -85,7 +88,11 @@ describe('loadConfig', () => {
   });
 
   it('should parse booleans and roles', () => {
-    expect(load({ DB_MIGRATE_ON_START: 'false', SANDBOX_AUTO_CONSENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: '1' })).toMatchObject({ migrateOnStart: false, sandbox: { autoConsent: false }, webhooks: { allowPrivateUrls: true } });
+    expect(load({ DB_MIGRATE_ON_START: 'false', SANDBOX_AUTO_CONSENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: '1' })).toMatchObject({
+      migrateOnStart: false,
+      sandbox: { autoConsent: false },
+      webhooks: { allowPrivateUrls: true },
+    });
     expect(load({ PROCESS_ROLE: 'worker' })).toMatchObject({ runsApi: false, runsWorker: true });
     expect(load({ PROCESS_ROLE: 'api' })).toMatchObject({ runsApi: true, runsWorker: false });
     expect(problems({ DB_MIGRATE_ON_START: 'yes' })[0]).toMatch(/^DB_MIGRATE_ON_START:/);

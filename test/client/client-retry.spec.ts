@@ -10,7 +10,8 @@ interface Seen {
 }
 type Handler = (req: Seen, res: ServerResponse, n: number) => void;
 
-const envelope = (code: string, message: string, requestId: string, details?: Record<string, unknown>) => JSON.stringify({ error: { code, message, docsUrl: `http://x/errors#${code}`, requestId, details }, message });
+const envelope = (code: string, message: string, requestId: string, details?: Record<string, unknown>) =>
+  JSON.stringify({ error: { code, message, docsUrl: `http://x/errors#${code}`, requestId, details }, message });
 
 describe('SpsClient retries, errors and pagination (against a local HTTP server)', () => {
   let server: Server;
@@ -38,8 +39,7 @@ describe('SpsClient retries, errors and pagination (against a local HTTP server)
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const client = (options: Partial<ConstructorParameters<typeof SpsClient>[0]> = {}) =>
-    new SpsClient({ apiKey: 'svc_live_test', baseUrl, sleep: async (ms) => void delays.push(ms), ...options });
+  const client = (options: Partial<ConstructorParameters<typeof SpsClient>[0]> = {}) => new SpsClient({ apiKey: 'svc_live_test', baseUrl, sleep: async (ms) => void delays.push(ms), ...options });
   const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(body);
@@ -133,9 +133,7 @@ describe('SpsClient retries, errors and pagination (against a local HTTP server)
     handler = (_req, res, n) => (n === 1 ? res.socket!.destroy() : json(res, 200, '{"ok":true}'));
     expect(await client().profiles.current()).toEqual({ ok: true });
     expect(seen).toHaveLength(2);
-    const error = (await new SpsClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1', maxRetries: 1, sleep: async () => undefined })
-      .profiles.list()
-      .catch((e: unknown) => e)) as SpsApiError;
+    const error = (await new SpsClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1', maxRetries: 1, sleep: async () => undefined }).profiles.list().catch((e: unknown) => e)) as SpsApiError;
     expect(error).toMatchObject({ code: 'network_error', status: 0 });
   });
 

@@ -22,7 +22,13 @@ describe('verifyWebhookSignature', () => {
     const header = `t=${t},v1=${hmac(t, body)}`;
     expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 1), header, secret)).toBe(false);
     expect(verifyWebhookSignature(body, header, 'whsec_other')).toBe(false);
-    expect(verifyWebhookSignature(body, header.replace(/.$/, (c) => (c === '0' ? '1' : '0')), secret)).toBe(false);
+    expect(
+      verifyWebhookSignature(
+        body,
+        header.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+        secret,
+      ),
+    ).toBe(false);
     expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(t, body).slice(0, 62)}`, secret)).toBe(false);
     expect(verifyWebhookSignature(body, `t=${t},v1=${'zz'.repeat(32)}`, secret)).toBe(false);
     expect(verifyWebhookSignature(body, `v1=${hmac(t, body)}`, secret)).toBe(false);
@@ -65,7 +71,13 @@ describe('verifyWebhookSignature', () => {
 
     it('should agree with stripe on random bodies and secrets', () => {
       for (let i = 0; i < 50; i++) {
-        const raw = JSON.stringify({ i, text: Math.random().toString(36).repeat(i % 7), emoji: '✓é' });
+        const raw = JSON.stringify({
+          i,
+          text: Math.random()
+            .toString(36)
+            .repeat(i % 7),
+          emoji: '✓é',
+        });
         const key = `whsec_${Math.random().toString(36).slice(2)}`;
         const ours = signWebhookPayload(raw, key);
         const theirs = stripe.webhooks.generateTestHeaderString({ payload: raw, secret: key, timestamp: Number(/t=(\d+)/.exec(ours)![1]) });

@@ -17,7 +17,16 @@ describe('accounts', () => {
     seq += 1;
     const account: GrantedAccount = { platformAccountId: `pa-${seq}`, name: `Page ${seq}`, username: `page${seq}`, avatarUrl: null, ...granted };
     const [saved] = await t.ds.transaction((m) =>
-      t.app.get(AccountConnectionsService).saveGrant(m, { ...owner, platform }, [account], { accessToken: `plain-access-${seq}`, refreshToken: `plain-refresh-${seq}`, expiresAt: new Date(Date.now() + 3600_000) }, { type: 'system', id: null }, {}),
+      t.app
+        .get(AccountConnectionsService)
+        .saveGrant(
+          m,
+          { ...owner, platform },
+          [account],
+          { accessToken: `plain-access-${seq}`, refreshToken: `plain-refresh-${seq}`, expiresAt: new Date(Date.now() + 3600_000) },
+          { type: 'system', id: null },
+          {},
+        ),
     );
     return saved!;
   }
@@ -32,7 +41,7 @@ describe('accounts', () => {
   });
   afterAll(async () => t.close());
 
-  it('should list the profile\'s accounts without any token', async () => {
+  it("should list the profile's accounts without any token", async () => {
     const a = await seed(tenant, 'linkedin', { name: 'Acme <Ltd>' });
     const res = await t.http().get('/v1/accounts').set(tenant.auth).expect(200);
     const listed = (res.body.accounts as AccountDto[]).find((x) => x.id === a.id);
@@ -134,7 +143,12 @@ describe('accounts', () => {
   it('should show a key restricted to accounts only those accounts', async () => {
     const allowed = await seed(tenant, 'linkedin');
     const hidden = await seed(tenant, 'linkedin');
-    const created = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'restricted', permissions: ['accounts:read', 'accounts:write'], accountIds: [allowed.id] }).expect(201);
+    const created = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .send({ name: 'restricted', permissions: ['accounts:read', 'accounts:write'], accountIds: [allowed.id] })
+      .expect(201);
     const restricted = { Authorization: `Bearer ${created.body.secret}` };
     const list = await t.http().get('/v1/accounts').set(restricted).expect(200);
     expect(list.body.accounts.map((a: AccountDto) => a.id)).toEqual([allowed.id]);
@@ -148,14 +162,28 @@ describe('accounts', () => {
 
   it('should require accounts:read to list and accounts:write to change', async () => {
     const a = await seed(tenant, 'youtube');
-    const created = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'read-only', permissions: ['accounts:read'] }).expect(201);
+    const created = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .send({ name: 'read-only', permissions: ['accounts:read'] })
+      .expect(201);
     const readOnly = { Authorization: `Bearer ${created.body.secret}` };
     await t.http().get('/v1/accounts').set(readOnly).expect(200);
     const patch = await t.http().patch(`/v1/accounts/${a.id}`).set(readOnly).send({ commentSync: true }).expect(403);
     expect(patch.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'accounts:write' } });
     await t.http().delete(`/v1/accounts/${a.id}`).set(readOnly).expect(403);
-    const noRead = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'posts-only', permissions: ['posts:read'] }).expect(201);
-    const res = await t.http().get('/v1/accounts').set({ Authorization: `Bearer ${noRead.body.secret}` }).expect(403);
+    const noRead = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .send({ name: 'posts-only', permissions: ['posts:read'] })
+      .expect(201);
+    const res = await t
+      .http()
+      .get('/v1/accounts')
+      .set({ Authorization: `Bearer ${noRead.body.secret}` })
+      .expect(403);
     expect(res.body.error.details).toEqual({ required: 'accounts:read' });
     await t.http().get('/v1/accounts').expect(401);
   });

@@ -44,7 +44,12 @@ function sum(accounts: Account[], from: string, to: string): Day {
   return out;
 }
 
-const metric = (value: number, previousValue: number) => ({ value, previousValue, delta: r2(value - previousValue), deltaPercent: previousValue === 0 ? null : r2(((value - previousValue) / previousValue) * 100) });
+const metric = (value: number, previousValue: number) => ({
+  value,
+  previousValue,
+  delta: r2(value - previousValue),
+  deltaPercent: previousValue === 0 ? null : r2(((value - previousValue) / previousValue) * 100),
+});
 const rate = (d: Day) => (d.reach > 0 ? r2((d.engagement / d.reach) * 100) : 0);
 
 describe('analytics (sandbox networks)', () => {
@@ -76,7 +81,10 @@ describe('analytics (sandbox networks)', () => {
 
   describe('snapshot-analytics job', () => {
     it('should backfill 90 days per account on the first run, then refresh yesterday and today only', async () => {
-      const rows = (await t.ds.query(`SELECT account_id, count(*)::int AS n, min(date)::text AS first, max(date)::text AS last FROM account_daily_metrics WHERE profile_id = $1 GROUP BY account_id ORDER BY account_id`, [tenant.profileId])) as { account_id: string; n: number; first: string; last: string }[];
+      const rows = (await t.ds.query(
+        `SELECT account_id, count(*)::int AS n, min(date)::text AS first, max(date)::text AS last FROM account_daily_metrics WHERE profile_id = $1 GROUP BY account_id ORDER BY account_id`,
+        [tenant.profileId],
+      )) as { account_id: string; n: number; first: string; last: string }[];
       expect(rows).toHaveLength(2);
       for (const r of rows) expect(r).toMatchObject({ n: 90, first: daysAgo(89), last: today() });
       const [stored] = (await t.ds.query(`SELECT views, reach, engagement, shares, followers FROM account_daily_metrics WHERE account_id = $1 AND date = $2`, [threads.id, daysAgo(40)])) as Day[];
@@ -212,7 +220,12 @@ describe('analytics (sandbox networks)', () => {
     let externalId: string;
 
     beforeAll(async () => {
-      const res = await t.http().post('/v1/posts').set(tenant.auth).send({ content: `Analytics post ${Date.now()}`, accountIds: [threads.id], publishNow: true }).expect(201);
+      const res = await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .send({ content: `Analytics post ${Date.now()}`, accountIds: [threads.id], publishNow: true })
+        .expect(201);
       postId = res.body.id as string;
       expect(await waitForFinal(t, postId)).toBe('published');
       externalId = (await targetsOf(t, postId))[0]!.externalId!;
@@ -222,11 +235,19 @@ describe('analytics (sandbox networks)', () => {
     it('should snapshot the item and rank it in topContent', async () => {
       const m = itemMetrics(externalId);
       const item = { views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.views, engagement: m.likes + m.comments + m.shares };
-      const [row] = (await t.ds.query(`SELECT views, likes, comments, shares, reach, engagement FROM post_daily_metrics WHERE post_id = $1 AND date = $2`, [postId, today()])) as Record<string, number>[];
+      const [row] = (await t.ds.query(`SELECT views, likes, comments, shares, reach, engagement FROM post_daily_metrics WHERE post_id = $1 AND date = $2`, [postId, today()])) as Record<
+        string,
+        number
+      >[];
       expect(row).toEqual(item);
       const body = (await history({}).expect(200)).body;
       expect(body.topContent).toHaveLength(1);
-      expect(body.topContent[0]).toMatchObject({ postId, contentType: 'text', ...item, targets: [{ accountId: threads.id, platform: 'threads', externalId, views: item.views, engagement: item.engagement }] });
+      expect(body.topContent[0]).toMatchObject({
+        postId,
+        contentType: 'text',
+        ...item,
+        targets: [{ accountId: threads.id, platform: 'threads', externalId, views: item.views, engagement: item.engagement }],
+      });
       expect(body.topContent[0].text).toContain('Analytics post');
       expect(body.insights.map((i: { type: string }) => i.type)).toContain('top_post');
       expect((await history({ from: daysAgo(13), to: daysAgo(7) }).expect(200)).body.topContent).toEqual([]);
@@ -236,7 +257,17 @@ describe('analytics (sandbox networks)', () => {
       const m = itemMetrics(externalId);
       const post = (await t.http().get('/v1/analytics').query({ postId }).set(tenant.auth).expect(200)).body;
       expect(post).toMatchObject({ profileId: tenant.profileId, accounts: [] });
-      expect(post.posts).toEqual([{ postId, accountId: threads.id, platform: 'threads', externalId, url: expect.any(String), error: null, metrics: { views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.views, engagement: m.likes + m.comments + m.shares } }]);
+      expect(post.posts).toEqual([
+        {
+          postId,
+          accountId: threads.id,
+          platform: 'threads',
+          externalId,
+          url: expect.any(String),
+          error: null,
+          metrics: { views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.views, engagement: m.likes + m.comments + m.shares },
+        },
+      ]);
       expect((await t.http().get('/v1/analytics').query({ postId, accountId: facebook.id }).set(tenant.auth).expect(200)).body.posts).toEqual([]);
 
       const one = (await t.http().get('/v1/analytics').query({ accountId: threads.id }).set(tenant.auth).expect(200)).body;

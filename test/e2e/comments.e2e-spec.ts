@@ -50,7 +50,12 @@ describe('comments (sandbox networks)', () => {
   }
 
   async function publish(accounts: Account[], extra: Record<string, unknown> = {}): Promise<void> {
-    const res = await t.http().post('/v1/posts').set(tenant.auth).send({ content: `Comments test ${Date.now()}`, accountIds: accounts.map((a) => a.id), publishNow: true, ...extra }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: `Comments test ${Date.now()}`, accountIds: accounts.map((a) => a.id), publishNow: true, ...extra })
+      .expect(201);
     const postId = res.body.id as string;
     expect(await waitForFinal(t, postId)).toBe('published');
     for (const target of await targetsOf(t, postId)) {
@@ -64,7 +69,12 @@ describe('comments (sandbox networks)', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await t.http().get('/v1/comments').query({ ...query, ...(cursor ? { cursor } : {}) }).set(who.auth).expect(200);
+      const res = await t
+        .http()
+        .get('/v1/comments')
+        .query({ ...query, ...(cursor ? { cursor } : {}) })
+        .set(who.auth)
+        .expect(200);
       comments.push(...(res.body.comments as Comment[]));
       cursor = res.body.nextCursor as string | null;
       pages += 1;
@@ -142,10 +152,20 @@ describe('comments (sandbox networks)', () => {
   it('should filter by accountId and postId, and not sync accounts without commentSync or networks without comments', async () => {
     const want = expected();
     const ofIg = await listAll({ accountId: ig.id, limit: 3 });
-    expect(ofIg.comments.map((c) => c.externalId).sort()).toEqual(want.filter((c) => c.accountId === ig.id).map((c) => c.id).sort());
+    expect(ofIg.comments.map((c) => c.externalId).sort()).toEqual(
+      want
+        .filter((c) => c.accountId === ig.id)
+        .map((c) => c.id)
+        .sort(),
+    );
     const firstPost = published[0]!.postId;
     const ofPost = await listAll({ postId: firstPost, limit: 100 });
-    expect(ofPost.comments.map((c) => c.externalId).sort()).toEqual(want.filter((c) => c.postId === firstPost).map((c) => c.id).sort());
+    expect(ofPost.comments.map((c) => c.externalId).sort()).toEqual(
+      want
+        .filter((c) => c.postId === firstPost)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect((await listAll({ accountId: fbQuiet.id })).comments).toEqual([]);
     expect((await listAll({ accountId: threads.id })).comments).toEqual([]);
   });

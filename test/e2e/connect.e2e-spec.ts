@@ -86,7 +86,11 @@ describe('connect sessions and hosted OAuth connect', () => {
   });
 
   it('should start a fresh session with GET /v1/connect/:platform', async () => {
-    const res = await t.http().get(`/v1/connect/tiktok?redirectUrl=${encodeURIComponent(CLIENT_RETURN_URL)}`).set(tenant.auth).expect(200);
+    const res = await t
+      .http()
+      .get(`/v1/connect/tiktok?redirectUrl=${encodeURIComponent(CLIENT_RETURN_URL)}`)
+      .set(tenant.auth)
+      .expect(200);
     expect(res.body).toMatchObject({ platform: 'tiktok', status: 'pending', redirectUrl: CLIENT_RETURN_URL });
     const end = await follow(res.body.url as string, { stopAt: CLIENT_RETURN_URL });
     expect(end.url).toBe(returned(res.body.id as string, 'completed'));
@@ -117,7 +121,9 @@ describe('connect sessions and hosted OAuth connect', () => {
     const consent = new URL(start.headers.get('location')!);
     const state = consent.searchParams.get('state')!;
     expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
-    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, { stopAt: CLIENT_RETURN_URL });
+    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, {
+      stopAt: CLIENT_RETURN_URL,
+    });
     expect(end.url).toBe(`${returned(create.body.id as string, 'failed')}&error=access_denied`);
     const session = await t.http().get(`/v1/connect/sessions/${create.body.id}`).set(tenant.auth).expect(200);
     expect(session.body).toMatchObject({ status: 'failed', url: null, accounts: [], error: { code: 'access_denied', message: 'The user denied the request.' } });
@@ -144,7 +150,12 @@ describe('connect sessions and hosted OAuth connect', () => {
 
   it('should refuse hosted pages without the session token', async () => {
     const create = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'facebook' }).expect(201);
-    for (const url of [`${t.url}/connect/${create.body.id}`, `${t.url}/connect/${create.body.id}?token=wrong`, `${t.url}/connect/${create.body.id}/done?token=wrong`, `${t.url}/connect/not-a-uuid?token=x`]) {
+    for (const url of [
+      `${t.url}/connect/${create.body.id}`,
+      `${t.url}/connect/${create.body.id}?token=wrong`,
+      `${t.url}/connect/${create.body.id}/done?token=wrong`,
+      `${t.url}/connect/not-a-uuid?token=x`,
+    ]) {
       const res = await fetch(url, { redirect: 'manual' });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
@@ -209,8 +220,18 @@ describe('connect sessions and hosted OAuth connect', () => {
     expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { entitlement: 'hosted_connect' } });
     const viaGet = await t.http().get('/v1/connect/facebook').set(starter.auth).expect(403);
     expect(viaGet.body.error.code).toBe('plan_limit');
-    const key = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'reader', permissions: ['accounts:read'] }).expect(201);
-    const denied = await t.http().post('/v1/connect/sessions').set({ Authorization: `Bearer ${key.body.secret}` }).send({ platform: 'facebook' }).expect(403);
+    const key = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .send({ name: 'reader', permissions: ['accounts:read'] })
+      .expect(201);
+    const denied = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set({ Authorization: `Bearer ${key.body.secret}` })
+      .send({ platform: 'facebook' })
+      .expect(403);
     expect(denied.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'accounts:write' } });
   });
 
@@ -353,7 +374,11 @@ describe('connect sessions and hosted OAuth connect', () => {
       const box = t.app.get(SecretBox);
       const row = await accountRow(account.id);
       const refreshToken = box.open(row.refresh_token_enc!);
-      await t.http().post('/sandbox/_control/revoke').send({ refreshToken }).expect((r) => expect(r.status).toBeLessThan(300));
+      await t
+        .http()
+        .post('/sandbox/_control/revoke')
+        .send({ refreshToken })
+        .expect((r) => expect(r.status).toBeLessThan(300));
       await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.id]);
 
       const err = (await t.app

@@ -45,7 +45,11 @@ describe('operator CLI (foundation)', () => {
     expect(key).toBeDefined();
     const me = await t.http().get('/v1/profile').set('Authorization', `Bearer ${key}`).expect(200);
     expect(rateHeaders(me)).toMatchObject({ limit: 30, policy: '30;w=60' });
-    const [ws] = (await t.ds.query(`SELECT w.plan, w.trial_ends_at, u.email FROM workspaces w JOIN users u ON u.workspace_id = w.id WHERE w.name = 'Acme'`)) as { plan: string; trial_ends_at: Date | null; email: string }[];
+    const [ws] = (await t.ds.query(`SELECT w.plan, w.trial_ends_at, u.email FROM workspaces w JOIN users u ON u.workspace_id = w.id WHERE w.name = 'Acme'`)) as {
+      plan: string;
+      trial_ends_at: Date | null;
+      email: string;
+    }[];
     expect(ws).toEqual({ plan: 'pro', trial_ends_at: null, email: 'ops@acme.test' });
   });
 

@@ -24,7 +24,13 @@ describe('audit events and request logs (foundation)', () => {
 
   describe('GET /v1/events', () => {
     beforeAll(async () => {
-      for (let i = 0; i < 24; i++) await t.http().put('/v1/policy').set(tenant.auth).send({ blockedTerms: [`term-${i}`] }).expect(200);
+      for (let i = 0; i < 24; i++)
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(tenant.auth)
+          .send({ blockedTerms: [`term-${i}`] })
+          .expect(200);
     });
 
     it('should list the audit trail newest first with actor and data', async () => {
@@ -32,7 +38,13 @@ describe('audit events and request logs (foundation)', () => {
       expect(res.body).toMatchObject({ page: 1, limit: 20, total: 25, hasMore: true });
       expect(res.body.events).toHaveLength(20);
       const [newest] = res.body.events;
-      expect(newest).toEqual({ id: expect.any(String), type: 'policy.updated', createdAt: expect.any(String), actor: { type: 'api_key', id: tenant.keyId, userId: tenant.userId }, data: expect.objectContaining({ profileId: tenant.profileId }) });
+      expect(newest).toEqual({
+        id: expect.any(String),
+        type: 'policy.updated',
+        createdAt: expect.any(String),
+        actor: { type: 'api_key', id: tenant.keyId, userId: tenant.userId },
+        data: expect.objectContaining({ profileId: tenant.profileId }),
+      });
       expect(newest.data.policy.blockedTerms).toEqual(['term-23']);
       const times = res.body.events.map((e: { createdAt: string }) => Date.parse(e.createdAt));
       expect([...times].sort((x, y) => y - x)).toEqual(times);
@@ -79,7 +91,15 @@ describe('audit events and request logs (foundation)', () => {
     it('should write the event in the transaction of the change (no change without its event)', async () => {
       await t.ds.query('ALTER TABLE events RENAME TO events_hidden_for_test');
       try {
-        expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ blockedTerms: ['never-saved'] }), 500, 'internal_error');
+        expectError(
+          await t
+            .http()
+            .put('/v1/policy')
+            .set(tenant.auth)
+            .send({ blockedTerms: ['never-saved'] }),
+          500,
+          'internal_error',
+        );
       } finally {
         await t.ds.query('ALTER TABLE events_hidden_for_test RENAME TO events');
       }
@@ -96,7 +116,12 @@ describe('audit events and request logs (foundation)', () => {
 
     it("should show only the resolved profile's events", async () => {
       const other = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Other' }).expect(201)).body.profile.id;
-      await t.http().put(`/v1/policy?profileId=${other}`).set(tenant.auth).send({ blockedTerms: ['other'] }).expect(200);
+      await t
+        .http()
+        .put(`/v1/policy?profileId=${other}`)
+        .set(tenant.auth)
+        .send({ blockedTerms: ['other'] })
+        .expect(200);
       const res = await t.http().get(`/v1/events?profileId=${other}`).set(tenant.auth).expect(200);
       expect(res.body.events.map((e: { type: string }) => e.type).sort()).toEqual(['policy.updated', 'profile.created']);
       const home = await t.http().get('/v1/events?type=policy.updated&limit=100').set(tenant.auth).expect(200);
@@ -114,7 +139,12 @@ describe('audit events and request logs (foundation)', () => {
       (await t.http().get(`/v1/logs${query}`).set(logTenant.auth).expect(200)).body;
 
     it('should record one row per request (no bodies, no secrets), soon after it finishes', async () => {
-      const ok = await t.http().post('/v1/profiles?profileId=' + logTenant.profileId).set(logTenant.auth).send({ name: 'top-secret-name' }).expect(201);
+      const ok = await t
+        .http()
+        .post('/v1/profiles?profileId=' + logTenant.profileId)
+        .set(logTenant.auth)
+        .send({ name: 'top-secret-name' })
+        .expect(201);
       const missing = await t.http().get('/v1/profiles/3fa85f64-5717-4562-b3fc-2c963f66afa6').set(logTenant.auth).expect(404);
       const rows = await eventually(async () => {
         const body = await logsOf('?limit=100');
@@ -122,7 +152,16 @@ describe('audit events and request logs (foundation)', () => {
         return mine.length === 2 ? mine : undefined;
       });
       const created = rows.find((l) => l.requestId === ok.headers['x-request-id'])!;
-      expect(created).toEqual({ id: expect.any(String), requestId: ok.headers['x-request-id'], method: 'POST', path: '/v1/profiles', status: 201, durationMs: expect.any(Number), keyId: logTenant.keyId, createdAt: expect.any(String) });
+      expect(created).toEqual({
+        id: expect.any(String),
+        requestId: ok.headers['x-request-id'],
+        method: 'POST',
+        path: '/v1/profiles',
+        status: 201,
+        durationMs: expect.any(Number),
+        keyId: logTenant.keyId,
+        createdAt: expect.any(String),
+      });
       expect(created.durationMs).toBeGreaterThanOrEqual(0);
       expect(rows.find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ method: 'GET', status: 404 });
       const text = JSON.stringify(await logsOf('?limit=100'));

@@ -21,7 +21,14 @@ describe('authentication and permissions (foundation)', () => {
   describe('401', () => {
     it('should answer authentication_required without an Authorization header or with another scheme', async () => {
       expectError(await t.http().get('/v1/profile'), 401, 'authentication_required');
-      expectError(await t.http().get('/v1/profile').set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`), 401, 'authentication_required');
+      expectError(
+        await t
+          .http()
+          .get('/v1/profile')
+          .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`),
+        401,
+        'authentication_required',
+      );
       expectError(await t.http().get('/v1/profile').set('Authorization', `Token ${tenant.apiKey}`), 401, 'authentication_required');
       expectError(await t.http().get('/v1/profile').set('Authorization', 'Bearer'), 401, 'authentication_required');
       expectError(await t.http().get('/v1/profile').set('Authorization', tenant.apiKey), 401, 'authentication_required');
@@ -30,7 +37,14 @@ describe('authentication and permissions (foundation)', () => {
     it('should answer invalid_api_key for malformed, unknown and revoked keys', async () => {
       expectError(await t.http().get('/v1/profile').set('Authorization', 'Bearer not-a-key'), 401, 'invalid_api_key');
       expectError(await t.http().get('/v1/profile').set('Authorization', 'Bearer svc_test_0123456789012345678901234567890123456789'), 401, 'invalid_api_key');
-      expectError(await t.http().get('/v1/profile').set('Authorization', `Bearer svc_live_${'A'.repeat(40)}`), 401, 'invalid_api_key');
+      expectError(
+        await t
+          .http()
+          .get('/v1/profile')
+          .set('Authorization', `Bearer svc_live_${'A'.repeat(40)}`),
+        401,
+        'invalid_api_key',
+      );
       // A real key with one character changed.
       const tampered = tenant.apiKey.slice(0, -1) + (tenant.apiKey.endsWith('a') ? 'b' : 'a');
       expectError(await t.http().get('/v1/profile').set('Authorization', `Bearer ${tampered}`), 401, 'invalid_api_key');
@@ -105,9 +119,19 @@ describe('authentication and permissions (foundation)', () => {
     });
 
     it('should take profileId from the body of a write, and from the query of a write', async () => {
-      const body = await t.http().put('/v1/policy').set(tenant.auth).send({ profileId: second, blockedTerms: ['from-body'] }).expect(200);
+      const body = await t
+        .http()
+        .put('/v1/policy')
+        .set(tenant.auth)
+        .send({ profileId: second, blockedTerms: ['from-body'] })
+        .expect(200);
       expect(body.body.policy).toMatchObject({ profileId: second, blockedTerms: ['from-body'] });
-      const query = await t.http().put(`/v1/policy?profileId=${second}`).set(tenant.auth).send({ blockedTerms: ['from-query'] }).expect(200);
+      const query = await t
+        .http()
+        .put(`/v1/policy?profileId=${second}`)
+        .set(tenant.auth)
+        .send({ blockedTerms: ['from-query'] })
+        .expect(200);
       expect(query.body.policy).toMatchObject({ profileId: second, blockedTerms: ['from-query'] });
       expect((await t.http().get('/v1/policy').set(tenant.auth).expect(200)).body.policy).toMatchObject({ profileId: tenant.profileId, blockedTerms: [] });
     });
@@ -116,7 +140,15 @@ describe('authentication and permissions (foundation)', () => {
       expectError(await t.http().get(`/v1/profile?profileId=${other.profileId}`).set(tenant.auth), 403, 'profile_not_accessible');
       expectError(await t.http().get('/v1/policy?profileId=3fa85f64-5717-4562-b3fc-2c963f66afa6').set(tenant.auth), 403, 'profile_not_accessible');
       expectError(await t.http().get('/v1/events?profileId=garbage').set(tenant.auth), 403, 'profile_not_accessible');
-      expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ profileId: other.profileId, blockedTerms: ['x'] }), 403, 'profile_not_accessible');
+      expectError(
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(tenant.auth)
+          .send({ profileId: other.profileId, blockedTerms: ['x'] }),
+        403,
+        'profile_not_accessible',
+      );
     });
 
     it('should answer 403 profile_not_accessible outside the profiles a key is restricted to', async () => {
@@ -129,7 +161,15 @@ describe('authentication and permissions (foundation)', () => {
     it('should answer 400 invalid_profile_id when profileId is not a string', async () => {
       expectError(await t.http().get(`/v1/profile?profileId=${second}&profileId=${tenant.profileId}`).set(tenant.auth), 400, 'invalid_profile_id');
       expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ profileId: 42 }), 400, 'invalid_profile_id');
-      expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ profileId: [second] }), 400, 'invalid_profile_id');
+      expectError(
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(tenant.auth)
+          .send({ profileId: [second] }),
+        400,
+        'invalid_profile_id',
+      );
     });
 
     it("should answer 404 not_found for another workspace's objects exactly like for missing ones", async () => {
@@ -173,11 +213,18 @@ describe('authentication and permissions (foundation)', () => {
       for (const r of routes) {
         const method = (r.method === 'ALL' ? 'get' : r.method.toLowerCase()) as 'get';
         const path = concretePath(r.path);
-        const anon = await t.http()[method](path).send(method === 'get' ? undefined : {});
+        const anon = await t
+          .http()
+          [method](path)
+          .send(method === 'get' ? undefined : {});
         if (anon.status !== 401 || anon.body?.error?.code !== 'authentication_required' || anon.body.error.requestId !== anon.headers['x-request-id']) {
           failures.push(`${r.method} ${r.path} without key → ${anon.status} ${JSON.stringify(anon.body).slice(0, 120)}`);
         }
-        const bad = await t.http()[method](path).set('Authorization', 'Bearer svc_live_nope').send(method === 'get' ? undefined : {});
+        const bad = await t
+          .http()
+          [method](path)
+          .set('Authorization', 'Bearer svc_live_nope')
+          .send(method === 'get' ? undefined : {});
         if (bad.status !== 401 || bad.body?.error?.code !== 'invalid_api_key') failures.push(`${r.method} ${r.path} bad key → ${bad.status}`);
       }
       expect(failures).toEqual([]);

@@ -56,14 +56,30 @@ describe('error envelope (foundation)', () => {
     });
 
     it('should answer a body over BODY_LIMIT with 413 payload_too_large', async () => {
-      const res = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'x', description: 'y'.repeat(20 * 1024) });
+      const res = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .send({ name: 'x', description: 'y'.repeat(20 * 1024) });
       expectError(res, 413, 'payload_too_large');
       // Unauthenticated too: the body is refused before anything else.
-      expectError(await t.http().post('/v1/profiles').set('Content-Type', 'application/json').send(`{"a":"${'z'.repeat(20 * 1024)}"}`), 413, 'payload_too_large');
+      expectError(
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set('Content-Type', 'application/json')
+          .send(`{"a":"${'z'.repeat(20 * 1024)}"}`),
+        413,
+        'payload_too_large',
+      );
     });
 
     it('should answer a JSON array or scalar body with 400 invalid_request', async () => {
-      const res = await t.http().post('/v1/profiles').set(tenant.auth).send([{ name: 'a' }]);
+      const res = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .send([{ name: 'a' }]);
       expect(expectError(res, 400, 'invalid_request').message).toBe('The request body must be a JSON object.');
     });
 
@@ -75,7 +91,15 @@ describe('error envelope (foundation)', () => {
       const wrongType = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 42 }), 400, 'invalid_request');
       expect(wrongType.message).toBe('name must be a string');
 
-      const tooLong = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'n'.repeat(201) }), 400, 'invalid_request');
+      const tooLong = expectError(
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set(tenant.auth)
+          .send({ name: 'n'.repeat(201) }),
+        400,
+        'invalid_request',
+      );
       expect(tooLong.message).toMatch(/^name must be shorter than or equal to 200 characters/);
 
       const unknown = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'ok', colour: 'red' }), 400, 'invalid_request');
@@ -86,13 +110,29 @@ describe('error envelope (foundation)', () => {
       expect(query.message).toBe('page must be an integer');
       expect(query.details).toEqual({ field: 'page' });
 
-      const arrayItem = expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ approverUserIds: ['not-a-uuid'] }), 400, 'invalid_request');
+      const arrayItem = expectError(
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(tenant.auth)
+          .send({ approverUserIds: ['not-a-uuid'] }),
+        400,
+        'invalid_request',
+      );
       expect(arrayItem.message).toMatch(/^approverUserIds/);
     });
 
     it('should render details where the spec says (insufficient_permission.required)', async () => {
-      const key = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'reader', permissions: ['profiles:read'] });
-      const res = await t.http().post('/v1/profiles').set({ Authorization: `Bearer ${key.body.secret}` }).send({ name: 'x' });
+      const key = await t
+        .http()
+        .post('/v1/api-keys')
+        .set(tenant.auth)
+        .send({ name: 'reader', permissions: ['profiles:read'] });
+      const res = await t
+        .http()
+        .post('/v1/profiles')
+        .set({ Authorization: `Bearer ${key.body.secret}` })
+        .send({ name: 'x' });
       expect(expectError(res, 403, 'insufficient_permission').details).toEqual({ required: 'profiles:write' });
     });
 

@@ -35,8 +35,20 @@ describe('idempotency (foundation)', () => {
     expectError(await t.http().post(`/v1/profiles?profileId=${tenant.profileId}`).set(tenant.auth).set('Idempotency-Key', 'reuse').send({ name: 'A' }), 409, 'idempotency_key_reused');
     expect(await countProfiles('B')).toBe(0);
     // Key order in the JSON does not make it another body.
-    const p = await t.http().put('/v1/policy').set(tenant.auth).set('Idempotency-Key', 'order').send({ requireApproval: false, blockedTerms: ['x'] }).expect(200);
-    const q = await t.http().put('/v1/policy').set(tenant.auth).set('Idempotency-Key', 'order').send({ blockedTerms: ['x'], requireApproval: false }).expect(200);
+    const p = await t
+      .http()
+      .put('/v1/policy')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'order')
+      .send({ requireApproval: false, blockedTerms: ['x'] })
+      .expect(200);
+    const q = await t
+      .http()
+      .put('/v1/policy')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'order')
+      .send({ blockedTerms: ['x'], requireApproval: false })
+      .expect(200);
     expect(q.headers['idempotent-replayed']).toBe('true');
     expect(q.text).toBe(p.text);
   });
@@ -109,7 +121,13 @@ describe('idempotency (foundation)', () => {
     const db = await pgClient(t);
     try {
       await db.query('SELECT pg_advisory_lock(hashtext($1))', [`profiles:${tenant.workspaceId}`]);
-      const first = t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'race').send({ name: 'Raced' }).then((r) => r);
+      const first = t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'race')
+        .send({ name: 'Raced' })
+        .then((r) => r);
       await eventually(async () => {
         const rows = (await t.ds.query(`SELECT 1 FROM idempotency_keys WHERE key = 'race' AND response_status IS NULL`)) as unknown[];
         return rows.length === 1;
@@ -165,7 +183,9 @@ describe('idempotency (foundation)', () => {
   });
 
   it('should validate the header and ignore it on reads', async () => {
-    expect(expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'k'.repeat(256)).send({ name: 'x' }), 400, 'invalid_request').details).toEqual({ field: 'Idempotency-Key' });
+    expect(expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'k'.repeat(256)).send({ name: 'x' }), 400, 'invalid_request').details).toEqual({
+      field: 'Idempotency-Key',
+    });
     const read = await t.http().get('/v1/profile').set(tenant.auth).set('Idempotency-Key', 'read').expect(200);
     const again = await t.http().get('/v1/profile').set(tenant.auth).set('Idempotency-Key', 'read').expect(200);
     expect(read.headers['idempotent-replayed']).toBeUndefined();
@@ -174,8 +194,20 @@ describe('idempotency (foundation)', () => {
   });
 
   it('should make every write idempotent (PUT, PATCH, DELETE, key creation)', async () => {
-    const put1 = await t.http().put('/v1/policy').set(tenant.auth).set('Idempotency-Key', 'put').send({ blockedTerms: ['spam'] }).expect(200);
-    const put2 = await t.http().put('/v1/policy').set(tenant.auth).set('Idempotency-Key', 'put').send({ blockedTerms: ['spam'] }).expect(200);
+    const put1 = await t
+      .http()
+      .put('/v1/policy')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'put')
+      .send({ blockedTerms: ['spam'] })
+      .expect(200);
+    const put2 = await t
+      .http()
+      .put('/v1/policy')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'put')
+      .send({ blockedTerms: ['spam'] })
+      .expect(200);
     expect(put2.headers['idempotent-replayed']).toBe('true');
     expect(put2.text).toBe(put1.text);
     const updates = (await t.ds.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'policy.updated'`, [tenant.workspaceId])) as { n: number }[];

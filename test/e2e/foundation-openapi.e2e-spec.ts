@@ -12,10 +12,18 @@ type Operation = {
   summary?: string;
   security?: Record<string, string[]>[];
   parameters?: { $ref?: string; name?: string; in?: string }[];
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: { 'application/json'?: { schema?: { $ref?: string }; examples?: Record<string, { value: { error: { code: string } } }> } } }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, unknown>; content?: { 'application/json'?: { schema?: { $ref?: string }; examples?: Record<string, { value: { error: { code: string } } }> } } }
+  >;
   'x-required-permission'?: string;
 };
-type Doc = { openapi: string; info: { description: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, { enum?: string[]; $ref?: string; allOf?: { $ref: string }[] }> }> } };
+type Doc = {
+  openapi: string;
+  info: { description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties?: Record<string, { enum?: string[]; $ref?: string; allOf?: { $ref: string }[] }> }> };
+};
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -103,7 +111,8 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
         const two = Object.entries(op.responses).find(([s]) => /^2\d\d$/.test(s))?.[1];
         for (const h of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']) if (!two?.headers?.[h]) problems.push(`${name}: 2xx lacks header ${h}`);
         if (!op.responses['429']?.headers?.['Retry-After']) problems.push(`${name}: 429 lacks Retry-After`);
-        if (['post', 'put', 'patch', 'delete'].includes(method) && !op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey')) problems.push(`${name}: no Idempotency-Key parameter`);
+        if (['post', 'put', 'patch', 'delete'].includes(method) && !op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey'))
+          problems.push(`${name}: no Idempotency-Key parameter`);
       }
     }
     expect(problems).toEqual([]);
@@ -149,6 +158,9 @@ describe('health (foundation)', () => {
 
   it('should answer liveness and readiness without a key', async () => {
     await t.http().get('/health').expect(200, { status: 'ok' });
-    await t.http().get('/health/ready').expect(200, { status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    await t
+      .http()
+      .get('/health/ready')
+      .expect(200, { status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
   });
 });

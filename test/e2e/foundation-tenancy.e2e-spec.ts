@@ -84,11 +84,23 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       expect(error.details).toEqual({ entitlement: 'profiles', usage: 2, limit: 2 });
 
       const starter = await createTenant(t, { plan: 'starter' });
-      for (let i = 0; i < 4; i++) await t.http().post('/v1/profiles').set(starter.auth).send({ name: `P${i}` }).expect(201);
+      for (let i = 0; i < 4; i++)
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set(starter.auth)
+          .send({ name: `P${i}` })
+          .expect(201);
       expect(expectError(await t.http().post('/v1/profiles').set(starter.auth).send({ name: 'P5' }), 403, 'plan_limit').details).toEqual({ entitlement: 'profiles', usage: 5, limit: 5 });
 
       const enterprise = await createTenant(t, { plan: 'enterprise' });
-      for (let i = 0; i < 6; i++) await t.http().post('/v1/profiles').set(enterprise.auth).send({ name: `E${i}` }).expect(201);
+      for (let i = 0; i < 6; i++)
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set(enterprise.auth)
+          .send({ name: `E${i}` })
+          .expect(201);
     });
 
     it('should free quota when a profile is deleted', async () => {
@@ -101,10 +113,23 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
 
     it('should answer 402 trial_expired on writes once the trial has ended, and keep reads working', async () => {
       const trial = await createTenant(t, { plan: 'trial' });
-      await t.http().put('/v1/policy').set(trial.auth).send({ blockedTerms: ['a'] }).expect(200);
+      await t
+        .http()
+        .put('/v1/policy')
+        .set(trial.auth)
+        .send({ blockedTerms: ['a'] })
+        .expect(200);
       await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [trial.workspaceId]);
       expectError(await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Late' }), 402, 'trial_expired');
-      expectError(await t.http().put('/v1/policy').set(trial.auth).send({ blockedTerms: ['b'] }), 402, 'trial_expired');
+      expectError(
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(trial.auth)
+          .send({ blockedTerms: ['b'] }),
+        402,
+        'trial_expired',
+      );
       expectError(await t.http().post('/v1/api-keys').set(trial.auth).send({ name: 'k' }), 402, 'trial_expired');
       expectError(await t.http().delete(`/v1/profiles/${trial.profileId}`).set(trial.auth), 402, 'trial_expired');
       await t.http().get('/v1/profile').set(trial.auth).expect(200);
@@ -151,13 +176,46 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
 
     it('should only create keys within its own permissions: 403 insufficient_permission naming the missing one', async () => {
       const limited = await createKey(t, tenant, { permissions: ['keys:write', 'keys:read', 'profiles:read'] });
-      const child = await t.http().post('/v1/api-keys').set(limited.auth).send({ name: 'child', permissions: ['profiles:read'] }).expect(201);
+      const child = await t
+        .http()
+        .post('/v1/api-keys')
+        .set(limited.auth)
+        .send({ name: 'child', permissions: ['profiles:read'] })
+        .expect(201);
       expect(child.body.apiKey.permissions).toEqual(['profiles:read']);
       const inherited = await t.http().post('/v1/api-keys').set(limited.auth).send({ name: 'inherits' }).expect(201);
       expect(inherited.body.apiKey.permissions).toEqual(['keys:write', 'keys:read', 'profiles:read']);
-      expect(expectError(await t.http().post('/v1/api-keys').set(limited.auth).send({ name: 'x', permissions: ['profiles:read', 'posts:write'] }), 403, 'insufficient_permission').details).toEqual({ required: 'posts:write' });
-      expect(expectError(await t.http().post('/v1/api-keys').set(limited.auth).send({ name: 'x', permissions: ['*'] }), 403, 'insufficient_permission').details).toEqual({ required: '*' });
-      const unknown = expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', permissions: ['posts:delete'] }), 400, 'invalid_request');
+      expect(
+        expectError(
+          await t
+            .http()
+            .post('/v1/api-keys')
+            .set(limited.auth)
+            .send({ name: 'x', permissions: ['profiles:read', 'posts:write'] }),
+          403,
+          'insufficient_permission',
+        ).details,
+      ).toEqual({ required: 'posts:write' });
+      expect(
+        expectError(
+          await t
+            .http()
+            .post('/v1/api-keys')
+            .set(limited.auth)
+            .send({ name: 'x', permissions: ['*'] }),
+          403,
+          'insufficient_permission',
+        ).details,
+      ).toEqual({ required: '*' });
+      const unknown = expectError(
+        await t
+          .http()
+          .post('/v1/api-keys')
+          .set(tenant.auth)
+          .send({ name: 'x', permissions: ['posts:delete'] }),
+        400,
+        'invalid_request',
+      );
       expect(unknown.details).toEqual({ field: 'permissions' });
       expect(unknown.message).toContain('posts:delete');
     });
@@ -167,8 +225,24 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       const scoped = await createKey(t, tenant, { profileIds: [tenant.profileId], permissions: ['keys:write', 'keys:read'], rateLimitPerMinute: 20 });
       const child = await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'child' }).expect(201);
       expect(child.body.apiKey.profileIds).toEqual([tenant.profileId]);
-      expectError(await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', profileIds: [second] }), 403, 'profile_not_accessible');
-      expectError(await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', profileIds: [tenant.profileId, second] }), 403, 'profile_not_accessible');
+      expectError(
+        await t
+          .http()
+          .post('/v1/api-keys')
+          .set(scoped.auth)
+          .send({ name: 'x', profileIds: [second] }),
+        403,
+        'profile_not_accessible',
+      );
+      expectError(
+        await t
+          .http()
+          .post('/v1/api-keys')
+          .set(scoped.auth)
+          .send({ name: 'x', profileIds: [tenant.profileId, second] }),
+        403,
+        'profile_not_accessible',
+      );
       expect(expectError(await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 21 }), 400, 'invalid_request').details).toEqual({ field: 'rateLimitPerMinute' });
       await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 20 }).expect(201);
 
@@ -177,7 +251,15 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       const accountBound = await createKey(t, tenant, { accountIds: [a1], permissions: ['keys:write'] });
       const narrowed = await t.http().post('/v1/api-keys').set(accountBound.auth).send({ name: 'child' }).expect(201);
       expect(narrowed.body.apiKey.accountIds).toEqual([a1]);
-      expectError(await t.http().post('/v1/api-keys').set(accountBound.auth).send({ name: 'x', accountIds: [a2] }), 403, 'account_not_allowed');
+      expectError(
+        await t
+          .http()
+          .post('/v1/api-keys')
+          .set(accountBound.auth)
+          .send({ name: 'x', accountIds: [a2] }),
+        403,
+        'account_not_allowed',
+      );
     });
 
     it('should validate key bodies (expiry in the future, home inside the scope, owner in the workspace)', async () => {
@@ -186,9 +268,27 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', expiresAt: 'tomorrow' }), 400, 'invalid_request').message).toMatch(/^expiresAt/);
       expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', ownerUserId: other.userId }), 400, 'invalid_request').details).toEqual({ field: 'ownerUserId' });
       expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', homeProfileId: other.profileId }), 403, 'profile_not_accessible');
-      expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', profileIds: [UNKNOWN] }), 403, 'profile_not_accessible');
+      expectError(
+        await t
+          .http()
+          .post('/v1/api-keys')
+          .set(tenant.auth)
+          .send({ name: 'x', profileIds: [UNKNOWN] }),
+        403,
+        'profile_not_accessible',
+      );
       expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', maxPostsPerDay: 0 }), 400, 'invalid_request').details).toEqual({ field: 'maxPostsPerDay' });
-      expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ permissions: ['*'] }), 400, 'invalid_request').message).toBe('name is required');
+      expect(
+        expectError(
+          await t
+            .http()
+            .post('/v1/api-keys')
+            .set(tenant.auth)
+            .send({ permissions: ['*'] }),
+          400,
+          'invalid_request',
+        ).message,
+      ).toBe('name is required');
     });
 
     it('should revoke a key (401 afterwards), idempotently, and answer 404 for keys outside reach', async () => {
@@ -220,10 +320,29 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
 
     it('should answer the default policy, then update only the fields given', async () => {
       const initial = await t.http().get('/v1/policy').set(tenant.auth).expect(200);
-      expect(initial.body).toEqual({ policy: { profileId: tenant.profileId, allowedPlatforms: null, requireApproval: false, approverUserIds: [], blockedTerms: [], maxScheduleDaysAhead: null, updatedAt: null } });
-      const put = await t.http().put('/v1/policy').set(tenant.auth).send({ allowedPlatforms: ['facebook', 'linkedin'], requireApproval: true, approverUserIds: [tenant.userId], maxScheduleDaysAhead: 30 }).expect(200);
-      expect(put.body.policy).toMatchObject({ allowedPlatforms: ['facebook', 'linkedin'], requireApproval: true, approverUserIds: [tenant.userId], blockedTerms: [], maxScheduleDaysAhead: 30, updatedAt: expect.any(String) });
-      const partial = await t.http().put('/v1/policy').set(tenant.auth).send({ blockedTerms: ['casino'], allowedPlatforms: null }).expect(200);
+      expect(initial.body).toEqual({
+        policy: { profileId: tenant.profileId, allowedPlatforms: null, requireApproval: false, approverUserIds: [], blockedTerms: [], maxScheduleDaysAhead: null, updatedAt: null },
+      });
+      const put = await t
+        .http()
+        .put('/v1/policy')
+        .set(tenant.auth)
+        .send({ allowedPlatforms: ['facebook', 'linkedin'], requireApproval: true, approverUserIds: [tenant.userId], maxScheduleDaysAhead: 30 })
+        .expect(200);
+      expect(put.body.policy).toMatchObject({
+        allowedPlatforms: ['facebook', 'linkedin'],
+        requireApproval: true,
+        approverUserIds: [tenant.userId],
+        blockedTerms: [],
+        maxScheduleDaysAhead: 30,
+        updatedAt: expect.any(String),
+      });
+      const partial = await t
+        .http()
+        .put('/v1/policy')
+        .set(tenant.auth)
+        .send({ blockedTerms: ['casino'], allowedPlatforms: null })
+        .expect(200);
       expect(partial.body.policy).toMatchObject({ allowedPlatforms: null, requireApproval: true, blockedTerms: ['casino'], maxScheduleDaysAhead: 30 });
       expect((await t.http().get('/v1/policy').set(tenant.auth).expect(200)).body).toEqual(partial.body);
       const events = (await t.http().get('/v1/events?type=policy.updated').set(tenant.auth).expect(200)).body;
@@ -233,10 +352,28 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
 
     it('should validate the policy, naming the field', async () => {
       const other = await createTenant(t);
-      expect(expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ allowedPlatforms: ['myspace'] }), 400, 'invalid_request').details).toEqual({ field: 'allowedPlatforms' });
+      expect(
+        expectError(
+          await t
+            .http()
+            .put('/v1/policy')
+            .set(tenant.auth)
+            .send({ allowedPlatforms: ['myspace'] }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'allowedPlatforms' });
       expect(expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ requireApproval: 'yes' }), 400, 'invalid_request').message).toBe('requireApproval must be a boolean value');
       expect(expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ maxScheduleDaysAhead: 0 }), 400, 'invalid_request').details).toEqual({ field: 'maxScheduleDaysAhead' });
-      const foreign = expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ approverUserIds: [other.userId] }), 400, 'invalid_request');
+      const foreign = expectError(
+        await t
+          .http()
+          .put('/v1/policy')
+          .set(tenant.auth)
+          .send({ approverUserIds: [other.userId] }),
+        400,
+        'invalid_request',
+      );
       expect(foreign.details).toEqual({ field: 'approverUserIds' });
     });
   });
@@ -246,7 +383,12 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       const a = await createTenant(t);
       const b = await createTenant(t);
       await t.http().post('/v1/profiles').set(a.auth).send({ name: 'A-only' }).expect(201);
-      await t.http().put('/v1/policy').set(a.auth).send({ blockedTerms: ['a-secret'] }).expect(200);
+      await t
+        .http()
+        .put('/v1/policy')
+        .set(a.auth)
+        .send({ blockedTerms: ['a-secret'] })
+        .expect(200);
       const aKey = await createKey(t, a, { name: 'a-key' });
 
       const profiles = (await t.http().get('/v1/profiles?limit=100').set(b.auth).expect(200)).body;

@@ -43,7 +43,12 @@ describe('MCP server (/mcp)', () => {
   });
 
   async function keyWith(permissions: string[]): Promise<string> {
-    const res = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: `mcp ${permissions.join(',')}`, permissions, rateLimitPerMinute: 1000 }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .send({ name: `mcp ${permissions.join(',')}`, permissions, rateLimitPerMinute: 1000 })
+      .expect(201);
     return (res.body as { secret: string }).secret;
   }
 
@@ -145,12 +150,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should answer 401 authentication_required in the error envelope without a key', async () => {
-    const res = await t
-      .http()
-      .post('/mcp')
-      .set('Accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })
-      .expect(401);
+    const res = await t.http().post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }).expect(401);
     expect(res.body.error).toMatchObject({ code: 'authentication_required', requestId: res.headers['x-request-id'] });
     expect(res.body.message).toBe(res.body.error.message);
   });

@@ -121,7 +121,8 @@ describe('media uploads (local driver)', () => {
         req.on('error', reject);
         // The parser refuses by Content-Length but drains the body before answering.
         const chunk = Buffer.alloc(1024 * 1024);
-        for (let sent = 0; sent <= LOCAL_MAX_UPLOAD_BYTES; sent += chunk.length) req.write(sent + chunk.length > LOCAL_MAX_UPLOAD_BYTES + 1 ? chunk.subarray(0, LOCAL_MAX_UPLOAD_BYTES + 1 - sent) : chunk);
+        for (let sent = 0; sent <= LOCAL_MAX_UPLOAD_BYTES; sent += chunk.length)
+          req.write(sent + chunk.length > LOCAL_MAX_UPLOAD_BYTES + 1 ? chunk.subarray(0, LOCAL_MAX_UPLOAD_BYTES + 1 - sent) : chunk);
         req.end();
       });
       expect(answer.status).toBe(413);
@@ -166,7 +167,10 @@ describe('media uploads (local driver)', () => {
       expect(url).toMatch(new RegExp(`^${t.url}/media/upload-sessions/${id}\\?token=`));
       const { path, token } = page(url);
 
-      const html = await t.http().get(`${path}?token=${encodeURIComponent(token)}`).expect(200);
+      const html = await t
+        .http()
+        .get(`${path}?token=${encodeURIComponent(token)}`)
+        .expect(200);
       expect(html.headers['content-type']).toContain('text/html');
       expect(html.text).toContain('<input id="files" name="files" type="file" multiple');
       expect(html.text).toContain('<label for="files">');
@@ -184,7 +188,11 @@ describe('media uploads (local driver)', () => {
       expect(third.body.error.message).toContain('at most 2');
 
       const done = await t.http().post(`${path}/complete`).send({ token }).expect(200);
-      expect(done.body).toEqual({ status: 'completed', redirectUrl: `https://client.example.com/done?session=${id}&status=completed`, media: [{ key: file.body.key, publicUrl: file.body.publicUrl, fileType: 'image/png', fileName: 'a.png', size: PNG.length }] });
+      expect(done.body).toEqual({
+        status: 'completed',
+        redirectUrl: `https://client.example.com/done?session=${id}&status=completed`,
+        media: [{ key: file.body.key, publicUrl: file.body.publicUrl, fileType: 'image/png', fileName: 'a.png', size: PNG.length }],
+      });
       expect((await t.http().post(`${path}/complete`).send({ token }).expect(200)).body).toEqual(done.body);
       await t.http().post(`${path}/files`).send({ token, fileName: 'd.png', fileType: 'image/png' }).expect(400);
 
@@ -192,7 +200,14 @@ describe('media uploads (local driver)', () => {
       expect(read.body).toMatchObject({ id, status: 'completed', url: null, media: done.body.media });
       const completed = (await t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = 'upload_session.completed'`, [tenant.profileId])) as { data: { sessionId: string } }[];
       expect(completed.filter((e) => e.data.sessionId === id)).toHaveLength(1);
-      expect((await t.http().get(`${path}?token=${encodeURIComponent(token)}`).expect(200)).text).toContain('Upload complete');
+      expect(
+        (
+          await t
+            .http()
+            .get(`${path}?token=${encodeURIComponent(token)}`)
+            .expect(200)
+        ).text,
+      ).toContain('Upload complete');
     });
 
     it('should show expired sessions as expired, and refuse their page', async () => {
@@ -200,7 +215,10 @@ describe('media uploads (local driver)', () => {
       await t.ds.query(`UPDATE media_upload_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
       expect((await t.http().get(`/v1/media/upload-sessions/${id}`).set(tenant.auth).expect(200)).body).toMatchObject({ status: 'expired', url: null, media: [] });
       const { path, token } = page(url);
-      await t.http().get(`${path}?token=${encodeURIComponent(token)}`).expect(410);
+      await t
+        .http()
+        .get(`${path}?token=${encodeURIComponent(token)}`)
+        .expect(410);
       await t.http().post(`${path}/files`).send({ token, fileName: 'a.png', fileType: 'image/png' }).expect(400);
     });
 

@@ -18,7 +18,12 @@ describe('outbox redrive', () => {
 
   it('should mark relayed events handled once fanned out', async () => {
     const tenant = await createTenant(t);
-    await t.http().post('/v1/webhooks').set(tenant.auth).send({ url: receiver.url('/handled'), events: ['*'] }).expect(201);
+    await t
+      .http()
+      .post('/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: receiver.url('/handled'), events: ['*'] })
+      .expect(201);
     await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'second' }).expect(201); // an audit-only event
     const rows = await eventually(async () => {
       const r: { type: string; handled: boolean }[] = await t.ds.query(`SELECT type, handled_at IS NOT NULL AS handled FROM events WHERE workspace_id = $1`, [tenant.workspaceId]);
@@ -29,11 +34,24 @@ describe('outbox redrive', () => {
 
   it('should deliver an event whose dispatch job was lost after the relay handed it over', async () => {
     const tenant = await createTenant(t);
-    await t.http().post('/v1/webhooks').set(tenant.auth).send({ url: receiver.url('/lost'), events: ['post.failed'] }).expect(201);
+    await t
+      .http()
+      .post('/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: receiver.url('/lost'), events: ['post.failed'] })
+      .expect(201);
     // As if the relay had handed the event to Redis two minutes ago and Redis then lost the job.
     // Written already marked relayed (same transaction), so the live relay never picks it up.
     const event = await t.ds.transaction(async (m) => {
-      const e = await t.app.get(OutboxService).record(m, { workspaceId: tenant.workspaceId, profileId: tenant.profileId, type: 'post.failed', actor: { type: 'system', id: null }, data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] } });
+      const e = await t.app
+        .get(OutboxService)
+        .record(m, {
+          workspaceId: tenant.workspaceId,
+          profileId: tenant.profileId,
+          type: 'post.failed',
+          actor: { type: 'system', id: null },
+          data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] },
+        });
       await m.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [e.id]);
       return e;
     });

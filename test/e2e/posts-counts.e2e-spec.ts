@@ -72,7 +72,10 @@ describe('exact post totals (counter tables)', () => {
       await Promise.all(
         FILTERS.slice(i, i + 16).map(async (f) => {
           const q = key(f);
-          const res = await t.http().get(`/v1/posts?limit=1${q ? `&${q}` : ''}`).set(who.auth);
+          const res = await t
+            .http()
+            .get(`/v1/posts?limit=1${q ? `&${q}` : ''}`)
+            .set(who.auth);
           expect(res.status).toBe(200);
           if (res.body.total !== expected.get(q)) off.push(`${q || '(no filter)'}: total ${res.body.total as number}, posts ${expected.get(q)}`);
         }),
@@ -179,9 +182,7 @@ describe('exact post totals (counter tables)', () => {
         ),
       ),
     );
-    const results = await Promise.all(
-      ids.map((id, i) => (i % 3 === 0 ? t.http().post(`/v1/posts/${id}/publish`).set(tenant.auth) : t.http().delete(`/v1/posts/${id}`).set(tenant.auth))),
-    );
+    const results = await Promise.all(ids.map((id, i) => (i % 3 === 0 ? t.http().post(`/v1/posts/${id}/publish`).set(tenant.auth) : t.http().delete(`/v1/posts/${id}`).set(tenant.auth))));
     expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
     await Promise.all(ids.map((id) => waitForFinal(t, id)));
     expect(await mismatches()).toEqual([]);

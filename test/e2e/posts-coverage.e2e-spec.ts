@@ -207,10 +207,20 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('draft or scheduled → PUT edits leave the state as it is, without events', async () => {
       const draft = await create({ content: { message: text() }, targetIds: [fb1.id] });
-      const edited = await t.http().put(`/v1/posts/${draft.id}`).set(tenant.auth).send({ content: { message: 'Edited draft' } }).expect(200);
+      const edited = await t
+        .http()
+        .put(`/v1/posts/${draft.id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Edited draft' } })
+        .expect(200);
       expect(edited.body.post).toEqual({ id: draft.id, state: 'draft' });
       const scheduled = await create({ content: text(), accountIds: [fb1.id], scheduledAt: inFuture(3600_000) });
-      const res = await t.http().put(`/v1/posts/${scheduled.id}`).set(tenant.auth).send({ content: { message: 'Edited schedule' } }).expect(200);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${scheduled.id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Edited schedule' } })
+        .expect(200);
       expect(res.body.post).toEqual({ id: scheduled.id, state: 'scheduled' });
       expect((await getPost(t, tenant, scheduled.id)).message).toBe('Edited schedule');
       expect(await moves(t, tenant, draft.id)).toEqual(['->draft']);
@@ -227,11 +237,23 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       expect(history.map((h) => `${h.from ?? '-'}>${h.to}`)).toEqual(['->queued', 'queued>processing']);
       expect(history[1]).toMatchObject({ reason: 'publishing started', actor: { type: 'system' } });
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1 });
-      for (const res of [await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { message: 'Too late' } }), await t.http().delete(`/v1/posts/${id}`).set(tenant.auth)]) {
+      for (const res of [
+        await t
+          .http()
+          .put(`/v1/posts/${id}`)
+          .set(tenant.auth)
+          .send({ content: { message: 'Too late' } }),
+        await t.http().delete(`/v1/posts/${id}`).set(tenant.auth),
+      ]) {
         expect([res.status, res.body.error.code]).toEqual([400, 'invalid_state_transition']);
       }
       expect(await waitForFinal(t, id)).toBe('published');
-      const put = await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { message: 'Too late' } }).expect(400);
+      const put = await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Too late' } })
+        .expect(400);
       expect(put.body.error.code).toBe('invalid_state_transition');
       expect((await getPost(t, tenant, id)).message).not.toBe('Too late');
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.published': 1 });
@@ -245,7 +267,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       expect(post.targets.find((x) => x.accountId === li.id)).toMatchObject({ status: 'failed', externalId: null, error: expect.stringContaining('#sandbox-fail'), errorCategory: expect.any(String) });
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.partially_published': 1 });
       expect(await moves(t, tenant, id)).toEqual(['->queued', 'queued>processing', 'processing>partially_published']);
-      const res = await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { message: 'Too late' } }).expect(400);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Too late' } })
+        .expect(400);
       expect(res.body.error.code).toBe('invalid_state_transition');
     });
 
@@ -324,7 +351,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         expect(await eventCounts(t, draft.id)).toEqual({ 'post.created': 1, 'approval.requested': 1 });
 
         const toSchedule = await create({ content: text(), accountIds: [account.id] }, approvals);
-        const put = await t.http().put(`/v1/posts/${toSchedule.id}`).set(approvals.auth).send({ scheduledAt: inFuture(3600_000), saveAsDraft: false }).expect(200);
+        const put = await t
+          .http()
+          .put(`/v1/posts/${toSchedule.id}`)
+          .set(approvals.auth)
+          .send({ scheduledAt: inFuture(3600_000), saveAsDraft: false })
+          .expect(200);
         expect(put.body.post).toEqual({ id: toSchedule.id, state: 'pending_approval' });
         expect(await eventCounts(t, toSchedule.id)).toEqual({ 'post.created': 1, 'approval.requested': 1 });
       });
@@ -393,7 +425,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const first = (await post({ content: 'one', accountIds: [fake.id] }).expect(201)).body.id as string;
       const second = (await post({ content: 'two', accountIds: [fake.id] }).expect(201)).body.id as string;
       // Posts of other keys never count.
-      await t.http().post('/v1/posts').set(tenant.auth).send({ content: 'not this key', accountIds: [fake.id] }).expect(201);
+      await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .send({ content: 'not this key', accountIds: [fake.id] })
+        .expect(201);
       const full = await post({ content: 'three', accountIds: [fake.id] }).expect(403);
       expect(full.body.error).toMatchObject({ code: 'daily_post_limit', details: { limit: 2, used: 2 } });
 
@@ -425,12 +462,27 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const monthStart = `date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
       // A full quota used last month does not count in this one.
       await insert(100, trial.profileId, `${monthStart} - interval '1 second'`);
-      await t.http().post('/v1/posts').set(trial.auth).send({ content: 'first of the month', accountIds: [account.id] }).expect(201);
+      await t
+        .http()
+        .post('/v1/posts')
+        .set(trial.auth)
+        .send({ content: 'first of the month', accountIds: [account.id] })
+        .expect(201);
       // Posts of another profile of the workspace do; one at 00:00 UTC on the 1st is this month's.
       await insert(97, second.body.profile.id as string, 'now()');
       await insert(1, second.body.profile.id as string, monthStart);
-      await t.http().post('/v1/posts').set(trial.auth).send({ content: 'the hundredth', accountIds: [account.id] }).expect(201);
-      const res = await t.http().post('/v1/posts').set(trial.auth).send({ content: 'one too many', accountIds: [account.id] }).expect(403);
+      await t
+        .http()
+        .post('/v1/posts')
+        .set(trial.auth)
+        .send({ content: 'the hundredth', accountIds: [account.id] })
+        .expect(201);
+      const res = await t
+        .http()
+        .post('/v1/posts')
+        .set(trial.auth)
+        .send({ content: 'one too many', accountIds: [account.id] })
+        .expect(403);
       expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { entitlement: 'posts_per_month', usage: 100, limit: 100 } });
       const [row] = (await t.ds.query(`SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND message = 'one too many'`, [trial.workspaceId])) as { n: number }[];
       expect(row!.n).toBe(0);
@@ -447,7 +499,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       await setPolicy(t, other, { allowedPlatforms: ['facebook'], blockedTerms: ['Casino'] });
       const publish = await t.http().post(`/v1/posts/${onLinkedIn.id}/publish`).set(other.auth).expect(403);
       expect(publish.body.error.code).toBe('platform_not_allowed');
-      const schedule = await t.http().put(`/v1/posts/${onLinkedIn.id}`).set(other.auth).send({ scheduledAt: inFuture(3600_000), saveAsDraft: false }).expect(403);
+      const schedule = await t
+        .http()
+        .put(`/v1/posts/${onLinkedIn.id}`)
+        .set(other.auth)
+        .send({ scheduledAt: inFuture(3600_000), saveAsDraft: false })
+        .expect(403);
       expect(schedule.body.error.code).toBe('platform_not_allowed');
       const blocked = await t.http().post(`/v1/posts/${withTerm.id}/publish`).set(other.auth).expect(400);
       expect(blocked.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'content.message' } });
@@ -455,7 +512,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       expect(await postState(t, withTerm.id)).toBe('draft');
       expect(await eventCounts(t, onLinkedIn.id)).toEqual({ 'post.created': 1 });
       // Once the text is fixed it goes.
-      await t.http().put(`/v1/posts/${withTerm.id}`).set(other.auth).send({ content: { message: 'Visit our shop' } }).expect(200);
+      await t
+        .http()
+        .put(`/v1/posts/${withTerm.id}`)
+        .set(other.auth)
+        .send({ content: { message: 'Visit our shop' } })
+        .expect(200);
       await t.http().post(`/v1/posts/${withTerm.id}/publish`).set(other.auth).expect(200);
       await t.http().delete(`/v1/posts/${withTerm.id}`).set(other.auth);
     });

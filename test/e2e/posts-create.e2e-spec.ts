@@ -19,7 +19,12 @@ describe('POST /v1/posts', () => {
   });
   afterAll(async () => t.close());
 
-  const post = (body: unknown, auth = tenant.auth) => t.http().post('/v1/posts').set(auth).send(body as object);
+  const post = (body: unknown, auth = tenant.auth) =>
+    t
+      .http()
+      .post('/v1/posts')
+      .set(auth)
+      .send(body as object);
 
   describe('shapes', () => {
     it('should save an older-shape post as a draft when saveAsDraft is omitted', async () => {
@@ -249,14 +254,29 @@ describe('POST /v1/posts', () => {
 
     it('should answer POST /v1/posts/validate with 200 { valid, errors } and store nothing', async () => {
       const before = (await t.ds.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[];
-      const bad = await t.http().post('/v1/posts/validate').set(tenant.auth).send({ content: { message: 'x' }, targetIds: [yt.id] }).expect(200);
+      const bad = await t
+        .http()
+        .post('/v1/posts/validate')
+        .set(tenant.auth)
+        .send({ content: { message: 'x' }, targetIds: [yt.id] })
+        .expect(200);
       expect(bad.body.valid).toBe(false);
       expect(bad.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'content.videoUrl' })]));
       const titleError = (bad.body.errors as { field: string }[]).find((e) => e.field.includes('title'));
       expect(titleError?.field).toBe('content.youtube.title');
-      const good = await t.http().post('/v1/posts/validate').set(tenant.auth).send({ content: VIDEO_CONTENT, targetIds: [yt.id] }).expect(200);
+      const good = await t
+        .http()
+        .post('/v1/posts/validate')
+        .set(tenant.auth)
+        .send({ content: VIDEO_CONTENT, targetIds: [yt.id] })
+        .expect(200);
       expect(good.body).toEqual({ valid: true, errors: [] });
-      const newer = await t.http().post('/v1/posts/validate').set(tenant.auth).send({ content: 'x', accountIds: [yt.id], mediaUrls: ['https://cdn.example.com/c.mp4'] }).expect(200);
+      const newer = await t
+        .http()
+        .post('/v1/posts/validate')
+        .set(tenant.auth)
+        .send({ content: 'x', accountIds: [yt.id], mediaUrls: ['https://cdn.example.com/c.mp4'] })
+        .expect(200);
       expect(newer.body.errors).toEqual([expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'platforms.youtube.title' })]);
       const after = (await t.ds.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[];
       expect(after[0]!.n).toBe(before[0]!.n);
@@ -273,7 +293,13 @@ describe('POST /v1/posts', () => {
       expect(second.body).toEqual(first.body);
       const rows = (await t.ds.query(`SELECT count(*)::int AS n FROM posts WHERE message = 'Once'`)) as { n: number }[];
       expect(rows[0]!.n).toBe(1);
-      const reused = await t.http().post('/v1/posts').set(tenant.auth).set('Idempotency-Key', key).send({ ...body, content: 'Twice' }).expect(409);
+      const reused = await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ ...body, content: 'Twice' })
+        .expect(409);
       expect(reused.body.error.code).toBe('idempotency_key_reused');
     });
   });

@@ -26,7 +26,12 @@ describe('post state machine', () => {
   describe('PUT /v1/posts/{id}', () => {
     it('should edit a draft and keep it a draft', async () => {
       const id = await create({ content: { message: 'Draft', link: 'https://example.com' }, targetIds: [fb.id] });
-      const res = await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { message: 'Edited', link: null } }).expect(200);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Edited', link: null } })
+        .expect(200);
       expect(res.body).toEqual({ message: 'Post updated.', post: { id, state: 'draft' } });
       const post = await get(id);
       expect(post).toMatchObject({ state: 'draft', message: 'Edited', content: { message: 'Edited', link: null } });
@@ -46,7 +51,12 @@ describe('post state machine', () => {
 
     it('should keep a draft a draft when only scheduledAt is given', async () => {
       const id = await create({ content: { message: 'Stay' }, targetIds: [fb.id] });
-      await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ scheduledAt: inFuture(3600_000) }).expect(200);
+      await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ scheduledAt: inFuture(3600_000) })
+        .expect(200);
       expect((await get(id)).state).toBe('draft');
     });
 
@@ -64,13 +74,23 @@ describe('post state machine', () => {
 
     it('should answer invalid_state_transition for a post that is not draft or scheduled', async () => {
       const id = await create({ content: 'Queued', accountIds: [fb.id], publishNow: true });
-      const res = await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { message: 'Too late' } }).expect(400);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ content: { message: 'Too late' } })
+        .expect(400);
       expect(res.body.error.code).toBe('invalid_state_transition');
     });
 
     it('should check an edit against the target networks', async () => {
       const id = await create({ content: VIDEO_CONTENT, targetIds: [yt.id] });
-      const res = await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ content: { videoUrl: null, message: 'no video now' } }).expect(400);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${id}`)
+        .set(tenant.auth)
+        .send({ content: { videoUrl: null, message: 'no video now' } })
+        .expect(400);
       expect(res.body.error.code).toBe('invalid_request');
       expect(res.body.error.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'content.videoUrl' })]));
     });

@@ -91,7 +91,12 @@ describe('reading posts', () => {
       expect(res.body.error.code).toBe('not_found');
     }
     expect((await t.http().get('/v1/posts').set(other.auth).expect(200)).body.total).toBe(0);
-    await t.http().put(`/v1/posts/${ids.text}`).set(other.auth).send({ content: { message: 'hijack' } }).expect(404);
+    await t
+      .http()
+      .put(`/v1/posts/${ids.text}`)
+      .set(other.auth)
+      .send({ content: { message: 'hijack' } })
+      .expect(404);
     await t.http().delete(`/v1/posts/${ids.video}`).set(other.auth).expect(404);
     for (const action of ['publish', 'retry', 'approve', 'reject']) await t.http().post(`/v1/posts/${ids.text}/${action}`).set(other.auth).expect(404);
     // A second profile of the same workspace is another profile too.

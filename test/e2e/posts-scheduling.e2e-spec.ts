@@ -32,7 +32,12 @@ describe('scheduling', () => {
 
   it('should queue a post scheduled 2 s ahead on time', async () => {
     const scheduledAt = inFuture(2000);
-    const res = await t.http().post('/v1/posts').set(tenant.auth).send({ content: 'On time', accountIds: [fb.id], scheduledAt }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'On time', accountIds: [fb.id], scheduledAt })
+      .expect(201);
     expect(res.body.state).toBe('scheduled');
     const at = await eventually(() => queuedAt(res.body.id as string), { timeoutMs: 8000 });
     // The worker may publish it right after; what matters is when it left `scheduled`.
@@ -41,7 +46,12 @@ describe('scheduling', () => {
   });
 
   it('should still queue a due post whose delayed job was lost', async () => {
-    const res = await t.http().post('/v1/posts').set(tenant.auth).send({ content: 'Lost job', accountIds: [fb.id], scheduledAt: inFuture(1500) }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'Lost job', accountIds: [fb.id], scheduledAt: inFuture(1500) })
+      .expect(201);
     const id = res.body.id as string;
     await publishQueue().remove(`schedule:${id}:1`);
     expect(await publishQueue().getJob(`schedule:${id}:1`)).toBeUndefined();
@@ -49,9 +59,19 @@ describe('scheduling', () => {
   });
 
   it('should ignore the job of a superseded schedule', async () => {
-    const res = await t.http().post('/v1/posts').set(tenant.auth).send({ content: 'Moved', accountIds: [fb.id], scheduledAt: inFuture(3600_000) }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'Moved', accountIds: [fb.id], scheduledAt: inFuture(3600_000) })
+      .expect(201);
     const id = res.body.id as string;
-    await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ scheduledAt: inFuture(7200_000) }).expect(200);
+    await t
+      .http()
+      .put(`/v1/posts/${id}`)
+      .set(tenant.auth)
+      .send({ scheduledAt: inFuture(7200_000) })
+      .expect(200);
     // Even a stale job that survived (and a due time) changes nothing: its version is old.
     await t.ds.query(`UPDATE posts SET scheduled_at = now() + interval '1 hour' WHERE id = $1`, [id]);
     expect(await t.app.get(PostSchedulerProcessor).promote(id, 1)).toBeNull();
@@ -67,9 +87,12 @@ describe('scheduling', () => {
     );
     await t.ds.query(`INSERT INTO post_targets (post_id, profile_id, account_id, platform, page_name) VALUES ($1, $2, $3, 'facebook', 'Page')`, [id, tenant.profileId, fb.id]);
     // The sweep adds `publish:<id>:1`; the publishing worker (when registered) then takes the post on.
-    await eventually(async () => {
-      const [row] = (await t.ds.query('SELECT state FROM posts WHERE id = $1', [id])) as { state: string }[];
-      return row?.state !== 'queued' || (await publishQueue().getJob(`publish:${id}:1`)) !== undefined;
-    }, { timeoutMs: 8000 });
+    await eventually(
+      async () => {
+        const [row] = (await t.ds.query('SELECT state FROM posts WHERE id = $1', [id])) as { state: string }[];
+        return row?.state !== 'queued' || (await publishQueue().getJob(`publish:${id}:1`)) !== undefined;
+      },
+      { timeoutMs: 8000 },
+    );
   });
 });

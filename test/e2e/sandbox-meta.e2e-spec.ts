@@ -19,9 +19,16 @@ describe('sandbox: Meta networks driven through their adapters', () => {
   afterAll(async () => t.close());
 
   const adapter = (p: 'facebook' | 'instagram' | 'threads'): PlatformAdapter => t.app.get(PlatformRegistry).get(p);
-  const creds = (a: { platformAccountId: string; tokens?: { accessToken: string } }, fallback: string): AccountCredentials => ({ platformAccountId: a.platformAccountId, accessToken: a.tokens?.accessToken ?? fallback, metadata: {} });
+  const creds = (a: { platformAccountId: string; tokens?: { accessToken: string } }, fallback: string): AccountCredentials => ({
+    platformAccountId: a.platformAccountId,
+    accessToken: a.tokens?.accessToken ?? fallback,
+    metadata: {},
+  });
   async function expectPlatformError(p: Promise<unknown>, category: string, retryable?: boolean): Promise<PlatformError> {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PlatformError);
     expect((err as PlatformError).category).toBe(category);
     if (retryable !== undefined) expect((err as PlatformError).retryable).toBe(retryable);
@@ -63,13 +70,25 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       const one = await fb.publish({ account, content: { ...text('One photo'), contentType: 'image', imageUrls: [media('image.png')] }, publishState: {}, saveState: async () => {} });
       expect(one.externalId).toContain('_');
       const album = stateRecorder();
-      const many = await fb.publish({ account, content: { ...text('Three photos'), contentType: 'image', imageUrls: [media('image.png'), media('image.jpg'), media('image.png')] }, publishState: {}, ...album });
+      const many = await fb.publish({
+        account,
+        content: { ...text('Three photos'), contentType: 'image', imageUrls: [media('image.png'), media('image.jpg'), media('image.png')] },
+        publishState: {},
+        ...album,
+      });
       expect(album.state.photoIds).toHaveLength(3);
       const video = await fb.publish({ account, content: { ...text('A video'), contentType: 'video', videoUrl: media('video.mp4') }, publishState: {}, saveState: async () => {} });
       expect(video.externalId).toMatch(/^\d+$/);
 
       const m = itemMetrics(many.externalId);
-      expect(await fb.getItemMetrics(account, many.externalId)).toEqual({ views: m.views, reach: m.reach, likes: m.likes, comments: m.comments, shares: m.shares, engagement: m.likes + m.comments + m.shares });
+      expect(await fb.getItemMetrics(account, many.externalId)).toEqual({
+        views: m.views,
+        reach: m.reach,
+        likes: m.likes,
+        comments: m.comments,
+        shares: m.shares,
+        engagement: m.likes + m.comments + m.shares,
+      });
 
       const days = await fb.getDailyMetrics(account, '2026-03-01', '2026-03-03');
       expect(days.map((d) => d.date)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
@@ -109,8 +128,16 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       const flaky = text(`Flaky ${Date.now()} #sandbox-flaky:facebook`);
       await expectPlatformError(fb.publish({ account, content: flaky, publishState: {}, saveState: async () => {} }), 'network_error', true);
       await expect(fb.publish({ account, content: flaky, publishState: {}, saveState: async () => {} })).resolves.toBeTruthy();
-      await expectPlatformError(fb.publish({ account, content: { ...text('x'), contentType: 'image', imageUrls: [media('missing.png')] }, publishState: {}, saveState: async () => {} }), 'media_rejected', false);
-      await expectPlatformError(fb.publish({ account, content: { ...text('x'), contentType: 'video', videoUrl: media('image.png') }, publishState: {}, saveState: async () => {} }), 'media_rejected', false);
+      await expectPlatformError(
+        fb.publish({ account, content: { ...text('x'), contentType: 'image', imageUrls: [media('missing.png')] }, publishState: {}, saveState: async () => {} }),
+        'media_rejected',
+        false,
+      );
+      await expectPlatformError(
+        fb.publish({ account, content: { ...text('x'), contentType: 'video', videoUrl: media('image.png') }, publishState: {}, saveState: async () => {} }),
+        'media_rejected',
+        false,
+      );
 
       await t.http().post('/sandbox/_control/revoke').send({ accessToken: tokens.accessToken }).expect(200);
       await expectPlatformError(fb.refresh({ accessToken: tokens.accessToken, refreshToken: null }), 'auth_expired', false);
@@ -167,7 +194,11 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       const image = (t2: string, url: string): PublishContent => ({ ...text(t2), contentType: 'image', imageUrls: [url] });
       await expectPlatformError(ig.publish({ account, content: image('no #sandbox-fail', media('image.png')), publishState: {}, saveState: async () => {} }), 'invalid_content', false);
       await expectPlatformError(ig.publish({ account, content: image('missing', media('nope.jpg')), publishState: {}, saveState: async () => {} }), 'media_rejected', false);
-      const badVideo = await expectPlatformError(ig.publish({ account, content: { ...text('bad video'), contentType: 'video', videoUrl: media('nope.mp4') }, publishState: {}, saveState: async () => {} }), 'media_rejected', false);
+      const badVideo = await expectPlatformError(
+        ig.publish({ account, content: { ...text('bad video'), contentType: 'video', videoUrl: media('nope.mp4') }, publishState: {}, saveState: async () => {} }),
+        'media_rejected',
+        false,
+      );
       expect(badVideo.message).toContain('HTTP 404');
       await t.http().post('/sandbox/_control/expire').send({ accessToken: tokens.accessToken }).expect(200);
       await expectPlatformError(ig.publish({ account, content: image('expired', media('image.png')), publishState: {}, saveState: async () => {} }), 'auth_expired', false);
@@ -214,7 +245,14 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       await th.publish({ account, content: { ...text('video'), contentType: 'video', videoUrl: media('video.mp4') }, publishState: {}, saveState: async () => {} });
 
       const m = itemMetrics(post.externalId);
-      expect(await th.getItemMetrics(account, post.externalId)).toEqual({ views: m.views, reach: m.views, likes: m.likes, comments: m.comments, shares: m.shares, engagement: m.likes + m.comments + m.shares });
+      expect(await th.getItemMetrics(account, post.externalId)).toEqual({
+        views: m.views,
+        reach: m.views,
+        likes: m.likes,
+        comments: m.comments,
+        shares: m.shares,
+        engagement: m.likes + m.comments + m.shares,
+      });
       const [day] = await th.getDailyMetrics(account, '2026-03-01', '2026-03-01');
       const d = dailyAccountMetrics(account.platformAccountId, '2026-03-01');
       expect(day).toEqual({ date: '2026-03-01', views: d.views, reach: d.views, engagement: d.engagement, shares: d.shares, followers: d.followers });
@@ -228,7 +266,11 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       expect(refreshed.accessToken).not.toBe(tokens.accessToken);
       const account = creds(accounts[0], refreshed.accessToken);
       await expectPlatformError(th.publish({ account, content: text('#sandbox-fail:threads'), publishState: {}, saveState: async () => {} }), 'invalid_content', false);
-      await expectPlatformError(th.publish({ account, content: { ...text('v'), contentType: 'video', videoUrl: media('gone.mp4') }, publishState: {}, saveState: async () => {} }), 'media_rejected', false);
+      await expectPlatformError(
+        th.publish({ account, content: { ...text('v'), contentType: 'video', videoUrl: media('gone.mp4') }, publishState: {}, saveState: async () => {} }),
+        'media_rejected',
+        false,
+      );
       await t.http().post('/sandbox/_control/revoke').send({ accessToken: tokens.accessToken }).expect(200);
       await expectPlatformError(th.refresh({ accessToken: refreshed.accessToken, refreshToken: null }), 'auth_expired', false);
     });

@@ -78,7 +78,14 @@ suite('hosted upload session in a browser', () => {
   });
 
   it('should send the person to redirectUrl when done', async () => {
-    const created = (await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ redirectUrl: `${t.url}/health?from=upload` }).expect(201)).body as SessionView;
+    const created = (
+      await t
+        .http()
+        .post('/v1/media/upload-sessions')
+        .set(tenant.auth)
+        .send({ redirectUrl: `${t.url}/health?from=upload` })
+        .expect(201)
+    ).body as SessionView;
     await page.goto(created.url!);
     await page.getByLabel('Files to upload').setInputFiles({ name: 'one.png', mimeType: 'image/png', buffer: PNG });
     await Promise.all([page.waitForURL(/\/health\?/), page.getByRole('button', { name: 'Upload', exact: true }).click()]);

@@ -97,8 +97,7 @@ describe('webhooks: every event type, once per state change', () => {
     const key = `${type} ${subject}`;
     expected.set(key, (expected.get(key) ?? 0) + 1);
   };
-  const hits = (type?: WebhookEventType, subject?: string): ReceivedWebhook[] =>
-    receiver.at(PATH).filter((h) => (!type || h.body.type === type) && (!subject || subjectOf(h) === subject));
+  const hits = (type?: WebhookEventType, subject?: string): ReceivedWebhook[] => receiver.at(PATH).filter((h) => (!type || h.body.type === type) && (!subject || subjectOf(h) === subject));
   /** Waits for `count` deliveries of one event type about one subject. */
   const arrived = (type: WebhookEventType, subject: string, count = 1): Promise<ReceivedWebhook[]> =>
     eventually(async () => (hits(type, subject).length >= count ? hits(type, subject) : undefined), { timeoutMs: 30_000, intervalMs: 50 });
@@ -178,7 +177,9 @@ describe('webhooks: every event type, once per state change', () => {
     const deniedId = denied.body.id as string;
     const start = await fetch(denied.body.url as string, { redirect: 'manual' });
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, { stopAt: CLIENT_RETURN_URL });
+    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, {
+      stopAt: CLIENT_RETURN_URL,
+    });
     expect(end.url).toBe(`${CLIENT_RETURN_URL}?session=${deniedId}&status=failed&error=access_denied`);
     changed('connection.failed', deniedId);
 

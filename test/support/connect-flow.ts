@@ -95,11 +95,19 @@ export async function connectThroughSandbox(
   let end = await follow(url, { stopAt });
   for (let form = parseForm(end.body, end.url); end.status === 200 && form && forms.length < 3; form = parseForm(end.body, end.url)) {
     forms.push(new URL(form.action).pathname);
-    end = form.accounts.length > 0 ? await submitForm(form, { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) }, stopAt) : await submitForm(form, { decision: 'allow' }, stopAt);
+    end =
+      form.accounts.length > 0
+        ? await submitForm(form, { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) }, stopAt)
+        : await submitForm(form, { decision: 'allow' }, stopAt);
   }
   return { sessionId: id, url, end, forms };
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

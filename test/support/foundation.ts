@@ -75,7 +75,11 @@ export interface CreatedKey {
 
 /** Creates an API key through the API with the tenant's all-powerful first key. */
 export async function createKey(t: TestApp, tenant: Tenant, body: Record<string, unknown>): Promise<CreatedKey> {
-  const res = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'test key', ...body });
+  const res = await t
+    .http()
+    .post('/v1/api-keys')
+    .set(tenant.auth)
+    .send({ name: 'test key', ...body });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.apiKey.id, secret: res.body.secret, auth: { Authorization: `Bearer ${res.body.secret}` }, body: res.body };
 }

@@ -27,13 +27,13 @@ export async function connectAccount(
 }
 
 /** Another key of the tenant's workspace, made through the API; `owner: null` strips its owner. */
-export async function createKey(
-  t: TestApp,
-  tenant: Tenant,
-  body: Record<string, unknown> = {},
-  o: { owner?: string | null } = {},
-): Promise<{ id: string; auth: { Authorization: string } }> {
-  const res = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'test key', rateLimitPerMinute: 10000, ...body }).expect(201);
+export async function createKey(t: TestApp, tenant: Tenant, body: Record<string, unknown> = {}, o: { owner?: string | null } = {}): Promise<{ id: string; auth: { Authorization: string } }> {
+  const res = await t
+    .http()
+    .post('/v1/api-keys')
+    .set(tenant.auth)
+    .send({ name: 'test key', rateLimitPerMinute: 10000, ...body })
+    .expect(201);
   const id = (res.body as { apiKey: { id: string } }).apiKey.id;
   if (o.owner !== undefined) await t.ds.query('UPDATE api_keys SET owner_user_id = $2 WHERE id = $1', [id, o.owner]);
   return { id, auth: { Authorization: `Bearer ${(res.body as { secret: string }).secret}` } };
@@ -41,7 +41,10 @@ export async function createKey(
 
 /** A second human of the tenant's workspace. */
 export async function addUser(t: TestApp, tenant: Pick<Tenant, 'workspaceId'>): Promise<string> {
-  const [row] = (await t.ds.query(`INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`, [tenant.workspaceId, `user-${randomBytes(4).toString('hex')}@example.com`])) as { id: string }[];
+  const [row] = (await t.ds.query(`INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`, [
+    tenant.workspaceId,
+    `user-${randomBytes(4).toString('hex')}@example.com`,
+  ])) as { id: string }[];
   return row!.id;
 }
 

@@ -16,7 +16,11 @@ export interface DiscoveredRoute {
   excludedFromDocs: boolean;
 }
 
-const join = (...parts: string[]) => `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+const join = (...parts: string[]) =>
+  `/${parts
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
 
 /** Every controller route of the running app, with the auth metadata the global guard reads. */
 export function discoverRoutes(t: TestApp): DiscoveredRoute[] {
@@ -36,7 +40,9 @@ export function discoverRoutes(t: TestApp): DiscoveredRoute[] {
         const methodPaths = ([] as string[]).concat((Reflect.getMetadata(PATH_METADATA, fn) as string | string[] | undefined) ?? '');
         const permission = reflector.getAllAndOverride<string | undefined>(PERMISSION_KEY, [fn, controller]);
         const isPublic = !!reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, [fn, controller]);
-        const excludedFromDocs = !!(Reflect.getMetadata('swagger/apiExcludeEndpoint', fn) as { disable?: boolean } | undefined)?.disable || !!(Reflect.getMetadata('swagger/apiExcludeController', controller) as boolean[] | undefined)?.[0];
+        const excludedFromDocs =
+          !!(Reflect.getMetadata('swagger/apiExcludeEndpoint', fn) as { disable?: boolean } | undefined)?.disable ||
+          !!(Reflect.getMetadata('swagger/apiExcludeController', controller) as boolean[] | undefined)?.[0];
         for (const cp of classPaths) {
           for (const mp of methodPaths) {
             routes.push({ method: RequestMethod[method], path: join(cp, mp), controller: controller.name, handler: key, permission, isPublic, excludedFromDocs });

@@ -3,7 +3,25 @@ import { hasPermission, isGrant, isSubset, PERMISSIONS } from './permissions';
 describe('permissions', () => {
   it('should list the permissions of decisions §2', () => {
     expect([...PERMISSIONS].sort()).toEqual(
-      ['accounts:read', 'accounts:write', 'analytics:read', 'audit:read', 'comments:read', 'keys:read', 'keys:write', 'media:write', 'policy:read', 'policy:write', 'posts:approve', 'posts:read', 'posts:write', 'profiles:read', 'profiles:write', 'webhooks:read', 'webhooks:write'].sort(),
+      [
+        'accounts:read',
+        'accounts:write',
+        'analytics:read',
+        'audit:read',
+        'comments:read',
+        'keys:read',
+        'keys:write',
+        'media:write',
+        'policy:read',
+        'policy:write',
+        'posts:approve',
+        'posts:read',
+        'posts:write',
+        'profiles:read',
+        'profiles:write',
+        'webhooks:read',
+        'webhooks:write',
+      ].sort(),
     );
   });
 

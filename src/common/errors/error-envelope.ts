@@ -39,7 +39,8 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
     if (bp.type === 'entity.parse.failed') return { error: new ApiError('invalid_request', 'The request body is not valid JSON.', { field: 'body' }), unexpected: false };
     if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported') return { error: new ApiError('invalid_request', 'Unsupported body encoding.', { field: 'body' }), unexpected: false };
     // request.aborted, request.size.invalid, parameters.too.many, …: the client's request is at fault.
-    if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) return { error: new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' }), unexpected: false };
+    if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500)
+      return { error: new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' }), unexpected: false };
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();

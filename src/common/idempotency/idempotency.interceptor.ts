@@ -63,7 +63,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     // The change is committed: failing to store its response must not release the key (a
     // retry would repeat the effect); the claim then lapses as "in use" until its lock expires.
-    await this.store.complete(claim.id, successStatus(context), body === undefined ? null : body).catch((e: Error) => this.logger.error({ err: e.message, requestId: req.id }, 'Could not store an idempotent response'));
+    await this.store
+      .complete(claim.id, successStatus(context), body === undefined ? null : body)
+      .catch((e: Error) => this.logger.error({ err: e.message, requestId: req.id }, 'Could not store an idempotent response'));
     return body;
   }
 }

@@ -14,7 +14,9 @@ export class RequestLogMiddleware implements NestMiddleware {
   use(req: ServiceRequest, res: Response, next: NextFunction): void {
     res.on('finish', () => {
       const auth = req.auth;
-      const caller = auth ? { workspaceId: auth.workspaceId, profileId: auth.profileId, keyId: auth.keyId } : req.caller && { workspaceId: req.caller.workspaceId, profileId: req.caller.homeProfileId, keyId: req.caller.keyId };
+      const caller = auth
+        ? { workspaceId: auth.workspaceId, profileId: auth.profileId, keyId: auth.keyId }
+        : req.caller && { workspaceId: req.caller.workspaceId, profileId: req.caller.homeProfileId, keyId: req.caller.keyId };
       if (!caller) return;
       this.logs.push({
         ...caller,

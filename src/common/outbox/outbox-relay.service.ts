@@ -49,14 +49,9 @@ export class OutboxRelayService implements OnModuleInit {
 
   async relayBatch(limit = 200): Promise<number> {
     return this.dataSource.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query(
-        `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
+      const rows: { id: string }[] = await m.query(`SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`, [limit]);
       if (rows.length === 0) return 0;
-      await this.queues.queue('events').addBulk(
-        rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, ...JOB_OPTS } })),
-      );
+      await this.queues.queue('events').addBulk(rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, ...JOB_OPTS } })));
       await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
       return rows.length;
     });

@@ -63,7 +63,9 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Removes a waiting/delayed job by id (e.g. a superseded schedule); ignores one already running. */
   async remove(job: JobName, jobId: string): Promise<void> {
-    await this.queue(JOB_QUEUE[job]).remove(jobId).catch(() => 0);
+    await this.queue(JOB_QUEUE[job])
+      .remove(jobId)
+      .catch(() => 0);
   }
 
   handle<J extends JobName>(job: J, handler: JobHandler<J>): void {

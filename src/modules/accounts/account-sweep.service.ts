@@ -48,7 +48,7 @@ export class AccountSweepService {
    */
   async forEach(filter: AccountFilter, log: { logger: Logger; failure: string }, work: (accountId: string) => Promise<void>): Promise<SweepRun> {
     const run: SweepRun = { accounts: 0, failed: 0 };
-    for (let after = BEFORE_FIRST_ID; ; ) {
+    for (let after = BEFORE_FIRST_ID; ;) {
       const batch = await this.accounts.find({
         select: { id: true, platform: true },
         where: { ...filter.where, status: 'active', id: MoreThan(after) },

@@ -78,7 +78,13 @@ export class AccountsService {
       if (found.status === 'disconnected') return found;
       Object.assign(found, WIPED_TOKENS, { status: 'disconnected', disconnectedAt: new Date() });
       const saved = await m.save(found);
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: saved.profileId, type: 'account.disconnected', actor: actorOf(auth), data: { account: toAccountDto(saved), reason: 'requested' } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: saved.profileId,
+        type: 'account.disconnected',
+        actor: actorOf(auth),
+        data: { account: toAccountDto(saved), reason: 'requested' },
+      });
       return saved;
     });
     return { account: toAccountDto(account) };

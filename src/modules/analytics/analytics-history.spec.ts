@@ -53,11 +53,17 @@ describe('buildHistory', () => {
 
   it('should sum flows, take followers from the last values, and compare with the previous period', () => {
     const daily = [row('2026-03-01', 'facebook', 1), row('2026-03-02', 'facebook', 2), row('2026-03-03', 'facebook', 3), row('2026-03-03', 'threads', 5), row('2026-03-04', 'facebook', 4)];
-    const h = buildHistory('p', range, daily, [
-      { accountId: 'a', platform: 'facebook', current: true, followers: 1004 },
-      { accountId: 'b', platform: 'threads', current: true, followers: 1005 },
-      { accountId: 'a', platform: 'facebook', current: false, followers: 1002 },
-    ], []);
+    const h = buildHistory(
+      'p',
+      range,
+      daily,
+      [
+        { accountId: 'a', platform: 'facebook', current: true, followers: 1004 },
+        { accountId: 'b', platform: 'threads', current: true, followers: 1005 },
+        { accountId: 'a', platform: 'facebook', current: false, followers: 1002 },
+      ],
+      [],
+    );
     expect(h.summary.views).toEqual({ value: 120, previousValue: 30, delta: 90, deltaPercent: 300 });
     expect(h.summary.followers).toEqual({ value: 2009, previousValue: 1002, delta: 1007, deltaPercent: 100.5 });
     expect(h.summary.engagementRate).toEqual({ value: 20, previousValue: 20, delta: 0, deltaPercent: 0 });

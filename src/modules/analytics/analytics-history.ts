@@ -82,7 +82,15 @@ export function buildHistory(profileId: string, range: HistoryRange, daily: Dail
   };
   const dates = datesBetween(range.from, range.to);
   const platformNames = [...new Set(current.map((r) => r.platform))].sort();
-  const timeseriesByPlatform = Object.fromEntries(platformNames.map((p) => [p, series(dates, current.filter((r) => r.platform === p))]));
+  const timeseriesByPlatform = Object.fromEntries(
+    platformNames.map((p) => [
+      p,
+      series(
+        dates,
+        current.filter((r) => r.platform === p),
+      ),
+    ]),
+  );
   const platforms: PlatformTotalsDto[] = platformNames
     .map((platform) => {
       const t = totals(current.filter((r) => r.platform === platform));
@@ -125,7 +133,13 @@ function trend(type: string, label: string, s: MetricSummaryDto, days: number): 
 /** A few plain-language observations, most useful first. */
 export function insights(range: HistoryRange, snapshotDays: number, summary: AnalyticsSummaryDto, timeseries: DailyPointDto[], platforms: PlatformTotalsDto[], top: TopContentDto[]): InsightDto[] {
   if (snapshotDays === 0) {
-    return [{ type: 'no_history', value: null, message: 'No snapshots cover this range yet. Snapshots are taken hourly; the first one after an account connects backfills up to 90 days where the network offers them.' }];
+    return [
+      {
+        type: 'no_history',
+        value: null,
+        message: 'No snapshots cover this range yet. Snapshots are taken hourly; the first one after an account connects backfills up to 90 days where the network offers them.',
+      },
+    ];
   }
   const days = timeseries.length;
   const out: (InsightDto | null)[] = [trend('engagement_trend', 'Engagement', summary.engagement, days), trend('views_trend', 'Views', summary.views, days)];
@@ -141,7 +155,12 @@ export function insights(range: HistoryRange, snapshotDays: number, summary: Ana
   }
   const post = top[0];
   if (post && post.engagement > 0) {
-    out.push({ type: 'top_post', value: post.engagement, postId: post.postId, message: `Your top post since ${range.from} had ${fmt(post.engagement)} engagements across ${post.targets.length} network${post.targets.length === 1 ? '' : 's'}.` });
+    out.push({
+      type: 'top_post',
+      value: post.engagement,
+      postId: post.postId,
+      message: `Your top post since ${range.from} had ${fmt(post.engagement)} engagements across ${post.targets.length} network${post.targets.length === 1 ? '' : 's'}.`,
+    });
   }
   return out.filter((i): i is InsightDto => i !== null);
 }

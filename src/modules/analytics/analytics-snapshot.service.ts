@@ -118,7 +118,17 @@ export class AnalyticsSnapshotService implements OnModuleInit {
           .createQueryBuilder()
           .insert()
           .into(PostDailyMetricEntity)
-          .values({ workspaceId: account.workspaceId, profileId: account.profileId, postId: target.postId, targetId: target.id, accountId: account.id, platform: account.platform, externalId: target.externalId!, date: utcDate(now), ...metrics })
+          .values({
+            workspaceId: account.workspaceId,
+            profileId: account.profileId,
+            postId: target.postId,
+            targetId: target.id,
+            accountId: account.id,
+            platform: account.platform,
+            externalId: target.externalId!,
+            date: utcDate(now),
+            ...metrics,
+          })
           .orUpdate(['views', 'likes', 'comments', 'shares', 'reach', 'engagement', 'captured_at'], ['target_id', 'date'])
           .execute();
         saved += 1;

@@ -62,7 +62,11 @@ export class CommentsService {
       const after = decodeCursor(query.cursor);
       qb.andWhere('(c.createdAt, c.id) > (CAST(:afterAt AS timestamptz), CAST(:afterId AS uuid))', { afterAt: after.createdAt, afterId: after.id });
     }
-    const rows = await qb.orderBy('c.createdAt', 'ASC').addOrderBy('c.id', 'ASC').take(limit + 1).getMany();
+    const rows = await qb
+      .orderBy('c.createdAt', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .take(limit + 1)
+      .getMany();
     const page = rows.slice(0, limit);
     return { comments: page.map(toCommentDto), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
   }

@@ -31,7 +31,13 @@ export class HealthController {
     const [db, redis] = await Promise.allSettled([withTimeout(this.dataSource.query('SELECT 1'), 2000), withTimeout(this.redis.ping(), 2000)]);
     const checks = { postgres: db.status === 'fulfilled' ? 'ok' : 'down', redis: redis.status === 'fulfilled' ? 'ok' : 'down' };
     if (checks.postgres !== 'ok' || checks.redis !== 'ok') {
-      throw new ApiError('service_unavailable', `Not ready: ${Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k]) => k).join(', ')} unreachable.`);
+      throw new ApiError(
+        'service_unavailable',
+        `Not ready: ${Object.entries(checks)
+          .filter(([, v]) => v !== 'ok')
+          .map(([k]) => k)
+          .join(', ')} unreachable.`,
+      );
     }
     return { status: 'ok', checks };
   }

@@ -74,11 +74,11 @@ export class KeysService {
     }
     const profileIds = dto.profileIds ?? auth.profileIds;
     if (auth.profileIds && profileIds && !profileIds.every((p) => auth.profileIds!.includes(p))) {
-      throw new ApiError('profile_not_accessible', 'profileIds must lie inside the creating key\'s own profiles.');
+      throw new ApiError('profile_not_accessible', "profileIds must lie inside the creating key's own profiles.");
     }
     const accountIds = dto.accountIds ?? auth.accountIds;
     if (auth.accountIds && accountIds && !accountIds.every((a) => auth.accountIds!.includes(a))) {
-      throw new ApiError('account_not_allowed', 'accountIds must lie inside the creating key\'s own accounts.');
+      throw new ApiError('account_not_allowed', "accountIds must lie inside the creating key's own accounts.");
     }
     const homeProfileId = dto.homeProfileId ?? (profileIds && !profileIds.includes(auth.profileId) ? profileIds[0]! : auth.profileId);
     if (profileIds && !profileIds.includes(homeProfileId)) throw ApiError.invalid('homeProfileId', 'homeProfileId must be one of profileIds.');

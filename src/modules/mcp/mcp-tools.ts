@@ -193,7 +193,8 @@ export const MCP_TOOLS: McpTool[] = [
   }),
   tool('list_comments', {
     title: 'List comments',
-    description: 'Comments received on published content (facebook and instagram accounts with comment sync). Cursor pagination: pass nextCursor from the previous answer; stop when it is null. GET /v1/comments. Needs comments:read.',
+    description:
+      'Comments received on published content (facebook and instagram accounts with comment sync). Cursor pagination: pass nextCursor from the previous answer; stop when it is null. GET /v1/comments. Needs comments:read.',
     input: z.object({
       cursor: z.string().describe('nextCursor of the previous page.').optional(),
       limit,
@@ -226,7 +227,8 @@ export const MCP_TOOLS: McpTool[] = [
   }),
   tool('list_events', {
     title: 'List audit events',
-    description: "The profile's audit trail, newest first: every webhook event type (post.published, …) plus administrative actions (api_key.created, policy.updated, …). GET /v1/events. Needs audit:read.",
+    description:
+      "The profile's audit trail, newest first: every webhook event type (post.published, …) plus administrative actions (api_key.created, policy.updated, …). GET /v1/events. Needs audit:read.",
     input: z.object({ page, limit, type: z.string().max(100).describe('Only events of this type, e.g. post.failed.').optional(), profileId }),
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/events', query: a }),

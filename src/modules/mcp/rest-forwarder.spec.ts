@@ -47,7 +47,10 @@ describe('rest-forwarder', () => {
     reply = {
       status: 429,
       headers: { 'retry-after': '12', 'x-request-id': 'req_header' },
-      body: JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'Too many requests.', docsUrl: 'http://x/errors#rate_limit_exceeded', requestId: 'req_abc' }, message: 'Too many requests.' }),
+      body: JSON.stringify({
+        error: { code: 'rate_limit_exceeded', message: 'Too many requests.', docsUrl: 'http://x/errors#rate_limit_exceeded', requestId: 'req_abc' },
+        message: 'Too many requests.',
+      }),
     };
     const result = await forwardToRest({ authorization: 'Bearer k', baseUrl }, { method: 'GET', path: '/v1/posts' });
     expect(result.isError).toBe(true);

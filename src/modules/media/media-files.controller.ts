@@ -16,7 +16,13 @@ export class MediaFilesController {
 
   @Put('upload/:dir/:file')
   @Public()
-  upload(@Param('dir') dir: string, @Param('file') file: string, @Query() query: SignedUploadQueryDto, @Headers('content-type') contentType: string | undefined, @Body() body: Buffer): Promise<UploadedFileDto> {
+  upload(
+    @Param('dir') dir: string,
+    @Param('file') file: string,
+    @Query() query: SignedUploadQueryDto,
+    @Headers('content-type') contentType: string | undefined,
+    @Body() body: Buffer,
+  ): Promise<UploadedFileDto> {
     return this.media.receive(`${dir}/${file}`, query, contentType, body);
   }
 

@@ -57,9 +57,25 @@ export class MediaService {
     }
     const write = async (tx: EntityManager) => {
       const media = await tx.save(
-        tx.create(MediaEntity, { workspaceId: scope.workspaceId, profileId: scope.profileId, sessionId: scope.sessionId, key: mediaKey(scope.profileId, randomUUID(), type), fileName, fileType: type, size: null, status: 'pending', uploadedAt: null }),
+        tx.create(MediaEntity, {
+          workspaceId: scope.workspaceId,
+          profileId: scope.profileId,
+          sessionId: scope.sessionId,
+          key: mediaKey(scope.profileId, randomUUID(), type),
+          fileName,
+          fileType: type,
+          size: null,
+          status: 'pending',
+          uploadedAt: null,
+        }),
       );
-      await this.outbox.record(tx, { workspaceId: scope.workspaceId, profileId: scope.profileId, type: 'media.upload_requested', actor: scope.actor, data: { key: media.key, fileName, fileType: type, sessionId: scope.sessionId } });
+      await this.outbox.record(tx, {
+        workspaceId: scope.workspaceId,
+        profileId: scope.profileId,
+        type: 'media.upload_requested',
+        actor: scope.actor,
+        data: { key: media.key, fileName, fileType: type, sessionId: scope.sessionId },
+      });
       return media;
     };
     const media = m ? await write(m) : await this.dataSource.transaction(write);
@@ -91,7 +107,8 @@ export class MediaService {
       const first = media.status !== 'uploaded';
       Object.assign(media, { status: 'uploaded', size: body.length, uploadedAt: new Date() });
       await m.save(media);
-      if (first) await this.outbox.record(m, { workspaceId: media.workspaceId, profileId: media.profileId, type: 'media.uploaded', actor: SYSTEM_ACTOR, data: { key, fileType: type, size: body.length } });
+      if (first)
+        await this.outbox.record(m, { workspaceId: media.workspaceId, profileId: media.profileId, type: 'media.uploaded', actor: SYSTEM_ACTOR, data: { key, fileType: type, size: body.length } });
     });
     return { key, publicUrl: this.storage.publicUrl(key), size: body.length };
   }

@@ -49,7 +49,13 @@ export class UploadSessionsService {
           completedAt: null,
         }),
       );
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: auth.profileId, type: 'upload_session.created', actor: actorOf(auth), data: { sessionId: saved.id, maxFiles: saved.maxFiles } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+        type: 'upload_session.created',
+        actor: actorOf(auth),
+        data: { sessionId: saved.id, maxFiles: saved.maxFiles },
+      });
       return saved;
     });
     return this.toDto(session, []);
@@ -69,7 +75,14 @@ export class UploadSessionsService {
     const status = statusOf(session);
     if (status === 'expired') return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.');
     if (status === 'completed') return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.');
-    return uploadPage({ action: `/media/upload-sessions/${session.id}`, token: String(token), maxFiles: session.maxFiles, expiresAt: session.expiresAt, uploadOrigin: this.files.uploadOrigin(), selfOrigin: new URL(this.config.publicBaseUrl).origin });
+    return uploadPage({
+      action: `/media/upload-sessions/${session.id}`,
+      token: String(token),
+      maxFiles: session.maxFiles,
+      expiresAt: session.expiresAt,
+      uploadOrigin: this.files.uploadOrigin(),
+      selfOrigin: new URL(this.config.publicBaseUrl).origin,
+    });
   }
 
   /** The page asks for one file's upload URL; a session issues at most `maxFiles` of them. */

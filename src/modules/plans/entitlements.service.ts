@@ -17,10 +17,9 @@ export class EntitlementsService {
   async assertPostQuota(manager: EntityManager, auth: Pick<AuthContext, 'plan' | 'workspaceId'>, adding = 1): Promise<void> {
     const limit = PLANS[auth.plan].quotas.posts_per_month;
     if (limit === null) return;
-    const [row] = (await manager.query(
-      `SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-      [auth.workspaceId],
-    )) as { n: number }[];
+    const [row] = (await manager.query(`SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, [
+      auth.workspaceId,
+    ])) as { n: number }[];
     const usage = row?.n ?? 0;
     if (usage + adding > limit) {
       throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} posts per month.`, { entitlement: 'posts_per_month', usage, limit });

@@ -55,7 +55,9 @@ export class PolicyService {
         const unknown = dto.approverUserIds.find((id) => !known.has(id));
         if (unknown) throw ApiError.invalid('approverUserIds', `approverUserIds contains '${unknown}', which is not a user of this workspace.`);
       }
-      const current = (await m.findOne(PolicyEntity, { where: { profileId: auth.profileId }, lock: { mode: 'pessimistic_write' } })) ?? m.create(PolicyEntity, { ...defaultPolicy(auth.profileId), workspaceId: auth.workspaceId });
+      const current =
+        (await m.findOne(PolicyEntity, { where: { profileId: auth.profileId }, lock: { mode: 'pessimistic_write' } })) ??
+        m.create(PolicyEntity, { ...defaultPolicy(auth.profileId), workspaceId: auth.workspaceId });
       if (dto.allowedPlatforms !== undefined) current.allowedPlatforms = dto.allowedPlatforms;
       if (dto.requireApproval !== undefined) current.requireApproval = dto.requireApproval;
       if (dto.approverUserIds !== undefined) current.approverUserIds = [...new Set(dto.approverUserIds)];

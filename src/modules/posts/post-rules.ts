@@ -64,7 +64,9 @@ export function assertTargetsFound(selection: TargetSelection, field: string): v
     const none = selection.chosen.length === 0;
     throw new ApiError(
       'accounts_not_found',
-      none ? `None of the ${field} matched a connected account of this profile: ${quote(selection.missing)}.` : `${field} holds ids that are not connected accounts of this profile: ${quote(selection.missing)}.`,
+      none
+        ? `None of the ${field} matched a connected account of this profile: ${quote(selection.missing)}.`
+        : `${field} holds ids that are not connected accounts of this profile: ${quote(selection.missing)}.`,
       { field, missing: selection.missing },
     );
   }

@@ -144,7 +144,10 @@ describe('splitMediaUrls', () => {
 
 describe('mergeContent', () => {
   it('should change only the given fields and clear null ones', () => {
-    const merged = mergeContent({ contentType: 'text', message: 'old', link: 'https://x.test', platforms: { youtube: { title: 'T' } } }, checkContentPatch({ message: 'new', link: null, youtube: null }));
+    const merged = mergeContent(
+      { contentType: 'text', message: 'old', link: 'https://x.test', platforms: { youtube: { title: 'T' } } },
+      checkContentPatch({ message: 'new', link: null, youtube: null }),
+    );
     expect(merged).toEqual({ contentType: 'text', message: 'new' });
   });
 

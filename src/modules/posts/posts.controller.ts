@@ -80,7 +80,9 @@ export class PostsController {
    * a new `scheduledAt` reschedules a scheduled post.
    */
   @Put(':id')
-  @RequirePermission('posts:write', { errors: [...WRITE_ERRORS, 'not_found', 'invalid_state_transition', 'invalid_scheduled_at', 'key_not_linked_to_user', 'approval_required', 'platform_not_allowed'] })
+  @RequirePermission('posts:write', {
+    errors: [...WRITE_ERRORS, 'not_found', 'invalid_state_transition', 'invalid_scheduled_at', 'key_not_linked_to_user', 'approval_required', 'platform_not_allowed'],
+  })
   update(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: UpdatePostDto): Promise<PostActionResultDto> {
     return this.lifecycle.update(auth, id, dto);
   }

@@ -58,7 +58,13 @@ export class ProfilesService {
       if (dto.description !== undefined) found.description = dto.description;
       if (dto.externalId !== undefined) found.externalId = dto.externalId;
       const saved = await m.save(found);
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: saved.id, type: 'profile.updated', actor: actorOf(auth), data: { profile: toProfileDto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: saved.id,
+        type: 'profile.updated',
+        actor: actorOf(auth),
+        data: { profile: toProfileDto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') },
+      });
       return saved;
     });
     return { profile: toProfileDto(profile) };

@@ -46,7 +46,16 @@ export class FacebookSandboxController {
     if (info.subject) throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
     const pages = await this.fb.pagesOf(info.grant);
     return {
-      data: pages.map((p) => ({ access_token: p.accessToken, category: p.category, category_list: [{ id: '2256', name: p.category }], name: p.name, id: p.id, username: p.username, tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'], picture: { data: { url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?page=${p.id}` } } })),
+      data: pages.map((p) => ({
+        access_token: p.accessToken,
+        category: p.category,
+        category_list: [{ id: '2256', name: p.category }],
+        name: p.name,
+        id: p.id,
+        username: p.username,
+        tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
+        picture: { data: { url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?page=${p.id}` } },
+      })),
       paging: { cursors: { before: 'MAZDZD', after: 'MgZDZD' } },
     };
   }
@@ -55,7 +64,9 @@ export class FacebookSandboxController {
   async feed(@Param('pageId') pageId: string, @Body() body: Q, @Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string }> {
     const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)), true);
     const message = body.message ?? '';
-    const photoIds = Object.keys(body).filter((k) => /^attached_media\[\d+\]$/.test(k)).map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
+    const photoIds = Object.keys(body)
+      .filter((k) => /^attached_media\[\d+\]$/.test(k))
+      .map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
     if (!message && !body.link && photoIds.length === 0) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
     if ([...message].length > FACEBOOK_MAX_TEXT) throw graphFail('(#100) The message is too long.', { code: 100 });
     const urls: string[] = [];
@@ -118,7 +129,12 @@ export class FacebookSandboxController {
       return { data: [lifetime('post_media_view', m.views), lifetime('post_total_media_view_unique', m.reach)] };
     }
     const page = await this.fb.authorizePage(id, token, false);
-    const all = { page_media_view: (m: { views: number }) => m.views, page_total_media_view_unique: (m: { reach: number }) => m.reach, page_post_engagements: (m: { engagement: number }) => m.engagement, page_follows: (m: { followers: number }) => m.followers };
+    const all = {
+      page_media_view: (m: { views: number }) => m.views,
+      page_total_media_view_unique: (m: { reach: number }) => m.reach,
+      page_post_engagements: (m: { engagement: number }) => m.engagement,
+      page_follows: (m: { followers: number }) => m.followers,
+    };
     const wanted = (q.metric ?? '').split(',').filter((n): n is keyof typeof all => n in all);
     if (wanted.length === 0) throw graphFail('(#100) The value must be a valid insights metric', { code: 100 });
     return { data: dailyInsights(page.id, Object.fromEntries(wanted.map((n) => [n, all[n]])), q.since, q.until), paging: {} };
@@ -160,7 +176,7 @@ export class FacebookSandboxController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   async permalink(@Param('pageId') pageId: string, @Param('kind') kind: string, @Param('id') id: string): Promise<string> {
     const item = await this.fb.item(kind === 'videos' ? id : `${pageId}_${id}`);
-    if (!item) throw graphFail('This content isn\'t available right now.', { code: 100, status: 404 });
+    if (!item) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
     return permalinkPage('Facebook', item.message, item.mediaUrls, item.createdTime);
   }
 

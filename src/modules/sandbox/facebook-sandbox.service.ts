@@ -73,7 +73,12 @@ export class FacebookSandbox {
   /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
   async authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
     const page = await this.page(pageId);
-    if (!page) throw graphFail(`Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { code: 100, subcode: 33, type: 'GraphMethodException' });
+    if (!page)
+      throw graphFail(`Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
     const own = token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
     if (!own) throw graphFail('(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.', { code: 200, status: 403 });
     return page;

@@ -111,7 +111,12 @@ export function graphDate(v: string | undefined, fallback: Date): string {
 }
 
 /** A period=day insights series: `until` is exclusive, like Graph's; end_time = next day 08:00 UTC. */
-export function dailyInsights(accountId: string, metrics: Record<string, (m: ReturnType<typeof dailyAccountMetrics>) => number>, since: string | undefined, until: string | undefined): { name: string; period: string; values: { value: number; end_time: string }[]; title: string; id: string }[] {
+export function dailyInsights(
+  accountId: string,
+  metrics: Record<string, (m: ReturnType<typeof dailyAccountMetrics>) => number>,
+  since: string | undefined,
+  until: string | undefined,
+): { name: string; period: string; values: { value: number; end_time: string }[]; title: string; id: string }[] {
   const to = new Date(Date.parse(`${graphDate(until, new Date())}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   const from = graphDate(since, new Date(Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000));
   const days = dateRange(from, to).slice(0, 93);

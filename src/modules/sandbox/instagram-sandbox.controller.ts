@@ -37,7 +37,11 @@ export class InstagramSandboxController {
     const info = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
     const accounts = await this.ig.accountsOf(info.grant);
     return {
-      data: accounts.map((a) => ({ id: a.pageId, name: a.pageName, instagram_business_account: { id: a.id, username: a.username, name: a.name, profile_picture_url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?ig=${a.id}` } })),
+      data: accounts.map((a) => ({
+        id: a.pageId,
+        name: a.pageName,
+        instagram_business_account: { id: a.id, username: a.username, name: a.name, profile_picture_url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?ig=${a.id}` },
+      })),
       paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } },
     };
   }
@@ -48,7 +52,8 @@ export class InstagramSandboxController {
     const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
     const caption = body.caption ?? '';
     if ([...caption].length > 2200) throw graphFail('The caption is too long.', { code: 100, subcode: 2207010, userTitle: 'Caption too long', userMsg: 'Captions may have at most 2,200 characters.' });
-    if ((caption.match(/(^|\s)#[^\s#]+/gu) ?? []).length > 30) throw graphFail('The caption has too many hashtags.', { code: 100, subcode: 2207010, userMsg: 'Captions may have at most 30 hashtags.' });
+    if ((caption.match(/(^|\s)#[^\s#]+/gu) ?? []).length > 30)
+      throw graphFail('The caption has too many hashtags.', { code: 100, subcode: 2207010, userMsg: 'Captions may have at most 30 hashtags.' });
     const type = (body.media_type ?? 'IMAGE').toUpperCase();
     const isCarouselItem = body.is_carousel_item === 'true';
     const base = { ownerId: account.id, text: caption, isCarouselItem, extra: {} };
@@ -85,7 +90,8 @@ export class InstagramSandboxController {
     if (status === 'ERROR') throw graphFail(`The media could not be published: ${c.error ?? 'processing failed'}`, { code: 9007, subcode: 2207026 });
     if (status === 'EXPIRED') throw graphFail('The media container has expired.', { code: 9007, subcode: 2207020 });
     if (status === 'PUBLISHED') throw graphFail('(#100) This media has already been published.', { code: 100 });
-    if ((await this.containers.publishedLastDay(NET, account.id)) >= INSTAGRAM_DAILY_QUOTA) throw graphFail('Application request limit reached', { code: 9, subcode: 2207042, userMsg: 'You reached the maximum number of posts allowed per day.' });
+    if ((await this.containers.publishedLastDay(NET, account.id)) >= INSTAGRAM_DAILY_QUOTA)
+      throw graphFail('Application request limit reached', { code: 9, subcode: 2207042, userMsg: 'You reached the maximum number of posts allowed per day.' });
     await this.ig.magic(account.id, c.text, c.mediaUrls.join('|'));
     const media = await this.containers.publish(NET, c, `${this.config.publicBaseUrl}/sandbox/instagram/www/p`);
     return { id: media.id };
@@ -117,7 +123,9 @@ export class InstagramSandboxController {
     }
     const account = await this.ig.authorize(id, token);
     const until = graphDate(q.until, new Date(Date.now() + 86_400_000));
-    const days = dateRange(graphDate(q.since, new Date(Date.parse(until) - 86_400_000)), new Date(Date.parse(`${until}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)).map((d) => dailyAccountMetrics(account.id, d));
+    const days = dateRange(graphDate(q.since, new Date(Date.parse(until) - 86_400_000)), new Date(Date.parse(`${until}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)).map((d) =>
+      dailyAccountMetrics(account.id, d),
+    );
     const sum = (pick: (d: (typeof days)[number]) => number): number => days.reduce((s, d) => s + pick(d), 0);
     const values: Record<string, number> = { views: sum((d) => d.views), reach: sum((d) => d.reach), total_interactions: sum((d) => d.engagement), shares: sum((d) => d.shares) };
     const unknown = names.find((n) => !(n in values));
@@ -132,7 +140,10 @@ export class InstagramSandboxController {
     if (!media) throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'GraphMethodException' });
     await this.ig.authorize(media.ownerId, token);
     const page = commentPage(id, new Date(media.timestamp).toISOString(), q.after, q.limit);
-    return { data: page.items.map((c) => ({ id: c.id, text: c.text, username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'), timestamp: c.createdAt.replace(/\.\d{3}Z$/, '+0000') })), paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }) };
+    return {
+      data: page.items.map((c) => ({ id: c.id, text: c.text, username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'), timestamp: c.createdAt.replace(/\.\d{3}Z$/, '+0000') })),
+      paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
+    };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
@@ -143,7 +154,11 @@ export class InstagramSandboxController {
     if (container) {
       await this.ig.authorize(container.ownerId, token);
       const status = this.containers.status(container);
-      return { id, status_code: status, status: status === 'ERROR' ? container.error : status === 'IN_PROGRESS' ? 'In Progress' : status === 'FINISHED' ? 'Finished: Media has been uploaded and it is ready to be published.' : status };
+      return {
+        id,
+        status_code: status,
+        status: status === 'ERROR' ? container.error : status === 'IN_PROGRESS' ? 'In Progress' : status === 'FINISHED' ? 'Finished: Media has been uploaded and it is ready to be published.' : status,
+      };
     }
     const media = await this.containers.media(NET, id);
     if (media) {
@@ -151,7 +166,13 @@ export class InstagramSandboxController {
       return this.view(media);
     }
     const account = await this.ig.authorize(id, token);
-    return { id: account.id, username: account.username, name: account.name, followers_count: dailyAccountMetrics(account.id, new Date().toISOString().slice(0, 10)).followers, media_count: (await this.containers.recent(NET, account.id, 100)).length };
+    return {
+      id: account.id,
+      username: account.username,
+      name: account.name,
+      followers_count: dailyAccountMetrics(account.id, new Date().toISOString().slice(0, 10)).followers,
+      media_count: (await this.containers.recent(NET, account.id, 100)).length,
+    };
   }
 
   /** What a permalink opens: a tiny page showing the post. */
@@ -159,11 +180,20 @@ export class InstagramSandboxController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   async permalink(@Param('id') id: string): Promise<string> {
     const media = await this.containers.media(NET, id);
-    if (!media) throw graphFail('This content isn\'t available right now.', { code: 100, status: 404 });
+    if (!media) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
     return permalinkPage('Instagram', media.text, media.mediaUrls, media.timestamp);
   }
 
   private view(m: SandboxMedia): Record<string, unknown> {
-    return { id: m.id, caption: m.text, media_type: m.mediaType, media_url: m.mediaUrls[0], permalink: m.permalink, timestamp: m.timestamp, like_count: itemMetrics(m.id).likes, comments_count: itemMetrics(m.id).comments };
+    return {
+      id: m.id,
+      caption: m.text,
+      media_type: m.mediaType,
+      media_url: m.mediaUrls[0],
+      permalink: m.permalink,
+      timestamp: m.timestamp,
+      like_count: itemMetrics(m.id).likes,
+      comments_count: itemMetrics(m.id).comments,
+    };
   }
 }

@@ -26,7 +26,14 @@ export class InstagramSandbox {
     const existing = await this.store.get<IgAccount[]>(key);
     if (existing) return existing;
     const suffix = grant.userId.slice(-4);
-    const account: IgAccount = { id: `1784${sandboxNumericId().slice(0, 13)}`, pageId: sandboxNumericId(), pageName: `Sandbox Studio ${suffix}`, username: `sandbox.studio.${suffix}`, name: `Sandbox Studio ${suffix}`, ownerUserId: grant.userId };
+    const account: IgAccount = {
+      id: `1784${sandboxNumericId().slice(0, 13)}`,
+      pageId: sandboxNumericId(),
+      pageName: `Sandbox Studio ${suffix}`,
+      username: `sandbox.studio.${suffix}`,
+      name: `Sandbox Studio ${suffix}`,
+      ownerUserId: grant.userId,
+    };
     if (!(await this.store.putNew(key, [account]))) return (await this.store.get<IgAccount[]>(key)) ?? [];
     await this.store.put(['instagram', 'account', account.id], account);
     return [account];
@@ -35,7 +42,12 @@ export class InstagramSandbox {
   /** The IG account a user token may act for (its owner only). */
   async authorize(igId: string, token: TokenInfo): Promise<IgAccount> {
     const account = await this.store.get<IgAccount>(['instagram', 'account', igId]);
-    if (!account) throw graphFail(`Unsupported request. Object with ID '${igId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { code: 100, subcode: 33, type: 'GraphMethodException' });
+    if (!account)
+      throw graphFail(`Unsupported request. Object with ID '${igId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
     if (account.ownerUserId !== token.grant.userId) throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
     return account;
   }

@@ -55,7 +55,10 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
     return { kind: 'fail', message: `The ${attempt.platform} sandbox rejected this post (#sandbox-fail).` };
   }
   if (words.flakyPlatforms.includes(attempt.platform)) {
-    const digest = createHash('sha256').update(`${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`).digest('hex').slice(0, 32);
+    const digest = createHash('sha256')
+      .update(`${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`)
+      .digest('hex')
+      .slice(0, 32);
     const n = await store.incr(['flaky', attempt.platform, attempt.accountId, digest]);
     if (n === 1) return { kind: 'flaky', message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-flaky); retry.` };
   }

@@ -68,7 +68,16 @@ export class MetaContainers {
 
   async publish(network: string, c: SandboxContainer, permalinkBase: string): Promise<SandboxMedia> {
     const id = numericId();
-    const media: SandboxMedia = { id, ownerId: c.ownerId, mediaType: c.mediaType, text: c.text, mediaUrls: c.mediaUrls, timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '+0000'), permalink: `${permalinkBase}/${id}`, extra: c.extra };
+    const media: SandboxMedia = {
+      id,
+      ownerId: c.ownerId,
+      mediaType: c.mediaType,
+      text: c.text,
+      mediaUrls: c.mediaUrls,
+      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      permalink: `${permalinkBase}/${id}`,
+      extra: c.extra,
+    };
     await this.store.put([network, 'media', id], media);
     await this.store.push([network, 'owner', c.ownerId, 'media'], id);
     await this.store.update<SandboxContainer>([network, 'container', c.id], (x) => ({ ...x, mediaId: id }));

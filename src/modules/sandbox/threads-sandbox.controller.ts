@@ -100,7 +100,8 @@ export class ThreadsSandboxController {
     if (status === 'IN_PROGRESS') throw graphFail('The media is not ready for publishing, please wait for a moment.', { code: 9007, subcode: 2207027, type: 'THApiException' });
     if (status === 'ERROR' || status === 'EXPIRED') throw graphFail(`The media cannot be published: ${c.error ?? status}.`, { code: 9007, subcode: 2207026, type: 'THApiException' });
     if (status === 'PUBLISHED') throw graphFail('This media has already been published.', { code: 100, type: 'THApiException' });
-    if ((await this.containers.publishedLastDay(NET, user.id)) >= THREADS_DAILY_QUOTA) throw graphFail('You reached the maximum number of posts allowed per day.', { code: 4, subcode: 2207042, type: 'THApiException' });
+    if ((await this.containers.publishedLastDay(NET, user.id)) >= THREADS_DAILY_QUOTA)
+      throw graphFail('You reached the maximum number of posts allowed per day.', { code: 4, subcode: 2207042, type: 'THApiException' });
     await this.threads.magic(user.id, c.text, c.mediaUrls.join('|'));
     return { id: (await this.containers.publish(NET, c, `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`)).id };
   }
@@ -131,7 +132,12 @@ export class ThreadsSandboxController {
     await this.threads.authorize(media.ownerId, token);
     const m = itemMetrics(id);
     const values: Record<string, number> = { views: m.views, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 };
-    return { data: (q.metric ?? '').split(',').filter((n) => n in values).map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, id: `${id}/insights/${name}/lifetime` })) };
+    return {
+      data: (q.metric ?? '')
+        .split(',')
+        .filter((n) => n in values)
+        .map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, id: `${id}/insights/${name}/lifetime` })),
+    };
   }
 
   /** A container (status, error_message) or a published thread. */
@@ -155,11 +161,20 @@ export class ThreadsSandboxController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   async permalink(@Param('id') id: string): Promise<string> {
     const media = await this.containers.media(NET, id);
-    if (!media) throw graphFail('This content isn\'t available right now.', { code: 100, status: 404 });
+    if (!media) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
     return permalinkPage('Threads', media.text, media.mediaUrls, media.timestamp);
   }
 
   private view(m: SandboxMedia, username: string): Record<string, unknown> {
-    return { id: m.id, media_product_type: 'THREADS', media_type: m.mediaType, text: m.text, permalink: m.permalink, timestamp: m.timestamp, username, ...(m.mediaUrls[0] ? { media_url: m.mediaUrls[0] } : {}) };
+    return {
+      id: m.id,
+      media_product_type: 'THREADS',
+      media_type: m.mediaType,
+      text: m.text,
+      permalink: m.permalink,
+      timestamp: m.timestamp,
+      username,
+      ...(m.mediaUrls[0] ? { media_url: m.mediaUrls[0] } : {}),
+    };
   }
 }

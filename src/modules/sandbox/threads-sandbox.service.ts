@@ -34,7 +34,12 @@ export class ThreadsSandbox {
   async authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
     if (id === 'me') return this.userOf(token.grant);
     const user = await this.store.get<ThreadsUser>(['threads', 'profile', id]);
-    if (!user) throw graphFail(`Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { code: 100, subcode: 33, type: 'THApiException' });
+    if (!user)
+      throw graphFail(`Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
+        code: 100,
+        subcode: 33,
+        type: 'THApiException',
+      });
     if (user.ownerUserId !== token.grant.userId) throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
     return user;
   }
@@ -42,20 +47,30 @@ export class ThreadsSandbox {
   async magic(userId: string, text: string, contentKey: string): Promise<void> {
     const outcome = await applyMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey });
     if (outcome.kind === 'fail') throw graphFail(outcome.message, { code: 100, type: 'THApiException', userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky') throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, { code: 2, status: 500, transient: true, type: 'THApiException' });
+    if (outcome.kind === 'flaky')
+      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, { code: 2, status: 500, transient: true, type: 'THApiException' });
   }
 }
 
 /** threads_insights for [from, to]: views as a daily series, the rest as totals (like the real API). */
 export function threadsUserInsights(userId: string, from: string, to: string, names: string[]): unknown[] {
-  const days = dateRange(from, to).slice(0, 93).map((d) => dailyAccountMetrics(userId, d));
+  const days = dateRange(from, to)
+    .slice(0, 93)
+    .map((d) => dailyAccountMetrics(userId, d));
   const split = (d: (typeof days)[number]) => {
     const replies = Math.floor(d.engagement / 5);
     return { likes: d.engagement - replies - d.shares, replies, reposts: d.shares, quotes: 0 };
   };
   const total = (k: 'likes' | 'replies' | 'reposts' | 'quotes') => days.reduce((s, d) => s + split(d)[k], 0);
   return names.map((name) => {
-    if (name === 'views') return { name, period: 'day', title: 'views', values: days.map((d) => ({ value: d.views, end_time: `${new Date(Date.parse(`${d.date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T07:00:00+0000` })), id: `${userId}/insights/views/day` };
+    if (name === 'views')
+      return {
+        name,
+        period: 'day',
+        title: 'views',
+        values: days.map((d) => ({ value: d.views, end_time: `${new Date(Date.parse(`${d.date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T07:00:00+0000` })),
+        id: `${userId}/insights/views/day`,
+      };
     const value = name === 'followers_count' ? (days.at(-1)?.followers ?? 0) : total(name as 'likes');
     return { name, period: 'day', title: name, total_value: { value }, id: `${userId}/insights/${name}/day` };
   });

@@ -113,4 +113,3 @@ export class FacebookPublisher {
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
-

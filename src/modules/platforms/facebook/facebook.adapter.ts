@@ -60,10 +60,7 @@ export class FacebookAdapter implements PlatformAdapter {
   private readonly publisher: FacebookPublisher;
   private readonly login: FacebookLogin;
 
-  constructor(
-    endpoints: AdapterEndpoints,
-    fetchFn?: FetchFn,
-  ) {
+  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
     this.publisher = new FacebookPublisher(this.graph);
     this.login = new FacebookLogin(this.graph, endpoints, FACEBOOK_SCOPES);
@@ -88,7 +85,11 @@ export class FacebookAdapter implements PlatformAdapter {
     const out: GrantedAccount[] = [];
     let next: string | null = '/me/accounts';
     while (next) {
-      const page: GraphList<PageAccount> = await this.graph.get<GraphList<PageAccount>>(next, next.startsWith('/') ? { fields: 'id,name,username,access_token,category,tasks,picture{url}', limit: 100 } : {}, next.startsWith('/') ? tokens.accessToken : null);
+      const page: GraphList<PageAccount> = await this.graph.get<GraphList<PageAccount>>(
+        next,
+        next.startsWith('/') ? { fields: 'id,name,username,access_token,category,tasks,picture{url}', limit: 100 } : {},
+        next.startsWith('/') ? tokens.accessToken : null,
+      );
       for (const p of page.data) {
         out.push({
           platformAccountId: p.id,
@@ -132,7 +133,14 @@ export class FacebookAdapter implements PlatformAdapter {
     const likes = stats.reactions?.summary?.total_count ?? 0;
     const comments = stats.comments?.summary?.total_count ?? 0;
     const shares = stats.shares?.count ?? 0;
-    return { views: insightTotal(insights.data, 'post_media_view'), reach: insightTotal(insights.data, 'post_total_media_view_unique'), likes, comments, shares, engagement: likes + comments + shares };
+    return {
+      views: insightTotal(insights.data, 'post_media_view'),
+      reach: insightTotal(insights.data, 'post_total_media_view_unique'),
+      likes,
+      comments,
+      shares,
+      engagement: likes + comments + shares,
+    };
   }
 
   /** Page Insights in windows of ≤ 90 days (the API's limit), plus shares summed from the Page's posts per day. */
@@ -162,7 +170,11 @@ export class FacebookAdapter implements PlatformAdapter {
     let next: string | null = `/${page}/published_posts`;
     for (let guard = 0; next && guard < 20; guard++) {
       const first = next.startsWith('/');
-      const res: GraphList<{ created_time: string; shares?: { count: number } }> = await this.graph.get(next, first ? { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 } : {}, first ? token : null);
+      const res: GraphList<{ created_time: string; shares?: { count: number } }> = await this.graph.get(
+        next,
+        first ? { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 } : {},
+        first ? token : null,
+      );
       for (const p of res.data) {
         const day = new Date(p.created_time).toISOString().slice(0, 10);
         out.set(day, (out.get(day) ?? 0) + (p.shares?.count ?? 0));
@@ -173,7 +185,11 @@ export class FacebookAdapter implements PlatformAdapter {
   }
 
   async listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
-    const res = await this.graph.get<GraphList<FbComment>>(`/${externalPostId}/comments`, { fields: 'id,message,created_time,from{id,name}', order: 'chronological', limit: 25, after: cursor ?? undefined }, account.accessToken);
+    const res = await this.graph.get<GraphList<FbComment>>(
+      `/${externalPostId}/comments`,
+      { fields: 'id,message,created_time,from{id,name}', order: 'chronological', limit: 25, after: cursor ?? undefined },
+      account.accessToken,
+    );
     return {
       comments: res.data.map((c) => ({ id: c.id, externalPostId, authorName: c.from?.name ?? 'Facebook user', text: c.message ?? '', createdAt: new Date(c.created_time).toISOString() })),
       nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,

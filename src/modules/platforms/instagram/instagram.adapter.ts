@@ -20,7 +20,15 @@ import { FetchFn, GraphClient } from '../meta/graph-client';
 import { countHashtags, GraphInsight, GraphList, insightTotal, unixDay } from '../meta/graph-shapes';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
-export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_insights', 'pages_show_list', 'pages_read_engagement', 'business_management'];
+export const INSTAGRAM_SCOPES = [
+  'instagram_basic',
+  'instagram_content_publish',
+  'instagram_manage_comments',
+  'instagram_manage_insights',
+  'pages_show_list',
+  'pages_read_engagement',
+  'business_management',
+];
 export const INSTAGRAM_MAX_TEXT = 2_200;
 export const INSTAGRAM_MAX_HASHTAGS = 30;
 export const INSTAGRAM_CAROUSEL = { min: 2, max: 10 };
@@ -51,11 +59,7 @@ export class InstagramAdapter implements PlatformAdapter {
   private readonly publisher: ContainerPublisher;
   private readonly login: FacebookLogin;
 
-  constructor(
-    endpoints: AdapterEndpoints,
-    fetchFn?: FetchFn,
-    poll?: PollOptions,
-  ) {
+  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
     this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
     this.publisher = new ContainerPublisher(
@@ -97,11 +101,21 @@ export class InstagramAdapter implements PlatformAdapter {
     let next: string | null = '/me/accounts';
     while (next) {
       const first = next.startsWith('/');
-      const res: GraphList<PageWithIg> = await this.graph.get(next, first ? { fields: 'id,name,instagram_business_account{id,username,name,profile_picture_url}', limit: 100 } : {}, first ? tokens.accessToken : null);
+      const res: GraphList<PageWithIg> = await this.graph.get(
+        next,
+        first ? { fields: 'id,name,instagram_business_account{id,username,name,profile_picture_url}', limit: 100 } : {},
+        first ? tokens.accessToken : null,
+      );
       for (const page of res.data) {
         const ig = page.instagram_business_account;
         if (!ig) continue;
-        out.push({ platformAccountId: ig.id, name: ig.name ?? ig.username ?? page.name, username: ig.username ?? null, avatarUrl: ig.profile_picture_url ?? null, metadata: { pageId: page.id, pageName: page.name } });
+        out.push({
+          platformAccountId: ig.id,
+          name: ig.name ?? ig.username ?? page.name,
+          username: ig.username ?? null,
+          avatarUrl: ig.profile_picture_url ?? null,
+          metadata: { pageId: page.id, pageName: page.name },
+        });
       }
       next = res.paging?.next ?? null;
     }
@@ -114,7 +128,8 @@ export class InstagramAdapter implements PlatformAdapter {
     if (countHashtags(content.text) > INSTAGRAM_MAX_HASHTAGS) issues.push({ field: 'text', message: `Instagram captions may contain at most ${INSTAGRAM_MAX_HASHTAGS} hashtags.` });
     if (content.contentType === 'text') issues.push({ field: 'mediaUrls', message: 'Instagram posts need an image or a video.' });
     if (content.contentType === 'image' && content.imageUrls.length === 0) issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-    if (content.contentType === 'image' && content.imageUrls.length > INSTAGRAM_CAROUSEL.max) issues.push({ field: 'mediaUrls', message: `An Instagram carousel holds ${INSTAGRAM_CAROUSEL.min}–${INSTAGRAM_CAROUSEL.max} items.` });
+    if (content.contentType === 'image' && content.imageUrls.length > INSTAGRAM_CAROUSEL.max)
+      issues.push({ field: 'mediaUrls', message: `An Instagram carousel holds ${INSTAGRAM_CAROUSEL.min}–${INSTAGRAM_CAROUSEL.max} items.` });
     if (content.contentType === 'video' && !content.videoUrl) issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
     if (content.link) issues.push({ field: 'link', message: 'Instagram captions cannot carry link previews; put the link in the text or your bio.' });
     return issues;
@@ -130,7 +145,11 @@ export class InstagramAdapter implements PlatformAdapter {
 
   /** The rolling 24 h publishing cap (content_publishing_limit). */
   private async checkPublishingLimit(user: string, token: string): Promise<void> {
-    const res = await this.graph.get<GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>>(`/${user}/content_publishing_limit`, { fields: 'quota_usage,config' }, token);
+    const res = await this.graph.get<GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>>(
+      `/${user}/content_publishing_limit`,
+      { fields: 'quota_usage,config' },
+      token,
+    );
     const limit = res.data[0];
     if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
       throw new PlatformError(`This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
@@ -154,7 +173,11 @@ export class InstagramAdapter implements PlatformAdapter {
     const out: DailyAccountMetrics[] = [];
     for (let t = Date.parse(`${from}T00:00:00Z`), n = 0; t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS; t += 86_400_000, n++) {
       const date = new Date(t).toISOString().slice(0, 10);
-      const res = await this.graph.get<GraphList<GraphInsight>>(`/${user}/insights`, { metric: 'views,reach,total_interactions,shares', period: 'day', metric_type: 'total_value', since: unixDay(date), until: unixDay(date, 1) }, token);
+      const res = await this.graph.get<GraphList<GraphInsight>>(
+        `/${user}/insights`,
+        { metric: 'views,reach,total_interactions,shares', period: 'day', metric_type: 'total_value', since: unixDay(date), until: unixDay(date, 1) },
+        token,
+      );
       const v = (name: string): number => insightTotal(res.data, name);
       out.push({ date, views: v('views'), reach: v('reach'), engagement: v('total_interactions'), shares: v('shares'), followers });
     }

@@ -64,7 +64,8 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'text', text: 'Hello #LinkedIn (test)', link: null, imageUrls: [], videoUrl: null, options: {}, ...over };
 }
 
-const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} }, c, publishState);
+const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
+  recordingRequest({ platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} }, c, publishState);
 
 describe('LinkedInAdapter (documented bodies)', () => {
   let net: DocFetch;

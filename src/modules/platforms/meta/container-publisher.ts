@@ -115,7 +115,11 @@ export class ContainerPublisher {
     const container = await this.graph.get<Record<string, unknown>>(`/${state.containerId}`, { fields: `id,${this.flavor.statusField}` }, token);
     if (container[this.flavor.statusField] !== 'PUBLISHED') return null;
     const since = Date.parse(state.publishSentAt) - 120_000;
-    const recent = await this.graph.get<GraphList<RecentMedia>>(`/${req.account.platformAccountId}/${this.flavor.containerEdge}`, { fields: `id,${this.flavor.textField},timestamp,permalink`, limit: 25 }, token);
+    const recent = await this.graph.get<GraphList<RecentMedia>>(
+      `/${req.account.platformAccountId}/${this.flavor.containerEdge}`,
+      { fields: `id,${this.flavor.textField},timestamp,permalink`, limit: 25 },
+      token,
+    );
     const text = req.content.text.trim();
     const hit = recent.data.find((m) => String(m[this.flavor.textField] ?? '').trim() === text && (!m.timestamp || Date.parse(m.timestamp) >= since));
     return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
@@ -128,7 +132,10 @@ export class ContainerPublisher {
       const c = await this.graph.get<Record<string, unknown>>(`/${containerId}`, { fields: `id,${f.statusField},${f.errorField}` }, token);
       const status = String(c[f.statusField] ?? '');
       if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
-      if (status === 'ERROR') throw new PlatformError(`The network could not process the media: ${String(c[f.errorField] ?? 'unknown error')}.`, 'media_rejected', false, { networkCode: String(c[f.errorField] ?? 'ERROR') });
+      if (status === 'ERROR')
+        throw new PlatformError(`The network could not process the media: ${String(c[f.errorField] ?? 'unknown error')}.`, 'media_rejected', false, {
+          networkCode: String(c[f.errorField] ?? 'ERROR'),
+        });
       await new Promise((r) => setTimeout(r, this.poll.intervalMs));
     }
     throw new PlatformError('The network is still processing the media; try again later.', 'network_error', true);

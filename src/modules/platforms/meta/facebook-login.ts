@@ -30,7 +30,13 @@ export class FacebookLogin {
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const { clientId, clientSecret } = this.endpoints;
-    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { client_id: clientId, client_secret: clientSecret, redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier });
+    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uri: p.redirectUri,
+      code: p.code,
+      code_verifier: p.codeVerifier,
+    });
     return this.longLived(short.access_token);
   }
 

@@ -60,7 +60,8 @@ export class GraphClient {
       body = null;
     }
     if (!res.ok || (body !== null && typeof body === 'object' && 'error' in body)) throw graphError(res.status, body, res.headers);
-    if (body === null) throw new PlatformError(`The network answered HTTP ${res.status} without a JSON body.`, opts.publish ? 'unknown_outcome' : 'network_error', !opts.publish, { status: res.status });
+    if (body === null)
+      throw new PlatformError(`The network answered HTTP ${res.status} without a JSON body.`, opts.publish ? 'unknown_outcome' : 'network_error', !opts.publish, { status: res.status });
     return body as T;
   }
 }

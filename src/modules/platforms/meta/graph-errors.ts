@@ -73,7 +73,12 @@ export function retryAfterFrom(headers?: Headers): number | undefined {
   if (!raw) return undefined;
   try {
     const usage = JSON.parse(raw) as Record<string, { estimated_time_to_regain_access?: number }[]>;
-    const minutes = Math.max(0, ...Object.values(usage).flat().map((u) => u.estimated_time_to_regain_access ?? 0));
+    const minutes = Math.max(
+      0,
+      ...Object.values(usage)
+        .flat()
+        .map((u) => u.estimated_time_to_regain_access ?? 0),
+    );
     return minutes > 0 ? minutes * 60 : undefined;
   } catch {
     return undefined;

@@ -21,7 +21,10 @@ describe('ThreadsAdapter (doc bodies)', () => {
   it('should refresh with th_refresh_token, and map a dead token to auth_expired', async () => {
     const ok = fakeFetch().on('GET', '/refresh_access_token', { body: { access_token: 'new', token_type: 'bearer', expires_in: 5183944 } });
     expect((await make(ok).refresh({ accessToken: 'old', refreshToken: null })).accessToken).toBe('new');
-    const dead = fakeFetch().on('GET', '/refresh_access_token', { status: 400, body: { error: { message: 'Error validating access token: Session has expired.', type: 'OAuthException', code: 190, error_subcode: 463, fbtrace_id: 'x' } } });
+    const dead = fakeFetch().on('GET', '/refresh_access_token', {
+      status: 400,
+      body: { error: { message: 'Error validating access token: Session has expired.', type: 'OAuthException', code: 190, error_subcode: 463, fbtrace_id: 'x' } },
+    });
     await expect(make(dead).refresh({ accessToken: 'old', refreshToken: null })).rejects.toMatchObject({ category: 'auth_expired', retryable: false });
   });
 
@@ -39,8 +42,12 @@ describe('ThreadsAdapter (doc bodies)', () => {
   });
 
   it('should reject the media when the container reports ERROR with an error_message', async () => {
-    const f = fakeFetch().on('POST', '/threads', { body: { id: '17889615691921648' } }).on('GET', '/17889615691921648', { body: { status: 'ERROR', id: '17889615691921648', error_message: 'FAILED_DOWNLOADING_VIDEO' } });
-    const err = (await make(f).publish({ account, content: { contentType: 'video', text: 'v', videoUrl: 'https://e.x/v.mp4', imageUrls: [], options: {} }, publishState: {}, saveState: async () => {} }).catch((e: unknown) => e)) as PlatformError;
+    const f = fakeFetch()
+      .on('POST', '/threads', { body: { id: '17889615691921648' } })
+      .on('GET', '/17889615691921648', { body: { status: 'ERROR', id: '17889615691921648', error_message: 'FAILED_DOWNLOADING_VIDEO' } });
+    const err = (await make(f)
+      .publish({ account, content: { contentType: 'video', text: 'v', videoUrl: 'https://e.x/v.mp4', imageUrls: [], options: {} }, publishState: {}, saveState: async () => {} })
+      .catch((e: unknown) => e)) as PlatformError;
     expect(err).toMatchObject({ category: 'media_rejected' });
     expect(err.message).toContain('FAILED_DOWNLOADING_VIDEO');
   });

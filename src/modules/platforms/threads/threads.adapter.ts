@@ -71,7 +71,13 @@ export class ThreadsAdapter implements PlatformAdapter {
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const { clientId, clientSecret } = this.endpoints;
-    const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', { client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', redirect_uri: p.redirectUri, code: p.code });
+    const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', {
+      client_id: clientId,
+      client_secret: clientSecret,
+      grant_type: 'authorization_code',
+      redirect_uri: p.redirectUri,
+      code: p.code,
+    });
     const now = Date.now();
     const long = await this.root.get<GraphTokenResponse>('/access_token', { grant_type: 'th_exchange_token', client_secret: clientSecret, access_token: short.access_token });
     return { accessToken: long.access_token, refreshToken: null, expiresAt: expiresAt(long.expires_in, now), scopes: THREADS_SCOPES };
@@ -85,7 +91,11 @@ export class ThreadsAdapter implements PlatformAdapter {
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const me = await this.graph.get<{ id: string; username?: string; name?: string; threads_profile_picture_url?: string }>('/me', { fields: 'id,username,name,threads_profile_picture_url' }, tokens.accessToken);
+    const me = await this.graph.get<{ id: string; username?: string; name?: string; threads_profile_picture_url?: string }>(
+      '/me',
+      { fields: 'id,username,name,threads_profile_picture_url' },
+      tokens.accessToken,
+    );
     return [{ platformAccountId: me.id, name: me.name ?? me.username ?? me.id, username: me.username ?? null, avatarUrl: me.threads_profile_picture_url ?? null, metadata: {} }];
   }
 
@@ -96,7 +106,8 @@ export class ThreadsAdapter implements PlatformAdapter {
     if (length > THREADS_MAX_TEXT) issues.push({ field: 'text', message: `Threads posts are limited to ${THREADS_MAX_TEXT} characters (emojis count as their UTF-8 bytes).` });
     if (content.contentType === 'text' && !content.text.trim()) issues.push({ field: 'text', message: 'A text post needs text.' });
     if (content.contentType === 'image' && content.imageUrls.length === 0) issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-    if (content.contentType === 'image' && content.imageUrls.length > THREADS_CAROUSEL.max) issues.push({ field: 'mediaUrls', message: `A Threads carousel holds at most ${THREADS_CAROUSEL.max} items.` });
+    if (content.contentType === 'image' && content.imageUrls.length > THREADS_CAROUSEL.max)
+      issues.push({ field: 'mediaUrls', message: `A Threads carousel holds at most ${THREADS_CAROUSEL.max} items.` });
     if (content.contentType === 'video' && !content.videoUrl) issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
     if (content.contentType !== 'text' && content.link) issues.push({ field: 'link', message: 'Threads attaches link previews to text posts only.' });
     return issues;
@@ -123,7 +134,11 @@ export class ThreadsAdapter implements PlatformAdapter {
     const out: DailyAccountMetrics[] = [];
     for (let t = Date.parse(`${from}T00:00:00Z`), n = 0; t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS; t += 86_400_000, n++) {
       const date = new Date(t).toISOString().slice(0, 10);
-      const res = await this.graph.get<GraphList<GraphInsight>>(`/${account.platformAccountId}/threads_insights`, { metric: 'views,likes,replies,reposts,quotes,followers_count', since: unixDay(date), until: unixDay(date, 1) }, account.accessToken);
+      const res = await this.graph.get<GraphList<GraphInsight>>(
+        `/${account.platformAccountId}/threads_insights`,
+        { metric: 'views,likes,replies,reposts,quotes,followers_count', since: unixDay(date), until: unixDay(date, 1) },
+        account.accessToken,
+      );
       const v = (name: string): number => insightTotal(res.data, name);
       const shares = v('reposts') + v('quotes');
       out.push({ date, views: v('views'), reach: v('views'), engagement: v('likes') + v('replies') + shares, shares, followers: v('followers_count') });

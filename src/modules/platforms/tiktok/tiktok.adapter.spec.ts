@@ -56,7 +56,8 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'video', text: 'Dance #fyp', link: null, imageUrls: [], videoUrl: 'https://media.example.com/v.mp4', options: {}, ...over };
 }
 
-const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4', accessToken: 'act.example', metadata: { username: 'tiktoker' } }, c, publishState);
+const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
+  recordingRequest({ platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4', accessToken: 'act.example', metadata: { username: 'tiktoker' } }, c, publishState);
 
 describe('TikTokAdapter (documented bodies)', () => {
   let net: DocFetch;

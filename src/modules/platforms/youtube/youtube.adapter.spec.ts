@@ -75,7 +75,8 @@ function content(over: Partial<PublishContent> = {}): PublishContent {
   return { contentType: 'video', text: 'Description', link: null, imageUrls: [], videoUrl: 'https://media.example.com/v.mp4', options: { title: 'Demo', privacyStatus: 'unlisted' }, ...over };
 }
 
-const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest({ platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } }, c, publishState);
+const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
+  recordingRequest({ platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } }, c, publishState);
 
 describe('YouTubeAdapter (documented bodies)', () => {
   let net: DocFetch;

@@ -33,8 +33,17 @@ export class PostFlow {
     const scheduledAt = opts.clearSchedule ? null : post.scheduledAt;
     const set = opts.clearSchedule ? { scheduledAt: null } : undefined;
     if (approvalNeeded(policy, post)) {
-      const data = { ...postEventData({ id: post.id, state: 'pending_approval', scheduledAt }, targets), approverUserIds: policy.approverUserIds, requestedAction: to === 'scheduled' ? 'schedule' : 'publish' };
-      return this.transitions.transition(m, post, from, 'pending_approval', { actor: opts.actor, reason: `${opts.reason}; the profile requires approval`, set, events: [{ type: 'approval.requested', data }] });
+      const data = {
+        ...postEventData({ id: post.id, state: 'pending_approval', scheduledAt }, targets),
+        approverUserIds: policy.approverUserIds,
+        requestedAction: to === 'scheduled' ? 'schedule' : 'publish',
+      };
+      return this.transitions.transition(m, post, from, 'pending_approval', {
+        actor: opts.actor,
+        reason: `${opts.reason}; the profile requires approval`,
+        set,
+        events: [{ type: 'approval.requested', data }],
+      });
     }
     const events = to === 'scheduled' ? [{ type: 'post.scheduled', data: postEventData({ id: post.id, state: 'scheduled', scheduledAt }, targets) }] : [];
     return this.transitions.transition(m, post, from, to, { actor: opts.actor, reason: opts.reason, set, events });

@@ -42,10 +42,13 @@ export class PostTransitions {
     for (const e of opts.events ?? []) {
       await this.outbox.record(m, { workspaceId: post.workspaceId, profileId: post.profileId, type: e.type, actor: opts.actor, data: e.data });
     }
-    const updated = m.create(PostEntity, m.getRepository(PostEntity).metadata.columns.reduce<Record<string, unknown>>((acc, c) => {
-      acc[c.propertyName] = raw[c.databaseName];
-      return acc;
-    }, {}));
+    const updated = m.create(
+      PostEntity,
+      m.getRepository(PostEntity).metadata.columns.reduce<Record<string, unknown>>((acc, c) => {
+        acc[c.propertyName] = raw[c.databaseName];
+        return acc;
+      }, {}),
+    );
     return updated;
   }
 

@@ -41,7 +41,10 @@ export class PostsApprovalService {
       return { before, after };
     });
     await this.queue.sync(before, after);
-    return { message: after.state === 'scheduled' ? `Post approved and scheduled for ${after.scheduledAt?.toISOString()}.` : 'Post approved and queued for publishing.', post: { id: after.id, state: after.state } };
+    return {
+      message: after.state === 'scheduled' ? `Post approved and scheduled for ${after.scheduledAt?.toISOString()}.` : 'Post approved and queued for publishing.',
+      post: { id: after.id, state: after.state },
+    };
   }
 
   /** pending_approval → rejected (approval.rejected with the reason); the post stays unpublished. */

@@ -59,7 +59,11 @@ export class PostsLifecycleService {
         const content = mergeContent(before.content, patch);
         this.validation.assertNoBlockedTerm(content, policy.blockedTerms, STORED_PATHS);
         const targets = await this.repo.targetsOf([before.id], m);
-        this.validation.assertValid(content, targets.map((t) => ({ accountId: t.accountId, platform: t.platform })), STORED_PATHS);
+        this.validation.assertValid(
+          content,
+          targets.map((t) => ({ accountId: t.accountId, platform: t.platform })),
+          STORED_PATHS,
+        );
         Object.assign(changes, { content, contentType: content.contentType, message: content.message ?? null, caption: content.caption ?? null, approvedByUserId: null });
       }
       if (before.state === 'scheduled' && newTime === null) throw ApiError.invalid('scheduledAt', 'A scheduled post keeps its scheduledAt; cancel it with DELETE /v1/posts/{id} instead.');

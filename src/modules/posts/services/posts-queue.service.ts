@@ -20,9 +20,7 @@ export class PostsQueueService {
 
   /** `publish-post` for a post that just became queued. */
   async enqueuePublish(post: PostRef): Promise<void> {
-    await this.safely('publish-post', post, () =>
-      this.queues.enqueue('publish-post', { postId: post.id }, { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential', delay: 2000 } }),
-    );
+    await this.safely('publish-post', post, () => this.queues.enqueue('publish-post', { postId: post.id }, { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential', delay: 2000 } }));
   }
 
   /** Delayed `schedule-post` for a post that just became scheduled (at its version). */

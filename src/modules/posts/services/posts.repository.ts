@@ -120,9 +120,8 @@ export class PostsRepository {
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
   async findStaleQueued(olderThanMs: number, limit: number): Promise<{ id: string; version: number }[]> {
-    return this.ds.query(
-      `SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`,
-      [olderThanMs, limit],
-    ) as Promise<{ id: string; version: number }[]>;
+    return this.ds.query(`SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`, [olderThanMs, limit]) as Promise<
+      { id: string; version: number }[]
+    >;
   }
 }
