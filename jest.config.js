@@ -1,6 +1,15 @@
 /** Jest runs TypeScript through SWC. NestJS 12 (and a few other deps) ship ESM only,
  * so those packages are transformed to CommonJS as well (see TOOLCHAIN.md). */
-const esmOnly = ['@nestjs', '@modelcontextprotocol', 'uuid', 'nanoid', 'openapi-fetch', 'chalk', 'ipaddr.js', 'msgpackr'];
+const esmOnly = [
+  '@nestjs',
+  '@modelcontextprotocol',
+  'uuid',
+  'nanoid',
+  'openapi-fetch',
+  'chalk',
+  'ipaddr.js',
+  'msgpackr',
+];
 const swc = [
   '@swc/jest',
   {
@@ -18,6 +27,7 @@ module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1', '^@test/(.*)$': '<rootDir>/test/$1' },
   testRegex: '(src|test)/.*\\.(spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.(t|j|mj|cj)s$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],

@@ -19,7 +19,11 @@ import { throwawayApp, writeResults } from './lib/throwaway-app.mjs';
 const POSTS = Number(process.env.BENCH_POSTS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CHUNK = 100_000;
-const app = throwawayApp({ dbPrefix: 'sps_bench_posts_', fromSource: true, keepDb: Boolean(process.env.BENCH_KEEP_DB) });
+const app = throwawayApp({
+  dbPrefix: 'sps_bench_posts_',
+  fromSource: true,
+  keepDb: Boolean(process.env.BENCH_KEEP_DB),
+});
 
 const SCENARIOS = [
   { label: 'no filter', query: '' },
@@ -79,7 +83,9 @@ async function seed(db, tenant) {
          ) a`,
       [tenant.workspaceId, tenant.profileId, from, to, accounts.facebook, accounts.linkedin, accounts.youtube],
     );
-    process.stdout.write(`\r  seeded ${to.toLocaleString('en')} posts (${Math.round((performance.now() - started) / 1000)} s)`);
+    process.stdout.write(
+      `\r  seeded ${to.toLocaleString('en')} posts (${Math.round((performance.now() - started) / 1000)} s)`,
+    );
   }
   process.stdout.write('\n');
   await db.query('VACUUM ANALYZE posts');
@@ -91,13 +97,17 @@ async function seed(db, tenant) {
 function oldCountSql(profileId, query) {
   const q = new URLSearchParams(query);
   if (q.get('platform') && !q.get('state') && !q.get('contentType')) {
-    return { sql: 'SELECT count(DISTINCT post_id)::int AS n FROM post_targets WHERE profile_id = $1 AND platform = $2', params: [profileId, q.get('platform')] };
+    return {
+      sql: 'SELECT count(DISTINCT post_id)::int AS n FROM post_targets WHERE profile_id = $1 AND platform = $2',
+      params: [profileId, q.get('platform')],
+    };
   }
   const params = [profileId];
   let sql = 'SELECT count(*)::int AS n FROM posts p WHERE p.profile_id = $1';
   if (q.get('state')) sql += ` AND p.state = $${params.push(q.get('state'))}`;
   if (q.get('contentType')) sql += ` AND p.content_type = $${params.push(q.get('contentType'))}`;
-  if (q.get('platform')) sql += ` AND EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = $${params.push(q.get('platform'))} AND t.post_id = p.id)`;
+  if (q.get('platform'))
+    sql += ` AND EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = $${params.push(q.get('platform'))} AND t.post_id = p.id)`;
   return { sql, params };
 }
 
@@ -141,7 +151,9 @@ async function timeList(url, headers, query) {
 }
 
 async function main() {
-  console.log(`GET /v1/posts with ${POSTS.toLocaleString('en')} posts in one profile: throwaway database ${app.dbName}`);
+  console.log(
+    `GET /v1/posts with ${POSTS.toLocaleString('en')} posts in one profile: throwaway database ${app.dbName}`,
+  );
   const tenant = app.bootstrap('Bench posts');
   const db = new pg.Client({ connectionString: app.dbUrl.toString() });
   app.cleanupOnSignal(() => db.end().catch(() => undefined));
@@ -169,7 +181,14 @@ async function main() {
       });
     }
     console.table(rows);
-    writeResults('posts-list-', { at: new Date().toISOString(), node: process.version, posts: POSTS, requests: REQUESTS, seedSeconds, rows });
+    writeResults('posts-list-', {
+      at: new Date().toISOString(),
+      node: process.version,
+      posts: POSTS,
+      requests: REQUESTS,
+      seedSeconds,
+      rows,
+    });
     if (rows.some((r) => r.exact !== 'yes')) process.exitCode = 1;
   } finally {
     await db.end().catch(() => undefined);

@@ -22,7 +22,9 @@ const app = throwawayApp({ dbPrefix: 'sps_bench_' });
 
 function run(label, opts) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ connections, duration, ...opts }, (err, result) => (err ? reject(err) : resolve({ label, result })));
+    const instance = autocannon({ connections, duration, ...opts }, (err, result) =>
+      err ? reject(err) : resolve({ label, result }),
+    );
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
@@ -43,7 +45,11 @@ async function main() {
     const body = JSON.stringify({ name: 'Bench profile' });
     const results = [];
     // Warm-up (JIT, connection pools), not measured.
-    await new Promise((resolve, reject) => autocannon({ url: `${url}/v1/profile`, headers, connections, duration: 2 }, (err) => (err ? reject(err) : resolve())));
+    await new Promise((resolve, reject) =>
+      autocannon({ url: `${url}/v1/profile`, headers, connections, duration: 2 }, (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
     console.log(`Running ${duration} s per scenario, ${connections} connections…`);
     results.push(await run('GET /v1/profile', { url: `${url}/v1/profile`, headers }));
     results.push(
@@ -52,12 +58,25 @@ async function main() {
         method: 'POST',
         headers,
         body,
-        requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
+        requests: [
+          { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) },
+        ],
       }),
     );
-    const once = await fetch(`${url}/v1/profiles`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'bench-replay' }, body });
+    const once = await fetch(`${url}/v1/profiles`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'bench-replay' },
+      body,
+    });
     if (once.status !== 201) throw new Error(`seed write failed: ${once.status}`);
-    results.push(await run('POST /v1/profiles (replayed Idempotency-Key)', { url: `${url}/v1/profiles`, method: 'POST', headers: { ...headers, 'idempotency-key': 'bench-replay' }, body }));
+    results.push(
+      await run('POST /v1/profiles (replayed Idempotency-Key)', {
+        url: `${url}/v1/profiles`,
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': 'bench-replay' },
+        body,
+      }),
+    );
 
     const rows = results.map(({ label, result: r }) => ({
       scenario: label,

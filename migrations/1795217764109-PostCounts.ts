@@ -62,7 +62,8 @@ function postDeltas(rows: string, platforms: boolean): string {
     ${UPSERT_PLATFORM_COUNTS};`;
 }
 
-const POST_ROWS = (table: string, delta: number) => `SELECT id, profile_id, state, content_type, ${delta} AS delta FROM ${table}`;
+const POST_ROWS = (table: string, delta: number) =>
+  `SELECT id, profile_id, state, content_type, ${delta} AS delta FROM ${table}`;
 
 /**
  * `keys`: (post_id, profile_id, platform, removed, added) = targets of each key the statement
@@ -84,8 +85,10 @@ function targetDeltas(keys: string): string {
     ${UPSERT_PLATFORM_COUNTS};`;
 }
 
-const TARGET_KEYS = (table: string, removed: number, added: number) => `SELECT post_id, profile_id, platform, ${removed} AS removed, ${added} AS added FROM ${table}`;
-const GROUPED = (rows: string) => `SELECT post_id, profile_id, platform, sum(removed)::int AS removed, sum(added)::int AS added FROM (${rows}) x GROUP BY 1, 2, 3`;
+const TARGET_KEYS = (table: string, removed: number, added: number) =>
+  `SELECT post_id, profile_id, platform, ${removed} AS removed, ${added} AS added FROM ${table}`;
+const GROUPED = (rows: string) =>
+  `SELECT post_id, profile_id, platform, sum(removed)::int AS removed, sum(added)::int AS added FROM (${rows}) x GROUP BY 1, 2, 3`;
 const LOCK_POSTS = (postIds: string) => `PERFORM 1 FROM posts WHERE id IN (${postIds}) ORDER BY id FOR NO KEY UPDATE;`;
 
 const POSTS_FUNCTION = `CREATE FUNCTION post_counts_on_posts() RETURNS trigger LANGUAGE plpgsql AS $fn$
@@ -174,19 +177,33 @@ export class PostCounts1795217764109 implements MigrationInterface {
     await queryRunner.query(TARGETS_FUNCTION);
     await queryRunner.query(BEFORE_POST_DELETE_FUNCTION);
     await queryRunner.query(TRUNCATE_FUNCTION);
-    await queryRunner.query(`CREATE TRIGGER "trg_posts_counts_insert" AFTER INSERT ON "posts" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_posts()`);
-    await queryRunner.query(`CREATE TRIGGER "trg_posts_counts_update" AFTER UPDATE ON "posts" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_posts()`);
-    await queryRunner.query(`CREATE TRIGGER "trg_posts_counts_delete" BEFORE DELETE ON "posts" FOR EACH ROW EXECUTE FUNCTION post_counts_before_post_delete()`);
+    await queryRunner.query(
+      `CREATE TRIGGER "trg_posts_counts_insert" AFTER INSERT ON "posts" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_posts()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "trg_posts_counts_update" AFTER UPDATE ON "posts" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_posts()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "trg_posts_counts_delete" BEFORE DELETE ON "posts" FOR EACH ROW EXECUTE FUNCTION post_counts_before_post_delete()`,
+    );
     for (const op of ['INSERT', 'DELETE'] as const) {
       const ref = op === 'INSERT' ? 'NEW TABLE AS new_rows' : 'OLD TABLE AS old_rows';
-      await queryRunner.query(`CREATE TRIGGER "trg_post_targets_counts_${op.toLowerCase()}" AFTER ${op} ON "post_targets" REFERENCING ${ref} FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_post_targets()`);
+      await queryRunner.query(
+        `CREATE TRIGGER "trg_post_targets_counts_${op.toLowerCase()}" AFTER ${op} ON "post_targets" REFERENCING ${ref} FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_post_targets()`,
+      );
     }
     await queryRunner.query(
       `CREATE TRIGGER "trg_post_targets_counts_update" AFTER UPDATE ON "post_targets" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_post_targets()`,
     );
-    await queryRunner.query(`CREATE TRIGGER "trg_posts_counts_truncate" AFTER TRUNCATE ON "posts" FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_truncate()`);
-    await queryRunner.query(`CREATE TRIGGER "trg_post_targets_counts_truncate" AFTER TRUNCATE ON "post_targets" FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_truncate()`);
-    await queryRunner.query(`INSERT INTO "post_counts" (profile_id, state, content_type, n) SELECT profile_id, state, content_type, count(*) FROM "posts" GROUP BY 1, 2, 3`);
+    await queryRunner.query(
+      `CREATE TRIGGER "trg_posts_counts_truncate" AFTER TRUNCATE ON "posts" FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_truncate()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "trg_post_targets_counts_truncate" AFTER TRUNCATE ON "post_targets" FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_truncate()`,
+    );
+    await queryRunner.query(
+      `INSERT INTO "post_counts" (profile_id, state, content_type, n) SELECT profile_id, state, content_type, count(*) FROM "posts" GROUP BY 1, 2, 3`,
+    );
     await queryRunner.query(
       `INSERT INTO "post_platform_counts" (profile_id, platform, state, content_type, n)
        SELECT p.profile_id, t.platform, p.state, p.content_type, count(*)

@@ -35,7 +35,12 @@ async function main(): Promise<void> {
   const databaseUrl = throwaway.toString();
   await ensureDatabase(databaseUrl);
   try {
-    const config = loadConfig(process.env, { DATABASE_URL: databaseUrl, DB_MIGRATE_ON_START: 'false', PROCESS_ROLE: 'api', LOG_LEVEL: 'warn' });
+    const config = loadConfig(process.env, {
+      DATABASE_URL: databaseUrl,
+      DB_MIGRATE_ON_START: 'false',
+      PROCESS_ROLE: 'api',
+      LOG_LEVEL: 'warn',
+    });
     const app = await createApp(config);
     try {
       const document = buildOpenApiDocument(app, config);

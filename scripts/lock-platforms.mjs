@@ -27,15 +27,30 @@ function findInstalled(fromPath, name) {
 }
 
 function fromName(name) {
-  const os = ['darwin', 'linux', 'win32', 'freebsd', 'android', 'openharmony', 'sunos', 'aix', 'netbsd', 'openbsd'].find((o) => name.includes(o));
-  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'].find((c) => new RegExp(`[-_]${c}([-_]|$)`).test(name));
+  const os = [
+    'darwin',
+    'linux',
+    'win32',
+    'freebsd',
+    'android',
+    'openharmony',
+    'sunos',
+    'aix',
+    'netbsd',
+    'openbsd',
+  ].find((o) => name.includes(o));
+  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'].find((c) =>
+    new RegExp(`[-_]${c}([-_]|$)`).test(name),
+  );
   const libc = /musl/.test(name) ? ['musl'] : /gnu/.test(name) && os === 'linux' ? ['glibc'] : undefined;
   return { os: os && [os], cpu: cpu && [cpu], libc };
 }
 
 async function platformOf(name, version) {
   try {
-    const res = await fetch(`https://registry.npmjs.org/${name.replace('/', '%2f')}`, { signal: AbortSignal.timeout(10000) });
+    const res = await fetch(`https://registry.npmjs.org/${name.replace('/', '%2f')}`, {
+      signal: AbortSignal.timeout(10000),
+    });
     if (res.ok) {
       const doc = await res.json();
       const v = doc.versions[version] ?? Object.values(doc.versions).at(-1);
@@ -54,7 +69,8 @@ for (const [path, meta] of Object.entries(pkgs)) {
   }
 }
 if (check) {
-  for (const m of missing) console.error(`missing from lock: ${m.name}@${m.version} (optional dependency of ${m.parent || 'the project'})`);
+  for (const m of missing)
+    console.error(`missing from lock: ${m.name}@${m.version} (optional dependency of ${m.parent || 'the project'})`);
   process.exit(missing.length ? 1 : 0);
 }
 for (const m of missing) {
@@ -68,6 +84,8 @@ for (const m of missing) {
   for (const k of ['os', 'cpu', 'libc']) if (p[k]) entry[k] = p[k];
   pkgs[at] = entry;
 }
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${missing.length} platform entries`);

@@ -24,7 +24,12 @@ export class AppModule implements NestModule {
         pinoHttp: {
           level: config.logLevel,
           genReqId: (req) => (req as unknown as ServiceRequest).id,
-          redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]', 'res.headers["set-cookie"]'],
+          redact: [
+            'req.headers.authorization',
+            'req.headers.cookie',
+            'req.headers["idempotency-key"]',
+            'res.headers["set-cookie"]',
+          ],
           autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
           customProps: (req) => ({ workspaceId: (req as unknown as ServiceRequest).auth?.workspaceId }),
           quietReqLogger: true,

@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   if (config.runsApi) {
     const app = await createApp(config);
     await app.listen(config.port);
-    console.log(`API listening on ${config.publicBaseUrl} (role ${config.role}); Swagger UI at ${config.publicBaseUrl}/docs`);
+    console.log(
+      `API listening on ${config.publicBaseUrl} (role ${config.role}); Swagger UI at ${config.publicBaseUrl}/docs`,
+    );
   } else {
     await createWorker(config);
     console.log('Worker started');

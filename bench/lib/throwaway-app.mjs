@@ -92,11 +92,25 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
 
   /** Creates and migrates the database, a workspace on the enterprise plan and a key without a practical rate limit. */
   function bootstrap(workspace) {
-    const boot = spawnSync(process.execPath, [...node('cli/admin'), 'bootstrap', '--workspace', workspace, '--plan', 'enterprise', '--rate-limit', '10000000', '--json'], {
-      cwd: root,
-      env: env(),
-      encoding: 'utf8',
-    });
+    const boot = spawnSync(
+      process.execPath,
+      [
+        ...node('cli/admin'),
+        'bootstrap',
+        '--workspace',
+        workspace,
+        '--plan',
+        'enterprise',
+        '--rate-limit',
+        '10000000',
+        '--json',
+      ],
+      {
+        cwd: root,
+        env: env(),
+        encoding: 'utf8',
+      },
+    );
     if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
     return JSON.parse(boot.stdout.trim().split('\n').pop());
   }
@@ -116,7 +130,10 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
   async function waitForHealth(url, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (server.exitCode !== null) throw new Error('the service exited during start-up');
       if (Date.now() > deadline) throw new Error(`the service did not answer /health within ${timeoutMs / 1000} s`);

@@ -41,7 +41,10 @@ const isoDate = (value: string): string => {
   return value;
 };
 
-export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (t) => process.stdout.write(t)): Command {
+export function buildProgram(
+  env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Command {
   const program = new Command('sps')
     .description('Social Publishing Service command-line client')
     .version('1.0.0')
@@ -53,26 +56,41 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
   const client = (): SpsClient => {
     const g = program.opts<GlobalOptions>();
     const apiKey = g.apiKey ?? env.SPS_API_KEY;
-    if (!apiKey) throw new SpsApiError('authentication_required', 'No API key: set SPS_API_KEY or pass --api-key.', 0, null);
+    if (!apiKey)
+      throw new SpsApiError('authentication_required', 'No API key: set SPS_API_KEY or pass --api-key.', 0, null);
     return new SpsClient({ apiKey, baseUrl: g.baseUrl ?? env.SPS_BASE_URL, profileId: g.profile });
   };
   const print = (value: unknown): void => out(`${JSON.stringify(value, null, 2)}\n`);
   const listOptions = (cmd: Command): Command =>
-    cmd.option('--page <n>', 'page number', positiveInt).option('--limit <n>', 'results per page (max 100)', positiveInt).option('--all', 'fetch every page and print the items as one array');
+    cmd
+      .option('--page <n>', 'page number', positiveInt)
+      .option('--limit <n>', 'results per page (max 100)', positiveInt)
+      .option('--all', 'fetch every page and print the items as one array');
   const pageQuery = (o: ListOptions) => ({ page: o.page, limit: o.limit });
 
   const profiles = program.command('profiles').description('profiles of the workspace');
-  listOptions(profiles.command('list').description('list profiles')).action(async (o: ListOptions) => print(o.all ? await collect(client().profiles.iterate({ limit: o.limit })) : await client().profiles.list(pageQuery(o))));
+  listOptions(profiles.command('list').description('list profiles')).action(async (o: ListOptions) =>
+    print(
+      o.all ? await collect(client().profiles.iterate({ limit: o.limit })) : await client().profiles.list(pageQuery(o)),
+    ),
+  );
   profiles
     .command('get [id]')
     .description('get a profile (default: the current one)')
     .action(async (id?: string) => print(id ? await client().profiles.get(id) : await client().profiles.current()));
 
   const keys = program.command('keys').alias('api-keys').description('API keys');
-  listOptions(keys.command('list').description('list API keys (never their secrets)')).action(async (o: ListOptions) => print(o.all ? await collect(client().apiKeys.iterate({ limit: o.limit })) : await client().apiKeys.list(pageQuery(o))));
+  listOptions(keys.command('list').description('list API keys (never their secrets)')).action(async (o: ListOptions) =>
+    print(
+      o.all ? await collect(client().apiKeys.iterate({ limit: o.limit })) : await client().apiKeys.list(pageQuery(o)),
+    ),
+  );
 
   const accounts = program.command('accounts').description('connected social accounts');
-  accounts.command('list').description('list connected accounts').action(async () => print(await client().accounts.list()));
+  accounts
+    .command('list')
+    .description('list connected accounts')
+    .action(async () => print(await client().accounts.list()));
 
   const posts = program.command('posts').description('posts');
   listOptions(
@@ -85,7 +103,11 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
   ).action(async (o: ListOptions & { state?: string; platform?: string; contentType?: string }) => {
     // Values are checked by the service (400 invalid_request names the field).
     const filters = { state: o.state, platform: o.platform, contentType: o.contentType } as QueryOf<'/v1/posts'>;
-    print(o.all ? await collect(client().posts.iterate({ ...filters, limit: o.limit })) : await client().posts.list({ ...filters, ...pageQuery(o) }));
+    print(
+      o.all
+        ? await collect(client().posts.iterate({ ...filters, limit: o.limit }))
+        : await client().posts.list({ ...filters, ...pageQuery(o) }),
+    );
   });
   posts
     .command('get <id>')
@@ -107,8 +129,15 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
     .addOption(new Option('--at <iso>', 'schedule for this ISO 8601 date-time').argParser(isoDate))
     .option('--media <urls>', 'comma-separated public media URLs', csv)
     .option('--idempotency-key <key>', 'Idempotency-Key (default: generated)')
-    .action(async (o: { text: string; accounts: string[]; now?: boolean; at?: string; media?: string[]; idempotencyKey?: string }) =>
-      print(await client().posts.create(postBody(o), { idempotencyKey: o.idempotencyKey })),
+    .action(
+      async (o: {
+        text: string;
+        accounts: string[];
+        now?: boolean;
+        at?: string;
+        media?: string[];
+        idempotencyKey?: string;
+      }) => print(await client().posts.create(postBody(o), { idempotencyKey: o.idempotencyKey })),
     );
   posts
     .command('validate')
@@ -116,7 +145,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
     .requiredOption('--text <text>', 'post text')
     .requiredOption('--accounts <ids>', 'comma-separated account ids', csv)
     .option('--media <urls>', 'comma-separated public media URLs', csv)
-    .action(async (o: { text: string; accounts: string[]; media?: string[] }) => print(await client().posts.validate(postBody(o))));
+    .action(async (o: { text: string; accounts: string[]; media?: string[] }) =>
+      print(await client().posts.validate(postBody(o))),
+    );
   for (const [name, description] of [
     ['retry', 'requeue a failed or partially published post'],
     ['cancel', 'cancel a scheduled or queued post'],
@@ -126,7 +157,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
       .command(`${name} <id>`)
       .description(description)
       .option('--idempotency-key <key>', 'Idempotency-Key (default: generated)')
-      .action(async (id: string, o: { idempotencyKey?: string }) => print(await client().posts[name](id, { idempotencyKey: o.idempotencyKey })));
+      .action(async (id: string, o: { idempotencyKey?: string }) =>
+        print(await client().posts[name](id, { idempotencyKey: o.idempotencyKey })),
+      );
   }
   posts
     .command('history <id>')
@@ -134,11 +167,20 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, out: (text: s
     .action(async (id: string) => print(await client().posts.history(id)));
 
   const webhooks = program.command('webhooks').description('webhook subscriptions');
-  webhooks.command('list').description('list webhook subscriptions').action(async () => print(await client().webhooks.list()));
+  webhooks
+    .command('list')
+    .description('list webhook subscriptions')
+    .action(async () => print(await client().webhooks.list()));
 
   const events = program.command('events').description('audit trail');
-  listOptions(events.command('list').description('list audit events').option('--type <type>', 'only events of this type')).action(async (o: ListOptions & { type?: string }) =>
-    print(o.all ? await collect(client().events.iterate({ type: o.type, limit: o.limit })) : await client().events.list({ type: o.type, ...pageQuery(o) })),
+  listOptions(
+    events.command('list').description('list audit events').option('--type <type>', 'only events of this type'),
+  ).action(async (o: ListOptions & { type?: string }) =>
+    print(
+      o.all
+        ? await collect(client().events.iterate({ type: o.type, limit: o.limit }))
+        : await client().events.list({ type: o.type, ...pageQuery(o) }),
+    ),
   );
 
   return program;

@@ -9,17 +9,36 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 // Types of a route, read from the generated OpenAPI types. A route the document does not (yet)
 // describe falls back to loose types instead of failing to compile.
-type Operation<P extends string, M extends HttpMethod> = P extends keyof paths ? (Lowercase<M> extends keyof paths[P] ? NonNullable<paths[P][Lowercase<M>]> : never) : never;
+type Operation<P extends string, M extends HttpMethod> = P extends keyof paths
+  ? Lowercase<M> extends keyof paths[P]
+    ? NonNullable<paths[P][Lowercase<M>]>
+    : never
+  : never;
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : unknown;
-type SuccessOf<Op> = Op extends { responses: infer R } ? (200 extends keyof R ? JsonOf<R[200]> : 201 extends keyof R ? JsonOf<R[201]> : unknown) : unknown;
+type SuccessOf<Op> = Op extends { responses: infer R }
+  ? 200 extends keyof R
+    ? JsonOf<R[200]>
+    : 201 extends keyof R
+      ? JsonOf<R[201]>
+      : unknown
+  : unknown;
 type Loose<T> = unknown extends T ? Record<string, unknown> : T;
 /** The JSON body a route answers on success. */
-export type ResponseOf<P extends string, M extends HttpMethod> = [Operation<P, M>] extends [never] ? unknown : SuccessOf<Operation<P, M>>;
+export type ResponseOf<P extends string, M extends HttpMethod> = [Operation<P, M>] extends [never]
+  ? unknown
+  : SuccessOf<Operation<P, M>>;
 /** The JSON body a route accepts. */
-export type BodyOf<P extends string, M extends HttpMethod> = [Operation<P, M>] extends [never] ? Record<string, unknown> : Loose<Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : unknown>;
+export type BodyOf<P extends string, M extends HttpMethod> = [Operation<P, M>] extends [never]
+  ? Record<string, unknown>
+  : Loose<Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : unknown>;
 /** The query parameters a route accepts, plus `profileId` (accepted everywhere). */
-export type QueryOf<P extends string, M extends HttpMethod = 'GET'> = ([Operation<P, M>] extends [never] ? Record<string, unknown> : Loose<Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : unknown>) & { profileId?: string };
-type ItemOf<P extends string, K extends string> = ResponseOf<P, 'GET'> extends { [k in K]?: (infer T)[] } ? T : Record<string, unknown>;
+export type QueryOf<P extends string, M extends HttpMethod = 'GET'> = ([Operation<P, M>] extends [never]
+  ? Record<string, unknown>
+  : Loose<Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : unknown>) & {
+  profileId?: string;
+};
+type ItemOf<P extends string, K extends string> =
+  ResponseOf<P, 'GET'> extends { [k in K]?: (infer T)[] } ? T : Record<string, unknown>;
 
 export interface SpsClientOptions extends RetryOptions {
   /** `svc_live_…`; defaults to the SPS_API_KEY environment variable. */
@@ -49,7 +68,11 @@ export interface RequestOptions extends CallOptions {
   body?: unknown;
 }
 
-type LooseRequest = (method: string, url: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type LooseRequest = (
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -68,7 +91,8 @@ export class SpsClient {
 
   constructor(options: SpsClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.SPS_API_KEY;
-    if (!apiKey) throw new SpsApiError('authentication_required', 'No API key: pass apiKey or set SPS_API_KEY.', 0, null);
+    if (!apiKey)
+      throw new SpsApiError('authentication_required', 'No API key: pass apiKey or set SPS_API_KEY.', 0, null);
     this.baseUrl = (options.baseUrl ?? process.env.SPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
     this.profileId = options.profileId;
     const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
@@ -80,7 +104,11 @@ export class SpsClient {
    * Calls any route: `path` is the route template (`/v1/posts/{id}`) with `path` parameters
    * filled in. Resolves to the JSON body; throws SpsApiError for an error answer.
    */
-  async request<P extends string, M extends HttpMethod>(method: M, path: P, options: RequestOptions = {}): Promise<ResponseOf<P, M>> {
+  async request<P extends string, M extends HttpMethod>(
+    method: M,
+    path: P,
+    options: RequestOptions = {},
+  ): Promise<ResponseOf<P, M>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     const profileId = options.profileId ?? this.profileId;
@@ -97,44 +125,68 @@ export class SpsClient {
   }
 
   /** Every item of an offset list (`page`/`limit`), fetched page by page. */
-  paginate<P extends string, K extends string>(path: P, itemsKey: K, query: Record<string, unknown> & { limit?: number } = {}, options: CallOptions = {}): AsyncGenerator<ItemOf<P, K>, void, undefined> {
+  paginate<P extends string, K extends string>(
+    path: P,
+    itemsKey: K,
+    query: Record<string, unknown> & { limit?: number } = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<ItemOf<P, K>, void, undefined> {
     return iteratePages(
-      (page) => this.request('GET', path, { ...options, query: { limit: 100, ...query, page } }) as Promise<Record<string, unknown>>,
+      (page) =>
+        this.request('GET', path, { ...options, query: { limit: 100, ...query, page } }) as Promise<
+          Record<string, unknown>
+        >,
       (page) => page[itemsKey] as ItemOf<P, K>[] | undefined,
       typeof query.page === 'number' ? query.page : 1,
     );
   }
 
   /** Every item of a cursor list (`cursor` → `nextCursor`). */
-  paginateCursor<P extends string, K extends string>(path: P, itemsKey: K, query: Record<string, unknown> = {}, options: CallOptions = {}): AsyncGenerator<ItemOf<P, K>, void, undefined> {
+  paginateCursor<P extends string, K extends string>(
+    path: P,
+    itemsKey: K,
+    query: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<ItemOf<P, K>, void, undefined> {
     return iterateCursor(
-      (cursor) => this.request('GET', path, { ...options, query: { ...query, cursor } }) as Promise<Record<string, unknown> & { nextCursor?: string | null }>,
+      (cursor) =>
+        this.request('GET', path, { ...options, query: { ...query, cursor } }) as Promise<
+          Record<string, unknown> & { nextCursor?: string | null }
+        >,
       (page) => page[itemsKey] as ItemOf<P, K>[] | undefined,
       typeof query.cursor === 'string' ? query.cursor : undefined,
     );
   }
 
   readonly profiles = {
-    list: (query: QueryOf<'/v1/profiles'> = {}, o?: CallOptions) => this.request('GET', '/v1/profiles', { ...o, query }),
-    iterate: (query: QueryOf<'/v1/profiles'> = {}, o?: CallOptions) => this.paginate('/v1/profiles', 'profiles', query, o),
+    list: (query: QueryOf<'/v1/profiles'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/profiles', { ...o, query }),
+    iterate: (query: QueryOf<'/v1/profiles'> = {}, o?: CallOptions) =>
+      this.paginate('/v1/profiles', 'profiles', query, o),
     current: (o?: CallOptions) => this.request('GET', '/v1/profile', o),
     get: (id: string, o?: CallOptions) => this.request('GET', '/v1/profiles/{id}', { ...o, path: { id } }),
-    create: (body: BodyOf<'/v1/profiles', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/profiles', { ...o, body }),
-    update: (id: string, body: BodyOf<'/v1/profiles/{id}', 'PATCH'>, o?: CallOptions) => this.request('PATCH', '/v1/profiles/{id}', { ...o, path: { id }, body }),
+    create: (body: BodyOf<'/v1/profiles', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/profiles', { ...o, body }),
+    update: (id: string, body: BodyOf<'/v1/profiles/{id}', 'PATCH'>, o?: CallOptions) =>
+      this.request('PATCH', '/v1/profiles/{id}', { ...o, path: { id }, body }),
     delete: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/profiles/{id}', { ...o, path: { id } }),
   };
 
   readonly apiKeys = {
-    list: (query: QueryOf<'/v1/api-keys'> = {}, o?: CallOptions) => this.request('GET', '/v1/api-keys', { ...o, query }),
-    iterate: (query: QueryOf<'/v1/api-keys'> = {}, o?: CallOptions) => this.paginate('/v1/api-keys', 'apiKeys', query, o),
-    create: (body: BodyOf<'/v1/api-keys', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/api-keys', { ...o, body }),
+    list: (query: QueryOf<'/v1/api-keys'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/api-keys', { ...o, query }),
+    iterate: (query: QueryOf<'/v1/api-keys'> = {}, o?: CallOptions) =>
+      this.paginate('/v1/api-keys', 'apiKeys', query, o),
+    create: (body: BodyOf<'/v1/api-keys', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/api-keys', { ...o, body }),
     revoke: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/api-keys/{id}', { ...o, path: { id } }),
   };
 
   readonly accounts = {
     list: (o?: CallOptions) => this.request('GET', '/v1/accounts', o),
     get: (id: string, o?: CallOptions) => this.request('GET', '/v1/accounts/{id}', { ...o, path: { id } }),
-    update: (id: string, body: BodyOf<'/v1/accounts/{id}', 'PATCH'>, o?: CallOptions) => this.request('PATCH', '/v1/accounts/{id}', { ...o, path: { id }, body }),
+    update: (id: string, body: BodyOf<'/v1/accounts/{id}', 'PATCH'>, o?: CallOptions) =>
+      this.request('PATCH', '/v1/accounts/{id}', { ...o, path: { id }, body }),
     disconnect: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/accounts/{id}', { ...o, path: { id } }),
   };
 
@@ -143,38 +195,50 @@ export class SpsClient {
     iterate: (query: QueryOf<'/v1/posts'> = {}, o?: CallOptions) => this.paginate('/v1/posts', 'posts', query, o),
     get: (id: string, o?: CallOptions) => this.request('GET', '/v1/posts/{id}', { ...o, path: { id } }),
     create: (body: BodyOf<'/v1/posts', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/posts', { ...o, body }),
-    validate: (body: BodyOf<'/v1/posts/validate', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/posts/validate', { ...o, body }),
-    update: (id: string, body: BodyOf<'/v1/posts/{id}', 'PUT'>, o?: CallOptions) => this.request('PUT', '/v1/posts/{id}', { ...o, path: { id }, body }),
+    validate: (body: BodyOf<'/v1/posts/validate', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/posts/validate', { ...o, body }),
+    update: (id: string, body: BodyOf<'/v1/posts/{id}', 'PUT'>, o?: CallOptions) =>
+      this.request('PUT', '/v1/posts/{id}', { ...o, path: { id }, body }),
     cancel: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/posts/{id}', { ...o, path: { id } }),
     publish: (id: string, o?: CallOptions) => this.request('POST', '/v1/posts/{id}/publish', { ...o, path: { id } }),
     retry: (id: string, o?: CallOptions) => this.request('POST', '/v1/posts/{id}/retry', { ...o, path: { id } }),
     history: (id: string, o?: CallOptions) => this.request('GET', '/v1/posts/{id}/history', { ...o, path: { id } }),
     approve: (id: string, o?: CallOptions) => this.request('POST', '/v1/posts/{id}/approve', { ...o, path: { id } }),
-    reject: (id: string, body: BodyOf<'/v1/posts/{id}/reject', 'POST'> = {}, o?: CallOptions) => this.request('POST', '/v1/posts/{id}/reject', { ...o, path: { id }, body }),
+    reject: (id: string, body: BodyOf<'/v1/posts/{id}/reject', 'POST'> = {}, o?: CallOptions) =>
+      this.request('POST', '/v1/posts/{id}/reject', { ...o, path: { id }, body }),
   };
 
   readonly media = {
-    createUploadUrl: (body: BodyOf<'/v1/media/upload', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/media/upload', { ...o, body }),
+    createUploadUrl: (body: BodyOf<'/v1/media/upload', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/media/upload', { ...o, body }),
   };
 
   readonly analytics = {
-    history: (query: QueryOf<'/v1/analytics/history'> = {}, o?: CallOptions) => this.request('GET', '/v1/analytics/history', { ...o, query }),
+    history: (query: QueryOf<'/v1/analytics/history'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/analytics/history', { ...o, query }),
   };
 
   readonly comments = {
-    list: (query: QueryOf<'/v1/comments'> = {}, o?: CallOptions) => this.request('GET', '/v1/comments', { ...o, query }),
-    iterate: (query: QueryOf<'/v1/comments'> = {}, o?: CallOptions) => this.paginateCursor('/v1/comments', 'comments', query, o),
+    list: (query: QueryOf<'/v1/comments'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/comments', { ...o, query }),
+    iterate: (query: QueryOf<'/v1/comments'> = {}, o?: CallOptions) =>
+      this.paginateCursor('/v1/comments', 'comments', query, o),
   };
 
   readonly webhooks = {
     list: (o?: CallOptions) => this.request('GET', '/v1/webhooks', o),
     get: (id: string, o?: CallOptions) => this.request('GET', '/v1/webhooks/{id}', { ...o, path: { id } }),
-    create: (body: BodyOf<'/v1/webhooks', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/webhooks', { ...o, body }),
-    update: (id: string, body: BodyOf<'/v1/webhooks/{id}', 'PATCH'>, o?: CallOptions) => this.request('PATCH', '/v1/webhooks/{id}', { ...o, path: { id }, body }),
+    create: (body: BodyOf<'/v1/webhooks', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/webhooks', { ...o, body }),
+    update: (id: string, body: BodyOf<'/v1/webhooks/{id}', 'PATCH'>, o?: CallOptions) =>
+      this.request('PATCH', '/v1/webhooks/{id}', { ...o, path: { id }, body }),
     delete: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/webhooks/{id}', { ...o, path: { id } }),
-    test: (id: string, body: BodyOf<'/v1/webhooks/{id}/test', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/webhooks/{id}/test', { ...o, path: { id }, body }),
-    rotateSecret: (id: string, o?: CallOptions) => this.request('POST', '/v1/webhooks/{id}/rotate-secret', { ...o, path: { id } }),
-    deliveries: (id: string, query: QueryOf<'/v1/webhooks/{id}/deliveries'> = {}, o?: CallOptions) => this.request('GET', '/v1/webhooks/{id}/deliveries', { ...o, path: { id }, query }),
+    test: (id: string, body: BodyOf<'/v1/webhooks/{id}/test', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/webhooks/{id}/test', { ...o, path: { id }, body }),
+    rotateSecret: (id: string, o?: CallOptions) =>
+      this.request('POST', '/v1/webhooks/{id}/rotate-secret', { ...o, path: { id } }),
+    deliveries: (id: string, query: QueryOf<'/v1/webhooks/{id}/deliveries'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/webhooks/{id}/deliveries', { ...o, path: { id }, query }),
   };
 
   readonly events = {
@@ -200,7 +264,8 @@ function defaultHeaders(apiKey: string, userAgent: string): Middleware {
       request.headers.set('Authorization', `Bearer ${apiKey}`);
       request.headers.set('Accept', 'application/json');
       request.headers.set('User-Agent', userAgent);
-      if (WRITES.has(request.method) && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', randomUUID());
+      if (WRITES.has(request.method) && !request.headers.has('Idempotency-Key'))
+        request.headers.set('Idempotency-Key', randomUUID());
       return request;
     },
   };

@@ -45,14 +45,28 @@ export class SpsApiError extends Error {
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     if (isEnvelope(body)) {
       const e = body.error;
-      return new SpsApiError(e.code, e.message, response.status, e.requestId ?? headerId, e.details, e.docsUrl, retryAfter === undefined ? undefined : retryAfter / 1000);
+      return new SpsApiError(
+        e.code,
+        e.message,
+        response.status,
+        e.requestId ?? headerId,
+        e.details,
+        e.docsUrl,
+        retryAfter === undefined ? undefined : retryAfter / 1000,
+      );
     }
-    const code = response.status >= 500 ? 'internal_error' : response.status === 429 ? 'rate_limit_exceeded' : 'http_error';
+    const code =
+      response.status >= 500 ? 'internal_error' : response.status === 429 ? 'rate_limit_exceeded' : 'http_error';
     return new SpsApiError(code, `HTTP ${response.status} ${response.statusText}`.trim(), response.status, headerId);
   }
 
   static network(cause: unknown): SpsApiError {
-    const error = new SpsApiError('network_error', `The service could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, 0, null);
+    const error = new SpsApiError(
+      'network_error',
+      `The service could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`,
+      0,
+      null,
+    );
     (error as { cause?: unknown }).cause = cause;
     return error;
   }

@@ -15,18 +15,28 @@ export interface CursorPage {
  * Every item of an offset-paginated list, page after page, until `hasMore` is false.
  * `fetchPage(page)` returns one page; `items` picks the array out of it.
  */
-export async function* iteratePages<P extends OffsetPage, T>(fetchPage: (page: number) => Promise<P>, items: (page: P) => T[] | undefined, firstPage = 1): AsyncGenerator<T, void, undefined> {
+export async function* iteratePages<P extends OffsetPage, T>(
+  fetchPage: (page: number) => Promise<P>,
+  items: (page: P) => T[] | undefined,
+  firstPage = 1,
+): AsyncGenerator<T, void, undefined> {
   for (let page = firstPage; ; page++) {
     const result = await fetchPage(page);
     const list = items(result) ?? [];
     yield* list;
-    const more = result.hasMore ?? (result.total !== undefined && result.limit !== undefined ? page * result.limit < result.total : false);
+    const more =
+      result.hasMore ??
+      (result.total !== undefined && result.limit !== undefined ? page * result.limit < result.total : false);
     if (!more || list.length === 0) return;
   }
 }
 
 /** Every item of a cursor-paginated list, following `nextCursor` until it is null. */
-export async function* iterateCursor<P extends CursorPage, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[] | undefined, firstCursor?: string): AsyncGenerator<T, void, undefined> {
+export async function* iterateCursor<P extends CursorPage, T>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  items: (page: P) => T[] | undefined,
+  firstCursor?: string,
+): AsyncGenerator<T, void, undefined> {
   let cursor = firstCursor;
   for (;;) {
     const result = await fetchPage(cursor);

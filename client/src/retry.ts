@@ -25,13 +25,17 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Idempotency-Key and runs at most once. Network failures are retried for reads and for writes
  * that carry an Idempotency-Key.
  */
-export function withRetries(baseFetch: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request) => Promise<Response> {
+export function withRetries(
+  baseFetch: (request: Request) => Promise<Response>,
+  options: RetryOptions = {},
+): (request: Request) => Promise<Response> {
   const maxRetries = options.maxRetries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const sleep = options.sleep ?? defaultSleep;
-  const backoff = (attempt: number): number => Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+  const backoff = (attempt: number): number =>
+    Math.min(maxDelayMs, baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
 
   return async (request: Request): Promise<Response> => {
     const replayable = !WRITES.has(request.method) || request.headers.has('idempotency-key');

@@ -29,7 +29,10 @@ async function loadSwaggerMetadata(): Promise<void> {
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   if (config.migrateOnStart) await migrate(config.databaseUrl);
   await loadSwaggerMetadata();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', true);
@@ -38,7 +41,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(express.urlencoded({ extended: false, limit: config.bodyLimit }));
   const bodyErrors = new NestLogger('BodyParser');
   // Body-parser failures (malformed JSON, oversized bodies) get the envelope too.
-  app.use((err: unknown, req: ServiceRequest, res: Response, next: NextFunction) => (err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next()));
+  app.use((err: unknown, req: ServiceRequest, res: Response, next: NextFunction) =>
+    err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
+  );
   app.useGlobalFilters(new ApiExceptionFilter(config));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

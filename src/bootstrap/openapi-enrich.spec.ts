@@ -9,15 +9,31 @@ const doc = (): OpenAPIObject =>
     paths: {
       '/health': { get: { responses: { '200': { description: 'OK' } } } },
       '/v1/things': {
-        get: { security: [{ bearer: [] }], responses: { '200': { description: 'OK' }, '401': { description: 'no' }, '429': { description: 'slow down' } } },
-        post: { security: [{ bearer: [] }], responses: { '201': { description: 'Created' }, '409': { description: 'conflict' } } },
+        get: {
+          security: [{ bearer: [] }],
+          responses: {
+            '200': { description: 'OK' },
+            '401': { description: 'no' },
+            '429': { description: 'slow down' },
+          },
+        },
+        post: {
+          security: [{ bearer: [] }],
+          responses: { '201': { description: 'Created' }, '409': { description: 'conflict' } },
+        },
       },
     },
   }) as unknown as OpenAPIObject;
 
 describe('finishOpenApiDocument', () => {
   const out = finishOpenApiDocument(doc()) as unknown as {
-    paths: Record<string, Record<string, { security: unknown[]; parameters?: unknown[]; responses: Record<string, { headers: Record<string, unknown> }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { security: unknown[]; parameters?: unknown[]; responses: Record<string, { headers: Record<string, unknown> }> }
+      >
+    >;
     components: { headers: Record<string, unknown> };
   };
 
@@ -28,7 +44,13 @@ describe('finishOpenApiDocument', () => {
 
   it('should document X-Request-Id everywhere and the RateLimit headers on authenticated answers after authentication', () => {
     expect(Object.keys(out.paths['/health']!.get!.responses['200']!.headers)).toEqual(['X-Request-Id']);
-    expect(Object.keys(out.paths['/v1/things']!.get!.responses['200']!.headers)).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+    expect(Object.keys(out.paths['/v1/things']!.get!.responses['200']!.headers)).toEqual([
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+    ]);
     expect(Object.keys(out.paths['/v1/things']!.get!.responses['401']!.headers)).toEqual(['X-Request-Id']);
     expect(out.paths['/v1/things']!.get!.responses['429']!.headers).toHaveProperty('Retry-After');
     expect(out.components.headers).toHaveProperty('RateLimit-Policy');

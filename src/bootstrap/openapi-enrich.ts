@@ -34,14 +34,22 @@ export function addSuccessResponses(app: INestApplication): void {
       for (const key of Object.getOwnPropertyNames(proto)) {
         const descriptor = Object.getOwnPropertyDescriptor(proto, key);
         const fn = descriptor?.value as Handler | undefined;
-        if (key === 'constructor' || typeof fn !== 'function' || Reflect.getMetadata(METHOD_METADATA, fn) === undefined) continue;
+        if (key === 'constructor' || typeof fn !== 'function' || Reflect.getMetadata(METHOD_METADATA, fn) === undefined)
+          continue;
         if (Reflect.getMetadata(REDIRECT_METADATA, fn)) continue;
-        const declared = Object.keys((Reflect.getMetadata(API_RESPONSE, fn) as Record<string, unknown> | undefined) ?? {});
+        const declared = Object.keys(
+          (Reflect.getMetadata(API_RESPONSE, fn) as Record<string, unknown> | undefined) ?? {},
+        );
         if (declared.some((s) => /^[23]\d\d$/.test(s))) continue;
         const meta = pluginMeta[key] ?? {};
-        const status = meta.status ?? (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ?? (Reflect.getMetadata(METHOD_METADATA, fn) === RequestMethod.POST ? 201 : 200);
+        const status =
+          meta.status ??
+          (Reflect.getMetadata(HTTP_CODE_METADATA, fn) as number | undefined) ??
+          (Reflect.getMetadata(METHOD_METADATA, fn) === RequestMethod.POST ? 201 : 200);
         const description = meta.description ?? (status === 201 ? 'Created' : status === 204 ? 'No content' : 'OK');
-        const options = meta.type ? { status, description, type: meta.type as Handler, isArray: meta.isArray } : { status, description };
+        const options = meta.type
+          ? { status, description, type: meta.type as Handler, isArray: meta.isArray }
+          : { status, description };
         ApiResponse(options)(proto, key, descriptor!);
       }
     }
@@ -51,20 +59,32 @@ export function addSuccessResponses(app: INestApplication): void {
 const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
 const HEADERS = {
-  'X-Request-Id': { description: 'Identifies this request; error envelopes echo it as error.requestId.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'Identifies this request; error envelopes echo it as error.requestId.',
+    schema: { type: 'string' },
+  },
   'RateLimit-Limit': { description: 'Requests allowed in the most constrained window.', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window frees a request.', schema: { type: 'integer' } },
-  'RateLimit-Policy': { description: 'The window in force: `<count>;w=<seconds>`.', schema: { type: 'string', example: '16;w=60' } },
+  'RateLimit-Policy': {
+    description: 'The window in force: `<count>;w=<seconds>`.',
+    schema: { type: 'string', example: '16;w=60' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } as const;
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 /** A Markdown table of every error code, from the catalogue. */
 export function errorCodesMarkdown(): string {
-  const rows = ERROR_CODES.map((c) => `| \`${c}\` | ${ERROR_CATALOGUE[c].status} | ${ERROR_CATALOGUE[c].description} | ${ERROR_CATALOGUE[c].retryable ? 'yes' : 'no'} |`);
+  const rows = ERROR_CODES.map(
+    (c) =>
+      `| \`${c}\` | ${ERROR_CATALOGUE[c].status} | ${ERROR_CATALOGUE[c].description} | ${ERROR_CATALOGUE[c].retryable ? 'yes' : 'no'} |`,
+  );
   return ['| Code | Status | When | Retry |', '|---|---|---|---|', ...rows].join('\n');
 }
 
@@ -75,7 +95,10 @@ export function errorCodesMarkdown(): string {
  */
 export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};
-  document.components.headers = { ...document.components.headers, ...(HEADERS as unknown as Record<string, HeaderObject>) };
+  document.components.headers = {
+    ...document.components.headers,
+    ...(HEADERS as unknown as Record<string, HeaderObject>),
+  };
   document.components.parameters = {
     ...document.components.parameters,
     IdempotencyKey: {
@@ -88,24 +111,36 @@ export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
     },
   };
   // Operations the service receives none of (x-webhooks: requests it sends) are signed, not keyed.
-  for (const item of Object.values((document as { 'x-webhooks'?: Record<string, Record<string, { security?: unknown[] }>> })['x-webhooks'] ?? {})) {
+  for (const item of Object.values(
+    (document as { 'x-webhooks'?: Record<string, Record<string, { security?: unknown[] }>> })['x-webhooks'] ?? {},
+  )) {
     for (const op of Object.values(item)) if (op && typeof op === 'object' && !op.security) op.security = [];
   }
   for (const item of Object.values(document.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, unknown>)) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      const operation = op as { security?: unknown[]; parameters?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>> };
+      const operation = op as {
+        security?: unknown[];
+        parameters?: unknown[];
+        responses: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
+      };
       const authenticated = Array.isArray(operation.security) && operation.security.length > 0;
       if (!operation.security) operation.security = [];
       const idempotent = authenticated && WRITE_METHODS.has(method);
-      if (idempotent && !(operation.parameters ?? []).some((p) => (p as { $ref?: string }).$ref === '#/components/parameters/IdempotencyKey')) {
+      if (
+        idempotent &&
+        !(operation.parameters ?? []).some(
+          (p) => (p as { $ref?: string }).$ref === '#/components/parameters/IdempotencyKey',
+        )
+      ) {
         operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if ('$ref' in response) continue;
         const headers: Record<string, unknown> = { ...response.headers, 'X-Request-Id': ref('X-Request-Id') };
         if (authenticated && status !== '401') {
-          for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const) headers[h] = ref(h);
+          for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const)
+            headers[h] = ref(h);
         }
         if (status === '429' || (status === '409' && idempotent)) headers['Retry-After'] = ref('Retry-After');
         if (idempotent && /^2\d\d$/.test(status)) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');

@@ -2,7 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/config';
 import { addSuccessResponses, errorCodesMarkdown, finishOpenApiDocument } from './openapi-enrich';
-import { WEBHOOKS_OPENAPI_EXTENSION, WEBHOOKS_TAG, WEBHOOKS_TAG_DESCRIPTION } from '../modules/webhooks/webhooks-openapi';
+import {
+  WEBHOOKS_OPENAPI_EXTENSION,
+  WEBHOOKS_TAG,
+  WEBHOOKS_TAG_DESCRIPTION,
+} from '../modules/webhooks/webhooks-openapi';
 
 const DESCRIPTION = `Publish one post to many social accounts through one request shape.
 
@@ -29,12 +33,18 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_…', description: 'API key' }, 'bearer')
     .addTag(WEBHOOKS_TAG, WEBHOOKS_TAG_DESCRIPTION);
   addSuccessResponses(app);
-  const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
   return finishOpenApiDocument(Object.assign(document, WEBHOOKS_OPENAPI_EXTENSION));
 }
 
 export function setupSwagger(app: INestApplication, config: AppConfig): OpenAPIObject {
   const document = buildOpenApiDocument(app, config);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml', customSiteTitle: 'Social Publishing Service API' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    customSiteTitle: 'Social Publishing Service API',
+  });
   return document;
 }

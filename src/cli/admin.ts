@@ -46,7 +46,8 @@ const permissionList = (v: string): string[] => {
     .map((p) => p.trim())
     .filter(Boolean);
   const bad = list.find((p) => !isGrant(p));
-  if (bad || list.length === 0) throw new InvalidArgumentError(bad ? `unknown permission '${bad}'` : 'must name at least one permission');
+  if (bad || list.length === 0)
+    throw new InvalidArgumentError(bad ? `unknown permission '${bad}'` : 'must name at least one permission');
   return list;
 };
 /** The hourly ceiling that goes with a per-minute one (never below the default 1000). */
@@ -74,7 +75,9 @@ function print(json: boolean, value: Record<string, unknown>, text: string): voi
 }
 
 export function buildProgram(): Command {
-  const program = new Command('admin').description('Operator commands for the social publishing service').showHelpAfterError();
+  const program = new Command('admin')
+    .description('Operator commands for the social publishing service')
+    .showHelpAfterError();
 
   program
     .command('bootstrap')
@@ -86,7 +89,13 @@ export function buildProgram(): Command {
     .option('--json', 'print {workspaceId, userId, profileId, apiKey}')
     .action(async (o: { workspace: string; email: string; plan: PlanName; rateLimit?: number; json?: boolean }) => {
       const r = await withDb((ds) =>
-        bootstrapWorkspace(ds, { workspaceName: o.workspace, email: o.email, plan: o.plan, rateLimitPerMinute: o.rateLimit ?? null, rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null }),
+        bootstrapWorkspace(ds, {
+          workspaceName: o.workspace,
+          email: o.email,
+          plan: o.plan,
+          rateLimitPerMinute: o.rateLimit ?? null,
+          rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null,
+        }),
       );
       print(
         !!o.json,
@@ -103,9 +112,11 @@ export function buildProgram(): Command {
     .option('--trial-ends <iso>', 'trial end, ISO 8601 (trial plan only; a past date expires the trial)')
     .option('--json', 'print {workspaceId, plan, trialEndsAt}')
     .action(async (o: { workspace: string; plan: PlanName; trialEnds?: string; json?: boolean }) => {
-      if (o.trialEnds !== undefined && o.plan !== 'trial') throw new InvalidArgumentError('--trial-ends applies to the trial plan only');
+      if (o.trialEnds !== undefined && o.plan !== 'trial')
+        throw new InvalidArgumentError('--trial-ends applies to the trial plan only');
       const trialEndsAt = o.plan === 'trial' ? new Date(o.trialEnds ?? Date.now() + TRIAL_DAYS * 86400_000) : null;
-      if (trialEndsAt && Number.isNaN(trialEndsAt.getTime())) throw new InvalidArgumentError('--trial-ends must be an ISO 8601 date-time');
+      if (trialEndsAt && Number.isNaN(trialEndsAt.getTime()))
+        throw new InvalidArgumentError('--trial-ends must be an ISO 8601 date-time');
       await withDb(async (ds) => {
         const r = await ds.getRepository(WorkspaceEntity).update({ id: o.workspace }, { plan: o.plan, trialEndsAt });
         if (!r.affected) throw new Error(`No workspace ${o.workspace}`);
@@ -127,9 +138,11 @@ export function buildProgram(): Command {
     .action(async (o: { workspace: string; email: string; role: UserRole; json?: boolean }) => {
       if (!/^[^\s@]+@[^\s@]+$/.test(o.email)) throw new InvalidArgumentError('--email must be an email address');
       const user = await withDb(async (ds) => {
-        if (!(await ds.getRepository(WorkspaceEntity).exists({ where: { id: o.workspace } }))) throw new Error(`No workspace ${o.workspace}`);
+        if (!(await ds.getRepository(WorkspaceEntity).exists({ where: { id: o.workspace } })))
+          throw new Error(`No workspace ${o.workspace}`);
         const email = o.email.toLowerCase();
-        if (await ds.getRepository(UserEntity).exists({ where: { workspaceId: o.workspace, email } })) throw new Error(`${email} is already a user of workspace ${o.workspace}`);
+        if (await ds.getRepository(UserEntity).exists({ where: { workspaceId: o.workspace, email } }))
+          throw new Error(`${email} is already a user of workspace ${o.workspace}`);
         return ds.getRepository(UserEntity).save({ workspaceId: o.workspace, email, role: o.role, name: null });
       });
       print(!!o.json, { userId: user.id }, `User ${user.id}`);
@@ -145,52 +158,75 @@ export function buildProgram(): Command {
     .option('--rate-limit <perMinute>', 'requests per rolling minute', positiveInt)
     .option('--name <name>', 'key name', 'Operator key')
     .option('--json', 'print {keyId, apiKey, profileId}')
-    .action(async (o: { workspace: string; profile?: string; email?: string; permissions: string[]; rateLimit?: number; name: string; json?: boolean }) => {
-      const r = await withDb((ds) =>
-        ds.transaction(async (m) => {
-          const profile = await m.findOne(ProfileEntity, { where: { workspaceId: o.workspace, ...(o.profile ? { id: o.profile } : {}), deletedAt: IsNull() }, order: { createdAt: 'ASC' } });
-          if (!profile) throw new Error(o.profile ? `No profile ${o.profile} in workspace ${o.workspace}` : `No workspace ${o.workspace} (or it has no profile)`);
-          const owner = await m.findOne(UserEntity, {
-            where: o.email ? { workspaceId: o.workspace, email: o.email.toLowerCase() } : { workspaceId: o.workspace, role: 'owner' },
-            order: { createdAt: 'ASC' },
-          });
-          if (o.email && !owner) throw new Error(`${o.email} is not a user of workspace ${o.workspace}`);
-          const apiKey = generateApiKey();
-          const key = await m.save(
-            m.create(ApiKeyEntity, {
-              workspaceId: o.workspace,
-              name: o.name,
-              prefix: displayPrefix(apiKey),
-              keyHash: hashApiKey(apiKey),
-              permissions: o.permissions,
-              profileIds: null,
-              accountIds: null,
-              homeProfileId: profile.id,
-              ownerUserId: owner?.id ?? null,
-              expiresAt: null,
-              maxPostsPerDay: null,
-              rateLimitPerMinute: o.rateLimit ?? null,
-              rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null,
-              createdByKeyId: null,
-              lastUsedAt: null,
-              revokedAt: null,
-            }),
-          );
-          await m.save(
-            m.create(EventEntity, {
-              workspaceId: o.workspace,
-              profileId: profile.id,
-              type: 'api_key.created',
-              actor: { type: 'system', id: null },
-              data: { profileId: profile.id, apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions } },
-              dispatchedAt: null,
-            }),
-          );
-          return { keyId: key.id, apiKey, profileId: profile.id };
-        }),
-      );
-      print(!!o.json, r, `API key ${r.keyId} (shown once): ${r.apiKey}`);
-    });
+    .action(
+      async (o: {
+        workspace: string;
+        profile?: string;
+        email?: string;
+        permissions: string[];
+        rateLimit?: number;
+        name: string;
+        json?: boolean;
+      }) => {
+        const r = await withDb((ds) =>
+          ds.transaction(async (m) => {
+            const profile = await m.findOne(ProfileEntity, {
+              where: { workspaceId: o.workspace, ...(o.profile ? { id: o.profile } : {}), deletedAt: IsNull() },
+              order: { createdAt: 'ASC' },
+            });
+            if (!profile)
+              throw new Error(
+                o.profile
+                  ? `No profile ${o.profile} in workspace ${o.workspace}`
+                  : `No workspace ${o.workspace} (or it has no profile)`,
+              );
+            const owner = await m.findOne(UserEntity, {
+              where: o.email
+                ? { workspaceId: o.workspace, email: o.email.toLowerCase() }
+                : { workspaceId: o.workspace, role: 'owner' },
+              order: { createdAt: 'ASC' },
+            });
+            if (o.email && !owner) throw new Error(`${o.email} is not a user of workspace ${o.workspace}`);
+            const apiKey = generateApiKey();
+            const key = await m.save(
+              m.create(ApiKeyEntity, {
+                workspaceId: o.workspace,
+                name: o.name,
+                prefix: displayPrefix(apiKey),
+                keyHash: hashApiKey(apiKey),
+                permissions: o.permissions,
+                profileIds: null,
+                accountIds: null,
+                homeProfileId: profile.id,
+                ownerUserId: owner?.id ?? null,
+                expiresAt: null,
+                maxPostsPerDay: null,
+                rateLimitPerMinute: o.rateLimit ?? null,
+                rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null,
+                createdByKeyId: null,
+                lastUsedAt: null,
+                revokedAt: null,
+              }),
+            );
+            await m.save(
+              m.create(EventEntity, {
+                workspaceId: o.workspace,
+                profileId: profile.id,
+                type: 'api_key.created',
+                actor: { type: 'system', id: null },
+                data: {
+                  profileId: profile.id,
+                  apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions },
+                },
+                dispatchedAt: null,
+              }),
+            );
+            return { keyId: key.id, apiKey, profileId: profile.id };
+          }),
+        );
+        print(!!o.json, r, `API key ${r.keyId} (shown once): ${r.apiKey}`);
+      },
+    );
 
   program
     .command('rate-limit')
@@ -200,7 +236,9 @@ export function buildProgram(): Command {
     .option('--json', 'print {keyId, rateLimitPerMinute, rateLimitPerHour}')
     .action(async (o: { key: string; rateLimit: number; json?: boolean }) => {
       await withDb(async (ds) => {
-        const r = await ds.getRepository(ApiKeyEntity).update({ id: o.key }, { rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) });
+        const r = await ds
+          .getRepository(ApiKeyEntity)
+          .update({ id: o.key }, { rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) });
         if (!r.affected) throw new Error(`No API key ${o.key}`);
       });
       print(

@@ -31,7 +31,11 @@ describe('loadConfig', () => {
       redisPrefix: 'sps',
       role: 'all',
       sandbox: { enabled: true, autoConsent: true },
-      webhooks: { allowPrivateUrls: false, retryDelaysMs: [30000, 120000, 600000, 3600000, 21600000, 86400000], timeoutMs: 10000 },
+      webhooks: {
+        allowPrivateUrls: false,
+        retryDelaysMs: [30000, 120000, 600000, 3600000, 21600000, 86400000],
+        timeoutMs: 10000,
+      },
       docsBaseUrl: 'http://localhost:3000/errors',
       bodyLimit: '1mb',
       rateLimit: { perMinute: 16, perHour: 1000 },
@@ -45,17 +49,32 @@ describe('loadConfig', () => {
     const c = load({ PUBLIC_BASE_URL: 'https://api.example.com/' });
     expect(c.publicBaseUrl).toBe('https://api.example.com');
     expect(c.docsBaseUrl).toBe('https://api.example.com/errors');
-    expect(load({ DOCS_BASE_URL: 'https://docs.example.com/errors/' }).docsBaseUrl).toBe('https://docs.example.com/errors');
+    expect(load({ DOCS_BASE_URL: 'https://docs.example.com/errors/' }).docsBaseUrl).toBe(
+      'https://docs.example.com/errors',
+    );
   });
 
   it('should treat empty values as unset (a copied .env.example works)', () => {
-    const c = load({ DOCS_BASE_URL: '', TOKEN_ENCRYPTION_KEY: '', S3_ENDPOINT: '', S3_BUCKET: '', PUBLIC_BASE_URL: '' });
+    const c = load({
+      DOCS_BASE_URL: '',
+      TOKEN_ENCRYPTION_KEY: '',
+      S3_ENDPOINT: '',
+      S3_BUCKET: '',
+      PUBLIC_BASE_URL: '',
+    });
     expect(c.docsBaseUrl).toBe('http://localhost:3000/errors');
     expect(c.tokenKeys.keys.k1).toHaveLength(32);
   });
 
   it('should give one clear line per bad variable', () => {
-    const lines = problems({ PORT: 'eighty', REDIS_URL: 'nope', PROCESS_ROLE: 'both', SANDBOX_PLATFORMS: 'yes', RATE_LIMIT_PER_MINUTE: '0', BODY_LIMIT: 'lots' });
+    const lines = problems({
+      PORT: 'eighty',
+      REDIS_URL: 'nope',
+      PROCESS_ROLE: 'both',
+      SANDBOX_PLATFORMS: 'yes',
+      RATE_LIMIT_PER_MINUTE: '0',
+      BODY_LIMIT: 'lots',
+    });
     expect(lines).toHaveLength(6);
     expect(lines.find((l) => l.startsWith('PORT:'))).toContain('"eighty"');
     expect(lines.some((l) => l.startsWith('REDIS_URL:'))).toBe(true);
@@ -66,9 +85,15 @@ describe('loadConfig', () => {
   });
 
   it('should require exactly six webhook retry delays of whole milliseconds', () => {
-    expect(problems({ WEBHOOK_RETRY_DELAYS_MS: '1,2,3' })).toEqual(['WEBHOOK_RETRY_DELAYS_MS: must list exactly 6 delays (7 attempts) (got "1,2,3")']);
-    expect(problems({ WEBHOOK_RETRY_DELAYS_MS: '1,2,3,4,5,x' })[0]).toMatch(/^WEBHOOK_RETRY_DELAYS_MS: must be a comma-separated list/);
-    expect(load({ WEBHOOK_RETRY_DELAYS_MS: '10,20,30,40,50,60' }).webhooks.retryDelaysMs).toEqual([10, 20, 30, 40, 50, 60]);
+    expect(problems({ WEBHOOK_RETRY_DELAYS_MS: '1,2,3' })).toEqual([
+      'WEBHOOK_RETRY_DELAYS_MS: must list exactly 6 delays (7 attempts) (got "1,2,3")',
+    ]);
+    expect(problems({ WEBHOOK_RETRY_DELAYS_MS: '1,2,3,4,5,x' })[0]).toMatch(
+      /^WEBHOOK_RETRY_DELAYS_MS: must be a comma-separated list/,
+    );
+    expect(load({ WEBHOOK_RETRY_DELAYS_MS: '10,20,30,40,50,60' }).webhooks.retryDelaysMs).toEqual([
+      10, 20, 30, 40, 50, 60,
+    ]);
   });
 
   it('should require a 32-byte TOKEN_ENCRYPTION_KEY in production, and never echo it', () => {
@@ -76,7 +101,12 @@ describe('loadConfig', () => {
     const short = problems({ TOKEN_ENCRYPTION_KEY: Buffer.alloc(16, 1).toString('base64') });
     expect(short).toEqual(['TOKEN_ENCRYPTION_KEY: must be 32 bytes, base64-encoded (openssl rand -base64 32)']);
     const key = Buffer.alloc(32, 9).toString('base64');
-    const c = load({ NODE_ENV: 'production', TOKEN_ENCRYPTION_KEY: key, TOKEN_ENCRYPTION_KEY_ID: 'k2', TOKEN_ENCRYPTION_OLD_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}` });
+    const c = load({
+      NODE_ENV: 'production',
+      TOKEN_ENCRYPTION_KEY: key,
+      TOKEN_ENCRYPTION_KEY_ID: 'k2',
+      TOKEN_ENCRYPTION_OLD_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+    });
     expect(c.tokenKeys.currentId).toBe('k2');
     expect(Object.keys(c.tokenKeys.keys).sort()).toEqual(['k1', 'k2']);
     expect(c.sandbox.enabled).toBe(false); // off by default in production
@@ -88,7 +118,9 @@ describe('loadConfig', () => {
   });
 
   it('should parse booleans and roles', () => {
-    expect(load({ DB_MIGRATE_ON_START: 'false', SANDBOX_AUTO_CONSENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: '1' })).toMatchObject({
+    expect(
+      load({ DB_MIGRATE_ON_START: 'false', SANDBOX_AUTO_CONSENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }),
+    ).toMatchObject({
       migrateOnStart: false,
       sandbox: { autoConsent: false },
       webhooks: { allowPrivateUrls: true },

@@ -35,11 +35,17 @@ export const configSchema = z
     SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
     SANDBOX_AUTO_CONSENT: bool(true),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
-    WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine((d) => d.length === 6, 'must list exactly 6 delays (7 attempts)'),
+    WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine(
+      (d) => d.length === 6,
+      'must list exactly 6 delays (7 attempts)',
+    ),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
     TOKEN_ENCRYPTION_KEY: z
       .string()
-      .refine((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+      .refine(
+        (k) => Buffer.from(k, 'base64').length === 32,
+        'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+      )
       .optional(),
     TOKEN_ENCRYPTION_KEY_ID: z.string().min(1).max(32).default('k1'),
     TOKEN_ENCRYPTION_OLD_KEYS: z.string().default(''),
@@ -104,14 +110,26 @@ export class AppConfig {
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
   /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
   readonly mediaDownloads: { allowPrivateUrls: boolean };
-  readonly media: Pick<Env, 'MEDIA_STORAGE' | 'MEDIA_LOCAL_DIR' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
+  readonly media: Pick<
+    Env,
+    | 'MEDIA_STORAGE'
+    | 'MEDIA_LOCAL_DIR'
+    | 'S3_BUCKET'
+    | 'S3_REGION'
+    | 'S3_ENDPOINT'
+    | 'S3_ACCESS_KEY_ID'
+    | 'S3_SECRET_ACCESS_KEY'
+  >;
   readonly docsBaseUrl: string;
   readonly logLevel: Env['LOG_LEVEL'];
   readonly bodyLimit: string;
   readonly outboxPollMs: number;
   readonly schedulerSweepMs: number;
   readonly rateLimit: { perMinute: number; perHour: number };
-  readonly credentials: Record<'facebook' | 'instagram' | 'threads' | 'linkedin' | 'tiktok' | 'youtube', { clientId: string; clientSecret: string }>;
+  readonly credentials: Record<
+    'facebook' | 'instagram' | 'threads' | 'linkedin' | 'tiktok' | 'youtube',
+    { clientId: string; clientSecret: string }
+  >;
 
   constructor(env: Env) {
     this.env = env.NODE_ENV;
@@ -128,7 +146,11 @@ export class AppConfig {
       enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
       autoConsent: env.SANDBOX_AUTO_CONSENT,
     };
-    this.webhooks = { allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: env.WEBHOOK_TIMEOUT_MS };
+    this.webhooks = {
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    };
     const keys: Record<string, Buffer> = {};
     for (const pair of env.TOKEN_ENCRYPTION_OLD_KEYS.split(',').filter(Boolean)) {
       const [id, b64] = pair.split(':');
@@ -178,7 +200,10 @@ export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], input:
   return issues.map((i) => {
     const name = i.path.join('.') || '(env)';
     const value = i.path.length === 1 ? input[String(i.path[0])] : undefined;
-    const shown = typeof value === 'string' && !/KEY|SECRET|PASSWORD/.test(name) ? ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})` : '';
+    const shown =
+      typeof value === 'string' && !/KEY|SECRET|PASSWORD/.test(name)
+        ? ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`
+        : '';
     return `  ${name}: ${i.message}${shown}`;
   });
 }
@@ -188,7 +213,9 @@ export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], input:
  * value counts as unset (so a copied .env.example with `DOCS_BASE_URL=` means the default).
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): AppConfig {
-  const input = Object.fromEntries(Object.entries({ ...source, ...overrides }).filter(([, v]) => v !== undefined && v !== ''));
+  const input = Object.fromEntries(
+    Object.entries({ ...source, ...overrides }).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration:\n${describeConfigIssues(parsed.error.issues, input).join('\n')}`);

@@ -3,11 +3,14 @@ import Stripe from 'stripe';
 import { signWebhookPayload, verifyWebhookSignature } from '../../client/src/webhooks';
 
 const stripe = new Stripe('sk_test_cross_check');
-const stripeVerify = (payload: string, header: string): boolean => stripe.webhooks.signature!.verifyHeader(payload, header, secret, 300);
+const stripeVerify = (payload: string, header: string): boolean =>
+  stripe.webhooks.signature!.verifyHeader(payload, header, secret, 300);
 const secret = 'whsec_test_secret_0123456789';
-const body = '{"id":"5b0f6c4e-1f7a-4b55-9d0e-2c9d5e1a0b11","type":"post.published","createdAt":"2026-11-20T10:00:00.000Z","data":{"profileId":"p1","status":"published"}}';
+const body =
+  '{"id":"5b0f6c4e-1f7a-4b55-9d0e-2c9d5e1a0b11","type":"post.published","createdAt":"2026-11-20T10:00:00.000Z","data":{"profileId":"p1","status":"published"}}';
 const now = (): number => Math.floor(Date.now() / 1000);
-const hmac = (t: number, raw: string, key = secret): string => createHmac('sha256', key).update(`${t}.${raw}`).digest('hex');
+const hmac = (t: number, raw: string, key = secret): string =>
+  createHmac('sha256', key).update(`${t}.${raw}`).digest('hex');
 
 describe('verifyWebhookSignature', () => {
   it('should accept the HMAC-SHA256 of "<t>.<raw body>" in a t=,v1= header', () => {
@@ -50,7 +53,9 @@ describe('verifyWebhookSignature', () => {
 
   it('should accept the header when any of several v1 signatures matches', () => {
     const t = now();
-    expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(t, body, 'whsec_old')},v1=${hmac(t, body)}`, secret)).toBe(true);
+    expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(t, body, 'whsec_old')},v1=${hmac(t, body)}`, secret)).toBe(
+      true,
+    );
   });
 
   describe('cross-checked with stripe webhooks.signature.verifyHeader', () => {
@@ -80,7 +85,11 @@ describe('verifyWebhookSignature', () => {
         });
         const key = `whsec_${Math.random().toString(36).slice(2)}`;
         const ours = signWebhookPayload(raw, key);
-        const theirs = stripe.webhooks.generateTestHeaderString({ payload: raw, secret: key, timestamp: Number(/t=(\d+)/.exec(ours)![1]) });
+        const theirs = stripe.webhooks.generateTestHeaderString({
+          payload: raw,
+          secret: key,
+          timestamp: Number(/t=(\d+)/.exec(ours)![1]),
+        });
         expect(ours).toBe(theirs);
         expect(verifyWebhookSignature(raw, theirs, key)).toBe(true);
       }

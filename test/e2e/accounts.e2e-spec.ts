@@ -1,7 +1,7 @@
-import { AccountConnectionsService } from '../../src/modules/accounts/account-connections.service';
-import type { AccountDto } from '../../src/modules/accounts/dto/account.dto';
-import type { GrantedAccount } from '../../src/modules/platforms/platform-adapter';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import { AccountConnectionsService } from '@/modules/accounts/account-connections.service';
+import type { AccountDto } from '@/modules/accounts/dto/account.dto';
+import type { GrantedAccount } from '@/modules/platforms/platform-adapter';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
@@ -13,26 +13,41 @@ describe('accounts', () => {
   let tenant: Tenant;
   let seq = 0;
 
-  async function seed(owner: { workspaceId: string; profileId: string }, platform: PlatformName, granted: Partial<GrantedAccount> = {}): Promise<AccountDto> {
+  async function seed(
+    owner: { workspaceId: string; profileId: string },
+    platform: PlatformName,
+    granted: Partial<GrantedAccount> = {},
+  ): Promise<AccountDto> {
     seq += 1;
-    const account: GrantedAccount = { platformAccountId: `pa-${seq}`, name: `Page ${seq}`, username: `page${seq}`, avatarUrl: null, ...granted };
+    const account: GrantedAccount = {
+      platformAccountId: `pa-${seq}`,
+      name: `Page ${seq}`,
+      username: `page${seq}`,
+      avatarUrl: null,
+      ...granted,
+    };
     const [saved] = await t.ds.transaction((m) =>
-      t.app
-        .get(AccountConnectionsService)
-        .saveGrant(
-          m,
-          { ...owner, platform },
-          [account],
-          { accessToken: `plain-access-${seq}`, refreshToken: `plain-refresh-${seq}`, expiresAt: new Date(Date.now() + 3600_000) },
-          { type: 'system', id: null },
-          {},
-        ),
+      t.app.get(AccountConnectionsService).saveGrant(
+        m,
+        { ...owner, platform },
+        [account],
+        {
+          accessToken: `plain-access-${seq}`,
+          refreshToken: `plain-refresh-${seq}`,
+          expiresAt: new Date(Date.now() + 3600_000),
+        },
+        { type: 'system', id: null },
+        {},
+      ),
     );
     return saved!;
   }
 
   async function events(profileId: string, type: string): Promise<{ data: Record<string, unknown> }[]> {
-    return t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = $2 ORDER BY created_at`, [profileId, type]);
+    return t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = $2 ORDER BY created_at`, [
+      profileId,
+      type,
+    ]);
   }
 
   beforeAll(async () => {
@@ -64,7 +79,12 @@ describe('accounts', () => {
   it('should answer the older social-pages listing', async () => {
     const a = await seed(tenant, 'facebook', { name: 'Bakery' });
     const res = await t.http().get('/v1/social-pages').set(tenant.auth).expect(200);
-    expect(res.body.pages).toContainEqual({ id: a.id, platform: 'facebook', platformPageId: a.platformAccountId, pageName: 'Bakery' });
+    expect(res.body.pages).toContainEqual({
+      id: a.id,
+      platform: 'facebook',
+      platformPageId: a.platformAccountId,
+      pageName: 'Bakery',
+    });
     expect(Object.keys(res.body.pages[0]).sort()).toEqual(['id', 'pageName', 'platform', 'platformPageId']);
   });
 
@@ -80,7 +100,11 @@ describe('accounts', () => {
     const a = await seed(tenant, 'tiktok');
     const res = await t.http().get(`/v1/accounts/${a.id}`).set(tenant.auth).expect(200);
     expect(res.body.account.id).toBe(a.id);
-    const missing = await t.http().get('/v1/accounts/7f1d2c9e-9d0e-4a7b-8a39-1c2d3e4f5a6b').set(tenant.auth).expect(404);
+    const missing = await t
+      .http()
+      .get('/v1/accounts/7f1d2c9e-9d0e-4a7b-8a39-1c2d3e4f5a6b')
+      .set(tenant.auth)
+      .expect(404);
     expect(missing.body.error.code).toBe('not_found');
     await t.http().get('/v1/accounts/not-a-uuid').set(tenant.auth).expect(404);
   });
@@ -89,7 +113,10 @@ describe('accounts', () => {
     const other = await createTenant(t);
     const foreign = await seed(other, 'youtube');
     const profile = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Second' }).expect(201);
-    const sibling = await seed({ workspaceId: tenant.workspaceId, profileId: profile.body.profile.id as string }, 'threads');
+    const sibling = await seed(
+      { workspaceId: tenant.workspaceId, profileId: profile.body.profile.id as string },
+      'threads',
+    );
     for (const id of [foreign.id, sibling.id]) {
       const get = await t.http().get(`/v1/accounts/${id}`).set(tenant.auth).expect(404);
       expect(get.body.error.code).toBe('not_found');
@@ -101,7 +128,11 @@ describe('accounts', () => {
     expect(ids).not.toContain(foreign.id);
     expect(ids).not.toContain(sibling.id);
     // The sibling profile is reachable with profileId.
-    const viaProfile = await t.http().get(`/v1/accounts/${sibling.id}?profileId=${profile.body.profile.id}`).set(tenant.auth).expect(200);
+    const viaProfile = await t
+      .http()
+      .get(`/v1/accounts/${sibling.id}?profileId=${profile.body.profile.id}`)
+      .set(tenant.auth)
+      .expect(200);
     expect(viaProfile.body.account.id).toBe(sibling.id);
     const [row] = await t.ds.query(`SELECT comment_sync, status FROM social_accounts WHERE id = $1`, [foreign.id]);
     expect(row).toEqual({ comment_sync: false, status: 'active' });
@@ -124,13 +155,27 @@ describe('accounts', () => {
     const a = await seed(tenant, 'facebook');
     const res = await t.http().delete(`/v1/accounts/${a.id}`).set(tenant.auth).expect(200);
     expect(res.body.account).toMatchObject({ id: a.id, status: 'disconnected', tokenExpiresAt: null });
-    const [row] = await t.ds.query(`SELECT status, access_token_enc, refresh_token_enc, token_key_id, disconnected_at FROM social_accounts WHERE id = $1`, [a.id]);
-    expect(row).toMatchObject({ status: 'disconnected', access_token_enc: null, refresh_token_enc: null, token_key_id: null });
+    const [row] = await t.ds.query(
+      `SELECT status, access_token_enc, refresh_token_enc, token_key_id, disconnected_at FROM social_accounts WHERE id = $1`,
+      [a.id],
+    );
+    expect(row).toMatchObject({
+      status: 'disconnected',
+      access_token_enc: null,
+      refresh_token_enc: null,
+      token_key_id: null,
+    });
     expect(row.disconnected_at).not.toBeNull();
     await t.http().delete(`/v1/accounts/${a.id}`).set(tenant.auth).expect(200);
-    const fired = (await events(tenant.profileId, 'account.disconnected')).filter((e) => (e.data.account as AccountDto).id === a.id);
+    const fired = (await events(tenant.profileId, 'account.disconnected')).filter(
+      (e) => (e.data.account as AccountDto).id === a.id,
+    );
     expect(fired).toHaveLength(1);
-    expect(fired[0]!.data).toMatchObject({ profileId: tenant.profileId, reason: 'requested', account: { id: a.id, status: 'disconnected' } });
+    expect(fired[0]!.data).toMatchObject({
+      profileId: tenant.profileId,
+      reason: 'requested',
+      account: { id: a.id, status: 'disconnected' },
+    });
     const list = await t.http().get('/v1/accounts').set(tenant.auth).expect(200);
     expect(list.body.accounts.map((x: AccountDto) => x.id)).not.toContain(a.id);
     const pages = await t.http().get('/v1/social-pages').set(tenant.auth).expect(200);
@@ -171,7 +216,10 @@ describe('accounts', () => {
     const readOnly = { Authorization: `Bearer ${created.body.secret}` };
     await t.http().get('/v1/accounts').set(readOnly).expect(200);
     const patch = await t.http().patch(`/v1/accounts/${a.id}`).set(readOnly).send({ commentSync: true }).expect(403);
-    expect(patch.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'accounts:write' } });
+    expect(patch.body.error).toMatchObject({
+      code: 'insufficient_permission',
+      details: { required: 'accounts:write' },
+    });
     await t.http().delete(`/v1/accounts/${a.id}`).set(readOnly).expect(403);
     const noRead = await t
       .http()
@@ -193,9 +241,14 @@ describe('accounts', () => {
     await t.http().delete(`/v1/accounts/${first.id}`).set(tenant.auth).expect(200);
     const again = await seed(tenant, 'tiktok', { platformAccountId: 'same-creator', name: 'New name' });
     expect(again).toMatchObject({ id: first.id, name: 'New name', status: 'active' });
-    const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND platform_account_id = 'same-creator'`, [tenant.profileId]);
+    const [{ n }] = await t.ds.query(
+      `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND platform_account_id = 'same-creator'`,
+      [tenant.profileId],
+    );
     expect(n).toBe(1);
-    const connected = (await events(tenant.profileId, 'account.connected')).filter((e) => (e.data.account as AccountDto).id === first.id);
+    const connected = (await events(tenant.profileId, 'account.connected')).filter(
+      (e) => (e.data.account as AccountDto).id === first.id,
+    );
     expect(connected.map((e) => e.data.reconnected)).toEqual([false, true]);
   });
 });

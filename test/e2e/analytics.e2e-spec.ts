@@ -1,6 +1,6 @@
-import { AnalyticsSnapshotService } from '../../src/modules/analytics/analytics-snapshot.service';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { dailyAccountMetrics, dateRange, itemMetrics } from '../../src/modules/sandbox/sandbox-metrics';
+import { AnalyticsSnapshotService } from '@/modules/analytics/analytics-snapshot.service';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { dailyAccountMetrics, dateRange, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { createKey } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
@@ -25,7 +25,8 @@ const r2 = (n: number) => Math.round(n * 100) / 100;
  */
 function expectedDay(a: Account, date: string): Day {
   const d = dailyAccountMetrics(a.platformAccountId, date);
-  if (a.platform === 'threads') return { views: d.views, reach: d.views, engagement: d.engagement, shares: d.shares, followers: d.followers };
+  if (a.platform === 'threads')
+    return { views: d.views, reach: d.views, engagement: d.engagement, shares: d.shares, followers: d.followers };
   return { views: d.views, reach: d.reach, engagement: d.engagement, shares: 0, followers: d.followers };
 }
 
@@ -67,7 +68,8 @@ describe('analytics (sandbox networks)', () => {
     return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
   }
 
-  const history = (query: Record<string, string>, who: Tenant = tenant) => t.http().get('/v1/analytics/history').query(query).set(who.auth);
+  const history = (query: Record<string, string>, who: Tenant = tenant) =>
+    t.http().get('/v1/analytics/history').query(query).set(who.auth);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -87,19 +89,30 @@ describe('analytics (sandbox networks)', () => {
       )) as { account_id: string; n: number; first: string; last: string }[];
       expect(rows).toHaveLength(2);
       for (const r of rows) expect(r).toMatchObject({ n: 90, first: daysAgo(89), last: today() });
-      const [stored] = (await t.ds.query(`SELECT views, reach, engagement, shares, followers FROM account_daily_metrics WHERE account_id = $1 AND date = $2`, [threads.id, daysAgo(40)])) as Day[];
+      const [stored] = (await t.ds.query(
+        `SELECT views, reach, engagement, shares, followers FROM account_daily_metrics WHERE account_id = $1 AND date = $2`,
+        [threads.id, daysAgo(40)],
+      )) as Day[];
       expect(stored).toEqual(expectedDay(threads, daysAgo(40)));
 
       const again = await t.app.get(AnalyticsSnapshotService).snapshotAccount(threads.id);
       expect(again).toEqual({ days: 2, posts: 0, backfilled: false });
-      const [{ n }] = (await t.ds.query(`SELECT count(*)::int AS n FROM account_daily_metrics WHERE profile_id = $1`, [tenant.profileId])) as { n: number }[];
+      const [{ n }] = (await t.ds.query(`SELECT count(*)::int AS n FROM account_daily_metrics WHERE profile_id = $1`, [
+        tenant.profileId,
+      ])) as { n: number }[];
       expect(n).toBe(180);
     });
 
     it('should backfill again after a reconnect (a new connection)', async () => {
-      await t.ds.query(`DELETE FROM account_daily_metrics WHERE account_id = $1 AND date < $2`, [threads.id, daysAgo(10)]);
+      await t.ds.query(`DELETE FROM account_daily_metrics WHERE account_id = $1 AND date < $2`, [
+        threads.id,
+        daysAgo(10),
+      ]);
       await t.ds.query(`UPDATE social_accounts SET connected_at = now() WHERE id = $1`, [threads.id]);
-      expect(await t.app.get(AnalyticsSnapshotService).snapshotAccount(threads.id)).toMatchObject({ days: 90, backfilled: true });
+      expect(await t.app.get(AnalyticsSnapshotService).snapshotAccount(threads.id)).toMatchObject({
+        days: 90,
+        backfilled: true,
+      });
     });
   });
 
@@ -109,7 +122,15 @@ describe('analytics (sandbox networks)', () => {
       const to = daysAgo(7);
       const res = await history({ from, to }).expect(200);
       const body = res.body;
-      expect(body).toMatchObject({ profileId: tenant.profileId, from, to, previousFrom: daysAgo(20), previousTo: daysAgo(14), snapshotDays: 7, hasHistory: true });
+      expect(body).toMatchObject({
+        profileId: tenant.profileId,
+        from,
+        to,
+        previousFrom: daysAgo(20),
+        previousTo: daysAgo(14),
+        snapshotDays: 7,
+        hasHistory: true,
+      });
 
       const cur = sum([threads, facebook], from, to);
       const prev = sum([threads, facebook], daysAgo(20), daysAgo(14));
@@ -136,7 +157,11 @@ describe('analytics (sandbox networks)', () => {
         engagementRate: r2(((th.engagement + fb.engagement) / (th.reach + fb.reach)) * 100),
       });
       expect(Object.keys(body.timeseriesByPlatform).sort()).toEqual(['facebook', 'threads']);
-      expect(body.timeseriesByPlatform.threads[3]).toEqual({ date: day, ...th, engagementRate: r2((th.engagement / th.reach) * 100) });
+      expect(body.timeseriesByPlatform.threads[3]).toEqual({
+        date: day,
+        ...th,
+        engagementRate: r2((th.engagement / th.reach) * 100),
+      });
 
       const thTotals = sum([threads], from, to);
       const fbTotals = sum([facebook], from, to);
@@ -161,9 +186,18 @@ describe('analytics (sandbox networks)', () => {
 
     it('should default to 28 days ago through today', async () => {
       const body = (await history({}).expect(200)).body;
-      expect(body).toMatchObject({ from: daysAgo(28), to: today(), previousFrom: daysAgo(57), previousTo: daysAgo(29), snapshotDays: 29 });
+      expect(body).toMatchObject({
+        from: daysAgo(28),
+        to: today(),
+        previousFrom: daysAgo(57),
+        previousTo: daysAgo(29),
+        snapshotDays: 29,
+      });
       expect(body.timeseries).toHaveLength(29);
-      const views = [threads, facebook].reduce((s, a) => s + dateRange(daysAgo(28), today()).reduce((x, d) => x + expectedDay(a, d).views, 0), 0);
+      const views = [threads, facebook].reduce(
+        (s, a) => s + dateRange(daysAgo(28), today()).reduce((x, d) => x + expectedDay(a, d).views, 0),
+        0,
+      );
       expect(body.summary.views.value).toBe(views);
     });
 
@@ -175,14 +209,30 @@ describe('analytics (sandbox networks)', () => {
         expect(body.summary[key].deltaPercent).toBeNull();
         expect(body.summary[key].delta).toBe(body.summary[key].value);
       }
-      expect(body.summary.followers.value).toBe(expectedDay(threads, daysAgo(80)).followers + expectedDay(facebook, daysAgo(80)).followers);
+      expect(body.summary.followers.value).toBe(
+        expectedDay(threads, daysAgo(80)).followers + expectedDay(facebook, daysAgo(80)).followers,
+      );
     });
 
     it('should answer hasHistory false, with a full timeseries of zeros, for a range without snapshots', async () => {
       const body = (await history({ from: '2020-01-01', to: '2020-01-31' }).expect(200)).body;
-      expect(body).toMatchObject({ hasHistory: false, snapshotDays: 0, platforms: [], topContent: [], timeseriesByPlatform: {} });
+      expect(body).toMatchObject({
+        hasHistory: false,
+        snapshotDays: 0,
+        platforms: [],
+        topContent: [],
+        timeseriesByPlatform: {},
+      });
       expect(body.timeseries).toHaveLength(31);
-      expect(body.timeseries[0]).toEqual({ date: '2020-01-01', views: 0, engagement: 0, shares: 0, reach: 0, followers: null, engagementRate: 0 });
+      expect(body.timeseries[0]).toEqual({
+        date: '2020-01-01',
+        views: 0,
+        engagement: 0,
+        shares: 0,
+        reach: 0,
+        followers: null,
+        engagementRate: 0,
+      });
       expect(body.insights.map((i: { type: string }) => i.type)).toEqual(['no_history']);
     });
 
@@ -207,9 +257,14 @@ describe('analytics (sandbox networks)', () => {
     it('should answer 403 insufficient_permission without analytics:read, and keep to the accounts a key is restricted to', async () => {
       const noAnalytics = await createKey(t, tenant, { permissions: ['posts:read'] });
       const denied = await history({}, { ...tenant, auth: noAnalytics.auth }).expect(403);
-      expect(denied.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'analytics:read' } });
+      expect(denied.body.error).toMatchObject({
+        code: 'insufficient_permission',
+        details: { required: 'analytics:read' },
+      });
       const onlyThreads = await createKey(t, tenant, { permissions: ['analytics:read'], accountIds: [threads.id] });
-      const body = (await history({ from: daysAgo(13), to: daysAgo(7) }, { ...tenant, auth: onlyThreads.auth }).expect(200)).body;
+      const body = (
+        await history({ from: daysAgo(13), to: daysAgo(7) }, { ...tenant, auth: onlyThreads.auth }).expect(200)
+      ).body;
       expect(body.platforms.map((p: { platform: string }) => p.platform)).toEqual(['threads']);
       expect(body.summary.views.value).toBe(sum([threads], daysAgo(13), daysAgo(7)).views);
     });
@@ -234,11 +289,18 @@ describe('analytics (sandbox networks)', () => {
 
     it('should snapshot the item and rank it in topContent', async () => {
       const m = itemMetrics(externalId);
-      const item = { views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.views, engagement: m.likes + m.comments + m.shares };
-      const [row] = (await t.ds.query(`SELECT views, likes, comments, shares, reach, engagement FROM post_daily_metrics WHERE post_id = $1 AND date = $2`, [postId, today()])) as Record<
-        string,
-        number
-      >[];
+      const item = {
+        views: m.views,
+        likes: m.likes,
+        comments: m.comments,
+        shares: m.shares,
+        reach: m.views,
+        engagement: m.likes + m.comments + m.shares,
+      };
+      const [row] = (await t.ds.query(
+        `SELECT views, likes, comments, shares, reach, engagement FROM post_daily_metrics WHERE post_id = $1 AND date = $2`,
+        [postId, today()],
+      )) as Record<string, number>[];
       expect(row).toEqual(item);
       const body = (await history({}).expect(200)).body;
       expect(body.topContent).toHaveLength(1);
@@ -246,7 +308,9 @@ describe('analytics (sandbox networks)', () => {
         postId,
         contentType: 'text',
         ...item,
-        targets: [{ accountId: threads.id, platform: 'threads', externalId, views: item.views, engagement: item.engagement }],
+        targets: [
+          { accountId: threads.id, platform: 'threads', externalId, views: item.views, engagement: item.engagement },
+        ],
       });
       expect(body.topContent[0].text).toContain('Analytics post');
       expect(body.insights.map((i: { type: string }) => i.type)).toContain('top_post');
@@ -265,15 +329,36 @@ describe('analytics (sandbox networks)', () => {
           externalId,
           url: expect.any(String),
           error: null,
-          metrics: { views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.views, engagement: m.likes + m.comments + m.shares },
+          metrics: {
+            views: m.views,
+            likes: m.likes,
+            comments: m.comments,
+            shares: m.shares,
+            reach: m.views,
+            engagement: m.likes + m.comments + m.shares,
+          },
         },
       ]);
-      expect((await t.http().get('/v1/analytics').query({ postId, accountId: facebook.id }).set(tenant.auth).expect(200)).body.posts).toEqual([]);
+      expect(
+        (await t.http().get('/v1/analytics').query({ postId, accountId: facebook.id }).set(tenant.auth).expect(200))
+          .body.posts,
+      ).toEqual([]);
 
-      const one = (await t.http().get('/v1/analytics').query({ accountId: threads.id }).set(tenant.auth).expect(200)).body;
-      expect(one.accounts).toEqual([{ accountId: threads.id, platform: 'threads', name: expect.any(String), error: null, metrics: { date: today(), ...expectedDay(threads, today()) } }]);
+      const one = (await t.http().get('/v1/analytics').query({ accountId: threads.id }).set(tenant.auth).expect(200))
+        .body;
+      expect(one.accounts).toEqual([
+        {
+          accountId: threads.id,
+          platform: 'threads',
+          name: expect.any(String),
+          error: null,
+          metrics: { date: today(), ...expectedDay(threads, today()) },
+        },
+      ]);
       const all = (await t.http().get('/v1/analytics').set(tenant.auth).expect(200)).body;
-      expect(all.accounts.map((a: { accountId: string }) => a.accountId).sort()).toEqual([threads.id, facebook.id].sort());
+      expect(all.accounts.map((a: { accountId: string }) => a.accountId).sort()).toEqual(
+        [threads.id, facebook.id].sort(),
+      );
       expect(all.accounts.every((a: { error: unknown }) => a.error === null)).toBe(true);
     });
 

@@ -36,7 +36,10 @@ describe('typed client and sps CLI against the service', () => {
   });
   afterAll(async () => t.close());
 
-  async function keyWith(permissions: NonNullable<components['schemas']['CreateApiKeyDto']['permissions']>, extra: Record<string, unknown> = {}): Promise<string> {
+  async function keyWith(
+    permissions: NonNullable<components['schemas']['CreateApiKeyDto']['permissions']>,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
     const created = await client.apiKeys.create({ name: `client e2e ${permissions.join(',')}`, permissions, ...extra });
     return created.secret;
   }
@@ -55,8 +58,14 @@ describe('typed client and sps CLI against the service', () => {
 
     it('should create API keys, replay a write sent twice with the same Idempotency-Key, and list keys page by page', async () => {
       const idempotencyKey = randomUUID();
-      const first = await client.apiKeys.create({ name: 'replayed', permissions: ['profiles:read'] }, { idempotencyKey });
-      const second = await client.apiKeys.create({ name: 'replayed', permissions: ['profiles:read'] }, { idempotencyKey });
+      const first = await client.apiKeys.create(
+        { name: 'replayed', permissions: ['profiles:read'] },
+        { idempotencyKey },
+      );
+      const second = await client.apiKeys.create(
+        { name: 'replayed', permissions: ['profiles:read'] },
+        { idempotencyKey },
+      );
       expect(second.apiKey.id).toBe(first.apiKey.id);
       expect(first.secret).toMatch(/^svc_live_/);
       const all = await collect(client.apiKeys.iterate({ limit: 1 }));
@@ -75,7 +84,11 @@ describe('typed client and sps CLI against the service', () => {
       const limited = new SpsClient({ apiKey: await keyWith(['profiles:read']), baseUrl: t.url });
       const error = (await limited.events.list().catch((e: unknown) => e)) as SpsApiError;
       expect(error).toBeInstanceOf(SpsApiError);
-      expect(error).toMatchObject({ code: 'insufficient_permission', status: 403, details: { required: 'audit:read' } });
+      expect(error).toMatchObject({
+        code: 'insufficient_permission',
+        status: 403,
+        details: { required: 'audit:read' },
+      });
       expect(error.requestId).toMatch(/^req_/);
       const missing = (await client.profiles.get(randomUUID()).catch((e: unknown) => e)) as SpsApiError;
       expect(missing).toMatchObject({ code: 'not_found', status: 404 });
@@ -84,7 +97,11 @@ describe('typed client and sps CLI against the service', () => {
     });
 
     it("should surface 429 rate_limit_exceeded with the service's Retry-After when retries are off", async () => {
-      const slow = new SpsClient({ apiKey: await keyWith(['profiles:read'], { rateLimitPerMinute: 1 }), baseUrl: t.url, maxRetries: 0 });
+      const slow = new SpsClient({
+        apiKey: await keyWith(['profiles:read'], { rateLimitPerMinute: 1 }),
+        baseUrl: t.url,
+        maxRetries: 0,
+      });
       await slow.profiles.current();
       const error = (await slow.profiles.current().catch((e: unknown) => e)) as SpsApiError;
       expect(error).toMatchObject({ code: 'rate_limit_exceeded', status: 429, retryable: true });
@@ -106,7 +123,9 @@ describe('typed client and sps CLI against the service', () => {
         sps(['events', 'list', '--type', 'api_key.created'], env()),
       ]);
       expect(profiles).toMatchObject({ code: 0, stderr: '' });
-      expect((JSON.parse(profiles.stdout) as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toContain(tenant.profileId);
+      expect((JSON.parse(profiles.stdout) as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toContain(
+        tenant.profileId,
+      );
 
       expect((JSON.parse(current.stdout) as { profile: { id: string } }).profile.id).toBe(tenant.profileId);
 
@@ -114,14 +133,21 @@ describe('typed client and sps CLI against the service', () => {
       expect(Array.isArray(JSON.parse(keys.stdout))).toBe(true);
 
       expect(events.code).toBe(0);
-      expect((JSON.parse(events.stdout) as { events: { type: string }[] }).events.every((e) => e.type === 'api_key.created')).toBe(true);
+      expect(
+        (JSON.parse(events.stdout) as { events: { type: string }[] }).events.every((e) => e.type === 'api_key.created'),
+      ).toBe(true);
     });
 
     it('should exit non-zero with "code: message (requestId)" on an API error', async () => {
-      const limited = await sps(['events', 'list'], { SPS_API_KEY: await keyWith(['profiles:read']), SPS_BASE_URL: t.url });
+      const limited = await sps(['events', 'list'], {
+        SPS_API_KEY: await keyWith(['profiles:read']),
+        SPS_BASE_URL: t.url,
+      });
       expect(limited.code).toBe(1);
       expect(limited.stdout).toBe('');
-      expect(limited.stderr.trim()).toMatch(/^insufficient_permission: This API key lacks the 'audit:read' permission\. \(req_[\w-]+\)$/);
+      expect(limited.stderr.trim()).toMatch(
+        /^insufficient_permission: This API key lacks the 'audit:read' permission\. \(req_[\w-]+\)$/,
+      );
 
       const retry = await sps(['posts', 'retry', randomUUID()], env());
       expect(retry.code).toBe(1);

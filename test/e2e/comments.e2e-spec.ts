@@ -1,6 +1,6 @@
-import { CommentsSyncService } from '../../src/modules/comments/comments-sync.service';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { itemComments } from '../../src/modules/sandbox/sandbox-metrics';
+import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { itemComments } from '@/modules/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { createKey } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
@@ -45,7 +45,8 @@ describe('comments (sandbox networks)', () => {
     await connectThroughSandbox(t, tenant, platform);
     const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
     if (!added) throw new Error(`connecting ${platform} added no account`);
-    if (commentSync) await t.http().patch(`/v1/accounts/${added.id}`).set(tenant.auth).send({ commentSync: true }).expect(200);
+    if (commentSync)
+      await t.http().patch(`/v1/accounts/${added.id}`).set(tenant.auth).send({ commentSync: true }).expect(200);
     return { id: added.id, platform: added.platform };
   }
 
@@ -54,17 +55,30 @@ describe('comments (sandbox networks)', () => {
       .http()
       .post('/v1/posts')
       .set(tenant.auth)
-      .send({ content: `Comments test ${Date.now()}`, accountIds: accounts.map((a) => a.id), publishNow: true, ...extra })
+      .send({
+        content: `Comments test ${Date.now()}`,
+        accountIds: accounts.map((a) => a.id),
+        publishNow: true,
+        ...extra,
+      })
       .expect(201);
     const postId = res.body.id as string;
     expect(await waitForFinal(t, postId)).toBe('published');
     for (const target of await targetsOf(t, postId)) {
-      published.push({ postId, account: accounts.find((a) => a.id === target.accountId)!, externalId: target.externalId!, publishedAt: target.publishedAt!.toISOString() });
+      published.push({
+        postId,
+        account: accounts.find((a) => a.id === target.accountId)!,
+        externalId: target.externalId!,
+        publishedAt: target.publishedAt!.toISOString(),
+      });
     }
   }
 
   /** Every page, following nextCursor until it is null. */
-  async function listAll(query: Record<string, string | number>, who: Tenant = tenant): Promise<{ comments: Comment[]; pages: number }> {
+  async function listAll(
+    query: Record<string, string | number>,
+    who: Tenant = tenant,
+  ): Promise<{ comments: Comment[]; pages: number }> {
     const comments: Comment[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -83,7 +97,9 @@ describe('comments (sandbox networks)', () => {
   }
 
   const receivedEvents = async (): Promise<{ data: { comment: Comment } }[]> =>
-    t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = 'comment.received' ORDER BY created_at`, [tenant.profileId]);
+    t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = 'comment.received' ORDER BY created_at`, [
+      tenant.profileId,
+    ]);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -95,7 +111,10 @@ describe('comments (sandbox networks)', () => {
     threads = await connect('threads', true);
     await publish([fb, fbQuiet, threads]);
     await publish([fb]);
-    await publish([ig], { content: `Comments test image ${Date.now()}`, mediaUrls: [`${t.url}/sandbox/_control/media/image.jpg`] });
+    await publish([ig], {
+      content: `Comments test image ${Date.now()}`,
+      mediaUrls: [`${t.url}/sandbox/_control/media/image.jpg`],
+    });
   });
   afterAll(async () => t.close());
 
@@ -107,7 +126,8 @@ describe('comments (sandbox networks)', () => {
         itemComments(p.externalId, p.publishedAt).map((c) => ({
           ...c,
           // Instagram names the author by username.
-          authorName: p.account.platform === 'instagram' ? c.authorName.toLowerCase().replace(/[^a-z]+/g, '.') : c.authorName,
+          authorName:
+            p.account.platform === 'instagram' ? c.authorName.toLowerCase().replace(/[^a-z]+/g, '.') : c.authorName,
           postId: p.postId,
           accountId: p.account.id,
           externalPostId: p.externalId,
@@ -121,7 +141,9 @@ describe('comments (sandbox networks)', () => {
 
     const first = await sync.syncAll();
     expect(first.failed).toBe(0);
-    const stored = (await t.ds.query(`SELECT count(*)::int AS n FROM comments WHERE profile_id = $1`, [tenant.profileId])) as { n: number }[];
+    const stored = (await t.ds.query(`SELECT count(*)::int AS n FROM comments WHERE profile_id = $1`, [
+      tenant.profileId,
+    ])) as { n: number }[];
     expect(stored[0]!.n).toBe(want.length);
     const events = await receivedEvents();
     expect(events).toHaveLength(want.length);
@@ -142,7 +164,13 @@ describe('comments (sandbox networks)', () => {
     expect(comments).toEqual(sorted);
     const byExternal = new Map(comments.map((c) => [c.externalId, c]));
     for (const w of want) {
-      expect(byExternal.get(w.id)).toMatchObject({ accountId: w.accountId, postId: w.postId, externalPostId: w.externalPostId, authorName: w.authorName, text: w.text });
+      expect(byExternal.get(w.id)).toMatchObject({
+        accountId: w.accountId,
+        postId: w.postId,
+        externalPostId: w.externalPostId,
+        authorName: w.authorName,
+        text: w.text,
+      });
     }
     expect(comments.every((c) => c.platform === 'facebook' || c.platform === 'instagram')).toBe(true);
     const one = await t.http().get('/v1/comments').set(tenant.auth).expect(200);
@@ -171,22 +199,39 @@ describe('comments (sandbox networks)', () => {
   });
 
   it('should refuse a bad cursor or limit, clamp limit to 100, and show nothing of another profile', async () => {
-    expect((await t.http().get('/v1/comments').query({ cursor: 'garbage' }).set(tenant.auth).expect(400)).body.error.details.field).toBe('cursor');
-    expect((await t.http().get('/v1/comments').query({ limit: 0 }).set(tenant.auth).expect(400)).body.error.details.field).toBe('limit');
-    expect((await t.http().get('/v1/comments').query({ accountId: 'x' }).set(tenant.auth).expect(400)).body.error.details.field).toBe('accountId');
+    expect(
+      (await t.http().get('/v1/comments').query({ cursor: 'garbage' }).set(tenant.auth).expect(400)).body.error.details
+        .field,
+    ).toBe('cursor');
+    expect(
+      (await t.http().get('/v1/comments').query({ limit: 0 }).set(tenant.auth).expect(400)).body.error.details.field,
+    ).toBe('limit');
+    expect(
+      (await t.http().get('/v1/comments').query({ accountId: 'x' }).set(tenant.auth).expect(400)).body.error.details
+        .field,
+    ).toBe('accountId');
     const big = await t.http().get('/v1/comments').query({ limit: 1000 }).set(tenant.auth).expect(200);
     expect(big.body.comments).toHaveLength(expected().length);
     expect(big.body.nextCursor).toBeNull();
-    expect((await t.http().get('/v1/comments').set(other.auth).expect(200)).body).toEqual({ comments: [], nextCursor: null });
-    expect((await t.http().get('/v1/comments').query({ accountId: fb.id }).set(other.auth).expect(200)).body.comments).toEqual([]);
+    expect((await t.http().get('/v1/comments').set(other.auth).expect(200)).body).toEqual({
+      comments: [],
+      nextCursor: null,
+    });
+    expect(
+      (await t.http().get('/v1/comments').query({ accountId: fb.id }).set(other.auth).expect(200)).body.comments,
+    ).toEqual([]);
   });
 
   it('should need comments:read, and keep a key restricted to accounts to those accounts', async () => {
     const noComments = await createKey(t, tenant, { permissions: ['posts:read'] });
     const denied = await t.http().get('/v1/comments').set(noComments.auth).expect(403);
-    expect(denied.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'comments:read' } });
+    expect(denied.body.error).toMatchObject({
+      code: 'insufficient_permission',
+      details: { required: 'comments:read' },
+    });
     const onlyIg = await createKey(t, tenant, { permissions: ['comments:read'], accountIds: [ig.id] });
-    const seen = (await t.http().get('/v1/comments').query({ limit: 100 }).set(onlyIg.auth).expect(200)).body.comments as Comment[];
+    const seen = (await t.http().get('/v1/comments').query({ limit: 100 }).set(onlyIg.auth).expect(200)).body
+      .comments as Comment[];
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((c) => c.accountId === ig.id)).toBe(true);
     await t.http().get('/v1/comments').query({ accountId: fb.id }).set(onlyIg.auth).expect(404);

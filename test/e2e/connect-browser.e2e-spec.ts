@@ -1,14 +1,24 @@
 import { existsSync } from 'node:fs';
 import { Browser, chromium, Page } from 'playwright-core';
-import type { AccountDto } from '../../src/modules/accounts/dto/account.dto';
+import type { AccountDto } from '@/modules/accounts/dto/account.dto';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A person clicking through the sandbox consent page and the hosted page picker in Chromium. */
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`connect-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
+if (!existsSync(CHROMIUM))
+  console.warn(`connect-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
   let t: TestApp;
@@ -21,7 +31,9 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     return res.body as { id: string; url: string };
   }
 
-  async function session(id: string): Promise<{ status: string; accounts: AccountDto[]; error: { code: string } | null }> {
+  async function session(
+    id: string,
+  ): Promise<{ status: string; accounts: AccountDto[]; error: { code: string } | null }> {
     return (await t.http().get(`/v1/connect/sessions/${id}`).set(tenant.auth).expect(200)).body;
   }
 
@@ -63,7 +75,9 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     expect(done.accounts.map((a) => a.name).sort()).toEqual([...listed].sort());
     for (const a of done.accounts) expect(labels.some((l) => l.trim().startsWith(a.name))).toBe(true);
     const accounts = await t.http().get('/v1/accounts?platform=facebook').set(tenant.auth).expect(200);
-    expect(accounts.body.accounts.map((a: AccountDto) => a.id)).toEqual(expect.arrayContaining(done.accounts.map((a) => a.id)));
+    expect(accounts.body.accounts.map((a: AccountDto) => a.id)).toEqual(
+      expect.arrayContaining(done.accounts.map((a) => a.id)),
+    );
   });
 
   it('should ask again on the picker when nothing is chosen', async () => {

@@ -1,11 +1,11 @@
-import { SecretBox } from '../../src/common/crypto/secret-box';
-import { loadConfig } from '../../src/config/config';
-import { AccountCredentialsService } from '../../src/modules/accounts/account-credentials.service';
-import type { AccountDto } from '../../src/modules/accounts/dto/account.dto';
-import { ConnectSessionsService } from '../../src/modules/connect/connect-sessions.service';
-import { GrantedAccount, PlatformError } from '../../src/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '../../src/modules/platforms/platform-registry';
-import { PLATFORM_NAMES, PlatformName } from '../../src/modules/platforms/platform-name';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { loadConfig } from '@/config/config';
+import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import type { AccountDto } from '@/modules/accounts/dto/account.dto';
+import { ConnectSessionsService } from '@/modules/connect/connect-sessions.service';
+import { GrantedAccount, PlatformError } from '@/modules/platforms/platform-adapter';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
 import { CLIENT_RETURN_URL, connectThroughSandbox, follow, parseForm, submitForm } from '../support/connect-flow';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -25,7 +25,8 @@ describe('connect sessions and hosted OAuth connect', () => {
 
   const events = (profileId: string, type: string): Promise<{ data: Record<string, unknown> }[]> =>
     t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = $2 ORDER BY created_at`, [profileId, type]);
-  const accountRow = async (id: string): Promise<AccountRow> => ((await t.ds.query(`SELECT * FROM social_accounts WHERE id = $1`, [id])) as AccountRow[])[0]!;
+  const accountRow = async (id: string): Promise<AccountRow> =>
+    ((await t.ds.query(`SELECT * FROM social_accounts WHERE id = $1`, [id])) as AccountRow[])[0]!;
   const returned = (sessionId: string, status: string) => `${CLIENT_RETURN_URL}?session=${sessionId}&status=${status}`;
 
   beforeAll(async () => {
@@ -43,7 +44,14 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(forms).toEqual([]); // auto-consent: redirects only, no page to fill in
 
       const session = await t.http().get(`/v1/connect/sessions/${sessionId}`).set(tenant.auth).expect(200);
-      expect(session.body).toMatchObject({ id: sessionId, platform, profileId: tenant.profileId, status: 'completed', url: null, error: null });
+      expect(session.body).toMatchObject({
+        id: sessionId,
+        platform,
+        profileId: tenant.profileId,
+        status: 'completed',
+        url: null,
+        error: null,
+      });
       expect(session.body.accounts).toHaveLength(1);
       const account = session.body.accounts[0] as AccountDto;
       expect(account).toMatchObject({ platform, status: 'active', profileId: tenant.profileId });
@@ -52,14 +60,31 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(after.body.accounts).toHaveLength(before.body.accounts.length + 1);
       expect(after.body.accounts).toContainEqual(account);
       const pages = await t.http().get('/v1/social-pages').set(tenant.auth).expect(200);
-      expect(pages.body.pages).toContainEqual({ id: account.id, platform, platformPageId: account.platformAccountId, pageName: account.name });
+      expect(pages.body.pages).toContainEqual({
+        id: account.id,
+        platform,
+        platformPageId: account.platformAccountId,
+        pageName: account.name,
+      });
 
-      const connected = (await events(tenant.profileId, 'account.connected')).filter((e) => e.data.sessionId === sessionId);
+      const connected = (await events(tenant.profileId, 'account.connected')).filter(
+        (e) => e.data.sessionId === sessionId,
+      );
       expect(connected).toHaveLength(1);
-      expect(connected[0]!.data).toMatchObject({ profileId: tenant.profileId, account: { id: account.id }, reconnected: false });
-      const completed = (await events(tenant.profileId, 'connection.completed')).filter((e) => e.data.sessionId === sessionId);
+      expect(connected[0]!.data).toMatchObject({
+        profileId: tenant.profileId,
+        account: { id: account.id },
+        reconnected: false,
+      });
+      const completed = (await events(tenant.profileId, 'connection.completed')).filter(
+        (e) => e.data.sessionId === sessionId,
+      );
       expect(completed).toHaveLength(1);
-      expect(completed[0]!.data).toMatchObject({ profileId: tenant.profileId, platform, accounts: [{ id: account.id }] });
+      expect(completed[0]!.data).toMatchObject({
+        profileId: tenant.profileId,
+        platform,
+        accounts: [{ id: account.id }],
+      });
 
       // Tokens at rest: AES-256-GCM ciphertext under the current key id, never the plaintext.
       const row = await accountRow(account.id);
@@ -69,14 +94,31 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(row.token_key_id).toBe(t.config.tokenKeys.currentId);
       expect(row.access_token_enc).not.toContain(credentials.accessToken);
       expect(box.open(row.access_token_enc!)).toBe(credentials.accessToken);
-      const otherKey = new SecretBox(loadConfig(process.env, { TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), TOKEN_ENCRYPTION_KEY_ID: t.config.tokenKeys.currentId }));
+      const otherKey = new SecretBox(
+        loadConfig(process.env, {
+          TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+          TOKEN_ENCRYPTION_KEY_ID: t.config.tokenKeys.currentId,
+        }),
+      );
       expect(() => otherKey.open(row.access_token_enc!)).toThrow();
     });
   });
 
   it('should answer a session in the documented shape and read it back', async () => {
-    const res = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL }).expect(201);
-    expect(res.body).toMatchObject({ platform: 'linkedin', profileId: tenant.profileId, status: 'pending', redirectUrl: CLIENT_RETURN_URL, accounts: [], error: null });
+    const res = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      platform: 'linkedin',
+      profileId: tenant.profileId,
+      status: 'pending',
+      redirectUrl: CLIENT_RETURN_URL,
+      accounts: [],
+      error: null,
+    });
     expect(res.body.url).toMatch(new RegExp(`^${t.config.publicBaseUrl}/connect/${res.body.id}\\?token=`));
     const ttl = Date.parse(res.body.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(3500_000);
@@ -108,33 +150,65 @@ describe('connect sessions and hosted OAuth connect', () => {
   });
 
   it('should validate the body', async () => {
-    const platform = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'myspace' }).expect(400);
+    const platform = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'myspace' })
+      .expect(400);
     expect(platform.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'platform' } });
-    const url = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'facebook', redirectUrl: 'javascript:alert(1)' }).expect(400);
+    const url = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'facebook', redirectUrl: 'javascript:alert(1)' })
+      .expect(400);
     expect(url.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'redirectUrl' } });
   });
 
   it('should fail the session with connection.failed when consent is denied', async () => {
-    const create = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL }).expect(201);
+    const create = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
     // Stop at the network's consent page and answer as the network does on "Cancel".
     const start = await fetch(create.body.url as string, { redirect: 'manual' });
     const consent = new URL(start.headers.get('location')!);
     const state = consent.searchParams.get('state')!;
     expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
-    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, {
-      stopAt: CLIENT_RETURN_URL,
-    });
+    const end = await follow(
+      `${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`,
+      {
+        stopAt: CLIENT_RETURN_URL,
+      },
+    );
     expect(end.url).toBe(`${returned(create.body.id as string, 'failed')}&error=access_denied`);
     const session = await t.http().get(`/v1/connect/sessions/${create.body.id}`).set(tenant.auth).expect(200);
-    expect(session.body).toMatchObject({ status: 'failed', url: null, accounts: [], error: { code: 'access_denied', message: 'The user denied the request.' } });
-    const failed = (await events(tenant.profileId, 'connection.failed')).filter((e) => e.data.sessionId === create.body.id);
+    expect(session.body).toMatchObject({
+      status: 'failed',
+      url: null,
+      accounts: [],
+      error: { code: 'access_denied', message: 'The user denied the request.' },
+    });
+    const failed = (await events(tenant.profileId, 'connection.failed')).filter(
+      (e) => e.data.sessionId === create.body.id,
+    );
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ status: 'failed', error: { code: 'access_denied' } });
   });
 
   it('should accept an OAuth state once, and only the latest one of a session', async () => {
-    const create = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'tiktok', redirectUrl: CLIENT_RETURN_URL }).expect(201);
-    const stale = new URL((await fetch(create.body.url as string, { redirect: 'manual' })).headers.get('location')!).searchParams.get('state')!;
+    const create = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'tiktok', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
+    const stale = new URL(
+      (await fetch(create.body.url as string, { redirect: 'manual' })).headers.get('location')!,
+    ).searchParams.get('state')!;
     const end = await follow(create.body.url as string, { stopAt: CLIENT_RETURN_URL });
     expect(end.url).toBe(returned(create.body.id as string, 'completed'));
     const callback = end.hops.find((h) => h.url.includes('/connect/callback/'))!;
@@ -149,7 +223,12 @@ describe('connect sessions and hosted OAuth connect', () => {
   });
 
   it('should refuse hosted pages without the session token', async () => {
-    const create = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'facebook' }).expect(201);
+    const create = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'facebook' })
+      .expect(201);
     for (const url of [
       `${t.url}/connect/${create.body.id}`,
       `${t.url}/connect/${create.body.id}?token=wrong`,
@@ -173,26 +252,44 @@ describe('connect sessions and hosted OAuth connect', () => {
     // The sandbox makes a new member per grant; have this grant come back as the same member.
     const adapter = t.app.get(PlatformRegistry).get('linkedin');
     const real = adapter.listAccounts.bind(adapter);
-    jest.spyOn(adapter, 'listAccounts').mockImplementation(async (tokens) => (await real(tokens)).slice(0, 1).map((a) => ({ ...a, platformAccountId: original.platformAccountId })));
+    jest
+      .spyOn(adapter, 'listAccounts')
+      .mockImplementation(async (tokens) =>
+        (await real(tokens)).slice(0, 1).map((a) => ({ ...a, platformAccountId: original.platformAccountId })),
+      );
     const second = await connectThroughSandbox(t, tenant, 'linkedin');
     expect(second.end.url).toBe(returned(second.sessionId, 'completed'));
     const again = await t.http().get(`/v1/connect/sessions/${second.sessionId}`).set(tenant.auth).expect(200);
     expect(again.body.accounts[0]).toMatchObject({ id: original.id, status: 'active' });
     const after = await accountRow(original.id);
     expect(after.access_token_enc).not.toBe(before.access_token_enc);
-    const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND platform_account_id = $2`, [tenant.profileId, original.platformAccountId]);
+    const [{ n }] = await t.ds.query(
+      `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND platform_account_id = $2`,
+      [tenant.profileId, original.platformAccountId],
+    );
     expect(n).toBe(1);
-    const reconnected = (await events(tenant.profileId, 'account.connected')).filter((e) => e.data.sessionId === second.sessionId);
+    const reconnected = (await events(tenant.profileId, 'account.connected')).filter(
+      (e) => e.data.sessionId === second.sessionId,
+    );
     expect(reconnected[0]!.data).toMatchObject({ reconnected: true, account: { id: original.id } });
   });
 
   it('should expire sessions older than an hour with connection.failed', async () => {
-    const create = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'instagram', redirectUrl: CLIENT_RETURN_URL }).expect(201);
-    await t.ds.query(`UPDATE connect_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [create.body.id]);
+    const create = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'instagram', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
+    await t.ds.query(`UPDATE connect_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      create.body.id,
+    ]);
     expect(await t.app.get(ConnectSessionsService).expireDue()).toBeGreaterThanOrEqual(1);
     const session = await t.http().get(`/v1/connect/sessions/${create.body.id}`).set(tenant.auth).expect(200);
     expect(session.body).toMatchObject({ status: 'expired', url: null, error: { code: 'expired' } });
-    const failed = (await events(tenant.profileId, 'connection.failed')).filter((e) => e.data.sessionId === create.body.id);
+    const failed = (await events(tenant.profileId, 'connection.failed')).filter(
+      (e) => e.data.sessionId === create.body.id,
+    );
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ status: 'expired' });
     // The old link now ends the flow as expired.
@@ -203,20 +300,39 @@ describe('connect sessions and hosted OAuth connect', () => {
 
   it('should not show a session of another profile or workspace', async () => {
     const other = await createTenant(t);
-    const foreign = await t.http().post('/v1/connect/sessions').set(other.auth).send({ platform: 'facebook' }).expect(201);
+    const foreign = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(other.auth)
+      .send({ platform: 'facebook' })
+      .expect(201);
     const res = await t.http().get(`/v1/connect/sessions/${foreign.body.id}`).set(tenant.auth).expect(404);
     expect(res.body.error.code).toBe('not_found');
     const profile = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Connect sibling' }).expect(201);
-    const sibling = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'facebook', profileId: profile.body.profile.id }).expect(201);
+    const sibling = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'facebook', profileId: profile.body.profile.id })
+      .expect(201);
     expect(sibling.body.profileId).toBe(profile.body.profile.id);
     await t.http().get(`/v1/connect/sessions/${sibling.body.id}`).set(tenant.auth).expect(404);
-    await t.http().get(`/v1/connect/sessions/${sibling.body.id}?profileId=${profile.body.profile.id}`).set(tenant.auth).expect(200);
+    await t
+      .http()
+      .get(`/v1/connect/sessions/${sibling.body.id}?profileId=${profile.body.profile.id}`)
+      .set(tenant.auth)
+      .expect(200);
     await t.http().get('/v1/connect/sessions/not-a-uuid').set(tenant.auth).expect(404);
   });
 
   it('should gate hosted connect by plan and permission', async () => {
     const starter = await createTenant(t, { plan: 'starter' });
-    const res = await t.http().post('/v1/connect/sessions').set(starter.auth).send({ platform: 'facebook' }).expect(403);
+    const res = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(starter.auth)
+      .send({ platform: 'facebook' })
+      .expect(403);
     expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { entitlement: 'hosted_connect' } });
     const viaGet = await t.http().get('/v1/connect/facebook').set(starter.auth).expect(403);
     expect(viaGet.body.error.code).toBe('plan_limit');
@@ -232,7 +348,10 @@ describe('connect sessions and hosted OAuth connect', () => {
       .set({ Authorization: `Bearer ${key.body.secret}` })
       .send({ platform: 'facebook' })
       .expect(403);
-    expect(denied.body.error).toMatchObject({ code: 'insufficient_permission', details: { required: 'accounts:write' } });
+    expect(denied.body.error).toMatchObject({
+      code: 'insufficient_permission',
+      details: { required: 'accounts:write' },
+    });
   });
 
   describe('with SANDBOX_AUTO_CONSENT=false (plain HTTP through the consent page)', () => {
@@ -246,8 +365,15 @@ describe('connect sessions and hosted OAuth connect', () => {
     afterAll(async () => tp.close());
 
     /** Creates a session and allows on the sandbox consent page; returns the page that follows. */
-    async function throughConsent(platform: PlatformName): Promise<{ id: string; page: Awaited<ReturnType<typeof follow>> }> {
-      const create = await tp.http().post('/v1/connect/sessions').set(owner.auth).send({ platform, redirectUrl: CLIENT_RETURN_URL }).expect(201);
+    async function throughConsent(
+      platform: PlatformName,
+    ): Promise<{ id: string; page: Awaited<ReturnType<typeof follow>> }> {
+      const create = await tp
+        .http()
+        .post('/v1/connect/sessions')
+        .set(owner.auth)
+        .send({ platform, redirectUrl: CLIENT_RETURN_URL })
+        .expect(201);
       const consent = await follow(create.body.url as string, { stopAt: CLIENT_RETURN_URL });
       expect(consent.status).toBe(200);
       const form = parseForm(consent.body, consent.url)!;
@@ -266,10 +392,16 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(end.url).toBe(returned(id, 'completed'));
       const session = await tp.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
       expect(session.body.accounts.map((a: AccountDto) => a.platformAccountId).sort()).toEqual([...picked].sort());
-      const completed = (await tp.ds.query(`SELECT data FROM events WHERE type = 'connection.completed' AND data->>'sessionId' = $1`, [id])) as { data: { accounts: AccountDto[] } }[];
+      const completed = (await tp.ds.query(
+        `SELECT data FROM events WHERE type = 'connection.completed' AND data->>'sessionId' = $1`,
+        [id],
+      )) as { data: { accounts: AccountDto[] } }[];
       expect(completed).toHaveLength(1);
       expect(completed[0]!.data.accounts).toHaveLength(2);
-      const connected = await tp.ds.query(`SELECT 1 FROM events WHERE type = 'account.connected' AND data->>'sessionId' = $1`, [id]);
+      const connected = await tp.ds.query(
+        `SELECT 1 FROM events WHERE type = 'account.connected' AND data->>'sessionId' = $1`,
+        [id],
+      );
       expect(connected).toHaveLength(2);
     });
 
@@ -278,7 +410,11 @@ describe('connect sessions and hosted OAuth connect', () => {
       const real = adapter.listAccounts.bind(adapter);
       jest.spyOn(adapter, 'listAccounts').mockImplementation(async (tokens) => {
         const [member] = await real(tokens);
-        const org = (n: number, name: string): GrantedAccount => ({ ...member!, platformAccountId: `${member!.platformAccountId}-org${n}`, name });
+        const org = (n: number, name: string): GrantedAccount => ({
+          ...member!,
+          platformAccountId: `${member!.platformAccountId}-org${n}`,
+          name,
+        });
         return [org(1, 'Acme <script>alert(1)</script>'), org(2, 'Globex & Co')];
       });
       const { id, page } = await throughConsent('linkedin');
@@ -288,7 +424,11 @@ describe('connect sessions and hosted OAuth connect', () => {
       const form = parseForm(page.body, page.url)!;
       expect(form.accounts).toHaveLength(2);
 
-      const forged = await submitForm(form, { token: 'not-the-token', action: 'connect', accounts: form.accounts }, CLIENT_RETURN_URL);
+      const forged = await submitForm(
+        form,
+        { token: 'not-the-token', action: 'connect', accounts: form.accounts },
+        CLIENT_RETURN_URL,
+      );
       expect(forged.status).toBe(404);
       const none = await submitForm(form, { action: 'connect' }, CLIENT_RETURN_URL);
       expect(none.status).toBe(400);
@@ -303,7 +443,10 @@ describe('connect sessions and hosted OAuth connect', () => {
       // The form cannot be replayed once the session is finished.
       const replay = await submitForm(form, { action: 'connect', accounts: [form.accounts[0]!] }, CLIENT_RETURN_URL);
       expect(replay.url).toBe(returned(id, 'completed'));
-      const [{ n }] = await tp.ds.query(`SELECT count(*)::int AS n FROM social_accounts WHERE platform_account_id = $1`, [form.accounts[0]]);
+      const [{ n }] = await tp.ds.query(
+        `SELECT count(*)::int AS n FROM social_accounts WHERE platform_account_id = $1`,
+        [form.accounts[0]],
+      );
       expect(n).toBe(0);
     });
 
@@ -316,11 +459,19 @@ describe('connect sessions and hosted OAuth connect', () => {
     });
 
     it('should fail the session with access_denied when consent is refused on the network', async () => {
-      const create = await tp.http().post('/v1/connect/sessions').set(owner.auth).send({ platform: 'threads', redirectUrl: CLIENT_RETURN_URL }).expect(201);
+      const create = await tp
+        .http()
+        .post('/v1/connect/sessions')
+        .set(owner.auth)
+        .send({ platform: 'threads', redirectUrl: CLIENT_RETURN_URL })
+        .expect(201);
       const consent = await follow(create.body.url as string, { stopAt: CLIENT_RETURN_URL });
       const end = await submitForm(parseForm(consent.body, consent.url)!, { decision: 'deny' }, CLIENT_RETURN_URL);
       expect(end.url).toBe(`${returned(create.body.id as string, 'failed')}&error=access_denied`);
-      const failed = await tp.ds.query(`SELECT data FROM events WHERE type = 'connection.failed' AND data->>'sessionId' = $1`, [create.body.id]);
+      const failed = await tp.ds.query(
+        `SELECT data FROM events WHERE type = 'connection.failed' AND data->>'sessionId' = $1`,
+        [create.body.id],
+      );
       expect(failed).toHaveLength(1);
     });
   });
@@ -337,9 +488,14 @@ describe('connect sessions and hosted OAuth connect', () => {
       const t2 = await createTestApp({ shareWith: t });
       try {
         const old = await t.app.get(AccountCredentialsService).forPublishing(account.id);
-        await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.id]);
+        await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [
+          account.id,
+        ]);
         const spies = [t, t2].map((app) => jest.spyOn(app.app.get(PlatformRegistry).get('tiktok'), 'refresh'));
-        const [a, b] = await Promise.all([t.app.get(AccountCredentialsService).forPublishing(account.id), t2.app.get(AccountCredentialsService).forPublishing(account.id)]);
+        const [a, b] = await Promise.all([
+          t.app.get(AccountCredentialsService).forPublishing(account.id),
+          t2.app.get(AccountCredentialsService).forPublishing(account.id),
+        ]);
         expect(spies.reduce((n, s) => n + s.mock.calls.length, 0)).toBe(1);
         expect(a.accessToken).toBe(b.accessToken);
         expect(a.accessToken).not.toBe(old.accessToken);
@@ -354,12 +510,16 @@ describe('connect sessions and hosted OAuth connect', () => {
       const account = await connectedAccount('youtube');
       const before = await accountRow(account.id);
       const credentials = t.app.get(AccountCredentialsService);
-      await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '3 hours' WHERE id = $1`, [account.id]);
+      await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '3 hours' WHERE id = $1`, [
+        account.id,
+      ]);
       // Issued moments ago: a short-lived token is left to publish-time refresh.
       await credentials.refreshDue();
       expect((await accountRow(account.id)).access_token_enc).toBe(before.access_token_enc);
 
-      await t.ds.query(`UPDATE social_accounts SET token_issued_at = now() - interval '13 hours' WHERE id = $1`, [account.id]);
+      await t.ds.query(`UPDATE social_accounts SET token_issued_at = now() - interval '13 hours' WHERE id = $1`, [
+        account.id,
+      ]);
       const run = await credentials.refreshDue();
       expect(run.refreshed).toBeGreaterThanOrEqual(1);
       const after = await accountRow(account.id);
@@ -379,7 +539,9 @@ describe('connect sessions and hosted OAuth connect', () => {
         .post('/sandbox/_control/revoke')
         .send({ refreshToken })
         .expect((r) => expect(r.status).toBeLessThan(300));
-      await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.id]);
+      await t.ds.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [
+        account.id,
+      ]);
 
       const err = (await t.app
         .get(AccountCredentialsService)
@@ -389,12 +551,20 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(err.category).toBe('auth_expired');
       const listed = await t.http().get(`/v1/accounts/${account.id}`).set(tenant.auth).expect(200);
       expect(listed.body.account.status).toBe('expired');
-      const fired = (await events(tenant.profileId, 'account.disconnected')).filter((e) => (e.data.account as AccountDto).id === account.id);
+      const fired = (await events(tenant.profileId, 'account.disconnected')).filter(
+        (e) => (e.data.account as AccountDto).id === account.id,
+      );
       expect(fired).toHaveLength(1);
       expect(fired[0]!.data).toMatchObject({ reason: 'token_expired', account: { id: account.id, status: 'expired' } });
       // Publishing with an expired account fails the same way, without calling the network again.
-      await expect(t.app.get(AccountCredentialsService).forPublishing(account.id)).rejects.toMatchObject({ category: 'auth_expired' });
-      expect((await events(tenant.profileId, 'account.disconnected')).filter((e) => (e.data.account as AccountDto).id === account.id)).toHaveLength(1);
+      await expect(t.app.get(AccountCredentialsService).forPublishing(account.id)).rejects.toMatchObject({
+        category: 'auth_expired',
+      });
+      expect(
+        (await events(tenant.profileId, 'account.disconnected')).filter(
+          (e) => (e.data.account as AccountDto).id === account.id,
+        ),
+      ).toHaveLength(1);
     });
   });
 });

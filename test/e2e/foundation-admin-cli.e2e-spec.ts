@@ -4,7 +4,8 @@ import { adminQuery, dbUrl, runId } from '../support/db';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** `npm run admin -- …` without a build: the entry point itself through swc-node (a child process). */
-const adminProcess = (args: string[], databaseUrl: string) => runTs('src/cli/admin.ts', args, { DATABASE_URL: databaseUrl });
+const adminProcess = (args: string[], databaseUrl: string) =>
+  runTs('src/cli/admin.ts', args, { DATABASE_URL: databaseUrl });
 /** The same commands in this process (fast). */
 const admin = runAdminInProcess;
 
@@ -31,21 +32,31 @@ describe('operator CLI (foundation)', () => {
     const me = await t.http().get('/v1/profile').set('Authorization', `Bearer ${first.apiKey}`).expect(200);
     expect(me.body.profile.id).toBe(first.profileId);
     expect(rateHeaders(me)).toMatchObject({ limit: 16, policy: '16;w=60' });
-    const [ws] = (await t.ds.query('SELECT plan, trial_ends_at FROM workspaces WHERE id = $1', [first.workspaceId])) as { plan: string; trial_ends_at: Date }[];
+    const [ws] = (await t.ds.query('SELECT plan, trial_ends_at FROM workspaces WHERE id = $1', [
+      first.workspaceId,
+    ])) as { plan: string; trial_ends_at: Date }[];
     expect(ws!.plan).toBe('trial');
     expect(Math.round((ws!.trial_ends_at.getTime() - Date.now()) / 86400_000)).toBe(14);
-    const [owner] = (await t.ds.query('SELECT email, role FROM users WHERE id = $1', [first.userId])) as { email: string; role: string }[];
+    const [owner] = (await t.ds.query('SELECT email, role FROM users WHERE id = $1', [first.userId])) as {
+      email: string;
+      role: string;
+    }[];
     expect(owner).toEqual({ email: 'owner@example.com', role: 'owner' });
   });
 
   it('should take --workspace, --email, --plan and --rate-limit, and print text without --json', async () => {
-    const res = await admin(['bootstrap', '--workspace', 'Acme', '--email', 'Ops@Acme.test', '--plan', 'pro', '--rate-limit', '30'], databaseUrl);
+    const res = await admin(
+      ['bootstrap', '--workspace', 'Acme', '--email', 'Ops@Acme.test', '--plan', 'pro', '--rate-limit', '30'],
+      databaseUrl,
+    );
     expect(res.code).toBe(0);
     const key = /API key \(shown once\): (svc_live_\S+)/.exec(res.stdout)?.[1];
     expect(key).toBeDefined();
     const me = await t.http().get('/v1/profile').set('Authorization', `Bearer ${key}`).expect(200);
     expect(rateHeaders(me)).toMatchObject({ limit: 30, policy: '30;w=60' });
-    const [ws] = (await t.ds.query(`SELECT w.plan, w.trial_ends_at, u.email FROM workspaces w JOIN users u ON u.workspace_id = w.id WHERE w.name = 'Acme'`)) as {
+    const [ws] = (await t.ds.query(
+      `SELECT w.plan, w.trial_ends_at, u.email FROM workspaces w JOIN users u ON u.workspace_id = w.id WHERE w.name = 'Acme'`,
+    )) as {
       plan: string;
       trial_ends_at: Date | null;
       email: string;
@@ -55,41 +66,66 @@ describe('operator CLI (foundation)', () => {
 
   it('should change plans (an expired trial answers 402 on writes)', async () => {
     const auth = { Authorization: `Bearer ${first.apiKey}` };
-    const expire = await admin(['plan', '--workspace', first.workspaceId, '--plan', 'trial', '--trial-ends', '2020-01-01T00:00:00Z', '--json'], databaseUrl);
+    const expire = await admin(
+      ['plan', '--workspace', first.workspaceId, '--plan', 'trial', '--trial-ends', '2020-01-01T00:00:00Z', '--json'],
+      databaseUrl,
+    );
     expect(expire.code).toBe(0);
-    expect(JSON.parse(expire.stdout)).toEqual({ workspaceId: first.workspaceId, plan: 'trial', trialEndsAt: '2020-01-01T00:00:00.000Z' });
+    expect(JSON.parse(expire.stdout)).toEqual({
+      workspaceId: first.workspaceId,
+      plan: 'trial',
+      trialEndsAt: '2020-01-01T00:00:00.000Z',
+    });
     expectError(await t.http().post('/v1/profiles').set(auth).send({ name: 'x' }), 402, 'trial_expired');
     expect((await admin(['plan', '--workspace', first.workspaceId, '--plan', 'pro'], databaseUrl)).code).toBe(0);
     await t.http().post('/v1/profiles').set(auth).send({ name: 'x' }).expect(201);
   });
 
   it('should add users, refusing duplicates and unknown workspaces', async () => {
-    const res = await admin(['user', '--workspace', first.workspaceId, '--email', 'member@example.com', '--role', 'admin', '--json'], databaseUrl);
+    const res = await admin(
+      ['user', '--workspace', first.workspaceId, '--email', 'member@example.com', '--role', 'admin', '--json'],
+      databaseUrl,
+    );
     expect(res.code).toBe(0);
     const { userId } = JSON.parse(res.stdout) as { userId: string };
-    const [row] = (await t.ds.query('SELECT workspace_id, role FROM users WHERE id = $1', [userId])) as { workspace_id: string; role: string }[];
+    const [row] = (await t.ds.query('SELECT workspace_id, role FROM users WHERE id = $1', [userId])) as {
+      workspace_id: string;
+      role: string;
+    }[];
     expect(row).toEqual({ workspace_id: first.workspaceId, role: 'admin' });
     const dup = await admin(['user', '--workspace', first.workspaceId, '--email', 'MEMBER@example.com'], databaseUrl);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('already a user');
-    const unknown = await admin(['user', '--workspace', '3fa85f64-5717-4562-b3fc-2c963f66afa6', '--email', 'x@example.com'], databaseUrl);
+    const unknown = await admin(
+      ['user', '--workspace', '3fa85f64-5717-4562-b3fc-2c963f66afa6', '--email', 'x@example.com'],
+      databaseUrl,
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No workspace');
   });
 
   it('should create further keys and set per-key rate-limit ceilings', async () => {
-    const res = await admin(['key', '--workspace', first.workspaceId, '--permissions', 'profiles:read', '--json'], databaseUrl);
+    const res = await admin(
+      ['key', '--workspace', first.workspaceId, '--permissions', 'profiles:read', '--json'],
+      databaseUrl,
+    );
     expect(res.code).toBe(0);
     const key = JSON.parse(res.stdout) as { keyId: string; apiKey: string; profileId: string };
     expect(key.profileId).toBe(first.profileId);
     const auth = { Authorization: `Bearer ${key.apiKey}` };
     await t.http().get('/v1/profile').set(auth).expect(200);
-    expect(expectError(await t.http().post('/v1/profiles').set(auth).send({ name: 'x' }), 403, 'insufficient_permission').details).toEqual({ required: 'profiles:write' });
+    expect(
+      expectError(await t.http().post('/v1/profiles').set(auth).send({ name: 'x' }), 403, 'insufficient_permission')
+        .details,
+    ).toEqual({ required: 'profiles:write' });
 
     const limit = await admin(['rate-limit', '--key', key.keyId, '--rate-limit', '7', '--json'], databaseUrl);
     expect(limit.code).toBe(0);
     expect(JSON.parse(limit.stdout)).toEqual({ keyId: key.keyId, rateLimitPerMinute: 7, rateLimitPerHour: 1000 });
-    expect(rateHeaders(await t.http().get('/v1/profile').set(auth).expect(200))).toMatchObject({ limit: 7, policy: '7;w=60' });
+    expect(rateHeaders(await t.http().get('/v1/profile').set(auth).expect(200))).toMatchObject({
+      limit: 7,
+      policy: '7;w=60',
+    });
 
     const listed = await admin(['workspaces', '--json'], databaseUrl);
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((w) => w.id)).toContain(first.workspaceId);
@@ -102,7 +138,10 @@ describe('operator CLI (foundation)', () => {
     const missing = await admin(['rate-limit', '--key', first.workspaceId], databaseUrl);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/required option '--rate-limit/);
-    const unknownKey = await admin(['rate-limit', '--key', '3fa85f64-5717-4562-b3fc-2c963f66afa6', '--rate-limit', '5'], databaseUrl);
+    const unknownKey = await admin(
+      ['rate-limit', '--key', '3fa85f64-5717-4562-b3fc-2c963f66afa6', '--rate-limit', '5'],
+      databaseUrl,
+    );
     expect(unknownKey.code).toBe(1);
     expect(unknownKey.stderr).toContain('No API key');
   });
@@ -110,7 +149,12 @@ describe('operator CLI (foundation)', () => {
 
 describe('configuration at start-up (foundation)', () => {
   it('should exit non-zero naming every bad variable, without a stack trace', async () => {
-    const res = await runTs('src/main.ts', [], { PORT: 'eighty', DATABASE_URL: 'not a url', PROCESS_ROLE: 'both', WEBHOOK_RETRY_DELAYS_MS: '1,2,3' });
+    const res = await runTs('src/main.ts', [], {
+      PORT: 'eighty',
+      DATABASE_URL: 'not a url',
+      PROCESS_ROLE: 'both',
+      WEBHOOK_RETRY_DELAYS_MS: '1,2,3',
+    });
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('Invalid configuration');
     expect(res.stderr).toMatch(/PORT: .*"eighty"/);

@@ -76,16 +76,24 @@ describe('audit events and request logs (foundation)', () => {
       expect(keys.body.limit).toBe(100);
       const profiles = await t.http().get('/v1/profiles?limit=5000').set(tenant.auth).expect(200);
       expect(profiles.body.limit).toBe(100);
-      expect(expectError(await t.http().get('/v1/events?limit=0').set(tenant.auth), 400, 'invalid_request').details).toEqual({ field: 'limit' });
-      expect(expectError(await t.http().get('/v1/events?page=0').set(tenant.auth), 400, 'invalid_request').details).toEqual({ field: 'page' });
-      expect(expectError(await t.http().get('/v1/logs?limit=ten').set(tenant.auth), 400, 'invalid_request').message).toBe('limit must be an integer');
+      expect(
+        expectError(await t.http().get('/v1/events?limit=0').set(tenant.auth), 400, 'invalid_request').details,
+      ).toEqual({ field: 'limit' });
+      expect(
+        expectError(await t.http().get('/v1/events?page=0').set(tenant.auth), 400, 'invalid_request').details,
+      ).toEqual({ field: 'page' });
+      expect(
+        expectError(await t.http().get('/v1/logs?limit=ten').set(tenant.auth), 400, 'invalid_request').message,
+      ).toBe('limit must be an integer');
     });
 
     it('should filter by type', async () => {
       const res = await t.http().get('/v1/events?type=workspace.created').set(tenant.auth).expect(200);
       expect(res.body.total).toBe(1);
       expect(res.body.events[0].data).toMatchObject({ workspaceId: tenant.workspaceId, plan: 'pro' });
-      expect((await t.http().get('/v1/events?type=nothing.like.this').set(tenant.auth).expect(200)).body).toMatchObject({ events: [], total: 0, hasMore: false });
+      expect((await t.http().get('/v1/events?type=nothing.like.this').set(tenant.auth).expect(200)).body).toMatchObject(
+        { events: [], total: 0, hasMore: false },
+      );
     });
 
     it('should write the event in the transaction of the change (no change without its event)', async () => {
@@ -103,19 +111,25 @@ describe('audit events and request logs (foundation)', () => {
       } finally {
         await t.ds.query('ALTER TABLE events_hidden_for_test RENAME TO events');
       }
-      expect((await t.http().get('/v1/policy').set(tenant.auth).expect(200)).body.policy.blockedTerms).toEqual(['term-23']);
+      expect((await t.http().get('/v1/policy').set(tenant.auth).expect(200)).body.policy.blockedTerms).toEqual([
+        'term-23',
+      ]);
     });
 
     it('should relay committed events to the queue (outbox dispatched)', async () => {
       const created = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Relayed' }).expect(201);
       await eventually(async () => {
-        const rows = (await t.ds.query(`SELECT dispatched_at FROM events WHERE type = 'profile.created' AND profile_id = $1`, [created.body.profile.id])) as { dispatched_at: Date | null }[];
+        const rows = (await t.ds.query(
+          `SELECT dispatched_at FROM events WHERE type = 'profile.created' AND profile_id = $1`,
+          [created.body.profile.id],
+        )) as { dispatched_at: Date | null }[];
         return rows[0]?.dispatched_at;
       });
     });
 
     it("should show only the resolved profile's events", async () => {
-      const other = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Other' }).expect(201)).body.profile.id;
+      const other = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Other' }).expect(201)).body
+        .profile.id;
       await t
         .http()
         .put(`/v1/policy?profileId=${other}`)
@@ -123,9 +137,14 @@ describe('audit events and request logs (foundation)', () => {
         .send({ blockedTerms: ['other'] })
         .expect(200);
       const res = await t.http().get(`/v1/events?profileId=${other}`).set(tenant.auth).expect(200);
-      expect(res.body.events.map((e: { type: string }) => e.type).sort()).toEqual(['policy.updated', 'profile.created']);
+      expect(res.body.events.map((e: { type: string }) => e.type).sort()).toEqual([
+        'policy.updated',
+        'profile.created',
+      ]);
       const home = await t.http().get('/v1/events?type=policy.updated&limit=100').set(tenant.auth).expect(200);
-      expect(home.body.events.every((e: { data: { profileId: string } }) => e.data.profileId === tenant.profileId)).toBe(true);
+      expect(
+        home.body.events.every((e: { data: { profileId: string } }) => e.data.profileId === tenant.profileId),
+      ).toBe(true);
     });
   });
 
@@ -135,7 +154,9 @@ describe('audit events and request logs (foundation)', () => {
       logTenant = await createTenant(t);
     });
 
-    const logsOf = async (query = ''): Promise<{ logs: LogRow[]; total: number; limit: number; page: number; hasMore: boolean }> =>
+    const logsOf = async (
+      query = '',
+    ): Promise<{ logs: LogRow[]; total: number; limit: number; page: number; hasMore: boolean }> =>
       (await t.http().get(`/v1/logs${query}`).set(logTenant.auth).expect(200)).body;
 
     it('should record one row per request (no bodies, no secrets), soon after it finishes', async () => {
@@ -145,10 +166,16 @@ describe('audit events and request logs (foundation)', () => {
         .set(logTenant.auth)
         .send({ name: 'top-secret-name' })
         .expect(201);
-      const missing = await t.http().get('/v1/profiles/3fa85f64-5717-4562-b3fc-2c963f66afa6').set(logTenant.auth).expect(404);
+      const missing = await t
+        .http()
+        .get('/v1/profiles/3fa85f64-5717-4562-b3fc-2c963f66afa6')
+        .set(logTenant.auth)
+        .expect(404);
       const rows = await eventually(async () => {
         const body = await logsOf('?limit=100');
-        const mine = body.logs.filter((l) => [ok.headers['x-request-id'], missing.headers['x-request-id']].includes(l.requestId));
+        const mine = body.logs.filter((l) =>
+          [ok.headers['x-request-id'], missing.headers['x-request-id']].includes(l.requestId),
+        );
         return mine.length === 2 ? mine : undefined;
       });
       const created = rows.find((l) => l.requestId === ok.headers['x-request-id'])!;
@@ -163,7 +190,10 @@ describe('audit events and request logs (foundation)', () => {
         createdAt: expect.any(String),
       });
       expect(created.durationMs).toBeGreaterThanOrEqual(0);
-      expect(rows.find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({ method: 'GET', status: 404 });
+      expect(rows.find((l) => l.requestId === missing.headers['x-request-id'])).toMatchObject({
+        method: 'GET',
+        status: 404,
+      });
       const text = JSON.stringify(await logsOf('?limit=100'));
       expect(text).not.toContain('top-secret-name');
       expect(text).not.toContain(logTenant.apiKey);
@@ -172,12 +202,16 @@ describe('audit events and request logs (foundation)', () => {
     it('should record refusals after authentication too (403, 429) under the key', async () => {
       const reader = await createKey(t, logTenant, { permissions: ['profiles:read'] });
       const refused = await t.http().put('/v1/policy').set(reader.auth).send({}).expect(403);
-      const row = await eventually(async () => (await logsOf('?status=403')).logs.find((l) => l.requestId === refused.headers['x-request-id']));
+      const row = await eventually(async () =>
+        (await logsOf('?status=403')).logs.find((l) => l.requestId === refused.headers['x-request-id']),
+      );
       expect(row).toMatchObject({ keyId: reader.id, method: 'PUT', path: '/v1/policy', status: 403 });
       const slow = await createKey(t, logTenant, { rateLimitPerMinute: 1 });
       await t.http().get('/v1/profile').set(slow.auth).expect(200);
       const limited = await t.http().get('/v1/profile').set(slow.auth).expect(429);
-      const limitedRow = await eventually(async () => (await logsOf('?status=429')).logs.find((l) => l.requestId === limited.headers['x-request-id']));
+      const limitedRow = await eventually(async () =>
+        (await logsOf('?status=429')).logs.find((l) => l.requestId === limited.headers['x-request-id']),
+      );
       expect(limitedRow).toMatchObject({ keyId: slow.id, method: 'GET', path: '/v1/profile', status: 429 });
       // No key, no row: unauthenticated requests cannot be attributed to a profile.
       const anon = await t.http().get('/v1/profile').expect(401);
@@ -186,15 +220,20 @@ describe('audit events and request logs (foundation)', () => {
     });
 
     it('should filter by status and method (any case), and paginate', async () => {
-      for (let i = 0; i < 3; i++) await t.http().delete(`/v1/api-keys/3fa85f64-5717-4562-b3fc-2c963f66afa${i}`).set(logTenant.auth).expect(404);
+      for (let i = 0; i < 3; i++)
+        await t.http().delete(`/v1/api-keys/3fa85f64-5717-4562-b3fc-2c963f66afa${i}`).set(logTenant.auth).expect(404);
       await eventually(async () => (await logsOf('?method=delete')).total === 3);
       const deletes = await logsOf('?method=delete&status=404&limit=2');
       expect(deletes).toMatchObject({ total: 3, limit: 2, page: 1, hasMore: true });
       expect(deletes.logs.every((l) => l.method === 'DELETE' && l.status === 404)).toBe(true);
       expect((await logsOf('?method=delete&status=404&limit=2&page=2')).logs).toHaveLength(1);
       expect((await logsOf('?status=418')).total).toBe(0);
-      expect(expectError(await t.http().get('/v1/logs?method=BREW').set(logTenant.auth), 400, 'invalid_request').details).toEqual({ field: 'method' });
-      expect(expectError(await t.http().get('/v1/logs?status=abc').set(logTenant.auth), 400, 'invalid_request').details).toEqual({ field: 'status' });
+      expect(
+        expectError(await t.http().get('/v1/logs?method=BREW').set(logTenant.auth), 400, 'invalid_request').details,
+      ).toEqual({ field: 'method' });
+      expect(
+        expectError(await t.http().get('/v1/logs?status=abc').set(logTenant.auth), 400, 'invalid_request').details,
+      ).toEqual({ field: 'status' });
       expect((await t.http().get('/v1/logs?limit=1000').set(logTenant.auth).expect(200)).body.limit).toBe(100);
     });
 
@@ -205,12 +244,16 @@ describe('audit events and request logs (foundation)', () => {
         await db.query('LOCK TABLE request_logs IN ACCESS EXCLUSIVE MODE');
         // Were the log write on the request path, these would wait for our COMMIT, which only
         // comes after they answer: the test would time out instead.
-        const responses = await Promise.all(Array.from({ length: 5 }, () => t.http().get('/v1/profile').set(logTenant.auth)));
+        const responses = await Promise.all(
+          Array.from({ length: 5 }, () => t.http().get('/v1/profile').set(logTenant.auth)),
+        );
         expect(responses.every((r) => r.status === 200)).toBe(true);
         await new Promise((r) => setTimeout(r, 1200)); // a flush is now waiting on the lock
         await db.query('COMMIT');
         const ids = responses.map((r) => r.headers['x-request-id']);
-        await eventually(async () => (await logsOf('?limit=100')).logs.filter((l) => ids.includes(l.requestId)).length === 5);
+        await eventually(
+          async () => (await logsOf('?limit=100')).logs.filter((l) => ids.includes(l.requestId)).length === 5,
+        );
       } finally {
         await db.end();
       }
@@ -219,7 +262,11 @@ describe('audit events and request logs (foundation)', () => {
     it("should keep each workspace's logs to itself", async () => {
       const other = await createTenant(t);
       const res = await t.http().get('/v1/profile').set(other.auth).expect(200);
-      await eventually(async () => (await t.http().get('/v1/logs').set(other.auth).expect(200)).body.logs.some((l: LogRow) => l.requestId === res.headers['x-request-id']));
+      await eventually(async () =>
+        (await t.http().get('/v1/logs').set(other.auth).expect(200)).body.logs.some(
+          (l: LogRow) => l.requestId === res.headers['x-request-id'],
+        ),
+      );
       expect((await logsOf('?limit=100')).logs.some((l) => l.requestId === res.headers['x-request-id'])).toBe(false);
       expect((await logsOf('?limit=100')).logs.every((l) => l.keyId !== other.keyId)).toBe(true);
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from '../../migrations';
-import { createDataSource } from '../../src/database/data-source';
+import { createDataSource } from '@/database/data-source';
 import { adminQuery, dbUrl, runId, templateName } from '../support/db';
 import { createTestApp, TestApp } from '../support/test-app';
 

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/common/errors/error-catalogue';
+import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
 import { expectError, rateHeaders } from '../support/foundation';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -49,7 +49,12 @@ describe('error envelope (foundation)', () => {
     });
 
     it('should answer malformed JSON with 400 invalid_request naming the body', async () => {
-      const res = await t.http().post('/v1/profiles').set(tenant.auth).set('Content-Type', 'application/json').send('{"name": "x",');
+      const res = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"name": "x",');
       const error = expectError(res, 400, 'invalid_request');
       expect(error.message).toMatch(/JSON/);
       expect(error.details).toEqual({ field: 'body' });
@@ -84,11 +89,19 @@ describe('error envelope (foundation)', () => {
     });
 
     it('should name the field in validation messages (required, wrong type, range, unknown, query)', async () => {
-      const missing = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({}), 400, 'invalid_request');
+      const missing = expectError(
+        await t.http().post('/v1/profiles').set(tenant.auth).send({}),
+        400,
+        'invalid_request',
+      );
       expect(missing.message).toBe('name is required');
       expect(missing.details).toEqual({ field: 'name' });
 
-      const wrongType = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 42 }), 400, 'invalid_request');
+      const wrongType = expectError(
+        await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 42 }),
+        400,
+        'invalid_request',
+      );
       expect(wrongType.message).toBe('name must be a string');
 
       const tooLong = expectError(
@@ -102,7 +115,11 @@ describe('error envelope (foundation)', () => {
       );
       expect(tooLong.message).toMatch(/^name must be shorter than or equal to 200 characters/);
 
-      const unknown = expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'ok', colour: 'red' }), 400, 'invalid_request');
+      const unknown = expectError(
+        await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'ok', colour: 'red' }),
+        400,
+        'invalid_request',
+      );
       expect(unknown.message).toContain('colour');
       expect(unknown.details).toEqual({ field: 'colour' });
 
@@ -153,21 +170,41 @@ describe('error envelope (foundation)', () => {
   describe('legacy format', () => {
     it('should answer { error: <message>, code } under Service-Error-Format: legacy', async () => {
       const res = await t.http().get('/v1/profile').set('Service-Error-Format', 'legacy').expect(401);
-      expect(res.body).toEqual({ error: ERROR_CATALOGUE.authentication_required.message, code: 'authentication_required' });
+      expect(res.body).toEqual({
+        error: ERROR_CATALOGUE.authentication_required.message,
+        code: 'authentication_required',
+      });
       expect(res.headers['x-request-id']).toBeTruthy();
 
       const notFound = await t.http().get('/nope').set('Service-Error-Format', 'Legacy').expect(404);
       expect(notFound.body).toEqual({ error: expect.any(String), code: 'not_found' });
 
-      const validation = await t.http().post('/v1/profiles').set(tenant.auth).set('Service-Error-Format', 'legacy').send({}).expect(400);
+      const validation = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Service-Error-Format', 'legacy')
+        .send({})
+        .expect(400);
       expect(validation.body).toEqual({ error: 'name is required', code: 'invalid_request' });
 
-      const malformed = await t.http().post('/v1/profiles').set(tenant.auth).set('Service-Error-Format', 'legacy').set('Content-Type', 'application/json').send('{').expect(400);
+      const malformed = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Service-Error-Format', 'legacy')
+        .set('Content-Type', 'application/json')
+        .send('{')
+        .expect(400);
       expect(malformed.body).toEqual({ error: 'The request body is not valid JSON.', code: 'invalid_request' });
     });
 
     it('should keep the standard envelope for any other header value', async () => {
-      expectError(await t.http().get('/v1/profile').set('Service-Error-Format', 'modern'), 401, 'authentication_required');
+      expectError(
+        await t.http().get('/v1/profile').set('Service-Error-Format', 'modern'),
+        401,
+        'authentication_required',
+      );
     });
   });
 

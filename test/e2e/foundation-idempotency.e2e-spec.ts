@@ -15,24 +15,63 @@ describe('idempotency (foundation)', () => {
   afterAll(async () => t.close());
 
   const countProfiles = async (name: string): Promise<number> =>
-    ((await t.ds.query('SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND name = $2', [tenant.workspaceId, name])) as { n: number }[])[0]!.n;
+    (
+      (await t.ds.query('SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND name = $2', [
+        tenant.workspaceId,
+        name,
+      ])) as { n: number }[]
+    )[0]!.n;
 
   it('should replay the original status and body with Idempotent-Replayed: true, and run the write once', async () => {
-    const first = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'create-1').send({ name: 'Once' }).expect(201);
+    const first = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'create-1')
+      .send({ name: 'Once' })
+      .expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'create-1').send({ name: 'Once' }).expect(201);
+    const again = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'create-1')
+      .send({ name: 'Once' })
+      .expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.text).toBe(first.text);
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(await countProfiles('Once')).toBe(1);
-    const events = (await t.ds.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'profile.created'`, [tenant.workspaceId])) as { n: number }[];
+    const events = (await t.ds.query(
+      `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'profile.created'`,
+      [tenant.workspaceId],
+    )) as { n: number }[];
     expect(events[0]!.n).toBe(1);
   });
 
   it('should answer 409 idempotency_key_reused for the same key with another body (or query)', async () => {
-    await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'reuse').send({ name: 'A' }).expect(201);
-    expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'reuse').send({ name: 'B' }), 409, 'idempotency_key_reused');
-    expectError(await t.http().post(`/v1/profiles?profileId=${tenant.profileId}`).set(tenant.auth).set('Idempotency-Key', 'reuse').send({ name: 'A' }), 409, 'idempotency_key_reused');
+    await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'reuse')
+      .send({ name: 'A' })
+      .expect(201);
+    expectError(
+      await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'reuse').send({ name: 'B' }),
+      409,
+      'idempotency_key_reused',
+    );
+    expectError(
+      await t
+        .http()
+        .post(`/v1/profiles?profileId=${tenant.profileId}`)
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'reuse')
+        .send({ name: 'A' }),
+      409,
+      'idempotency_key_reused',
+    );
     expect(await countProfiles('B')).toBe(0);
     // Key order in the JSON does not make it another body.
     const p = await t
@@ -55,34 +94,88 @@ describe('idempotency (foundation)', () => {
 
   it('should scope keys to the API key and the route', async () => {
     const second = await createKey(t, tenant, { name: 'second' });
-    await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'shared').send({ name: 'Scoped' }).expect(201);
-    const otherKey = await t.http().post('/v1/profiles').set(second.auth).set('Idempotency-Key', 'shared').send({ name: 'Scoped' }).expect(201);
+    await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'shared')
+      .send({ name: 'Scoped' })
+      .expect(201);
+    const otherKey = await t
+      .http()
+      .post('/v1/profiles')
+      .set(second.auth)
+      .set('Idempotency-Key', 'shared')
+      .send({ name: 'Scoped' })
+      .expect(201);
     expect(otherKey.headers['idempotent-replayed']).toBeUndefined();
     expect(await countProfiles('Scoped')).toBe(2);
     // Same key, another route: a separate write.
-    const key = await t.http().post('/v1/api-keys').set(tenant.auth).set('Idempotency-Key', 'shared').send({ name: 'Scoped' }).expect(201);
+    const key = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'shared')
+      .send({ name: 'Scoped' })
+      .expect(201);
     expect(key.headers['idempotent-replayed']).toBeUndefined();
     // Same key, another resource path.
-    const [p1, p2] = (await t.ds.query('SELECT id FROM profiles WHERE workspace_id = $1 AND name = $2', [tenant.workspaceId, 'Scoped'])) as { id: string }[];
-    await t.http().patch(`/v1/profiles/${p1!.id}`).set(tenant.auth).set('Idempotency-Key', 'patch').send({ description: 'd' }).expect(200);
-    const other = await t.http().patch(`/v1/profiles/${p2!.id}`).set(tenant.auth).set('Idempotency-Key', 'patch').send({ description: 'd' }).expect(200);
+    const [p1, p2] = (await t.ds.query('SELECT id FROM profiles WHERE workspace_id = $1 AND name = $2', [
+      tenant.workspaceId,
+      'Scoped',
+    ])) as { id: string }[];
+    await t
+      .http()
+      .patch(`/v1/profiles/${p1!.id}`)
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'patch')
+      .send({ description: 'd' })
+      .expect(200);
+    const other = await t
+      .http()
+      .patch(`/v1/profiles/${p2!.id}`)
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'patch')
+      .send({ description: 'd' })
+      .expect(200);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('should store and replay 4xx answers (the envelope naming this request), in the legacy shape when asked', async () => {
-    const first = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'bad-body').send({ name: 7 });
+    const first = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'bad-body')
+      .send({ name: 7 });
     const e1 = expectError(first, 400, 'invalid_request');
-    const replay = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'bad-body').send({ name: 7 });
+    const replay = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'bad-body')
+      .send({ name: 7 });
     const e2 = expectError(replay, 400, 'invalid_request');
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.headers['original-request-id']).toBe(e1.requestId);
     expect({ ...e2, requestId: 'x' }).toEqual({ ...e1, requestId: 'x' });
-    const legacy = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'bad-body').set('Service-Error-Format', 'legacy').send({ name: 7 }).expect(400);
+    const legacy = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'bad-body')
+      .set('Service-Error-Format', 'legacy')
+      .send({ name: 7 })
+      .expect(400);
     expect(legacy.body).toEqual({ error: e1.message, code: 'invalid_request' });
     expect(legacy.headers['idempotent-replayed']).toBe('true');
 
     const missing = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
-    expectError(await t.http().delete(`/v1/profiles/${missing}`).set(tenant.auth).set('Idempotency-Key', 'gone'), 404, 'not_found');
+    expectError(
+      await t.http().delete(`/v1/profiles/${missing}`).set(tenant.auth).set('Idempotency-Key', 'gone'),
+      404,
+      'not_found',
+    );
     const gone = await t.http().delete(`/v1/profiles/${missing}`).set(tenant.auth).set('Idempotency-Key', 'gone');
     expectError(gone, 404, 'not_found');
     expect(gone.headers['idempotent-replayed']).toBe('true');
@@ -91,15 +184,36 @@ describe('idempotency (foundation)', () => {
   it('should not store a 5xx: the retry runs again (and the failed write left nothing behind)', async () => {
     await t.ds.query('ALTER TABLE events RENAME TO events_hidden_for_test');
     try {
-      expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'flaky').send({ name: 'AfterCrash' }), 500, 'internal_error');
+      expectError(
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set(tenant.auth)
+          .set('Idempotency-Key', 'flaky')
+          .send({ name: 'AfterCrash' }),
+        500,
+        'internal_error',
+      );
     } finally {
       await t.ds.query('ALTER TABLE events_hidden_for_test RENAME TO events');
     }
     // The profile and its outbox row are one transaction: the failed outbox write rolled the profile back.
     expect(await countProfiles('AfterCrash')).toBe(0);
-    const retry = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'flaky').send({ name: 'AfterCrash' }).expect(201);
+    const retry = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'flaky')
+      .send({ name: 'AfterCrash' })
+      .expect(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    const replay = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'flaky').send({ name: 'AfterCrash' }).expect(201);
+    const replay = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'flaky')
+      .send({ name: 'AfterCrash' })
+      .expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(await countProfiles('AfterCrash')).toBe(1);
   });
@@ -108,9 +222,19 @@ describe('idempotency (foundation)', () => {
     const key = await createKey(t, tenant, { name: 'slow', rateLimitPerMinute: 1 });
     await setKeyLimits(t, key.id, 1, 1000);
     await t.http().get('/v1/profile').set(key.auth).expect(200);
-    expectError(await t.http().post('/v1/profiles').set(key.auth).set('Idempotency-Key', 'limited').send({ name: 'Limited' }), 429, 'rate_limit_exceeded');
+    expectError(
+      await t.http().post('/v1/profiles').set(key.auth).set('Idempotency-Key', 'limited').send({ name: 'Limited' }),
+      429,
+      'rate_limit_exceeded',
+    );
     await resetRateLimit(t, key.id);
-    const res = await t.http().post('/v1/profiles').set(key.auth).set('Idempotency-Key', 'limited').send({ name: 'Limited' }).expect(201);
+    const res = await t
+      .http()
+      .post('/v1/profiles')
+      .set(key.auth)
+      .set('Idempotency-Key', 'limited')
+      .send({ name: 'Limited' })
+      .expect(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     expect(await countProfiles('Limited')).toBe(1);
   });
@@ -129,10 +253,16 @@ describe('idempotency (foundation)', () => {
         .send({ name: 'Raced' })
         .then((r) => r);
       await eventually(async () => {
-        const rows = (await t.ds.query(`SELECT 1 FROM idempotency_keys WHERE key = 'race' AND response_status IS NULL`)) as unknown[];
+        const rows = (await t.ds.query(
+          `SELECT 1 FROM idempotency_keys WHERE key = 'race' AND response_status IS NULL`,
+        )) as unknown[];
         return rows.length === 1;
       });
-      const concurrent = await Promise.all(Array.from({ length: 5 }, () => t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'race').send({ name: 'Raced' })));
+      const concurrent = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'race').send({ name: 'Raced' }),
+        ),
+      );
       for (const res of concurrent) {
         expectError(res, 409, 'idempotency_key_in_use');
         expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -141,7 +271,13 @@ describe('idempotency (foundation)', () => {
       await db.query('SELECT pg_advisory_unlock(hashtext($1))', [`profiles:${tenant.workspaceId}`]);
       const done = await first;
       expect(done.status).toBe(201);
-      const replay = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'race').send({ name: 'Raced' }).expect(201);
+      const replay = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'race')
+        .send({ name: 'Raced' })
+        .expect(201);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.text).toBe(done.text);
       expect(await countProfiles('Raced')).toBe(1);
@@ -151,7 +287,11 @@ describe('idempotency (foundation)', () => {
   });
 
   it('should create exactly one row when many identical requests race (each answer is the original, a replay or in_use)', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'burst').send({ name: 'Burst' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'burst').send({ name: 'Burst' }),
+      ),
+    );
     expect(await countProfiles('Burst')).toBe(1);
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
@@ -161,29 +301,74 @@ describe('idempotency (foundation)', () => {
   });
 
   it('should keep a key 24 hours, after which it may be used again', async () => {
-    await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'daily').send({ name: 'Day1' }).expect(201);
-    const [row] = (await t.ds.query(`SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE key = 'daily'`)) as { ttl: number }[];
+    await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'daily')
+      .send({ name: 'Day1' })
+      .expect(201);
+    const [row] = (await t.ds.query(
+      `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE key = 'daily'`,
+    )) as { ttl: number }[];
     expect(row!.ttl).toBe(24 * 3600);
     await t.ds.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'daily'`);
-    const next = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'daily').send({ name: 'Day2' }).expect(201);
+    const next = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'daily')
+      .send({ name: 'Day2' })
+      .expect(201);
     expect(next.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('should let a retry take over a key whose first request died (its lock lapsed)', async () => {
-    const first = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'orphan').send({ name: 'Orphan' }).expect(201);
+    const first = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'orphan')
+      .send({ name: 'Orphan' })
+      .expect(201);
     await t.ds.query('DELETE FROM profiles WHERE id = $1', [first.body.profile.id]);
     // As if the process had crashed after claiming: no response stored, lock already lapsed.
-    await t.ds.query(`UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second' WHERE key = 'orphan'`);
-    const retry = await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'orphan').send({ name: 'Orphan' }).expect(201);
+    await t.ds.query(
+      `UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second' WHERE key = 'orphan'`,
+    );
+    const retry = await t
+      .http()
+      .post('/v1/profiles')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'orphan')
+      .send({ name: 'Orphan' })
+      .expect(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(await countProfiles('Orphan')).toBe(1);
     // While the lock has not lapsed, the same situation is "in use".
-    await t.ds.query(`UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, locked_until = now() + interval '30 seconds' WHERE key = 'orphan'`);
-    expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'orphan').send({ name: 'Orphan' }), 409, 'idempotency_key_in_use');
+    await t.ds.query(
+      `UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, locked_until = now() + interval '30 seconds' WHERE key = 'orphan'`,
+    );
+    expectError(
+      await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'orphan').send({ name: 'Orphan' }),
+      409,
+      'idempotency_key_in_use',
+    );
   });
 
   it('should validate the header and ignore it on reads', async () => {
-    expect(expectError(await t.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'k'.repeat(256)).send({ name: 'x' }), 400, 'invalid_request').details).toEqual({
+    expect(
+      expectError(
+        await t
+          .http()
+          .post('/v1/profiles')
+          .set(tenant.auth)
+          .set('Idempotency-Key', 'k'.repeat(256))
+          .send({ name: 'x' }),
+        400,
+        'invalid_request',
+      ).details,
+    ).toEqual({
       field: 'Idempotency-Key',
     });
     const read = await t.http().get('/v1/profile').set(tenant.auth).set('Idempotency-Key', 'read').expect(200);
@@ -210,17 +395,44 @@ describe('idempotency (foundation)', () => {
       .expect(200);
     expect(put2.headers['idempotent-replayed']).toBe('true');
     expect(put2.text).toBe(put1.text);
-    const updates = (await t.ds.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'policy.updated'`, [tenant.workspaceId])) as { n: number }[];
+    const updates = (await t.ds.query(
+      `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'policy.updated'`,
+      [tenant.workspaceId],
+    )) as { n: number }[];
     expect(updates[0]!.n).toBe(1);
 
-    const k1 = await t.http().post('/v1/api-keys').set(tenant.auth).set('Idempotency-Key', 'key').send({ name: 'k' }).expect(201);
-    const k2 = await t.http().post('/v1/api-keys').set(tenant.auth).set('Idempotency-Key', 'key').send({ name: 'k' }).expect(201);
+    const k1 = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'key')
+      .send({ name: 'k' })
+      .expect(201);
+    const k2 = await t
+      .http()
+      .post('/v1/api-keys')
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'key')
+      .send({ name: 'k' })
+      .expect(201);
     expect(k2.body.secret).toBe(k1.body.secret); // the stored answer, not a second key
-    const keys = (await t.ds.query(`SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = $1 AND name = 'k'`, [tenant.workspaceId])) as { n: number }[];
+    const keys = (await t.ds.query(`SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = $1 AND name = 'k'`, [
+      tenant.workspaceId,
+    ])) as { n: number }[];
     expect(keys[0]!.n).toBe(1);
 
-    const d1 = await t.http().delete(`/v1/api-keys/${k1.body.apiKey.id}`).set(tenant.auth).set('Idempotency-Key', 'del').expect(200);
-    const d2 = await t.http().delete(`/v1/api-keys/${k1.body.apiKey.id}`).set(tenant.auth).set('Idempotency-Key', 'del').expect(200);
+    const d1 = await t
+      .http()
+      .delete(`/v1/api-keys/${k1.body.apiKey.id}`)
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'del')
+      .expect(200);
+    const d2 = await t
+      .http()
+      .delete(`/v1/api-keys/${k1.body.apiKey.id}`)
+      .set(tenant.auth)
+      .set('Idempotency-Key', 'del')
+      .expect(200);
     expect(d2.headers['idempotent-replayed']).toBe('true');
     expect(d2.text).toBe(d1.text);
   });

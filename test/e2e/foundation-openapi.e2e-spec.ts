@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/common/errors/error-catalogue';
+import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
 import { ROOT } from '../support/foundation';
 import { discoverRoutes } from '../support/routes';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -14,7 +14,16 @@ type Operation = {
   parameters?: { $ref?: string; name?: string; in?: string }[];
   responses: Record<
     string,
-    { description: string; headers?: Record<string, unknown>; content?: { 'application/json'?: { schema?: { $ref?: string }; examples?: Record<string, { value: { error: { code: string } } }> } } }
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: {
+        'application/json'?: {
+          schema?: { $ref?: string };
+          examples?: Record<string, { value: { error: { code: string } } }>;
+        };
+      };
+    }
   >;
   'x-required-permission'?: string;
 };
@@ -22,7 +31,12 @@ type Doc = {
   openapi: string;
   info: { description: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, { enum?: string[]; $ref?: string; allOf?: { $ref: string }[] }> }> };
+  components: {
+    schemas: Record<
+      string,
+      { properties?: Record<string, { enum?: string[]; $ref?: string; allOf?: { $ref: string }[] }> }
+    >;
+  };
 };
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -38,7 +52,12 @@ function lint(file: string): Promise<{ code: number; report?: LintReport; output
     execFile(
       join(ROOT, 'node_modules', '.bin', 'redocly'),
       ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file],
-      { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, timeout: 120000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        timeout: 120000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
         let report: LintReport | undefined;
         try {
@@ -76,8 +95,12 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
       const file = join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(doc, null, 2));
       const { code, report, output } = await lint(file);
-      const problems = (report?.problems ?? []).map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${decodeURIComponent(p.location[0]?.pointer ?? '?').replace(/~1/g, '/')}`);
-      if (code !== 0 || !report) throw new Error(`redocly lint failed (exit ${code}):\n${report ? problems.join('\n') : output}`);
+      const problems = (report?.problems ?? []).map(
+        (p) =>
+          `${p.severity} ${p.ruleId}: ${p.message} at ${decodeURIComponent(p.location[0]?.pointer ?? '?').replace(/~1/g, '/')}`,
+      );
+      if (code !== 0 || !report)
+        throw new Error(`redocly lint failed (exit ${code}):\n${report ? problems.join('\n') : output}`);
       expect(report.totals.errors).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -86,32 +109,49 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
 
   it('should document every route of the app with a summary (hosted pages and the sandbox aside), every /v1 route included', () => {
     const routes = discoverRoutes(t);
-    expect(routes.filter((r) => r.path.startsWith('/v1') && r.excludedFromDocs).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(
+      routes.filter((r) => r.path.startsWith('/v1') && r.excludedFromDocs).map((r) => `${r.method} ${r.path}`),
+    ).toEqual([]);
     const missing: string[] = [];
     for (const r of routes) {
       if (r.excludedFromDocs || r.method === 'ALL') continue;
       const op = doc.paths[toOpenApiPath(r.path)]?.[r.method.toLowerCase()];
       if (!op) missing.push(`${r.method} ${r.path}`);
-      else if (!op.summary) missing.push(`${r.method} ${r.path} (no summary: add a JSDoc comment to ${r.controller}.${r.handler})`);
+      else if (!op.summary)
+        missing.push(`${r.method} ${r.path} (no summary: add a JSDoc comment to ${r.controller}.${r.handler})`);
     }
     expect(missing).toEqual([]);
   });
 
   it('should give every /v1 operation bearer security, its permission, a success response and the common errors', () => {
     const problems: string[] = [];
-    const permissions = new Map(discoverRoutes(t).map((r) => [`${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`, r.permission]));
+    const permissions = new Map(
+      discoverRoutes(t).map((r) => [`${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`, r.permission]),
+    );
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!path.startsWith('/v1')) continue;
       for (const [method, op] of Object.entries(item)) {
         const name = `${method.toUpperCase()} ${path}`;
         if (!op.security?.some((s) => 'bearer' in s)) problems.push(`${name}: no bearer security`);
-        if (op['x-required-permission'] !== permissions.get(`${method} ${path}`)) problems.push(`${name}: x-required-permission ${op['x-required-permission']}`);
+        if (op['x-required-permission'] !== permissions.get(`${method} ${path}`))
+          problems.push(`${name}: x-required-permission ${op['x-required-permission']}`);
         if (!Object.keys(op.responses).some((s) => /^2\d\d$/.test(s))) problems.push(`${name}: no 2xx response`);
-        for (const status of ['401', '403', '429', '500']) if (!op.responses[status]) problems.push(`${name}: no ${status} response`);
+        for (const status of ['401', '403', '429', '500'])
+          if (!op.responses[status]) problems.push(`${name}: no ${status} response`);
         const two = Object.entries(op.responses).find(([s]) => /^2\d\d$/.test(s))?.[1];
-        for (const h of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']) if (!two?.headers?.[h]) problems.push(`${name}: 2xx lacks header ${h}`);
+        for (const h of [
+          'X-Request-Id',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+          'RateLimit-Policy',
+        ])
+          if (!two?.headers?.[h]) problems.push(`${name}: 2xx lacks header ${h}`);
         if (!op.responses['429']?.headers?.['Retry-After']) problems.push(`${name}: 429 lacks Retry-After`);
-        if (['post', 'put', 'patch', 'delete'].includes(method) && !op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey'))
+        if (
+          ['post', 'put', 'patch', 'delete'].includes(method) &&
+          !op.parameters?.some((p) => p.$ref === '#/components/parameters/IdempotencyKey')
+        )
           problems.push(`${name}: no Idempotency-Key parameter`);
       }
     }
@@ -122,17 +162,21 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
     const envelope = doc.components.schemas.ErrorEnvelope!;
     const errorRef = envelope.properties!.error!;
     expect(errorRef.$ref ?? errorRef.allOf?.[0]?.$ref).toBe('#/components/schemas/ErrorBody');
-    expect([...(doc.components.schemas.ErrorBody!.properties!.code!.enum ?? [])].sort()).toEqual([...ERROR_CODES].sort());
+    expect([...(doc.components.schemas.ErrorBody!.properties!.code!.enum ?? [])].sort()).toEqual(
+      [...ERROR_CODES].sort(),
+    );
     const wrong: string[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         for (const [status, response] of Object.entries(op.responses)) {
           const json = response.content?.['application/json'];
           if (!json?.examples || Number(status) < 400) continue;
-          if (json.schema?.$ref !== '#/components/schemas/ErrorEnvelope') wrong.push(`${method} ${path} ${status}: not the envelope`);
+          if (json.schema?.$ref !== '#/components/schemas/ErrorEnvelope')
+            wrong.push(`${method} ${path} ${status}: not the envelope`);
           for (const ex of Object.values(json.examples)) {
             const code = ex.value.error.code as keyof typeof ERROR_CATALOGUE;
-            if (!ERROR_CATALOGUE[code] || String(ERROR_CATALOGUE[code].status) !== status) wrong.push(`${method} ${path}: ${code} under ${status}`);
+            if (!ERROR_CATALOGUE[code] || String(ERROR_CATALOGUE[code].status) !== status)
+              wrong.push(`${method} ${path}: ${code} under ${status}`);
           }
         }
       }

@@ -1,4 +1,4 @@
-import { RateLimitService } from '../../src/common/rate-limit/rate-limit.service';
+import { RateLimitService } from '@/common/rate-limit/rate-limit.service';
 import { createKey, expectError, rateHeaders, setKeyLimits } from '../support/foundation';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
 
@@ -68,7 +68,9 @@ describe('rate limiting (foundation)', () => {
   it('should admit exactly the limit when a burst hits both instances at once', async () => {
     const tenant = await createTenant(a);
     const key = await createKey(a, tenant, { rateLimitPerMinute: 5 });
-    const results = await Promise.all(Array.from({ length: 14 }, (_, i) => (i % 2 ? a : b).http().get('/v1/profile').set(key.auth)));
+    const results = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => (i % 2 ? a : b).http().get('/v1/profile').set(key.auth)),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(9);
@@ -102,14 +104,32 @@ describe('rate limiting (foundation)', () => {
     const reader = await createKey(a, tenant, { permissions: ['profiles:read'] });
     const checks = [
       await a.http().get('/v1/profile').set(tenant.auth).expect(200),
-      await a.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'rl-1').send({ name: 'p' }).expect(201),
-      await a.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'rl-1').send({ name: 'p' }).expect(201), // replay
+      await a
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'rl-1')
+        .send({ name: 'p' })
+        .expect(201),
+      await a
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'rl-1')
+        .send({ name: 'p' })
+        .expect(201), // replay
       await a.http().post('/v1/profiles').set(tenant.auth).send({}).expect(400), // validation
       await a.http().get('/v1/profile?profileId=a&profileId=b').set(tenant.auth).expect(400), // invalid_profile_id
       await a.http().post('/v1/profiles').set(reader.auth).send({ name: 'x' }).expect(403), // insufficient_permission
       await a.http().get('/v1/profile?profileId=3fa85f64-5717-4562-b3fc-2c963f66afa6').set(tenant.auth).expect(403), // profile_not_accessible
       await a.http().get('/v1/profiles/3fa85f64-5717-4562-b3fc-2c963f66afa6').set(tenant.auth).expect(404), // not_found from the service
-      await a.http().post('/v1/profiles').set(tenant.auth).set('Idempotency-Key', 'rl-1').send({ name: 'other' }).expect(409), // reused
+      await a
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .set('Idempotency-Key', 'rl-1')
+        .send({ name: 'other' })
+        .expect(409), // reused
     ];
     for (const res of checks) rateHeaders(res);
     // Before authentication there is no key to count against.

@@ -18,26 +18,59 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     });
 
     it('should create, read, list, update and delete a profile', async () => {
-      const created = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Acme', description: 'Customer Acme', externalId: 'cus_42' }).expect(201);
+      const created = await t
+        .http()
+        .post('/v1/profiles')
+        .set(tenant.auth)
+        .send({ name: 'Acme', description: 'Customer Acme', externalId: 'cus_42' })
+        .expect(201);
       const profile = created.body.profile;
-      expect(profile).toEqual({ id: expect.any(String), name: 'Acme', description: 'Customer Acme', externalId: 'cus_42', createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(profile).toEqual({
+        id: expect.any(String),
+        name: 'Acme',
+        description: 'Customer Acme',
+        externalId: 'cus_42',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
 
       expect((await t.http().get(`/v1/profiles/${profile.id}`).set(tenant.auth).expect(200)).body).toEqual({ profile });
       const list = await t.http().get('/v1/profiles').set(tenant.auth).expect(200);
       expect(list.body).toMatchObject({ page: 1, limit: 20, total: 2, hasMore: false });
       expect(list.body.profiles.map((p: { id: string }) => p.id)).toEqual([tenant.profileId, profile.id]);
 
-      const patched = await t.http().patch(`/v1/profiles/${profile.id}`).set(tenant.auth).send({ name: 'Acme Inc.' }).expect(200);
-      expect(patched.body.profile).toMatchObject({ id: profile.id, name: 'Acme Inc.', description: 'Customer Acme', externalId: 'cus_42' });
+      const patched = await t
+        .http()
+        .patch(`/v1/profiles/${profile.id}`)
+        .set(tenant.auth)
+        .send({ name: 'Acme Inc.' })
+        .expect(200);
+      expect(patched.body.profile).toMatchObject({
+        id: profile.id,
+        name: 'Acme Inc.',
+        description: 'Customer Acme',
+        externalId: 'cus_42',
+      });
 
-      expect((await t.http().delete(`/v1/profiles/${profile.id}`).set(tenant.auth).expect(200)).body).toEqual({ id: profile.id, deleted: true });
+      expect((await t.http().delete(`/v1/profiles/${profile.id}`).set(tenant.auth).expect(200)).body).toEqual({
+        id: profile.id,
+        deleted: true,
+      });
       expectError(await t.http().get(`/v1/profiles/${profile.id}`).set(tenant.auth), 404, 'not_found');
-      expectError(await t.http().get(`/v1/profile?profileId=${profile.id}`).set(tenant.auth), 403, 'profile_not_accessible');
+      expectError(
+        await t.http().get(`/v1/profile?profileId=${profile.id}`).set(tenant.auth),
+        403,
+        'profile_not_accessible',
+      );
       expect((await t.http().get('/v1/profiles').set(tenant.auth).expect(200)).body.total).toBe(1);
       // Soft delete: the row stays for the audit trail.
-      const [row] = (await t.ds.query('SELECT deleted_at FROM profiles WHERE id = $1', [profile.id])) as { deleted_at: Date | null }[];
+      const [row] = (await t.ds.query('SELECT deleted_at FROM profiles WHERE id = $1', [profile.id])) as {
+        deleted_at: Date | null;
+      }[];
       expect(row!.deleted_at).toBeInstanceOf(Date);
-      const types = (await t.http().get(`/v1/events?profileId=${tenant.profileId}`).set(tenant.auth).expect(200)).body.events.map((e: { type: string }) => e.type);
+      const types = (
+        await t.http().get(`/v1/events?profileId=${tenant.profileId}`).set(tenant.auth).expect(200)
+      ).body.events.map((e: { type: string }) => e.type);
       expect(types).toContain('workspace.created');
     });
 
@@ -50,7 +83,11 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       const p = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Busy' }).expect(201)).body.profile;
       const account = await insertAccount(t, tenant, p.id);
       await insertAccount(t, tenant, p.id, 'disconnected');
-      const error = expectError(await t.http().delete(`/v1/profiles/${p.id}`).set(tenant.auth), 409, 'profile_has_connected_accounts');
+      const error = expectError(
+        await t.http().delete(`/v1/profiles/${p.id}`).set(tenant.auth),
+        409,
+        'profile_has_connected_accounts',
+      );
       expect(error.message).toContain('1 connected account');
       await t.http().get(`/v1/profiles/${p.id}`).set(tenant.auth).expect(200);
       // Disconnected accounts do not hold the profile back.
@@ -59,20 +96,41 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     });
 
     it('should not let a key restricted to profiles create profiles, and list only its profiles', async () => {
-      const extra = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Outside' }).expect(201)).body.profile;
-      const scoped = await createKey(t, tenant, { profileIds: [tenant.profileId], permissions: ['profiles:read', 'profiles:write'] });
-      expectError(await t.http().post('/v1/profiles').set(scoped.auth).send({ name: 'Nope' }), 403, 'profile_not_accessible');
+      const extra = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Outside' }).expect(201)).body
+        .profile;
+      const scoped = await createKey(t, tenant, {
+        profileIds: [tenant.profileId],
+        permissions: ['profiles:read', 'profiles:write'],
+      });
+      expectError(
+        await t.http().post('/v1/profiles').set(scoped.auth).send({ name: 'Nope' }),
+        403,
+        'profile_not_accessible',
+      );
       const list = await t.http().get('/v1/profiles').set(scoped.auth).expect(200);
       expect(list.body.profiles.map((p: { id: string }) => p.id)).toEqual([tenant.profileId]);
       expect(list.body.total).toBe(1);
-      expectError(await t.http().patch(`/v1/profiles/${extra.id}`).set(scoped.auth).send({ name: 'x' }), 403, 'profile_not_accessible');
+      expectError(
+        await t.http().patch(`/v1/profiles/${extra.id}`).set(scoped.auth).send({ name: 'x' }),
+        403,
+        'profile_not_accessible',
+      );
       expectError(await t.http().delete(`/v1/profiles/${extra.id}`).set(scoped.auth), 403, 'profile_not_accessible');
       await t.http().delete(`/v1/profiles/${extra.id}`).set(tenant.auth).expect(200);
     });
 
     it('should validate profile bodies, naming the field', async () => {
-      expect(expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: '' }), 400, 'invalid_request').details).toEqual({ field: 'name' });
-      expect(expectError(await t.http().patch(`/v1/profiles/${tenant.profileId}`).set(tenant.auth).send({ description: 5 }), 400, 'invalid_request').message).toBe('description must be a string');
+      expect(
+        expectError(await t.http().post('/v1/profiles').set(tenant.auth).send({ name: '' }), 400, 'invalid_request')
+          .details,
+      ).toEqual({ field: 'name' });
+      expect(
+        expectError(
+          await t.http().patch(`/v1/profiles/${tenant.profileId}`).set(tenant.auth).send({ description: 5 }),
+          400,
+          'invalid_request',
+        ).message,
+      ).toBe('description must be a string');
     });
   });
 
@@ -80,7 +138,11 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     it('should answer 403 plan_limit with entitlement, usage and limit when the profile quota is used up', async () => {
       const trial = await createTenant(t, { plan: 'trial' });
       await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Second' }).expect(201);
-      const error = expectError(await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Third' }), 403, 'plan_limit');
+      const error = expectError(
+        await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Third' }),
+        403,
+        'plan_limit',
+      );
       expect(error.details).toEqual({ entitlement: 'profiles', usage: 2, limit: 2 });
 
       const starter = await createTenant(t, { plan: 'starter' });
@@ -91,7 +153,10 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
           .set(starter.auth)
           .send({ name: `P${i}` })
           .expect(201);
-      expect(expectError(await t.http().post('/v1/profiles').set(starter.auth).send({ name: 'P5' }), 403, 'plan_limit').details).toEqual({ entitlement: 'profiles', usage: 5, limit: 5 });
+      expect(
+        expectError(await t.http().post('/v1/profiles').set(starter.auth).send({ name: 'P5' }), 403, 'plan_limit')
+          .details,
+      ).toEqual({ entitlement: 'profiles', usage: 5, limit: 5 });
 
       const enterprise = await createTenant(t, { plan: 'enterprise' });
       for (let i = 0; i < 6; i++)
@@ -119,7 +184,9 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
         .set(trial.auth)
         .send({ blockedTerms: ['a'] })
         .expect(200);
-      await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [trial.workspaceId]);
+      await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [
+        trial.workspaceId,
+      ]);
       expectError(await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Late' }), 402, 'trial_expired');
       expectError(
         await t
@@ -147,7 +214,12 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     });
 
     it('should create a key returning { apiKey, secret } once, usable at once, with defaults from the creator', async () => {
-      const res = await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'CI', maxPostsPerDay: 10, rateLimitPerMinute: 30 }).expect(201);
+      const res = await t
+        .http()
+        .post('/v1/api-keys')
+        .set(tenant.auth)
+        .send({ name: 'CI', maxPostsPerDay: 10, rateLimitPerMinute: 30 })
+        .expect(201);
       expect(Object.keys(res.body).sort()).toEqual(['apiKey', 'secret']);
       expect(res.body.secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
       expect(res.body.apiKey).toMatchObject({
@@ -221,8 +293,13 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     });
 
     it('should only create keys within its own scope (profiles, accounts, rate limit)', async () => {
-      const second = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Second' }).expect(201)).body.profile.id;
-      const scoped = await createKey(t, tenant, { profileIds: [tenant.profileId], permissions: ['keys:write', 'keys:read'], rateLimitPerMinute: 20 });
+      const second = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Second' }).expect(201)).body
+        .profile.id;
+      const scoped = await createKey(t, tenant, {
+        profileIds: [tenant.profileId],
+        permissions: ['keys:write', 'keys:read'],
+        rateLimitPerMinute: 20,
+      });
       const child = await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'child' }).expect(201);
       expect(child.body.apiKey.profileIds).toEqual([tenant.profileId]);
       expectError(
@@ -243,7 +320,13 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
         403,
         'profile_not_accessible',
       );
-      expect(expectError(await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 21 }), 400, 'invalid_request').details).toEqual({ field: 'rateLimitPerMinute' });
+      expect(
+        expectError(
+          await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 21 }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'rateLimitPerMinute' });
       await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 20 }).expect(201);
 
       const a1 = await insertAccount(t, tenant, tenant.profileId);
@@ -264,10 +347,32 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
 
     it('should validate key bodies (expiry in the future, home inside the scope, owner in the workspace)', async () => {
       const other = await createTenant(t);
-      expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', expiresAt: '2001-01-01T00:00:00Z' }), 400, 'invalid_request').details).toEqual({ field: 'expiresAt' });
-      expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', expiresAt: 'tomorrow' }), 400, 'invalid_request').message).toMatch(/^expiresAt/);
-      expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', ownerUserId: other.userId }), 400, 'invalid_request').details).toEqual({ field: 'ownerUserId' });
-      expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', homeProfileId: other.profileId }), 403, 'profile_not_accessible');
+      expect(
+        expectError(
+          await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', expiresAt: '2001-01-01T00:00:00Z' }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'expiresAt' });
+      expect(
+        expectError(
+          await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', expiresAt: 'tomorrow' }),
+          400,
+          'invalid_request',
+        ).message,
+      ).toMatch(/^expiresAt/);
+      expect(
+        expectError(
+          await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', ownerUserId: other.userId }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'ownerUserId' });
+      expectError(
+        await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', homeProfileId: other.profileId }),
+        403,
+        'profile_not_accessible',
+      );
       expectError(
         await t
           .http()
@@ -277,7 +382,13 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
         403,
         'profile_not_accessible',
       );
-      expect(expectError(await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', maxPostsPerDay: 0 }), 400, 'invalid_request').details).toEqual({ field: 'maxPostsPerDay' });
+      expect(
+        expectError(
+          await t.http().post('/v1/api-keys').set(tenant.auth).send({ name: 'x', maxPostsPerDay: 0 }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'maxPostsPerDay' });
       expect(
         expectError(
           await t
@@ -302,10 +413,15 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       expectError(await t.http().delete('/v1/api-keys/nope').set(tenant.auth), 404, 'not_found');
 
       // A key restricted to profiles reaches only keys inside its scope.
-      const scoped = await createKey(t, tenant, { profileIds: [tenant.profileId], permissions: ['keys:read', 'keys:write'] });
+      const scoped = await createKey(t, tenant, {
+        profileIds: [tenant.profileId],
+        permissions: ['keys:read', 'keys:write'],
+      });
       const unrestricted = await createKey(t, tenant, { name: 'workspace-wide' });
       expectError(await t.http().delete(`/v1/api-keys/${unrestricted.id}`).set(scoped.auth), 404, 'not_found');
-      const visible = (await t.http().get('/v1/api-keys?limit=100').set(scoped.auth).expect(200)).body.apiKeys.map((k: { id: string }) => k.id);
+      const visible = (await t.http().get('/v1/api-keys?limit=100').set(scoped.auth).expect(200)).body.apiKeys.map(
+        (k: { id: string }) => k.id,
+      );
       expect(visible).toContain(scoped.id);
       expect(visible).not.toContain(unrestricted.id);
       await t.http().get('/v1/profile').set(unrestricted.auth).expect(200);
@@ -321,13 +437,26 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
     it('should answer the default policy, then update only the fields given', async () => {
       const initial = await t.http().get('/v1/policy').set(tenant.auth).expect(200);
       expect(initial.body).toEqual({
-        policy: { profileId: tenant.profileId, allowedPlatforms: null, requireApproval: false, approverUserIds: [], blockedTerms: [], maxScheduleDaysAhead: null, updatedAt: null },
+        policy: {
+          profileId: tenant.profileId,
+          allowedPlatforms: null,
+          requireApproval: false,
+          approverUserIds: [],
+          blockedTerms: [],
+          maxScheduleDaysAhead: null,
+          updatedAt: null,
+        },
       });
       const put = await t
         .http()
         .put('/v1/policy')
         .set(tenant.auth)
-        .send({ allowedPlatforms: ['facebook', 'linkedin'], requireApproval: true, approverUserIds: [tenant.userId], maxScheduleDaysAhead: 30 })
+        .send({
+          allowedPlatforms: ['facebook', 'linkedin'],
+          requireApproval: true,
+          approverUserIds: [tenant.userId],
+          maxScheduleDaysAhead: 30,
+        })
         .expect(200);
       expect(put.body.policy).toMatchObject({
         allowedPlatforms: ['facebook', 'linkedin'],
@@ -343,7 +472,12 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
         .set(tenant.auth)
         .send({ blockedTerms: ['casino'], allowedPlatforms: null })
         .expect(200);
-      expect(partial.body.policy).toMatchObject({ allowedPlatforms: null, requireApproval: true, blockedTerms: ['casino'], maxScheduleDaysAhead: 30 });
+      expect(partial.body.policy).toMatchObject({
+        allowedPlatforms: null,
+        requireApproval: true,
+        blockedTerms: ['casino'],
+        maxScheduleDaysAhead: 30,
+      });
       expect((await t.http().get('/v1/policy').set(tenant.auth).expect(200)).body).toEqual(partial.body);
       const events = (await t.http().get('/v1/events?type=policy.updated').set(tenant.auth).expect(200)).body;
       expect(events.total).toBe(2);
@@ -363,8 +497,20 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
           'invalid_request',
         ).details,
       ).toEqual({ field: 'allowedPlatforms' });
-      expect(expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ requireApproval: 'yes' }), 400, 'invalid_request').message).toBe('requireApproval must be a boolean value');
-      expect(expectError(await t.http().put('/v1/policy').set(tenant.auth).send({ maxScheduleDaysAhead: 0 }), 400, 'invalid_request').details).toEqual({ field: 'maxScheduleDaysAhead' });
+      expect(
+        expectError(
+          await t.http().put('/v1/policy').set(tenant.auth).send({ requireApproval: 'yes' }),
+          400,
+          'invalid_request',
+        ).message,
+      ).toBe('requireApproval must be a boolean value');
+      expect(
+        expectError(
+          await t.http().put('/v1/policy').set(tenant.auth).send({ maxScheduleDaysAhead: 0 }),
+          400,
+          'invalid_request',
+        ).details,
+      ).toEqual({ field: 'maxScheduleDaysAhead' });
       const foreign = expectError(
         await t
           .http()
@@ -394,7 +540,9 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       const profiles = (await t.http().get('/v1/profiles?limit=100').set(b.auth).expect(200)).body;
       expect(profiles.total).toBe(1);
       expect(profiles.profiles.map((p: { id: string }) => p.id)).toEqual([b.profileId]);
-      const keys = (await t.http().get('/v1/api-keys?limit=100').set(b.auth).expect(200)).body.apiKeys.map((k: { id: string }) => k.id);
+      const keys = (await t.http().get('/v1/api-keys?limit=100').set(b.auth).expect(200)).body.apiKeys.map(
+        (k: { id: string }) => k.id,
+      );
       expect(keys).toEqual([b.keyId]);
       expect(keys).not.toContain(aKey.id);
       expect((await t.http().get('/v1/policy').set(b.auth).expect(200)).body.policy.blockedTerms).toEqual([]);

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
-import { MCP_TOOLS } from '../../src/modules/mcp/mcp-tools';
+import { MCP_TOOLS } from '@/modules/mcp/mcp-tools';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface ToolText {
@@ -11,7 +11,9 @@ interface ToolText {
 
 async function connect(t: TestApp, apiKey: string): Promise<Client> {
   const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+  });
   await client.connect(transport);
   return client;
 }
@@ -21,7 +23,12 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 /** The JSON an error result carries (second text block): { error: { code, message, requestId, details? }, status }. */
-function errorOf(result: ToolText): { code: string; message: string; requestId: string; details?: Record<string, unknown> } {
+function errorOf(result: ToolText): {
+  code: string;
+  message: string;
+  requestId: string;
+  details?: Record<string, unknown>;
+} {
   expect(result.isError).toBe(true);
   const json = result.content.map((c) => c.text ?? '').find((text) => text.startsWith('{'));
   return (JSON.parse(json!) as { error: { code: string; message: string; requestId: string } }).error;
@@ -56,7 +63,16 @@ describe('MCP server (/mcp)', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual(MCP_TOOLS.map((tool) => tool.name).sort());
-    expect(names).toEqual(expect.arrayContaining(['list_profiles', 'list_accounts', 'create_post', 'retry_post', 'get_analytics_history', 'list_events']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_profiles',
+        'list_accounts',
+        'create_post',
+        'retry_post',
+        'get_analytics_history',
+        'list_events',
+      ]),
+    );
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
       expect(tool.description?.length).toBeGreaterThan(30);
@@ -64,7 +80,9 @@ describe('MCP server (/mcp)', () => {
     }
     const retry = tools.find((tool) => tool.name === 'retry_post')!;
     expect(retry.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(retry.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'profileId', 'idempotencyKey']));
+    expect(Object.keys(retry.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['id', 'profileId', 'idempotencyKey']),
+    );
   });
 
   it('should answer list_profiles with the REST body of GET /v1/profiles', async () => {
@@ -80,7 +98,9 @@ describe('MCP server (/mcp)', () => {
   it('should answer get_profile for the home profile and for an id', async () => {
     const home = JSON.parse((await call(client, 'get_profile')).content[0]!.text!) as { profile: { id: string } };
     expect(home.profile.id).toBe(tenant.profileId);
-    const byId = JSON.parse((await call(client, 'get_profile', { id: tenant.profileId })).content[0]!.text!) as { profile: { id: string } };
+    const byId = JSON.parse((await call(client, 'get_profile', { id: tenant.profileId })).content[0]!.text!) as {
+      profile: { id: string };
+    };
     expect(byId.profile.id).toBe(tenant.profileId);
   });
 
@@ -123,7 +143,11 @@ describe('MCP server (/mcp)', () => {
 
   it.each([
     ['retry_post', (id: string) => ({ id }), (id: string) => ['post', `/v1/posts/${id}/retry`]],
-    ['get_analytics_history', () => ({ from: '2026-01-01', to: '2026-01-31' }), () => ['get', '/v1/analytics/history?from=2026-01-01&to=2026-01-31']],
+    [
+      'get_analytics_history',
+      () => ({ from: '2026-01-01', to: '2026-01-31' }),
+      () => ['get', '/v1/analytics/history?from=2026-01-01&to=2026-01-31'],
+    ],
   ] as const)('should answer %s with the same error code as its REST endpoint', async (name, args, rest) => {
     const missing = randomUUID();
     const keys = [tenant.apiKey, await keyWith(['profiles:read'])];
@@ -131,7 +155,9 @@ describe('MCP server (/mcp)', () => {
       const mcp = await connect(t, apiKey);
       try {
         const [method, path] = rest(missing);
-        const expected = await (method === 'post' ? t.http().post(path) : t.http().get(path)).set({ Authorization: `Bearer ${apiKey}` });
+        const expected = await (method === 'post' ? t.http().post(path) : t.http().get(path)).set({
+          Authorization: `Bearer ${apiKey}`,
+        });
         const result = await call(mcp, name, args(missing));
         if (expected.status < 300) {
           expect(result.isError).toBeFalsy();
@@ -150,13 +176,23 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should answer 401 authentication_required in the error envelope without a key', async () => {
-    const res = await t.http().post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }).expect(401);
+    const res = await t
+      .http()
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })
+      .expect(401);
     expect(res.body.error).toMatchObject({ code: 'authentication_required', requestId: res.headers['x-request-id'] });
     expect(res.body.message).toBe(res.body.error.message);
   });
 
   it('should answer 401 invalid_api_key for an unknown key, and the client should fail to connect', async () => {
-    const res = await t.http().post('/mcp').set('Authorization', 'Bearer svc_live_doesnotexistdoesnotexistdoesnotexist').send({ jsonrpc: '2.0', id: 1, method: 'ping' }).expect(401);
+    const res = await t
+      .http()
+      .post('/mcp')
+      .set('Authorization', 'Bearer svc_live_doesnotexistdoesnotexistdoesnotexist')
+      .send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+      .expect(401);
     expect(res.body.error.code).toBe('invalid_api_key');
     await expect(connect(t, 'svc_live_doesnotexistdoesnotexistdoesnotexist')).rejects.toThrow(/401|invalid_api_key/);
   });

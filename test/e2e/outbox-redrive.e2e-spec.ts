@@ -1,5 +1,5 @@
-import { OutboxRelayService } from '../../src/common/outbox/outbox-relay.service';
-import { OutboxService } from '../../src/common/outbox/outbox.service';
+import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { createTenant, createTestApp, eventually, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -26,7 +26,10 @@ describe('outbox redrive', () => {
       .expect(201);
     await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'second' }).expect(201); // an audit-only event
     const rows = await eventually(async () => {
-      const r: { type: string; handled: boolean }[] = await t.ds.query(`SELECT type, handled_at IS NOT NULL AS handled FROM events WHERE workspace_id = $1`, [tenant.workspaceId]);
+      const r: { type: string; handled: boolean }[] = await t.ds.query(
+        `SELECT type, handled_at IS NOT NULL AS handled FROM events WHERE workspace_id = $1`,
+        [tenant.workspaceId],
+      );
       return r.length > 0 && r.every((x) => x.handled) ? r : undefined;
     });
     expect(rows.map((r) => r.type)).toContain('profile.created');
@@ -43,15 +46,20 @@ describe('outbox redrive', () => {
     // As if the relay had handed the event to Redis two minutes ago and Redis then lost the job.
     // Written already marked relayed (same transaction), so the live relay never picks it up.
     const event = await t.ds.transaction(async (m) => {
-      const e = await t.app
-        .get(OutboxService)
-        .record(m, {
-          workspaceId: tenant.workspaceId,
-          profileId: tenant.profileId,
-          type: 'post.failed',
-          actor: { type: 'system', id: null },
-          data: { postId: '00000000-0000-4000-8000-000000000001', status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 0, results: [] },
-        });
+      const e = await t.app.get(OutboxService).record(m, {
+        workspaceId: tenant.workspaceId,
+        profileId: tenant.profileId,
+        type: 'post.failed',
+        actor: { type: 'system', id: null },
+        data: {
+          postId: '00000000-0000-4000-8000-000000000001',
+          status: 'failed',
+          state: 'failed',
+          completedTargets: 0,
+          failedTargets: 0,
+          results: [],
+        },
+      });
       await m.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [e.id]);
       return e;
     });
@@ -63,7 +71,10 @@ describe('outbox redrive', () => {
     expect(got!.body.type).toBe('post.failed');
     expect(got!.body.data.profileId).toBe(tenant.profileId);
     await eventually(async () => {
-      const [row]: { handled: boolean }[] = await t.ds.query(`SELECT handled_at IS NOT NULL AS handled FROM events WHERE id = $1`, [event.id]);
+      const [row]: { handled: boolean }[] = await t.ds.query(
+        `SELECT handled_at IS NOT NULL AS handled FROM events WHERE id = $1`,
+        [event.id],
+      );
       return row?.handled;
     });
     // A second redrive finds nothing left to do, and nothing is delivered twice.

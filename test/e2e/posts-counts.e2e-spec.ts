@@ -1,8 +1,16 @@
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { PostSchedulerProcessor } from '../../src/modules/posts/jobs/post-scheduler.processor';
-import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '../../src/modules/posts/entities/post.entity';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
+import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
 import { connectThroughSandbox } from '../support/connect-flow';
-import { addUser, connectAccount, createKey, inFuture, setPolicy, TestAccount, VIDEO_CONTENT } from '../support/post-fixtures';
+import {
+  addUser,
+  connectAccount,
+  createKey,
+  inFuture,
+  setPolicy,
+  TestAccount,
+  VIDEO_CONTENT,
+} from '../support/post-fixtures';
 import { accountsOf, postState, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -16,7 +24,9 @@ interface Filter {
 
 /** Every combination of the list's filters (none, each alone, every pair, all three). */
 const FILTERS: Filter[] = [undefined, ...POST_STATES].flatMap((state) =>
-  [undefined, ...CONTENT_TYPES].flatMap((contentType) => [undefined, ...PLATFORMS].map((platform) => ({ state, contentType, platform }))),
+  [undefined, ...CONTENT_TYPES].flatMap((contentType) =>
+    [undefined, ...PLATFORMS].map((platform) => ({ state, contentType, platform })),
+  ),
 );
 
 /**
@@ -56,13 +66,19 @@ describe('exact post totals (counter tables)', () => {
     )) as { state: PostState; contentType: ContentType; platforms: PlatformName[] }[];
     const totals = new Map<string, number>();
     for (const f of FILTERS) {
-      const n = posts.filter((p) => (!f.state || p.state === f.state) && (!f.contentType || p.contentType === f.contentType) && (!f.platform || p.platforms.includes(f.platform))).length;
+      const n = posts.filter(
+        (p) =>
+          (!f.state || p.state === f.state) &&
+          (!f.contentType || p.contentType === f.contentType) &&
+          (!f.platform || p.platforms.includes(f.platform)),
+      ).length;
       totals.set(key(f), n);
     }
     return totals;
   }
 
-  const key = (f: Filter): string => new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  const key = (f: Filter): string =>
+    new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => e[1] !== undefined)).toString();
 
   /** GET /v1/posts?limit=1&… for all 192 combinations; returns the ones whose total is off. */
   async function mismatches(who: Tenant = tenant): Promise<string[]> {
@@ -77,14 +93,16 @@ describe('exact post totals (counter tables)', () => {
             .get(`/v1/posts?limit=1${q ? `&${q}` : ''}`)
             .set(who.auth);
           expect(res.status).toBe(200);
-          if (res.body.total !== expected.get(q)) off.push(`${q || '(no filter)'}: total ${res.body.total as number}, posts ${expected.get(q)}`);
+          if (res.body.total !== expected.get(q))
+            off.push(`${q || '(no filter)'}: total ${res.body.total as number}, posts ${expected.get(q)}`);
         }),
       );
     }
     return off.sort();
   }
 
-  const total = async (query = '', who: Tenant = tenant): Promise<number> => (await t.http().get(`/v1/posts?limit=1${query}`).set(who.auth).expect(200)).body.total as number;
+  const total = async (query = '', who: Tenant = tenant): Promise<number> =>
+    (await t.http().get(`/v1/posts?limit=1${query}`).set(who.auth).expect(200)).body.total as number;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -104,10 +122,18 @@ describe('exact post totals (counter tables)', () => {
   it('should keep every total exact across creations of each state, type and platform mix', async () => {
     await create({ content: { message: 'Text draft' }, targetIds: [fb1.id] });
     await create({ content: { message: 'Two pages, one platform' }, targetIds: [fb1.id, fb2.id] });
-    await create({ content: { message: 'Image draft', imageUrls: ['https://cdn.example.com/a.png'] }, targetIds: [fb1.id, li.id] });
+    await create({
+      content: { message: 'Image draft', imageUrls: ['https://cdn.example.com/a.png'] },
+      targetIds: [fb1.id, li.id],
+    });
     await create({ content: VIDEO_CONTENT, targetIds: [yt.id] });
     await create({ content: 'Scheduled', accountIds: [fb2.id, li.id], scheduledAt: inFuture(3_600_000) });
-    await create({ content: { message: 'Scheduled image', imageUrls: ['https://cdn.example.com/b.png'] }, targetIds: [li.id], scheduledAt: inFuture(7_200_000), saveAsDraft: false });
+    await create({
+      content: { message: 'Scheduled image', imageUrls: ['https://cdn.example.com/b.png'] },
+      targetIds: [li.id],
+      scheduledAt: inFuture(7_200_000),
+      saveAsDraft: false,
+    });
     expect(await total()).toBe(6);
     expect(await total('&platform=facebook')).toBe(4);
     expect(await total('&platform=facebook&state=draft&contentType=text')).toBe(2);
@@ -115,9 +141,21 @@ describe('exact post totals (counter tables)', () => {
   });
 
   it('should keep totals exact when posts are published, partly published, fail and are retried', async () => {
-    const published = await create({ content: 'Published everywhere', accountIds: [fb1.id, fb2.id, li.id], publishNow: true });
-    const partial = await create({ content: 'Fails on LinkedIn #sandbox-fail:linkedin', accountIds: [fb1.id, li.id], publishNow: true });
-    const failed = await create({ content: 'Fails everywhere #sandbox-fail:linkedin', accountIds: [li.id], publishNow: true });
+    const published = await create({
+      content: 'Published everywhere',
+      accountIds: [fb1.id, fb2.id, li.id],
+      publishNow: true,
+    });
+    const partial = await create({
+      content: 'Fails on LinkedIn #sandbox-fail:linkedin',
+      accountIds: [fb1.id, li.id],
+      publishNow: true,
+    });
+    const failed = await create({
+      content: 'Fails everywhere #sandbox-fail:linkedin',
+      accountIds: [li.id],
+      publishNow: true,
+    });
     expect(await waitForFinal(t, published)).toBe('published');
     expect(await waitForFinal(t, partial)).toBe('partially_published');
     expect(await waitForFinal(t, failed)).toBe('failed');
@@ -132,7 +170,11 @@ describe('exact post totals (counter tables)', () => {
 
   it('should keep totals exact when drafts and scheduled posts are published, edited and cancelled', async () => {
     const draft = await create({ content: 'Draft to publish', accountIds: [li.id] });
-    const scheduled = await create({ content: 'Scheduled to cancel', accountIds: [fb1.id, li.id], scheduledAt: inFuture(3_600_000) });
+    const scheduled = await create({
+      content: 'Scheduled to cancel',
+      accountIds: [fb1.id, li.id],
+      scheduledAt: inFuture(3_600_000),
+    });
     const retyped = await create({ content: { message: 'Becomes an image' }, targetIds: [fb2.id] });
     await t.http().post(`/v1/posts/${draft}/publish`).set(tenant.auth).expect(200);
     await t.http().delete(`/v1/posts/${scheduled}`).set(tenant.auth).expect(200);
@@ -152,10 +194,19 @@ describe('exact post totals (counter tables)', () => {
     const approver = await createTenant(t);
     const account = await connect('facebook', approver);
     await setPolicy(t, approver, { requireApproval: true, approverUserIds: [approver.userId] });
-    const writer = await createKey(t, approver, { permissions: ['posts:read', 'posts:write'], ownerUserId: await addUser(t, approver) });
-    const approved = await create({ content: 'Approve me', accountIds: [account.id], scheduledAt: inFuture(3_600_000) }, writer.auth);
+    const writer = await createKey(t, approver, {
+      permissions: ['posts:read', 'posts:write'],
+      ownerUserId: await addUser(t, approver),
+    });
+    const approved = await create(
+      { content: 'Approve me', accountIds: [account.id], scheduledAt: inFuture(3_600_000) },
+      writer.auth,
+    );
     const rejected = await create({ content: 'Reject me', accountIds: [account.id], publishNow: true }, writer.auth);
-    const pending = await create({ content: 'Leave me pending', accountIds: [account.id], publishNow: true }, writer.auth);
+    const pending = await create(
+      { content: 'Leave me pending', accountIds: [account.id], publishNow: true },
+      writer.auth,
+    );
     expect(await total('&state=pending_approval&platform=facebook', approver)).toBe(3);
     await t.http().post(`/v1/posts/${approved}/approve`).set(approver.auth).expect(200);
     await t.http().post(`/v1/posts/${rejected}/reject`).set(approver.auth).send({ reason: 'no' }).expect(200);
@@ -178,11 +229,21 @@ describe('exact post totals (counter tables)', () => {
         create(
           i % 3 === 0
             ? { content: `Concurrent draft ${i}`, accountIds: [li.id] }
-            : { content: `Concurrent scheduled ${i}`, accountIds: i % 2 ? [fb1.id, fb2.id] : [fb1.id, li.id], scheduledAt: inFuture(3_600_000 + i * 1000) },
+            : {
+                content: `Concurrent scheduled ${i}`,
+                accountIds: i % 2 ? [fb1.id, fb2.id] : [fb1.id, li.id],
+                scheduledAt: inFuture(3_600_000 + i * 1000),
+              },
         ),
       ),
     );
-    const results = await Promise.all(ids.map((id, i) => (i % 3 === 0 ? t.http().post(`/v1/posts/${id}/publish`).set(tenant.auth) : t.http().delete(`/v1/posts/${id}`).set(tenant.auth))));
+    const results = await Promise.all(
+      ids.map((id, i) =>
+        i % 3 === 0
+          ? t.http().post(`/v1/posts/${id}/publish`).set(tenant.auth)
+          : t.http().delete(`/v1/posts/${id}`).set(tenant.auth),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
     await Promise.all(ids.map((id) => waitForFinal(t, id)));
     expect(await mismatches()).toEqual([]);

@@ -1,10 +1,10 @@
 import IORedis from 'ioredis';
-import { QueueService } from '../../src/common/queue/queue.service';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { PostSchedulerProcessor } from '../../src/modules/posts/jobs/post-scheduler.processor';
-import { PublishPostProcessor } from '../../src/modules/posts/publishing/publish-post.processor';
-import { ResumeStuckPosts } from '../../src/modules/posts/publishing/resume-stuck-posts';
-import { TargetPublisher } from '../../src/modules/posts/publishing/target-publisher';
+import { QueueService } from '@/common/queue/queue.service';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
+import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
+import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
+import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { connectAccount, createKey, inFuture, setPolicy } from '../support/post-fixtures';
 import { accountsOf, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
@@ -38,7 +38,13 @@ interface PostBody {
   state: string;
   message: string | null;
   scheduledAt: string | null;
-  targets: { accountId: string; status: string; externalId: string | null; error: string | null; errorCategory: string | null }[];
+  targets: {
+    accountId: string;
+    status: string;
+    externalId: string | null;
+    error: string | null;
+    errorCategory: string | null;
+  }[];
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -70,7 +76,10 @@ async function deleteKeys(t: TestApp, pattern: string): Promise<number> {
 
 /** Outbox rows (the `events` table) of one post, counted by type. */
 async function eventCounts(t: TestApp, postId: string): Promise<Record<string, number>> {
-  const rows = (await t.ds.query(`SELECT type, count(*)::int AS n FROM events WHERE data->>'postId' = $1 GROUP BY type ORDER BY type`, [postId])) as { type: string; n: number }[];
+  const rows = (await t.ds.query(
+    `SELECT type, count(*)::int AS n FROM events WHERE data->>'postId' = $1 GROUP BY type ORDER BY type`,
+    [postId],
+  )) as { type: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.type, r.n]));
 }
 
@@ -109,7 +118,8 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     return { id: res.body.id as string, state: res.body.state as string };
   };
   const publishQueue = () => t.app.get(QueueService).queue('publish');
-  const items = async (...accounts: Account[]): Promise<number[]> => Promise.all(accounts.map(async (a) => (await sandboxItems(t, a)).length));
+  const items = async (...accounts: Account[]): Promise<number[]> =>
+    Promise.all(accounts.map(async (a) => (await sandboxItems(t, a)).length));
 
   beforeAll(async () => {
     // Worker role in this process (delayed jobs, sweeps every 500 ms); the sandbox serves the networks.
@@ -137,14 +147,24 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('(none) → scheduled: the older shape with saveAsDraft false and scheduledAt writes post.created and post.scheduled, then publishes on time', async () => {
       const scheduledAt = inFuture(2000);
-      const { id, state } = await create({ content: { message: text() }, targetIds: [fb1.id], saveAsDraft: false, scheduledAt });
+      const { id, state } = await create({
+        content: { message: text() },
+        targetIds: [fb1.id],
+        saveAsDraft: false,
+        scheduledAt,
+      });
       expect(state).toBe('scheduled');
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1 });
       expect(await waitForFinal(t, id)).toBe('published');
       const queuedAt = (await movedAt(t, tenant, id, 'scheduled', 'queued'))!;
       expect(queuedAt).toBeGreaterThanOrEqual(Date.parse(scheduledAt) - 1000);
       expect(queuedAt).toBeLessThan(Date.parse(scheduledAt) + 2500);
-      expect(await moves(t, tenant, id)).toEqual(['->scheduled', 'scheduled>queued', 'queued>processing', 'processing>published']);
+      expect(await moves(t, tenant, id)).toEqual([
+        '->scheduled',
+        'scheduled>queued',
+        'queued>processing',
+        'processing>published',
+      ]);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.published': 1 });
     });
 
@@ -195,7 +215,17 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('DELETE of a post in any other state answers 400 invalid_state_transition and changes nothing', async () => {
       const { id } = await create({ content: text(), accountIds: [fb1.id] });
-      for (const state of ['draft', 'pending_approval', 'approved', 'rejected', 'processing', 'published', 'partially_published', 'failed', 'cancelled']) {
+      for (const state of [
+        'draft',
+        'pending_approval',
+        'approved',
+        'rejected',
+        'processing',
+        'published',
+        'partially_published',
+        'failed',
+        'cancelled',
+      ]) {
         await t.ds.query('UPDATE posts SET state = $2 WHERE id = $1', [id, state]);
         const res = await t.http().delete(`/v1/posts/${id}`).set(tenant.auth);
         expect([state, res.status, res.body.error?.code]).toEqual([state, 400, 'invalid_state_transition']);
@@ -232,7 +262,10 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('queued → processing when the worker begins (no event), then PUT and DELETE answer 400 while processing and once published', async () => {
       const { id } = await create({ content: text('#sandbox-slow'), accountIds: [fb1.id], publishNow: true });
-      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', { timeoutMs: 10_000, intervalMs: 50 });
+      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
       const history = await historyOf(t, tenant, id);
       expect(history.map((h) => `${h.from ?? '-'}>${h.to}`)).toEqual(['->queued', 'queued>processing']);
       expect(history[1]).toMatchObject({ reason: 'publishing started', actor: { type: 'system' } });
@@ -260,11 +293,24 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('processing → partially_published (post.partially_published once, errorCategory on the failed target); PUT answers 400', async () => {
-      const { id } = await create({ content: text('#sandbox-fail:linkedin'), accountIds: [fb1.id, li.id], publishNow: true });
+      const { id } = await create({
+        content: text('#sandbox-fail:linkedin'),
+        accountIds: [fb1.id, li.id],
+        publishNow: true,
+      });
       expect(await waitForFinal(t, id)).toBe('partially_published');
       const post = await getPost(t, tenant, id);
-      expect(post.targets.find((x) => x.accountId === fb1.id)).toMatchObject({ status: 'success', externalId: expect.any(String), errorCategory: null });
-      expect(post.targets.find((x) => x.accountId === li.id)).toMatchObject({ status: 'failed', externalId: null, error: expect.stringContaining('#sandbox-fail'), errorCategory: expect.any(String) });
+      expect(post.targets.find((x) => x.accountId === fb1.id)).toMatchObject({
+        status: 'success',
+        externalId: expect.any(String),
+        errorCategory: null,
+      });
+      expect(post.targets.find((x) => x.accountId === li.id)).toMatchObject({
+        status: 'failed',
+        externalId: null,
+        error: expect.stringContaining('#sandbox-fail'),
+        errorCategory: expect.any(String),
+      });
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.partially_published': 1 });
       expect(await moves(t, tenant, id)).toEqual(['->queued', 'queued>processing', 'processing>partially_published']);
       const res = await t
@@ -282,7 +328,9 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       publisher.setRetryPolicy({ tries: 1 });
       let id: string;
       try {
-        id = (await create({ content: text('#sandbox-flaky:facebook'), accountIds: [fb1.id, fb2.id], publishNow: true })).id;
+        id = (
+          await create({ content: text('#sandbox-flaky:facebook'), accountIds: [fb1.id, fb2.id], publishNow: true })
+        ).id;
         expect(await waitForFinal(t, id)).toBe('failed');
       } finally {
         publisher.setRetryPolicy({ tries: 3 });
@@ -297,7 +345,14 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const res = await t.http().post(`/v1/posts/${id}/retry`).set(tenant.auth).expect(200);
       expect(res.body).toEqual({ post: { id, status: 'queued' } });
       expect(await waitForFinal(t, id)).toBe('published');
-      expect(await moves(t, tenant, id)).toEqual(['->queued', 'queued>processing', 'processing>failed', 'failed>queued', 'queued>processing', 'processing>published']);
+      expect(await moves(t, tenant, id)).toEqual([
+        '->queued',
+        'queued>processing',
+        'processing>failed',
+        'failed>queued',
+        'queued>processing',
+        'processing>published',
+      ]);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.failed': 1, 'post.published': 1 });
       expect(await items(fb1, fb2)).toEqual(before.map((n) => n + 1));
       for (const target of await targetsOf(t, id)) {
@@ -312,7 +367,8 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       publisher.setRetryPolicy({ tries: 1 });
       let id: string;
       try {
-        id = (await create({ content: text('#sandbox-flaky:linkedin'), accountIds: [fb2.id, li.id], publishNow: true })).id;
+        id = (await create({ content: text('#sandbox-flaky:linkedin'), accountIds: [fb2.id, li.id], publishNow: true }))
+          .id;
         expect(await waitForFinal(t, id)).toBe('partially_published');
       } finally {
         publisher.setRetryPolicy({ tries: 3 });
@@ -323,10 +379,22 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       await t.http().post(`/v1/posts/${id}/retry`).set(tenant.auth).expect(200);
       expect(await waitForFinal(t, id)).toBe('published');
       const after = await targetsOf(t, id);
-      expect(after.find((x) => x.accountId === fb2.id)).toMatchObject({ status: 'success', externalId: fbFirst.externalId, attempts: 1 });
-      expect(after.find((x) => x.accountId === li.id)).toMatchObject({ status: 'success', attempts: 2, errorCategory: null });
+      expect(after.find((x) => x.accountId === fb2.id)).toMatchObject({
+        status: 'success',
+        externalId: fbFirst.externalId,
+        attempts: 1,
+      });
+      expect(after.find((x) => x.accountId === li.id)).toMatchObject({
+        status: 'success',
+        attempts: 2,
+        errorCategory: null,
+      });
       expect(await items(fb2, li)).toEqual([fbItems, liItems + 1]);
-      expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.partially_published': 1, 'post.published': 1 });
+      expect(await eventCounts(t, id)).toEqual({
+        'post.created': 1,
+        'post.partially_published': 1,
+        'post.published': 1,
+      });
     });
 
     describe('approval', () => {
@@ -381,8 +449,19 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         const res = await t.http().post(`/v1/posts/${id}/approve`).set(approvals.auth).expect(200);
         expect(res.body.post).toEqual({ id, state: 'queued' });
         expect(await waitForFinal(t, id)).toBe('published');
-        expect(await moves(t, approvals, id)).toEqual(['->pending_approval', 'pending_approval>approved', 'approved>queued', 'queued>processing', 'processing>published']);
-        expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'approval.requested': 1, 'approval.approved': 1, 'post.published': 1 });
+        expect(await moves(t, approvals, id)).toEqual([
+          '->pending_approval',
+          'pending_approval>approved',
+          'approved>queued',
+          'queued>processing',
+          'processing>published',
+        ]);
+        expect(await eventCounts(t, id)).toEqual({
+          'post.created': 1,
+          'approval.requested': 1,
+          'approval.approved': 1,
+          'post.published': 1,
+        });
         const [target] = await targetsOf(t, id);
         expect(await sandboxItems(t, account)).toContain(target!.externalId);
       });
@@ -393,24 +472,52 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         const res = await t.http().post(`/v1/posts/${id}/approve`).set(approvals.auth).expect(200);
         expect(res.body.post).toEqual({ id, state: 'scheduled' });
         expect(await waitForFinal(t, id)).toBe('published');
-        expect((await movedAt(t, approvals, id, 'scheduled', 'queued'))!).toBeGreaterThanOrEqual(Date.parse(scheduledAt) - 1000);
-        expect(await moves(t, approvals, id)).toEqual(['->pending_approval', 'pending_approval>approved', 'approved>scheduled', 'scheduled>queued', 'queued>processing', 'processing>published']);
-        expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'approval.requested': 1, 'approval.approved': 1, 'post.scheduled': 1, 'post.published': 1 });
+        expect((await movedAt(t, approvals, id, 'scheduled', 'queued'))!).toBeGreaterThanOrEqual(
+          Date.parse(scheduledAt) - 1000,
+        );
+        expect(await moves(t, approvals, id)).toEqual([
+          '->pending_approval',
+          'pending_approval>approved',
+          'approved>scheduled',
+          'scheduled>queued',
+          'queued>processing',
+          'processing>published',
+        ]);
+        expect(await eventCounts(t, id)).toEqual({
+          'post.created': 1,
+          'approval.requested': 1,
+          'approval.approved': 1,
+          'post.scheduled': 1,
+          'post.published': 1,
+        });
       });
 
       it('pending_approval → rejected (approval.rejected) stays unpublished', async () => {
         const { id } = await create({ content: text(), accountIds: [account.id], publishNow: true }, approvals);
         const before = await items(account);
-        const res = await t.http().post(`/v1/posts/${id}/reject`).set(approvals.auth).send({ reason: 'Not now' }).expect(200);
+        const res = await t
+          .http()
+          .post(`/v1/posts/${id}/reject`)
+          .set(approvals.auth)
+          .send({ reason: 'Not now' })
+          .expect(200);
         expect(res.body.post).toEqual({ id, state: 'rejected' });
         await sleep(1500);
         expect(await postState(t, id)).toBe('rejected');
         for (const path of [`/v1/posts/${id}/publish`, `/v1/posts/${id}/approve`]) {
-          expect((await t.http().post(path).set(approvals.auth).expect(400)).body.error.code).toBe('invalid_state_transition');
+          expect((await t.http().post(path).set(approvals.auth).expect(400)).body.error.code).toBe(
+            'invalid_state_transition',
+          );
         }
-        expect((await t.http().delete(`/v1/posts/${id}`).set(approvals.auth).expect(400)).body.error.code).toBe('invalid_state_transition');
+        expect((await t.http().delete(`/v1/posts/${id}`).set(approvals.auth).expect(400)).body.error.code).toBe(
+          'invalid_state_transition',
+        );
         expect(await moves(t, approvals, id)).toEqual(['->pending_approval', 'pending_approval>rejected']);
-        expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'approval.requested': 1, 'approval.rejected': 1 });
+        expect(await eventCounts(t, id)).toEqual({
+          'post.created': 1,
+          'approval.requested': 1,
+          'approval.rejected': 1,
+        });
         expect((await targetsOf(t, id)).map((x) => x.status)).toEqual(['pending']);
         expect(await items(account)).toEqual(before);
       });
@@ -435,15 +542,24 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       expect(full.body.error).toMatchObject({ code: 'daily_post_limit', details: { limit: 2, used: 2 } });
 
       // Created one second before today's midnight UTC: yesterday's, so it no longer counts.
-      await t.ds.query(`UPDATE posts SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '1 second' WHERE id = $1`, [first]);
+      await t.ds.query(
+        `UPDATE posts SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '1 second' WHERE id = $1`,
+        [first],
+      );
       const third = (await post({ content: 'three', accountIds: [fake.id] }).expect(201)).body.id as string;
       const again = await post({ content: 'four', accountIds: [fake.id] }).expect(403);
       const midnight = new Date();
       midnight.setUTCHours(24, 0, 0, 0);
-      expect(again.body.error).toMatchObject({ code: 'daily_post_limit', details: { limit: 2, used: 2, resetsAt: midnight.toISOString() } });
+      expect(again.body.error).toMatchObject({
+        code: 'daily_post_limit',
+        details: { limit: 2, used: 2, resetsAt: midnight.toISOString() },
+      });
 
       // Created at 00:00:00 UTC exactly: today's, so it still counts.
-      await t.ds.query(`UPDATE posts SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' WHERE id = $1`, [second]);
+      await t.ds.query(
+        `UPDATE posts SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' WHERE id = $1`,
+        [second],
+      );
       expect((await post({ content: 'four', accountIds: [fake.id] }).expect(403)).body.error.details.used).toBe(2);
       await t.ds.query(`UPDATE posts SET created_at = now() - interval '2 days' WHERE id IN ($1, $2)`, [second, third]);
       await post({ content: 'four', accountIds: [fake.id] }).expect(201);
@@ -483,8 +599,14 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         .set(trial.auth)
         .send({ content: 'one too many', accountIds: [account.id] })
         .expect(403);
-      expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { entitlement: 'posts_per_month', usage: 100, limit: 100 } });
-      const [row] = (await t.ds.query(`SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND message = 'one too many'`, [trial.workspaceId])) as { n: number }[];
+      expect(res.body.error).toMatchObject({
+        code: 'plan_limit',
+        details: { entitlement: 'posts_per_month', usage: 100, limit: 100 },
+      });
+      const [row] = (await t.ds.query(
+        `SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND message = 'one too many'`,
+        [trial.workspaceId],
+      )) as { n: number }[];
       expect(row!.n).toBe(0);
     });
   });
@@ -582,7 +704,13 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         const queuedAt = (await movedAt(t, tenant, post.id, 'scheduled', 'queued'))!;
         expect(queuedAt).toBeGreaterThanOrEqual(Date.parse(at) - 1000);
         expect(queuedAt).toBeLessThan(Date.parse(at) + 2500);
-        expect(await moves(t, tenant, post.id)).toEqual(['->scheduled', 'scheduled>scheduled', 'scheduled>queued', 'queued>processing', 'processing>published']);
+        expect(await moves(t, tenant, post.id)).toEqual([
+          '->scheduled',
+          'scheduled>scheduled',
+          'scheduled>queued',
+          'queued>processing',
+          'processing>published',
+        ]);
         // One post.scheduled per state change: the creation and the reschedule.
         expect(await eventCounts(t, post.id)).toEqual({ 'post.created': 1, 'post.scheduled': 2, 'post.published': 1 });
       }
@@ -594,18 +722,30 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const scheduler = t.app.get(PostSchedulerProcessor);
       await sleep(Date.parse(scheduledAt) - Date.now());
       // The delayed job, the sweep and two more promotions race for the same post.
-      const promoted = await Promise.all([scheduler.promote(id, 1), scheduler.promote(id), scheduler.promote(id), scheduler.sweep()]);
+      const promoted = await Promise.all([
+        scheduler.promote(id, 1),
+        scheduler.promote(id),
+        scheduler.promote(id),
+        scheduler.sweep(),
+      ]);
       expect(promoted.slice(0, 3).filter((s) => s === 'queued').length).toBeLessThanOrEqual(1);
       expect(await waitForFinal(t, id)).toBe('published');
       // Stray jobs and sweeps after the fact change nothing.
       await t.app.get(QueueService).enqueue('publish-post', { postId: id }, { jobId: `publish:${id}:stray` });
-      await t.app.get(QueueService).enqueue('schedule-post', { postId: id, version: 1 }, { jobId: `schedule:${id}:stray` });
+      await t.app
+        .get(QueueService)
+        .enqueue('schedule-post', { postId: id, version: 1 }, { jobId: `schedule:${id}:stray` });
       await expect(t.app.get(PublishPostProcessor).run(id)).resolves.toBe('skipped');
       await scheduler.sweep();
       await t.app.get(ResumeStuckPosts).sweep();
       await sleep(1500);
       expect(await postState(t, id)).toBe('published');
-      expect(await moves(t, tenant, id)).toEqual(['->scheduled', 'scheduled>queued', 'queued>processing', 'processing>published']);
+      expect(await moves(t, tenant, id)).toEqual([
+        '->scheduled',
+        'scheduled>queued',
+        'queued>processing',
+        'processing>published',
+      ]);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.published': 1 });
       const [target] = await targetsOf(t, id);
       expect((await sandboxItems(t, fb1)).filter((x) => x === target!.externalId)).toHaveLength(1);
@@ -643,7 +783,11 @@ describe('a post scheduled one minute ahead, the worker restarted in between', (
       .http()
       .post('/v1/posts')
       .set(tenant.auth)
-      .send({ content: `One minute ahead ${Date.now()}`, accountIds: [account.id], scheduledAt: scheduledAt.toISOString() })
+      .send({
+        content: `One minute ahead ${Date.now()}`,
+        accountIds: [account.id],
+        scheduledAt: scheduledAt.toISOString(),
+      })
       .expect(201);
     const id = res.body.id as string;
     expect(res.body.state).toBe('scheduled');

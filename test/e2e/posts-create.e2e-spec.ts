@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { connectAccount, createKey, eventTypesOf, inFuture, setPolicy, TestAccount, VIDEO_CONTENT } from '../support/post-fixtures';
+import {
+  connectAccount,
+  createKey,
+  eventTypesOf,
+  inFuture,
+  setPolicy,
+  TestAccount,
+  VIDEO_CONTENT,
+} from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 describe('POST /v1/posts', () => {
@@ -29,9 +37,15 @@ describe('POST /v1/posts', () => {
   describe('shapes', () => {
     it('should save an older-shape post as a draft when saveAsDraft is omitted', async () => {
       const res = await post({ content: { message: 'Hello' }, targetIds: [fb.id] }).expect(201);
-      expect(res.body).toMatchObject({ id: expect.any(String), state: 'draft', post: { state: 'draft', contentType: 'text', message: 'Hello', caption: null, scheduledAt: null } });
+      expect(res.body).toMatchObject({
+        id: expect.any(String),
+        state: 'draft',
+        post: { state: 'draft', contentType: 'text', message: 'Hello', caption: null, scheduledAt: null },
+      });
       expect(res.body.post.id).toBe(res.body.id);
-      expect(res.body.post.targets).toEqual([expect.objectContaining({ accountId: fb.id, platform: 'facebook', pageName: fb.name, status: 'pending' })]);
+      expect(res.body.post.targets).toEqual([
+        expect.objectContaining({ accountId: fb.id, platform: 'facebook', pageName: fb.name, status: 'pending' }),
+      ]);
       expect(res.body.post.content).toBeUndefined();
       expect(await eventTypesOf(t, res.body.id)).toEqual(['post.created']);
     });
@@ -40,7 +54,12 @@ describe('POST /v1/posts', () => {
       const at = new Date(Date.now() + 3 * 3600_000);
       at.setUTCMilliseconds(0);
       const local = new Date(at.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
-      const res = await post({ content: { message: 'Later' }, targetIds: [fb.id], saveAsDraft: false, scheduledAt: local }).expect(201);
+      const res = await post({
+        content: { message: 'Later' },
+        targetIds: [fb.id],
+        saveAsDraft: false,
+        scheduledAt: local,
+      }).expect(201);
       expect(res.body.state).toBe('scheduled');
       expect(res.body.post.scheduledAt).toBe(at.toISOString());
       expect(await eventTypesOf(t, res.body.id)).toEqual(['post.created', 'post.scheduled']);
@@ -53,12 +72,18 @@ describe('POST /v1/posts', () => {
 
     it('should publish to every active account when the older shape omits targetIds', async () => {
       const res = await post({ content: { ...VIDEO_CONTENT } }).expect(201);
-      expect(res.body.post.targets.map((x: { accountId: string }) => x.accountId).sort()).toEqual([fb.id, li.id, yt.id].sort());
+      expect(res.body.post.targets.map((x: { accountId: string }) => x.accountId).sort()).toEqual(
+        [fb.id, li.id, yt.id].sort(),
+      );
       expect(res.body.post.contentType).toBe('video');
     });
 
     it('should accept the legacy flat body', async () => {
-      const res = await post({ message: 'Flat body', imageUrls: ['https://cdn.example.com/a.png'], targetIds: [fb.id] }).expect(201);
+      const res = await post({
+        message: 'Flat body',
+        imageUrls: ['https://cdn.example.com/a.png'],
+        targetIds: [fb.id],
+      }).expect(201);
       expect(res.body).toMatchObject({ state: 'draft', post: { contentType: 'image', message: 'Flat body' } });
       const read = await t.http().get(`/v1/posts/${res.body.id}`).set(tenant.auth).expect(200);
       expect(read.body.post.content.imageUrls).toEqual(['https://cdn.example.com/a.png']);
@@ -86,7 +111,10 @@ describe('POST /v1/posts', () => {
       }).expect(201);
       expect(res.body).toMatchObject({ state: 'scheduled', post: { contentType: 'video', caption: 'Watch this' } });
       const read = await t.http().get(`/v1/posts/${res.body.id}`).set(tenant.auth).expect(200);
-      expect(read.body.post.content).toMatchObject({ videoUrl: 'https://cdn.example.com/clip.mp4', youtube: { title: 'My clip' } });
+      expect(read.body.post.content).toMatchObject({
+        videoUrl: 'https://cdn.example.com/clip.mp4',
+        youtube: { title: 'My clip' },
+      });
     });
 
     it('should take profileId from the body of the newer shape', async () => {
@@ -105,14 +133,22 @@ describe('POST /v1/posts', () => {
     });
 
     it('should answer invalid_request when publishNow and scheduledAt are both given', async () => {
-      const res = await post({ content: 'x', accountIds: [fb.id], publishNow: true, scheduledAt: inFuture(60_000) }).expect(400);
+      const res = await post({
+        content: 'x',
+        accountIds: [fb.id],
+        publishNow: true,
+        scheduledAt: inFuture(60_000),
+      }).expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'publishNow' } });
     });
 
-    it.each([['next tuesday'], ['2030-02-30T10:00:00Z'], [inFuture(-60_000)]])('should answer invalid_scheduled_at for %p', async (scheduledAt) => {
-      const res = await post({ content: 'x', accountIds: [fb.id], scheduledAt }).expect(400);
-      expect(res.body.error.code).toBe('invalid_scheduled_at');
-    });
+    it.each([['next tuesday'], ['2030-02-30T10:00:00Z'], [inFuture(-60_000)]])(
+      'should answer invalid_scheduled_at for %p',
+      async (scheduledAt) => {
+        const res = await post({ content: 'x', accountIds: [fb.id], scheduledAt }).expect(400);
+        expect(res.body.error.code).toBe('invalid_scheduled_at');
+      },
+    );
 
     it('should answer key_not_linked_to_user when a key without owner publishes, but save its drafts', async () => {
       const key = await createKey(t, tenant, {}, { owner: null });
@@ -124,7 +160,9 @@ describe('POST /v1/posts', () => {
 
     it('should answer trial_expired on writes of an expired trial', async () => {
       const trial = await createTenant(t, { plan: 'trial' });
-      await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [trial.workspaceId]);
+      await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [
+        trial.workspaceId,
+      ]);
       const res = await post({ content: 'x', accountIds: [randomUUID()] }, trial.auth).expect(402);
       expect(res.body.error.code).toBe('trial_expired');
     });
@@ -137,7 +175,10 @@ describe('POST /v1/posts', () => {
         [trial.workspaceId, trial.profileId],
       );
       const res = await post({ content: 'x', accountIds: [account.id] }, trial.auth).expect(403);
-      expect(res.body.error).toMatchObject({ code: 'plan_limit', details: { entitlement: 'posts_per_month', usage: 100, limit: 100 } });
+      expect(res.body.error).toMatchObject({
+        code: 'plan_limit',
+        details: { entitlement: 'posts_per_month', usage: 100, limit: 100 },
+      });
     });
 
     it("should answer account_not_allowed for an account outside the key's accountIds", async () => {
@@ -181,12 +222,17 @@ describe('POST /v1/posts', () => {
       const res = await post({ content: 'three', accountIds: [fb.id] }, key.auth).expect(403);
       const midnight = new Date();
       midnight.setUTCHours(24, 0, 0, 0);
-      expect(res.body.error).toMatchObject({ code: 'daily_post_limit', details: { limit: 2, used: 2, resetsAt: midnight.toISOString() } });
+      expect(res.body.error).toMatchObject({
+        code: 'daily_post_limit',
+        details: { limit: 2, used: 2, resetsAt: midnight.toISOString() },
+      });
     });
 
     it('should not let concurrent creations exceed the daily cap', async () => {
       const key = await createKey(t, tenant, { maxPostsPerDay: 3 });
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ content: `race ${i}`, accountIds: [fb.id] }, key.auth)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => post({ content: `race ${i}`, accountIds: [fb.id] }, key.auth)),
+      );
       expect(results.filter((r) => r.status === 201)).toHaveLength(3);
       expect(results.filter((r) => r.status === 403).every((r) => r.body.error.code === 'daily_post_limit')).toBe(true);
     });
@@ -204,18 +250,26 @@ describe('POST /v1/posts', () => {
       const other = await createTenant(t);
       const foreign = await connectAccount(t, other, 'facebook');
       const res = await post({ content: 'x', accountIds: [foreign.id, 'not-a-uuid'] }).expect(404);
-      expect(res.body.error).toMatchObject({ code: 'accounts_not_found', details: { missing: [foreign.id, 'not-a-uuid'] } });
+      expect(res.body.error).toMatchObject({
+        code: 'accounts_not_found',
+        details: { missing: [foreign.id, 'not-a-uuid'] },
+      });
       const partly = await post({ content: 'x', accountIds: [fb.id, foreign.id] }).expect(404);
       expect(partly.body.error.code).toBe('accounts_not_found');
       const disconnected = await connectAccount(t, tenant, 'facebook', { status: 'disconnected' });
-      expect((await post({ content: { message: 'x' }, targetIds: [disconnected.id] }).expect(404)).body.error.code).toBe('accounts_not_found');
+      expect(
+        (await post({ content: { message: 'x' }, targetIds: [disconnected.id] }).expect(404)).body.error.code,
+      ).toBe('accounts_not_found');
     });
 
     it("should answer invalid_request naming the blocked term of the profile's policy", async () => {
       const other = await createTenant(t);
       const a = await connectAccount(t, other, 'facebook');
       await setPolicy(t, other, { blockedTerms: ['Casino'] });
-      const res = await post({ content: { message: 'Visit our CASINO tonight' }, targetIds: [a.id] }, other.auth).expect(400);
+      const res = await post(
+        { content: { message: 'Visit our CASINO tonight' }, targetIds: [a.id] },
+        other.auth,
+      ).expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'content.message' } });
       expect(res.body.error.message).toContain("'Casino'");
     });
@@ -224,7 +278,10 @@ describe('POST /v1/posts', () => {
       const other = await createTenant(t);
       const a = await connectAccount(t, other, 'facebook');
       await setPolicy(t, other, { maxScheduleDaysAhead: 7 });
-      const res = await post({ content: 'x', accountIds: [a.id], scheduledAt: inFuture(8 * 86400_000) }, other.auth).expect(400);
+      const res = await post(
+        { content: 'x', accountIds: [a.id], scheduledAt: inFuture(8 * 86400_000) },
+        other.auth,
+      ).expect(400);
       expect(res.body.error.code).toBe('invalid_scheduled_at');
       await post({ content: 'x', accountIds: [a.id], scheduledAt: inFuture(6 * 86400_000) }, other.auth).expect(201);
     });
@@ -235,9 +292,13 @@ describe('POST /v1/posts', () => {
         `INSERT INTO posts (workspace_id, profile_id, state, content_type, content) SELECT $1, $2, 'draft', 'text', '{"contentType":"text","message":"x"}' FROM generate_series(1, 100)`,
         [trial.workspaceId, trial.profileId],
       );
-      expect((await post({ content: 'x', accountIds: [randomUUID()] }, trial.auth).expect(403)).body.error.code).toBe('plan_limit');
+      expect((await post({ content: 'x', accountIds: [randomUUID()] }, trial.auth).expect(403)).body.error.code).toBe(
+        'plan_limit',
+      );
       const key = await createKey(t, tenant, { accountIds: [fb.id] });
-      expect((await post({ content: 'x', accountIds: [randomUUID()] }, key.auth).expect(403)).body.error.code).toBe('account_not_allowed');
+      expect((await post({ content: 'x', accountIds: [randomUUID()] }, key.auth).expect(403)).body.error.code).toBe(
+        'account_not_allowed',
+      );
     });
   });
 
@@ -245,7 +306,12 @@ describe('POST /v1/posts', () => {
     it('should refuse a creation the target network rejects, naming account, platform and field', async () => {
       const res = await post({ content: 'Text only', accountIds: [fb.id, yt.id] }).expect(400);
       expect(res.body.error.code).toBe('invalid_request');
-      const errors = res.body.error.details.errors as { accountId: string; platform: string; field: string; message: string }[];
+      const errors = res.body.error.details.errors as {
+        accountId: string;
+        platform: string;
+        field: string;
+        message: string;
+      }[];
       expect(errors.length).toBeGreaterThan(0);
       expect(errors.every((e) => e.accountId === yt.id && e.platform === 'youtube')).toBe(true);
       expect(errors.map((e) => e.field)).toContain('content.videoUrl');
@@ -261,7 +327,11 @@ describe('POST /v1/posts', () => {
         .send({ content: { message: 'x' }, targetIds: [yt.id] })
         .expect(200);
       expect(bad.body.valid).toBe(false);
-      expect(bad.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'content.videoUrl' })]));
+      expect(bad.body.errors).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'content.videoUrl' }),
+        ]),
+      );
       const titleError = (bad.body.errors as { field: string }[]).find((e) => e.field.includes('title'));
       expect(titleError?.field).toBe('content.youtube.title');
       const good = await t
@@ -277,7 +347,9 @@ describe('POST /v1/posts', () => {
         .set(tenant.auth)
         .send({ content: 'x', accountIds: [yt.id], mediaUrls: ['https://cdn.example.com/c.mp4'] })
         .expect(200);
-      expect(newer.body.errors).toEqual([expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'platforms.youtube.title' })]);
+      expect(newer.body.errors).toEqual([
+        expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'platforms.youtube.title' }),
+      ]);
       const after = (await t.ds.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[];
       expect(after[0]!.n).toBe(before[0]!.n);
     });
@@ -287,8 +359,20 @@ describe('POST /v1/posts', () => {
     it('should replay a creation with the same Idempotency-Key and create one post', async () => {
       const key = `create-${randomUUID()}`;
       const body = { content: 'Once', accountIds: [fb.id], publishNow: true };
-      const first = await t.http().post('/v1/posts').set(tenant.auth).set('Idempotency-Key', key).send(body).expect(201);
-      const second = await t.http().post('/v1/posts').set(tenant.auth).set('Idempotency-Key', key).send(body).expect(201);
+      const first = await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .set('Idempotency-Key', key)
+        .send(body)
+        .expect(201);
+      const second = await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .set('Idempotency-Key', key)
+        .send(body)
+        .expect(201);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body).toEqual(first.body);
       const rows = (await t.ds.query(`SELECT count(*)::int AS n FROM posts WHERE message = 'Once'`)) as { n: number }[];

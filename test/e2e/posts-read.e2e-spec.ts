@@ -17,8 +17,15 @@ describe('reading posts', () => {
       ids[name] = (await t.http().post('/v1/posts').set(tenant.auth).send(body).expect(201)).body.id as string;
     };
     await create('text', { content: { message: 'Text post', caption: 'cap' }, targetIds: [fb.id] });
-    await create('image', { content: { message: 'Image post', imageUrls: ['https://cdn.example.com/a.png'] }, targetIds: [fb.id] });
-    await create('video', { content: { ...VIDEO_CONTENT, perAccount: { [yt.id]: { caption: 'Own caption' } } }, targetIds: [fb.id, yt.id], saveAsDraft: false });
+    await create('image', {
+      content: { message: 'Image post', imageUrls: ['https://cdn.example.com/a.png'] },
+      targetIds: [fb.id],
+    });
+    await create('video', {
+      content: { ...VIDEO_CONTENT, perAccount: { [yt.id]: { caption: 'Own caption' } } },
+      targetIds: [fb.id, yt.id],
+      saveAsDraft: false,
+    });
     for (let i = 0; i < 4; i++) await create(`extra${i}`, { content: `Extra ${i}`, accountIds: [fb.id] });
   });
   afterAll(async () => t.close());
@@ -31,7 +38,16 @@ describe('reading posts', () => {
     expect(res.body.posts[0].id).toBe(ids.extra3);
     const video = (res.body.posts as { id: string; targets: unknown[] }[]).find((p) => p.id === ids.video)!;
     expect(video.targets).toHaveLength(2);
-    expect(Object.keys(res.body.posts[0]).sort()).toEqual(['caption', 'contentType', 'createdAt', 'id', 'message', 'scheduledAt', 'state', 'targets']);
+    expect(Object.keys(res.body.posts[0]).sort()).toEqual([
+      'caption',
+      'contentType',
+      'createdAt',
+      'id',
+      'message',
+      'scheduledAt',
+      'state',
+      'targets',
+    ]);
   });
 
   it('should filter by state, contentType and platform', async () => {
@@ -48,7 +64,9 @@ describe('reading posts', () => {
     const third = await list('?limit=3&page=3');
     expect(third.body).toMatchObject({ page: 3, limit: 3, total: 7, hasMore: false });
     expect(third.body.posts).toHaveLength(1);
-    const all = [...first.body.posts, ...(await list('?limit=3&page=2')).body.posts, ...third.body.posts].map((p: { id: string }) => p.id);
+    const all = [...first.body.posts, ...(await list('?limit=3&page=2')).body.posts, ...third.body.posts].map(
+      (p: { id: string }) => p.id,
+    );
     expect(new Set(all).size).toBe(7);
     expect((await list('?limit=500')).body.limit).toBe(100);
   });
@@ -61,7 +79,15 @@ describe('reading posts', () => {
 
   it('should read one post with its full content and targets', async () => {
     const res = await t.http().get(`/v1/posts/${ids.video}`).set(tenant.auth).expect(200);
-    expect(res.body.post).toMatchObject({ id: ids.video, state: 'queued', contentType: 'video', caption: 'A clip', message: null, scheduledAt: null, createdAt: expect.any(String) });
+    expect(res.body.post).toMatchObject({
+      id: ids.video,
+      state: 'queued',
+      contentType: 'video',
+      caption: 'A clip',
+      message: null,
+      scheduledAt: null,
+      createdAt: expect.any(String),
+    });
     expect(res.body.post.content).toEqual({
       contentType: 'video',
       message: null,
@@ -74,14 +100,33 @@ describe('reading posts', () => {
       youtube: { title: 'A clip' },
     });
     expect(res.body.post.targets).toEqual([
-      { id: expect.any(String), accountId: fb.id, platform: 'facebook', pageName: fb.name, status: 'pending', externalId: null, url: null, error: null, errorCategory: null, publishedAt: null },
+      {
+        id: expect.any(String),
+        accountId: fb.id,
+        platform: 'facebook',
+        pageName: fb.name,
+        status: 'pending',
+        externalId: null,
+        url: null,
+        error: null,
+        errorCategory: null,
+        publishedAt: null,
+      },
       expect.objectContaining({ accountId: yt.id, platform: 'youtube', pageName: yt.name }),
     ]);
   });
 
   it('should show the history of a post', async () => {
     const res = await t.http().get(`/v1/posts/${ids.video}/history`).set(tenant.auth).expect(200);
-    expect(res.body.history).toEqual([{ from: null, to: 'queued', at: expect.any(String), reason: expect.any(String), actor: { type: 'api_key', id: tenant.keyId, userId: tenant.userId } }]);
+    expect(res.body.history).toEqual([
+      {
+        from: null,
+        to: 'queued',
+        at: expect.any(String),
+        reason: expect.any(String),
+        actor: { type: 'api_key', id: tenant.keyId, userId: tenant.userId },
+      },
+    ]);
   });
 
   it('should not return a post of another profile', async () => {
@@ -98,7 +143,8 @@ describe('reading posts', () => {
       .send({ content: { message: 'hijack' } })
       .expect(404);
     await t.http().delete(`/v1/posts/${ids.video}`).set(other.auth).expect(404);
-    for (const action of ['publish', 'retry', 'approve', 'reject']) await t.http().post(`/v1/posts/${ids.text}/${action}`).set(other.auth).expect(404);
+    for (const action of ['publish', 'retry', 'approve', 'reject'])
+      await t.http().post(`/v1/posts/${ids.text}/${action}`).set(other.auth).expect(404);
     // A second profile of the same workspace is another profile too.
     const second = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Second' }).expect(201);
     await t.http().get(`/v1/posts/${ids.text}?profileId=${second.body.profile.id}`).set(tenant.auth).expect(404);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { QueueService } from '../../src/common/queue/queue.service';
-import { PostSchedulerProcessor } from '../../src/modules/posts/jobs/post-scheduler.processor';
+import { QueueService } from '@/common/queue/queue.service';
+import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { connectAccount, inFuture, TestAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
@@ -23,7 +23,8 @@ describe('scheduling', () => {
   });
   afterAll(async () => t.close());
 
-  const history = async (id: string): Promise<HistoryRow[]> => (await t.http().get(`/v1/posts/${id}/history`).set(tenant.auth).expect(200)).body.history as HistoryRow[];
+  const history = async (id: string): Promise<HistoryRow[]> =>
+    (await t.http().get(`/v1/posts/${id}/history`).set(tenant.auth).expect(200)).body.history as HistoryRow[];
   const queuedAt = async (id: string): Promise<Date | null> => {
     const row = (await history(id)).find((h) => h.from === 'scheduled' && h.to === 'queued');
     return row ? new Date(row.at) : null;
@@ -85,7 +86,10 @@ describe('scheduling', () => {
        VALUES ($1, $2, $3, 'queued', 'text', 'Orphan', '{"contentType":"text","message":"Orphan"}', now() - interval '1 minute')`,
       [id, tenant.workspaceId, tenant.profileId],
     );
-    await t.ds.query(`INSERT INTO post_targets (post_id, profile_id, account_id, platform, page_name) VALUES ($1, $2, $3, 'facebook', 'Page')`, [id, tenant.profileId, fb.id]);
+    await t.ds.query(
+      `INSERT INTO post_targets (post_id, profile_id, account_id, platform, page_name) VALUES ($1, $2, $3, 'facebook', 'Page')`,
+      [id, tenant.profileId, fb.id],
+    );
     // The sweep adds `publish:<id>:1`; the publishing worker (when registered) then takes the post on.
     await eventually(
       async () => {

@@ -1,17 +1,25 @@
 import IORedis from 'ioredis';
-import { PlatformError, PlatformAdapter } from '../../src/modules/platforms/platform-adapter';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { PlatformRegistry } from '../../src/modules/platforms/platform-registry';
-import { PostTargetEntity } from '../../src/modules/posts/entities/post-target.entity';
-import { PostEntity } from '../../src/modules/posts/entities/post.entity';
-import { NetworkConcurrency } from '../../src/modules/posts/publishing/network-concurrency';
-import { PostLocks } from '../../src/modules/posts/publishing/post-lock';
-import { PublishPostProcessor } from '../../src/modules/posts/publishing/publish-post.processor';
-import { ResumeStuckPosts } from '../../src/modules/posts/publishing/resume-stuck-posts';
-import { TargetPublisher } from '../../src/modules/posts/publishing/target-publisher';
-import { QueueService } from '../../src/common/queue/queue.service';
+import { PlatformError, PlatformAdapter } from '@/modules/platforms/platform-adapter';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
+import { PostEntity } from '@/modules/posts/entities/post.entity';
+import { NetworkConcurrency } from '@/modules/posts/publishing/network-concurrency';
+import { PostLocks } from '@/modules/posts/publishing/post-lock';
+import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
+import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
+import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
+import { QueueService } from '@/common/queue/queue.service';
 import { FakeNetwork } from '../support/fake-network';
-import { insertAccount, InsertedAccount, insertPost, postEvents, postState, targetsOf, waitForFinal } from '../support/publishing';
+import {
+  insertAccount,
+  InsertedAccount,
+  insertPost,
+  postEvents,
+  postState,
+  targetsOf,
+  waitForFinal,
+} from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
@@ -73,7 +81,10 @@ describe('publishing worker: outcomes and recovery', () => {
       failedTargets: 0,
     });
     expect(events[0].data.results).toHaveLength(2);
-    const history: { from_state: string; to_state: string }[] = await t.ds.query(`SELECT from_state, to_state FROM post_history WHERE post_id = $1 ORDER BY at`, [postId]);
+    const history: { from_state: string; to_state: string }[] = await t.ds.query(
+      `SELECT from_state, to_state FROM post_history WHERE post_id = $1 ORDER BY at`,
+      [postId],
+    );
     expect(history.map((h) => h.to_state)).toEqual(['processing', 'published']);
   });
 
@@ -301,7 +312,9 @@ describe('publishing worker: outcomes and recovery', () => {
     fakes.threads.items.push({ id: 'th_landed', nonce: 'n-retried', accountId: threads.platformAccountId, text: 'x' });
     const { postId, targetIds } = await insertPost(t, tenant, [threads]);
     // What POST /retry leaves: pending again, attempts and network-side progress kept.
-    await t.ds.getRepository(PostTargetEntity).update(targetIds[0], { status: 'pending', attempts: 1, publishState: { nonce: 'n-retried' } });
+    await t.ds
+      .getRepository(PostTargetEntity)
+      .update(targetIds[0], { status: 'pending', attempts: 1, publishState: { nonce: 'n-retried' } });
     await expect(processor.run(postId)).resolves.toBe('published');
     expect(fakes.threads.publishCalls).toBe(0);
     expect((await targetsOf(t, postId))[0]).toMatchObject({ status: 'success', externalId: 'th_landed' });
@@ -329,7 +342,7 @@ describe('publishing worker: outcomes and recovery', () => {
 
   it('should let exactly one of a cancel and the worker win, every time', async () => {
     fakes.threads.delayMs = 5;
-    const { PostTransitions } = await import('../../src/modules/posts/services/post-transitions');
+    const { PostTransitions } = await import('@/modules/posts/services/post-transitions');
     const transitions = t.app.get(PostTransitions);
     const outcomes = new Set<string>();
     for (let i = 0; i < 30; i++) {

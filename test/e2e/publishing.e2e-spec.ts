@@ -1,7 +1,7 @@
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { QueueService } from '../../src/common/queue/queue.service';
-import { SandboxStore } from '../../src/modules/sandbox/sandbox-store';
-import { TargetPublisher } from '../../src/modules/posts/publishing/target-publisher';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { QueueService } from '@/common/queue/queue.service';
+import { SandboxStore } from '@/modules/sandbox/sandbox-store';
+import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -72,9 +72,24 @@ describe('publishing (sandbox networks)', () => {
     const events = await postEvents(t, postId);
     expect(events.filter((e) => e.type !== 'post.created').map((e) => e.type)).toEqual(['post.published']);
     const published = events.find((e) => e.type === 'post.published')!;
-    expect(published.data).toMatchObject({ postId, status: 'published', completedTargets: 3, failedTargets: 0, profileId: tenant.profileId });
+    expect(published.data).toMatchObject({
+      postId,
+      status: 'published',
+      completedTargets: 3,
+      failedTargets: 0,
+      profileId: tenant.profileId,
+    });
     expect(published.data.results).toEqual(
-      expect.arrayContaining(targets.map((x) => expect.objectContaining({ targetId: x.id, platform: x.platform, status: 'success', result: expect.objectContaining({ id: x.externalId }) }))),
+      expect.arrayContaining(
+        targets.map((x) =>
+          expect.objectContaining({
+            targetId: x.id,
+            platform: x.platform,
+            status: 'success',
+            result: expect.objectContaining({ id: x.externalId }),
+          }),
+        ),
+      ),
     );
   });
 
@@ -85,7 +100,11 @@ describe('publishing (sandbox networks)', () => {
       .post('/v1/posts')
       .set(tenant.auth)
       .send({
-        content: { message, platformCaptions: { linkedin: `${message} for LinkedIn` }, perAccount: { [fb2.id]: { message: `${message} for page two` } } },
+        content: {
+          message,
+          platformCaptions: { linkedin: `${message} for LinkedIn` },
+          perAccount: { [fb2.id]: { message: `${message} for page two` } },
+        },
         accountIds: [fb1.id, fb2.id, li.id],
         publishNow: true,
       })
@@ -94,8 +113,12 @@ describe('publishing (sandbox networks)', () => {
     const [t1, t2, t3] = await targetsFor(res.body.id, fb1, fb2, li);
     const store = t.app.get(SandboxStore);
     expect((await store.get<{ message: string }>(['facebook', 'item', t1.externalId!]))?.message).toBe(message);
-    expect((await store.get<{ message: string }>(['facebook', 'item', t2.externalId!]))?.message).toBe(`${message} for page two`);
-    expect((await store.get<{ commentary: string }>(['linkedin', 'post', t3.externalId!]))?.commentary).toBe(`${message} for LinkedIn`);
+    expect((await store.get<{ message: string }>(['facebook', 'item', t2.externalId!]))?.message).toBe(
+      `${message} for page two`,
+    );
+    expect((await store.get<{ commentary: string }>(['linkedin', 'post', t3.externalId!]))?.commentary).toBe(
+      `${message} for LinkedIn`,
+    );
   });
 
   it('should end partially_published with the failing platform network message, and retry only that target', async () => {
@@ -110,8 +133,17 @@ describe('publishing (sandbox networks)', () => {
     expect(event.data).toMatchObject({ completedTargets: 1, failedTargets: 1 });
     expect(event.data.results).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ targetId: fbTarget.id, status: 'success', result: expect.objectContaining({ id: fbTarget.externalId }) }),
-        expect.objectContaining({ targetId: liTarget.id, status: 'failed', error: liTarget.error, errorCategory: liTarget.errorCategory }),
+        expect.objectContaining({
+          targetId: fbTarget.id,
+          status: 'success',
+          result: expect.objectContaining({ id: fbTarget.externalId }),
+        }),
+        expect.objectContaining({
+          targetId: liTarget.id,
+          status: 'failed',
+          error: liTarget.error,
+          errorCategory: liTarget.errorCategory,
+        }),
       ]),
     );
 
@@ -183,7 +215,10 @@ describe('publishing (sandbox networks)', () => {
       if (i % 2) await queue.pause();
       const postId = await publishNow(body, [fb1]);
       if (!(i % 2)) await sleep(Math.random() * 20);
-      const [del] = await Promise.all([t.http().delete(`/v1/posts/${postId}`).set(tenant.auth), i % 2 ? sleep(Math.random() * 30).then(() => queue.resume()) : Promise.resolve()]);
+      const [del] = await Promise.all([
+        t.http().delete(`/v1/posts/${postId}`).set(tenant.auth),
+        i % 2 ? sleep(Math.random() * 30).then(() => queue.resume()) : Promise.resolve(),
+      ]);
       expect([200, 400]).toContain(del.status);
       const final = await waitForFinal(t, postId);
       const types = (await postEvents(t, postId)).map((e) => e.type);

@@ -1,9 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AccountCredentials, OAuthTokens, PlatformAdapter, PublishContent, PublishResult } from '../../src/modules/platforms/platform-adapter';
-import { PlatformError } from '../../src/modules/platforms/platform-adapter';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { PlatformRegistry } from '../../src/modules/platforms/platform-registry';
-import { dailyAccountMetrics, itemMetrics } from '../../src/modules/sandbox/sandbox-metrics';
+import type {
+  AccountCredentials,
+  OAuthTokens,
+  PlatformAdapter,
+  PublishContent,
+  PublishResult,
+} from '@/modules/platforms/platform-adapter';
+import { PlatformError } from '@/modules/platforms/platform-adapter';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import { dailyAccountMetrics, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -47,7 +53,9 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
     const code = back.searchParams.get('code') ?? '';
     const tokens = await adapter(p).exchangeCode({ code, redirectUri: REDIRECT_URI, codeVerifier: verifier });
     // A code is single use.
-    await expect(adapter(p).exchangeCode({ code, redirectUri: REDIRECT_URI, codeVerifier: verifier })).rejects.toMatchObject({ category: 'auth_expired' });
+    await expect(
+      adapter(p).exchangeCode({ code, redirectUri: REDIRECT_URI, codeVerifier: verifier }),
+    ).rejects.toMatchObject({ category: 'auth_expired' });
     return tokens;
   }
 
@@ -76,7 +84,10 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
     return err as PlatformError;
   }
 
-  const credentials = (tokens: OAuthTokens, a: { platformAccountId: string; metadata?: Record<string, unknown> }): AccountCredentials => ({
+  const credentials = (
+    tokens: OAuthTokens,
+    a: { platformAccountId: string; metadata?: Record<string, unknown> },
+  ): AccountCredentials => ({
     platformAccountId: a.platformAccountId,
     accessToken: tokens.accessToken,
     metadata: a.metadata ?? {},
@@ -104,18 +115,38 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       await expect(
         li.findPublished({
           account: org,
-          content: { contentType: 'text', text: 'Launch day! #news (really) @team', link: null, imageUrls: [], videoUrl: null, options: {} },
+          content: {
+            contentType: 'text',
+            text: 'Launch day! #news (really) @team',
+            link: null,
+            imageUrls: [],
+            videoUrl: null,
+            options: {},
+          },
           publishState: text.state,
         }),
       ).resolves.toEqual(post);
 
-      const images = await publisher('linkedin', org).publish({ contentType: 'image', text: 'Two pictures', imageUrls: [media('image.png'), media('image.jpg')] });
+      const images = await publisher('linkedin', org).publish({
+        contentType: 'image',
+        text: 'Two pictures',
+        imageUrls: [media('image.png'), media('image.jpg')],
+      });
       expect(images.externalId).toMatch(/^urn:li:share:/);
       const member = credentials(tokens, accounts[0]!);
-      const single = await publisher('linkedin', member).publish({ contentType: 'image', text: 'One picture', imageUrls: [media('image.jpg')] });
+      const single = await publisher('linkedin', member).publish({
+        contentType: 'image',
+        text: 'One picture',
+        imageUrls: [media('image.jpg')],
+      });
       expect(single.externalId).toMatch(/^urn:li:share:/);
       const video = publisher('linkedin', org);
-      const clip = await video.publish({ contentType: 'video', text: 'A clip', videoUrl: media('video.mp4'), options: { title: 'Clip' } });
+      const clip = await video.publish({
+        contentType: 'video',
+        text: 'A clip',
+        videoUrl: media('video.mp4'),
+        options: { title: 'Clip' },
+      });
       expect(clip.externalId).toMatch(/^urn:li:ugcPost:/);
       expect(video.state).toMatchObject({ video: { finalized: true }, postUrn: clip.externalId });
     });
@@ -126,12 +157,21 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const [member] = await li.listAccounts(tokens);
       const account = credentials(tokens, member!);
       const pub = publisher('linkedin', account);
-      const content: PublishContent = { contentType: 'text', text: 'Find me', link: null, imageUrls: [], videoUrl: null, options: {} };
+      const content: PublishContent = {
+        contentType: 'text',
+        text: 'Find me',
+        link: null,
+        imageUrls: [],
+        videoUrl: null,
+        options: {},
+      };
       const post = await pub.publish(content);
       // As if the answer had been lost: only the attempt marker survived.
       const lost = { postAttemptedAt: pub.state.postAttemptedAt };
       await expect(li.findPublished({ account, content, publishState: lost })).resolves.toEqual(post);
-      await expect(li.findPublished({ account, content: { ...content, text: 'Other' }, publishState: lost })).resolves.toBeNull();
+      await expect(
+        li.findPublished({ account, content: { ...content, text: 'Other' }, publishState: lost }),
+      ).resolves.toBeNull();
       await expect(li.findPublished({ account, content, publishState: {} })).resolves.toBeNull();
     });
 
@@ -142,18 +182,37 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const org = credentials(tokens, accounts[1]!);
       const post = await publisher('linkedin', org).publish({ text: 'Numbers' });
       const m = itemMetrics(post.externalId);
-      await expect(li.getItemMetrics(org, post.externalId)).resolves.toEqual({ views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, reach: m.reach, engagement: m.engagement });
+      await expect(li.getItemMetrics(org, post.externalId)).resolves.toEqual({
+        views: m.views,
+        likes: m.likes,
+        comments: m.comments,
+        shares: m.shares,
+        reach: m.reach,
+        engagement: m.engagement,
+      });
       const days = await li.getDailyMetrics(org, daysAgo(2), today());
       expect(days).toHaveLength(3);
       for (const d of days) {
         const x = dailyAccountMetrics(org.platformAccountId, d.date);
-        expect(d).toEqual({ date: d.date, views: x.views, reach: x.reach, shares: x.shares, engagement: x.engagement, followers: dailyAccountMetrics(org.platformAccountId, today()).followers });
+        expect(d).toEqual({
+          date: d.date,
+          views: x.views,
+          reach: x.reach,
+          shares: x.shares,
+          engagement: x.engagement,
+          followers: dailyAccountMetrics(org.platformAccountId, today()).followers,
+        });
       }
       const member = credentials(tokens, accounts[0]!);
       const own = await publisher('linkedin', member).publish({ text: 'Mine' });
-      await expect(li.getItemMetrics(member, own.externalId)).resolves.toMatchObject({ views: itemMetrics(own.externalId).views, likes: itemMetrics(own.externalId).likes });
+      await expect(li.getItemMetrics(member, own.externalId)).resolves.toMatchObject({
+        views: itemMetrics(own.externalId).views,
+        likes: itemMetrics(own.externalId).likes,
+      });
       const memberDays = await li.getDailyMetrics(member, daysAgo(1), today());
-      expect(memberDays.map((d) => d.views)).toEqual([daysAgo(1), today()].map((d) => dailyAccountMetrics(member.platformAccountId, d).views));
+      expect(memberDays.map((d) => d.views)).toEqual(
+        [daysAgo(1), today()].map((d) => dailyAccountMetrics(member.platformAccountId, d).views),
+      );
       expect(li.supportsComments).toBe(false);
     });
 
@@ -166,13 +225,44 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(failed).toMatchObject({ category: 'invalid_content', retryable: false });
       expect(failed.message).toContain('#sandbox-fail');
       const flaky = publisher('linkedin', account);
-      expect(await failure(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' }))).toMatchObject({ category: 'network_error', retryable: true });
-      await expect(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' })).resolves.toMatchObject({ externalId: expect.stringMatching(/^urn:li:share:/) });
-      expect(await failure(publisher('linkedin', account).publish({ contentType: 'image', text: 'x', imageUrls: [media('missing.png')] }))).toMatchObject({ category: 'media_rejected' });
-      expect(li.validate({ contentType: 'text', text: 'x'.repeat(3001), link: null, imageUrls: [], videoUrl: null, options: {} })).toHaveLength(1);
-      await fetch(`${t.url}/sandbox/_control/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens.refreshToken }) });
-      expect(await failure(li.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null }))).toMatchObject({ category: 'auth_expired' });
-      expect(await failure(li.listAccounts(tokens))).toMatchObject({ category: 'auth_expired', details: { status: 401 } });
+      expect(await failure(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' }))).toMatchObject({
+        category: 'network_error',
+        retryable: true,
+      });
+      await expect(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' })).resolves.toMatchObject({
+        externalId: expect.stringMatching(/^urn:li:share:/),
+      });
+      expect(
+        await failure(
+          publisher('linkedin', account).publish({
+            contentType: 'image',
+            text: 'x',
+            imageUrls: [media('missing.png')],
+          }),
+        ),
+      ).toMatchObject({ category: 'media_rejected' });
+      expect(
+        li.validate({
+          contentType: 'text',
+          text: 'x'.repeat(3001),
+          link: null,
+          imageUrls: [],
+          videoUrl: null,
+          options: {},
+        }),
+      ).toHaveLength(1);
+      await fetch(`${t.url}/sandbox/_control/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: tokens.refreshToken }),
+      });
+      expect(
+        await failure(li.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null })),
+      ).toMatchObject({ category: 'auth_expired' });
+      expect(await failure(li.listAccounts(tokens))).toMatchObject({
+        category: 'auth_expired',
+        details: { status: 401 },
+      });
     });
   });
 
@@ -191,15 +281,42 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(Date.now() - started).toBeGreaterThan(1000); // PROCESSING_DOWNLOAD first, complete on a later poll
       expect(result.externalId).toMatch(/^7\d{18}$/);
       expect(result.url).toBe(`https://www.tiktok.com/@${String(accounts[0]!.username)}/video/${result.externalId}`);
-      expect(video.state).toMatchObject({ publishId: expect.stringMatching(/^v_pub_url~v2\./), postId: result.externalId });
-      const content: PublishContent = { contentType: 'video', text: 'Dance #fyp', link: null, imageUrls: [], videoUrl: media('video.mp4'), options: {} };
-      await expect(tt.findPublished({ account, content, publishState: { publishId: video.state.publishId } })).resolves.toEqual(result);
+      expect(video.state).toMatchObject({
+        publishId: expect.stringMatching(/^v_pub_url~v2\./),
+        postId: result.externalId,
+      });
+      const content: PublishContent = {
+        contentType: 'video',
+        text: 'Dance #fyp',
+        link: null,
+        imageUrls: [],
+        videoUrl: media('video.mp4'),
+        options: {},
+      };
+      await expect(
+        tt.findPublished({ account, content, publishState: { publishId: video.state.publishId } }),
+      ).resolves.toEqual(result);
       // The init answer lost: the creator's video list shows the post.
-      await expect(tt.findPublished({ account, content, publishState: { initAttemptedAt: new Date(Date.now() - 5000).toISOString() } })).resolves.toMatchObject({ externalId: result.externalId });
+      await expect(
+        tt.findPublished({
+          account,
+          content,
+          publishState: { initAttemptedAt: new Date(Date.now() - 5000).toISOString() },
+        }),
+      ).resolves.toMatchObject({ externalId: result.externalId });
 
-      const photos = await publisher('tiktok', account).publish({ contentType: 'image', text: 'Carousel', imageUrls: [media('image.jpg'), media('image.jpg')] });
+      const photos = await publisher('tiktok', account).publish({
+        contentType: 'image',
+        text: 'Carousel',
+        imageUrls: [media('image.jpg'), media('image.jpg')],
+      });
       expect(photos.externalId).toMatch(/^7\d{18}$/);
-      const privateVideo = await publisher('tiktok', account).publish({ contentType: 'video', text: 'Just me', videoUrl: media('video.mp4'), options: { privacyLevel: 'SELF_ONLY' } });
+      const privateVideo = await publisher('tiktok', account).publish({
+        contentType: 'video',
+        text: 'Just me',
+        videoUrl: media('video.mp4'),
+        options: { privacyLevel: 'SELF_ONLY' },
+      });
       expect(privateVideo).toMatchObject({ externalId: expect.stringMatching(/^v_pub_url~/), url: null });
 
       const m = itemMetrics(result.externalId);
@@ -229,25 +346,54 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const tokens = await connect('tiktok');
       const [creator] = await tt.listAccounts(tokens);
       const account = credentials(tokens, creator!);
-      const failed = await failure(publisher('tiktok', account).publish({ contentType: 'video', text: 'No #sandbox-fail', videoUrl: media('video.mp4') }));
+      const failed = await failure(
+        publisher('tiktok', account).publish({
+          contentType: 'video',
+          text: 'No #sandbox-fail',
+          videoUrl: media('video.mp4'),
+        }),
+      );
       expect(failed).toMatchObject({ category: 'invalid_content', details: { networkCode: 'spam_risk_text' } });
       const flaky = publisher('tiktok', account);
-      expect(await failure(flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') }))).toMatchObject({ category: 'network_error', retryable: true });
+      expect(
+        await failure(
+          flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') }),
+        ),
+      ).toMatchObject({ category: 'network_error', retryable: true });
       expect(flaky.state).toEqual({});
-      await expect(flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') })).resolves.toMatchObject({ externalId: expect.stringMatching(/^7\d{18}$/) });
+      await expect(
+        flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') }),
+      ).resolves.toMatchObject({ externalId: expect.stringMatching(/^7\d{18}$/) });
       const pulled = publisher('tiktok', account);
-      expect(await failure(pulled.publish({ contentType: 'video', text: 'Gone', videoUrl: media('missing.mp4') }))).toMatchObject({
+      expect(
+        await failure(pulled.publish({ contentType: 'video', text: 'Gone', videoUrl: media('missing.mp4') })),
+      ).toMatchObject({
         category: 'media_rejected',
         details: { networkCode: 'video_pull_failed' },
       });
       expect(pulled.state).toEqual({});
       const other = await connect('tiktok');
       const [creator2] = await tt.listAccounts(other);
-      const png = await failure(publisher('tiktok', credentials(other, creator2!)).publish({ contentType: 'image', text: 'PNG', imageUrls: [media('image.png')] }));
+      const png = await failure(
+        publisher('tiktok', credentials(other, creator2!)).publish({
+          contentType: 'image',
+          text: 'PNG',
+          imageUrls: [media('image.png')],
+        }),
+      );
       expect(png).toMatchObject({ category: 'media_rejected', details: { networkCode: 'file_format_check_failed' } });
-      await fetch(`${t.url}/sandbox/_control/expire`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accessToken: tokens.accessToken }) });
-      expect(await failure(tt.listAccounts(tokens))).toMatchObject({ category: 'auth_expired', details: { networkCode: 'access_token_invalid' } });
-      await expect(tt.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null })).resolves.toMatchObject({ accessToken: expect.any(String) });
+      await fetch(`${t.url}/sandbox/_control/expire`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accessToken: tokens.accessToken }),
+      });
+      expect(await failure(tt.listAccounts(tokens))).toMatchObject({
+        category: 'auth_expired',
+        details: { networkCode: 'access_token_invalid' },
+      });
+      await expect(
+        tt.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null }),
+      ).resolves.toMatchObject({ accessToken: expect.any(String) });
     });
   });
 
@@ -275,11 +421,20 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(video.url).toBe(`https://www.youtube.com/watch?v=${video.externalId}`);
       expect(pub.state).toMatchObject({ uploadUrl: expect.stringContaining('upload_id='), videoId: video.externalId });
       // The session answers for a lost final answer; the uploads playlist for an expired session.
-      const lost = { uploadUrl: pub.state.uploadUrl, size: pub.state.size, uploadAttemptedAt: pub.state.uploadAttemptedAt };
+      const lost = {
+        uploadUrl: pub.state.uploadUrl,
+        size: pub.state.size,
+        uploadAttemptedAt: pub.state.uploadAttemptedAt,
+      };
       await expect(yt.findPublished({ account, content, publishState: lost })).resolves.toEqual(video);
-      const expired = { ...lost, uploadUrl: `${t.url}/sandbox/youtube/upload/youtube/v3/videos?uploadType=resumable&upload_id=gone` };
+      const expired = {
+        ...lost,
+        uploadUrl: `${t.url}/sandbox/youtube/upload/youtube/v3/videos?uploadType=resumable&upload_id=gone`,
+      };
       await expect(yt.findPublished({ account, content, publishState: expired })).resolves.toEqual(video);
-      await expect(yt.findPublished({ account, content: { ...content, options: { title: 'Other' } }, publishState: expired })).resolves.toBeNull();
+      await expect(
+        yt.findPublished({ account, content: { ...content, options: { title: 'Other' } }, publishState: expired }),
+      ).resolves.toBeNull();
 
       const m = itemMetrics(video.externalId);
       await expect(yt.getItemMetrics(account, video.externalId)).resolves.toEqual({
@@ -294,7 +449,14 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(days).toHaveLength(4);
       for (const d of days) {
         const x = dailyAccountMetrics(account.platformAccountId, d.date);
-        expect(d).toEqual({ date: d.date, views: x.views, reach: x.views, shares: x.shares, engagement: x.engagement, followers: x.followers });
+        expect(d).toEqual({
+          date: d.date,
+          views: x.views,
+          reach: x.views,
+          shares: x.shares,
+          engagement: x.engagement,
+          followers: x.followers,
+        });
       }
     });
 
@@ -304,17 +466,39 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const [channel] = await yt.listAccounts(tokens);
       const account = credentials(tokens, channel!);
       const bytes = new Uint8Array(await (await fetch(media('video.mp4'))).arrayBuffer());
-      const start = await fetch(`${t.url}/sandbox/youtube/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/json', 'x-upload-content-length': String(bytes.length), 'x-upload-content-type': 'video/mp4' },
-        body: JSON.stringify({ snippet: { title: 'Resumed', description: '' }, status: { privacyStatus: 'private' } }),
-      });
+      const start = await fetch(
+        `${t.url}/sandbox/youtube/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.accessToken}`,
+            'content-type': 'application/json',
+            'x-upload-content-length': String(bytes.length),
+            'x-upload-content-type': 'video/mp4',
+          },
+          body: JSON.stringify({
+            snippet: { title: 'Resumed', description: '' },
+            status: { privacyStatus: 'private' },
+          }),
+        },
+      );
       const uploadUrl = start.headers.get('location') ?? '';
       // Half of the bytes arrive before the connection drops.
-      const half = await fetch(uploadUrl, { method: 'PUT', headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-range': `bytes 0-9/${bytes.length}` }, body: bytes.subarray(0, 10) });
+      const half = await fetch(uploadUrl, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-range': `bytes 0-9/${bytes.length}` },
+        body: bytes.subarray(0, 10),
+      });
       expect(half.status).toBe(308);
       expect(half.headers.get('range')).toBe('bytes=0-9');
-      const content: PublishContent = { contentType: 'video', text: '', link: null, imageUrls: [], videoUrl: media('video.mp4'), options: { title: 'Resumed' } };
+      const content: PublishContent = {
+        contentType: 'video',
+        text: '',
+        link: null,
+        imageUrls: [],
+        videoUrl: media('video.mp4'),
+        options: { title: 'Resumed' },
+      };
       const state = { uploadUrl, size: bytes.length, uploadAttemptedAt: new Date().toISOString() };
       await expect(yt.findPublished({ account, content, publishState: state })).resolves.toBeNull();
       const pub = publisher('youtube', account);
@@ -334,24 +518,56 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
         details: { networkCode: 'invalidVideoMetadata' },
       });
       const flaky = publisher('youtube', account);
-      expect(await failure(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' }))).toMatchObject({ category: 'network_error', retryable: true, details: { networkCode: 'backendError' } });
-      await expect(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' })).resolves.toMatchObject({ externalId: expect.any(String) });
-      expect(await failure(publisher('youtube', account).publish({ ...base, text: 'x', options: { title: 'y'.repeat(101) } }))).toMatchObject({
+      expect(await failure(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' }))).toMatchObject({
+        category: 'network_error',
+        retryable: true,
+        details: { networkCode: 'backendError' },
+      });
+      await expect(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' })).resolves.toMatchObject({
+        externalId: expect.any(String),
+      });
+      expect(
+        await failure(
+          publisher('youtube', account).publish({ ...base, text: 'x', options: { title: 'y'.repeat(101) } }),
+        ),
+      ).toMatchObject({
         category: 'invalid_content',
         details: { networkCode: 'invalidTitle' },
       });
-      expect(await failure(publisher('youtube', account).publish({ ...base, text: 'x', videoUrl: media('missing.mp4') }))).toMatchObject({ category: 'media_rejected' });
-      expect(await failure(publisher('youtube', account).publish({ ...base, text: 'x', videoUrl: media('image.png') }))).toMatchObject({
+      expect(
+        await failure(publisher('youtube', account).publish({ ...base, text: 'x', videoUrl: media('missing.mp4') })),
+      ).toMatchObject({ category: 'media_rejected' });
+      expect(
+        await failure(publisher('youtube', account).publish({ ...base, text: 'x', videoUrl: media('image.png') })),
+      ).toMatchObject({
         category: 'media_rejected',
         details: { networkCode: 'invalidFile' },
       });
-      expect(yt.validate({ contentType: 'video', text: '', link: null, imageUrls: [], videoUrl: media('video.mp4'), options: {} })).toEqual([expect.objectContaining({ field: 'youtube.title' })]);
-      await fetch(`${t.url}/sandbox/_control/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens.refreshToken }) });
-      expect(await failure(yt.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null }))).toMatchObject({
+      expect(
+        yt.validate({
+          contentType: 'video',
+          text: '',
+          link: null,
+          imageUrls: [],
+          videoUrl: media('video.mp4'),
+          options: {},
+        }),
+      ).toEqual([expect.objectContaining({ field: 'youtube.title' })]);
+      await fetch(`${t.url}/sandbox/_control/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: tokens.refreshToken }),
+      });
+      expect(
+        await failure(yt.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? null })),
+      ).toMatchObject({
         category: 'auth_expired',
         message: 'Google OAuth: Token has been expired or revoked.',
       });
-      expect(await failure(yt.getItemMetrics(account, 'x'))).toMatchObject({ category: 'auth_expired', details: { networkCode: 'authError' } });
+      expect(await failure(yt.getItemMetrics(account, 'x'))).toMatchObject({
+        category: 'auth_expired',
+        details: { networkCode: 'authError' },
+      });
     });
   });
 });

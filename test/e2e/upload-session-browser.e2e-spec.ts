@@ -5,7 +5,16 @@ import { Browser, chromium, Page } from 'playwright-core';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const MP4 = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 
@@ -18,7 +27,8 @@ interface SessionView {
 
 /** A person picking files on the hosted upload page in Chromium. */
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`upload-session-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
+if (!existsSync(CHROMIUM))
+  console.warn(`upload-session-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 suite('hosted upload session in a browser', () => {
   let t: TestApp;
@@ -27,7 +37,8 @@ suite('hosted upload session in a browser', () => {
   let page: Page;
   let dir: string;
 
-  const session = async (id: string): Promise<SessionView> => (await t.http().get(`/v1/media/upload-sessions/${id}`).set(tenant.auth).expect(200)).body as SessionView;
+  const session = async (id: string): Promise<SessionView> =>
+    (await t.http().get(`/v1/media/upload-sessions/${id}`).set(tenant.auth).expect(200)).body as SessionView;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sps-media-browser-'));
@@ -46,7 +57,9 @@ suite('hosted upload session in a browser', () => {
   afterEach(async () => page.close());
 
   it('should upload the files a person picks and complete the session', async () => {
-    const created = (await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ maxFiles: 3 }).expect(201)).body as SessionView;
+    const created = (
+      await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ maxFiles: 3 }).expect(201)
+    ).body as SessionView;
     expect(created).toMatchObject({ status: 'pending', media: [] });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -88,16 +101,22 @@ suite('hosted upload session in a browser', () => {
     ).body as SessionView;
     await page.goto(created.url!);
     await page.getByLabel('Files to upload').setInputFiles({ name: 'one.png', mimeType: 'image/png', buffer: PNG });
-    await Promise.all([page.waitForURL(/\/health\?/), page.getByRole('button', { name: 'Upload', exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/health\?/),
+      page.getByRole('button', { name: 'Upload', exact: true }).click(),
+    ]);
     const url = new URL(page.url());
     expect(Object.fromEntries(url.searchParams)).toEqual({ from: 'upload', session: created.id, status: 'completed' });
     expect((await session(created.id)).media).toHaveLength(1);
   });
 
   it('should tell the person when a file type is not accepted, and keep the session pending', async () => {
-    const created = (await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({}).expect(201)).body as SessionView;
+    const created = (await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({}).expect(201))
+      .body as SessionView;
     await page.goto(created.url!);
-    await page.getByLabel('Files to upload').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page
+      .getByLabel('Files to upload')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();
     expect(await page.getByRole('button', { name: 'Upload', exact: true }).isEnabled()).toBe(true);

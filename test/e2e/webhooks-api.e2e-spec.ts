@@ -1,7 +1,7 @@
-import { OutboxService } from '../../src/common/outbox/outbox.service';
-import { SecretBox } from '../../src/common/crypto/secret-box';
-import { WebhookSubscriptionEntity } from '../../src/modules/webhooks/entities/webhook-subscription.entity';
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/event-types';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { WebhookSubscriptionEntity } from '@/modules/webhooks/entities/webhook-subscription.entity';
+import { WEBHOOK_EVENT_TYPES } from '@/modules/webhooks/event-types';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -105,8 +105,15 @@ describe('webhook subscriptions API', () => {
     const rotated = await t.http().post(`/v1/webhooks/${id}/rotate-secret`).set(tenant.auth).expect(200);
     await t.http().delete(`/v1/webhooks/${id}`).set(tenant.auth).expect(200);
     const events = await t.http().get('/v1/events').set(tenant.auth).query({ limit: 100 }).expect(200);
-    const mine = (events.body.events as { type: string; data: Record<string, unknown> }[]).filter((e) => JSON.stringify(e.data).includes(id));
-    expect(mine.map((e) => e.type).sort()).toEqual(['webhook.created', 'webhook.deleted', 'webhook.secret_rotated', 'webhook.updated']);
+    const mine = (events.body.events as { type: string; data: Record<string, unknown> }[]).filter((e) =>
+      JSON.stringify(e.data).includes(id),
+    );
+    expect(mine.map((e) => e.type).sort()).toEqual([
+      'webhook.created',
+      'webhook.deleted',
+      'webhook.secret_rotated',
+      'webhook.updated',
+    ]);
     expect(events.text).not.toContain(body.secret);
     expect(events.text).not.toContain(rotated.body.secret);
   });
@@ -138,9 +145,19 @@ describe('webhook subscriptions API', () => {
     const id = body.subscription.id as string;
     const bad = await t.http().patch(`/v1/webhooks/${id}`).set(tenant.auth).send({ isActive: 'no' }).expect(400);
     expect(bad.body.error.details.field).toBe('isActive');
-    const badTest = await t.http().post(`/v1/webhooks/${id}/test`).set(tenant.auth).send({ eventType: '*' }).expect(400);
+    const badTest = await t
+      .http()
+      .post(`/v1/webhooks/${id}/test`)
+      .set(tenant.auth)
+      .send({ eventType: '*' })
+      .expect(400);
     expect(badTest.body.error.details.field).toBe('eventType');
-    const badFilter = await t.http().get(`/v1/webhooks/${id}/deliveries`).set(tenant.auth).query({ status: 'lost' }).expect(400);
+    const badFilter = await t
+      .http()
+      .get(`/v1/webhooks/${id}/deliveries`)
+      .set(tenant.auth)
+      .query({ status: 'lost' })
+      .expect(400);
     expect(badFilter.body.error.details.field).toBe('status');
   });
 
@@ -151,7 +168,10 @@ describe('webhook subscriptions API', () => {
 
   it('should answer 403 plan_limit on a plan without webhooks', async () => {
     const starter = await createTenant(t, { plan: 'starter' });
-    for (const res of [await create(starter, { url, events: ['post.created'] }), await t.http().get('/v1/webhooks').set(starter.auth)]) {
+    for (const res of [
+      await create(starter, { url, events: ['post.created'] }),
+      await t.http().get('/v1/webhooks').set(starter.auth),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('plan_limit');
       expect(res.body.error.details).toMatchObject({ entitlement: 'webhooks' });
@@ -193,12 +213,18 @@ describe('webhook subscriptions API', () => {
     };
     const calls = [
       (h: Record<string, string>, q: Record<string, string> = {}) => t.http().get(`/v1/webhooks/${id}`).set(h).query(q),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().patch(`/v1/webhooks/${id}`).set(h).query(q).send({ isActive: false }),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().delete(`/v1/webhooks/${id}`).set(h).query(q),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().post(`/v1/webhooks/${id}/rotate-secret`).set(h).query(q),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().post(`/v1/webhooks/${id}/test`).set(h).query(q).send({ eventType: 'post.created' }),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().get(`/v1/webhooks/${id}/deliveries`).set(h).query(q),
-      (h: Record<string, string>, q: Record<string, string> = {}) => t.http().post(`/v1/webhooks/${id}/deliveries/${id}/retry`).set(h).query(q),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().patch(`/v1/webhooks/${id}`).set(h).query(q).send({ isActive: false }),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().delete(`/v1/webhooks/${id}`).set(h).query(q),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().post(`/v1/webhooks/${id}/rotate-secret`).set(h).query(q),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().post(`/v1/webhooks/${id}/test`).set(h).query(q).send({ eventType: 'post.created' }),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().get(`/v1/webhooks/${id}/deliveries`).set(h).query(q),
+      (h: Record<string, string>, q: Record<string, string> = {}) =>
+        t.http().post(`/v1/webhooks/${id}/deliveries/${id}/retry`).set(h).query(q),
     ];
     for (const call of calls) {
       const a = await call(other.auth);
@@ -250,7 +276,12 @@ describe('webhook subscriptions API', () => {
     const tag = doc.tags.find((x) => x.name === 'Webhooks');
     expect(tag?.description).toContain('Service-Signature: t=<unix>,v1=<hex>');
     expect(tag?.description).toContain('300 s');
-    expect(doc['x-webhooks'].event!.post.parameters.map((p) => p.name)).toEqual(['Service-Signature', 'Service-Event', 'Service-Event-Id', 'Service-Delivery-Attempt']);
+    expect(doc['x-webhooks'].event!.post.parameters.map((p) => p.name)).toEqual([
+      'Service-Signature',
+      'Service-Event',
+      'Service-Event-Id',
+      'Service-Delivery-Attempt',
+    ]);
     for (const p of [
       '/v1/webhooks',
       '/v1/webhooks/{id}',
@@ -284,22 +315,27 @@ describe('webhook URLs when private addresses are not allowed', () => {
     await receiver.close();
   });
 
-  it.each(['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://192.168.0.1/', 'https://localhost/hook', 'https://[::ffff:127.0.0.1]/'])(
-    'should refuse %s with 400 invalid_request',
-    async (target) => {
-      const res = await t
-        .http()
-        .post('/v1/webhooks')
-        .set(tenant.auth)
-        .send({ url: target, events: ['post.created'] })
-        .expect(400);
-      expect(res.body.error).toMatchObject({
-        code: 'invalid_request',
-        details: { field: 'url' },
-      });
-      expect(res.body.error.message).toMatch(/private, loopback or link-local/);
-    },
-  );
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://10.1.2.3/hook',
+    'https://169.254.169.254/latest',
+    'https://[::1]/hook',
+    'https://192.168.0.1/',
+    'https://localhost/hook',
+    'https://[::ffff:127.0.0.1]/',
+  ])('should refuse %s with 400 invalid_request', async (target) => {
+    const res = await t
+      .http()
+      .post('/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: target, events: ['post.created'] })
+      .expect(400);
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_request',
+      details: { field: 'url' },
+    });
+    expect(res.body.error.message).toMatch(/private, loopback or link-local/);
+  });
 
   it('should refuse plain http', async () => {
     const res = await t
@@ -321,7 +357,12 @@ describe('webhook URLs when private addresses are not allowed', () => {
       isActive: false,
       secretEnc: t.app.get(SecretBox).seal('whsec_x'),
     });
-    const res = await t.http().patch(`/v1/webhooks/${sub.id}`).set(tenant.auth).send({ url: 'https://127.0.0.1/hook' }).expect(400);
+    const res = await t
+      .http()
+      .patch(`/v1/webhooks/${sub.id}`)
+      .set(tenant.auth)
+      .send({ url: 'https://127.0.0.1/hook' })
+      .expect(400);
     expect(res.body.error.details.field).toBe('url');
   });
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { OutboxService } from '../../src/common/outbox/outbox.service';
-import type { EventEntity } from '../../src/common/outbox/event.entity';
-import type { PostTargetEntity } from '../../src/modules/posts/entities/post-target.entity';
-import { postEventData } from '../../src/modules/posts/post-events';
-import { WebhookFanoutProcessor } from '../../src/modules/webhooks/jobs/webhook-fanout.processor';
-import { WebhookSweepProcessor } from '../../src/modules/webhooks/jobs/webhook-sweep.processor';
-import { verifySignature } from '../../src/modules/webhooks/webhook-signature';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import type { EventEntity } from '@/common/outbox/event.entity';
+import type { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
+import { postEventData } from '@/modules/posts/post-events';
+import { WebhookFanoutProcessor } from '@/modules/webhooks/jobs/webhook-fanout.processor';
+import { WebhookSweepProcessor } from '@/modules/webhooks/jobs/webhook-sweep.processor';
+import { verifySignature } from '@/modules/webhooks/webhook-signature';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -45,7 +45,11 @@ describe('webhook delivery', () => {
     await t.close();
   });
 
-  async function subscribe(tenant: Tenant, path: string, body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+  async function subscribe(
+    tenant: Tenant,
+    path: string,
+    body: Record<string, unknown> = {},
+  ): Promise<{ id: string; secret: string }> {
     const res = await t
       .http()
       .post('/v1/webhooks')
@@ -59,7 +63,11 @@ describe('webhook delivery', () => {
   }
 
   /** A committed outbox row, as a state change writes it. */
-  async function emit(tenant: Pick<Tenant, 'workspaceId' | 'profileId'>, type: string, data: Record<string, unknown> = {}): Promise<EventEntity> {
+  async function emit(
+    tenant: Pick<Tenant, 'workspaceId' | 'profileId'>,
+    type: string,
+    data: Record<string, unknown> = {},
+  ): Promise<EventEntity> {
     return t.ds.transaction((m) =>
       t.app.get(OutboxService).record(m, {
         workspaceId: tenant.workspaceId,
@@ -86,7 +94,9 @@ describe('webhook delivery', () => {
       error: null,
       errorCategory: null,
     };
-    return postEventData({ id: postId, state: 'published', scheduledAt: null }, [target as unknown as PostTargetEntity]);
+    return postEventData({ id: postId, state: 'published', scheduledAt: null }, [
+      target as unknown as PostTargetEntity,
+    ]);
   }
 
   async function deliveries(tenant: Tenant, subId: string, query: Record<string, string> = {}): Promise<Delivery[]> {
@@ -94,7 +104,12 @@ describe('webhook delivery', () => {
     return res.body.deliveries as Delivery[];
   }
 
-  async function deliveryWhere(tenant: Tenant, subId: string, pred: (d: Delivery) => boolean, timeoutMs = 15000): Promise<Delivery> {
+  async function deliveryWhere(
+    tenant: Tenant,
+    subId: string,
+    pred: (d: Delivery) => boolean,
+    timeoutMs = 15000,
+  ): Promise<Delivery> {
     return eventually(async () => (await deliveries(tenant, subId)).find(pred), { timeoutMs });
   }
 
@@ -184,7 +199,13 @@ describe('webhook delivery', () => {
     await t.ds.query(
       `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status, updated_at)
        VALUES ($1, $2, $3, $4, 'post.created', $5, now(), 'pending', now() - interval '10 minutes')`,
-      [id, tenant.workspaceId, subId, randomUUID(), JSON.stringify({ profileId: tenant.profileId, postId: 'lost-job' })],
+      [
+        id,
+        tenant.workspaceId,
+        subId,
+        randomUUID(),
+        JSON.stringify({ profileId: tenant.profileId, postId: 'lost-job' }),
+      ],
     );
     await t.app.get(WebhookSweepProcessor).sweep();
     await t.app.get(WebhookSweepProcessor).sweep();
@@ -235,7 +256,11 @@ describe('webhook delivery', () => {
     expect(await deliveries(tenant, subId, { status: 'succeeded' })).toHaveLength(0);
 
     healthy = true;
-    const retried = await t.http().post(`/v1/webhooks/${subId}/deliveries/${abandoned.id}/retry`).set(tenant.auth).expect(202);
+    const retried = await t
+      .http()
+      .post(`/v1/webhooks/${subId}/deliveries/${abandoned.id}/retry`)
+      .set(tenant.auth)
+      .expect(202);
     expect(retried.body.delivery).toMatchObject({
       id: abandoned.id,
       status: 'pending',
@@ -248,7 +273,11 @@ describe('webhook delivery', () => {
     expect(done).toMatchObject({ attempts: 8, responseCode: 204, error: null });
 
     // Only failed, abandoned or cancelled deliveries can be redelivered.
-    const refused = await t.http().post(`/v1/webhooks/${subId}/deliveries/${abandoned.id}/retry`).set(tenant.auth).expect(400);
+    const refused = await t
+      .http()
+      .post(`/v1/webhooks/${subId}/deliveries/${abandoned.id}/retry`)
+      .set(tenant.auth)
+      .expect(400);
     expect(refused.body.error.code).toBe('invalid_state_transition');
     await t.http().post(`/v1/webhooks/${subId}/deliveries/${randomUUID()}/retry`).set(tenant.auth).expect(404);
   });
@@ -294,7 +323,9 @@ describe('webhook delivery', () => {
     const cancelled = await deliveryWhere(tenant, paused.id, (d) => d.status === 'cancelled');
     expect(cancelled).toMatchObject({ attempts: 1, responseCode: 503 });
     await eventually(async () => {
-      const [row] = (await t.ds.query(`SELECT status, attempts FROM webhook_deliveries WHERE subscription_id = $1`, [deleted.id])) as { status: string; attempts: number }[];
+      const [row] = (await t.ds.query(`SELECT status, attempts FROM webhook_deliveries WHERE subscription_id = $1`, [
+        deleted.id,
+      ])) as { status: string; attempts: number }[];
       return row?.status === 'cancelled' && row.attempts === 1;
     });
     await sleep(500);
@@ -335,7 +366,12 @@ describe('webhook delivery', () => {
     const { id: subId, secret } = await subscribe(tenant, '/test-event', {
       events: ['post.created'],
     });
-    const res = await t.http().post(`/v1/webhooks/${subId}/test`).set(tenant.auth).send({ eventType: 'post.partially_published' }).expect(202);
+    const res = await t
+      .http()
+      .post(`/v1/webhooks/${subId}/test`)
+      .set(tenant.auth)
+      .send({ eventType: 'post.partially_published' })
+      .expect(202);
     expect(res.body.delivery).toMatchObject({
       id: expect.any(String),
       subscriptionId: subId,
@@ -367,7 +403,12 @@ describe('webhook delivery', () => {
 
     // A paused subscription cannot be tested.
     await t.http().patch(`/v1/webhooks/${subId}`).set(tenant.auth).send({ isActive: false }).expect(200);
-    const paused = await t.http().post(`/v1/webhooks/${subId}/test`).set(tenant.auth).send({ eventType: 'post.created' }).expect(400);
+    const paused = await t
+      .http()
+      .post(`/v1/webhooks/${subId}/test`)
+      .set(tenant.auth)
+      .send({ eventType: 'post.created' })
+      .expect(400);
     expect(paused.body.error.code).toBe('invalid_state_transition');
   });
 
@@ -438,7 +479,9 @@ describe('webhook delivery', () => {
         .map((h) => h.body.type)
         .sort(),
     ).toEqual(['approval.rejected', 'comment.received', 'connection.completed']);
-    expect(hits.find((h) => h.body.type === 'connection.completed')!.body.data.accounts).toEqual([{ id: 'a1', platform: 'facebook' }]);
+    expect(hits.find((h) => h.body.type === 'connection.completed')!.body.data.accounts).toEqual([
+      { id: 'a1', platform: 'facebook' },
+    ]);
   });
 
   it('should keep only the first 2000 bytes of a large (even endless) response body', async () => {

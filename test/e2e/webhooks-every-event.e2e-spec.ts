@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { CommentsSyncService } from '../../src/modules/comments/comments-sync.service';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '../../src/modules/webhooks/event-types';
+import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
 import { CLIENT_RETURN_URL, connectThroughSandbox, follow } from '../support/connect-flow';
 import { inFuture } from '../support/post-fixtures';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -97,10 +97,14 @@ describe('webhooks: every event type, once per state change', () => {
     const key = `${type} ${subject}`;
     expected.set(key, (expected.get(key) ?? 0) + 1);
   };
-  const hits = (type?: WebhookEventType, subject?: string): ReceivedWebhook[] => receiver.at(PATH).filter((h) => (!type || h.body.type === type) && (!subject || subjectOf(h) === subject));
+  const hits = (type?: WebhookEventType, subject?: string): ReceivedWebhook[] =>
+    receiver.at(PATH).filter((h) => (!type || h.body.type === type) && (!subject || subjectOf(h) === subject));
   /** Waits for `count` deliveries of one event type about one subject. */
   const arrived = (type: WebhookEventType, subject: string, count = 1): Promise<ReceivedWebhook[]> =>
-    eventually(async () => (hits(type, subject).length >= count ? hits(type, subject) : undefined), { timeoutMs: 30_000, intervalMs: 50 });
+    eventually(async () => (hits(type, subject).length >= count ? hits(type, subject) : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
   const text = (words = ''): string => `Every event ${++seq} ${Date.now()} ${words}`.trim();
 
   async function connect(platform: PlatformName): Promise<AccountRef> {
@@ -112,9 +116,19 @@ describe('webhooks: every event type, once per state change', () => {
     changed('account.connected', account!.id);
 
     const [completed] = await arrived('connection.completed', sessionId);
-    expect(completed!.body.data).toMatchObject({ profileId: tenant.profileId, sessionId, platform, accounts: [expect.objectContaining({ id: account!.id, platform })] });
+    expect(completed!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      sessionId,
+      platform,
+      accounts: [expect.objectContaining({ id: account!.id, platform })],
+    });
     const [connected] = await arrived('account.connected', account!.id);
-    expect(connected!.body.data).toMatchObject({ profileId: tenant.profileId, sessionId, reconnected: false, account: expect.objectContaining({ id: account!.id, platform, status: 'active' }) });
+    expect(connected!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      sessionId,
+      reconnected: false,
+      account: expect.objectContaining({ id: account!.id, platform, status: 'active' }),
+    });
     return { id: account!.id, platform };
   }
 
@@ -132,7 +146,10 @@ describe('webhooks: every event type, once per state change', () => {
   }
 
   /** The final event's results are the post's targets: network id on success, error on failure. */
-  async function expectResultsMatchTargets(hit: ReceivedWebhook, want: Record<string, 'success' | 'failed'>): Promise<void> {
+  async function expectResultsMatchTargets(
+    hit: ReceivedWebhook,
+    want: Record<string, 'success' | 'failed'>,
+  ): Promise<void> {
     const data = hit.body.data as unknown as PostEventBody;
     const targets = await targetsOf(data.postId);
     expect(targets).toHaveLength(Object.keys(want).length);
@@ -173,18 +190,31 @@ describe('webhooks: every event type, once per state change', () => {
 
   it('should deliver connection.failed for a denied consent and for an expired session', async () => {
     // Denied: stop at the network's consent page and come back as the network does on "Cancel".
-    const denied = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL }).expect(201);
+    const denied = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'linkedin', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
     const deniedId = denied.body.id as string;
     const start = await fetch(denied.body.url as string, { redirect: 'manual' });
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-    const end = await follow(`${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`, {
-      stopAt: CLIENT_RETURN_URL,
-    });
+    const end = await follow(
+      `${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`,
+      {
+        stopAt: CLIENT_RETURN_URL,
+      },
+    );
     expect(end.url).toBe(`${CLIENT_RETURN_URL}?session=${deniedId}&status=failed&error=access_denied`);
     changed('connection.failed', deniedId);
 
     // Expired: the person opens a link older than an hour (twice: the second visit changes nothing).
-    const old = await t.http().post('/v1/connect/sessions').set(tenant.auth).send({ platform: 'facebook', redirectUrl: CLIENT_RETURN_URL }).expect(201);
+    const old = await t
+      .http()
+      .post('/v1/connect/sessions')
+      .set(tenant.auth)
+      .send({ platform: 'facebook', redirectUrl: CLIENT_RETURN_URL })
+      .expect(201);
     const oldId = old.body.id as string;
     await t.ds.query(`UPDATE connect_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [oldId]);
     for (let i = 0; i < 2; i++) {
@@ -194,19 +224,43 @@ describe('webhooks: every event type, once per state change', () => {
     changed('connection.failed', oldId);
 
     const [deniedHit] = await arrived('connection.failed', deniedId);
-    expect(deniedHit!.body.data).toMatchObject({ profileId: tenant.profileId, sessionId: deniedId, platform: 'linkedin', status: 'failed', error: { code: 'access_denied' } });
+    expect(deniedHit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      sessionId: deniedId,
+      platform: 'linkedin',
+      status: 'failed',
+      error: { code: 'access_denied' },
+    });
     const [expiredHit] = await arrived('connection.failed', oldId);
-    expect(expiredHit!.body.data).toMatchObject({ profileId: tenant.profileId, sessionId: oldId, platform: 'facebook', status: 'expired', error: { code: 'expired' } });
+    expect(expiredHit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      sessionId: oldId,
+      platform: 'facebook',
+      status: 'expired',
+      error: { code: 'expired' },
+    });
   });
 
   it('should deliver post.created for a draft', async () => {
     const id = await createPost({ content: text('draft'), accountIds: [fb.id] });
     const [hit] = await arrived('post.created', id);
-    expect(hit!.body.data).toMatchObject({ profileId: tenant.profileId, postId: id, status: 'draft', state: 'draft', completedTargets: 0, failedTargets: 0, results: [] });
+    expect(hit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      postId: id,
+      status: 'draft',
+      state: 'draft',
+      completedTargets: 0,
+      failedTargets: 0,
+      results: [],
+    });
   });
 
   it('should deliver post.scheduled per (re)schedule and post.cancelled for a cancelled scheduled post', async () => {
-    const id = await createPost({ content: text('scheduled'), accountIds: [fb.id, li.id], scheduledAt: inFuture(3600_000) });
+    const id = await createPost({
+      content: text('scheduled'),
+      accountIds: [fb.id, li.id],
+      scheduledAt: inFuture(3600_000),
+    });
     expect(createdState.get(id)).toBe('scheduled');
     changed('post.scheduled', id);
     const [first] = await arrived('post.scheduled', id);
@@ -222,7 +276,14 @@ describe('webhooks: every event type, once per state change', () => {
     expect(cancel.body.state).toBe('cancelled');
     changed('post.cancelled', id);
     const [cancelled] = await arrived('post.cancelled', id);
-    expect(cancelled!.body.data).toMatchObject({ postId: id, status: 'cancelled', state: 'cancelled', completedTargets: 0, failedTargets: 0, results: [] });
+    expect(cancelled!.body.data).toMatchObject({
+      postId: id,
+      status: 'cancelled',
+      state: 'cancelled',
+      completedTargets: 0,
+      failedTargets: 0,
+      results: [],
+    });
     // Cancelling again is refused and announces nothing.
     await t.http().delete(`/v1/posts/${id}`).set(tenant.auth).expect(400);
   });
@@ -240,15 +301,31 @@ describe('webhooks: every event type, once per state change', () => {
     const id = await createPost({ content: text(), accountIds: [fb.id, li.id], publishNow: true });
     changed('post.published', id);
     const [hit] = await arrived('post.published', id);
-    expect(hit!.body.data).toMatchObject({ postId: id, status: 'published', state: 'published', completedTargets: 2, failedTargets: 0 });
+    expect(hit!.body.data).toMatchObject({
+      postId: id,
+      status: 'published',
+      state: 'published',
+      completedTargets: 2,
+      failedTargets: 0,
+    });
     await expectResultsMatchTargets(hit!, { [fb.id]: 'success', [li.id]: 'success' });
   });
 
   it('should deliver post.partially_published when one network rejects the post', async () => {
-    const id = await createPost({ content: text('#sandbox-fail:linkedin'), accountIds: [fb.id, li.id], publishNow: true });
+    const id = await createPost({
+      content: text('#sandbox-fail:linkedin'),
+      accountIds: [fb.id, li.id],
+      publishNow: true,
+    });
     changed('post.partially_published', id);
     const [hit] = await arrived('post.partially_published', id);
-    expect(hit!.body.data).toMatchObject({ postId: id, status: 'partially_published', state: 'partially_published', completedTargets: 1, failedTargets: 1 });
+    expect(hit!.body.data).toMatchObject({
+      postId: id,
+      status: 'partially_published',
+      state: 'partially_published',
+      completedTargets: 1,
+      failedTargets: 1,
+    });
     await expectResultsMatchTargets(hit!, { [fb.id]: 'success', [li.id]: 'failed' });
   });
 
@@ -256,7 +333,13 @@ describe('webhooks: every event type, once per state change', () => {
     const id = await createPost({ content: text('#sandbox-fail'), accountIds: [fb.id, li.id], publishNow: true });
     changed('post.failed', id);
     const [hit] = await arrived('post.failed', id);
-    expect(hit!.body.data).toMatchObject({ postId: id, status: 'failed', state: 'failed', completedTargets: 0, failedTargets: 2 });
+    expect(hit!.body.data).toMatchObject({
+      postId: id,
+      status: 'failed',
+      state: 'failed',
+      completedTargets: 0,
+      failedTargets: 2,
+    });
     await expectResultsMatchTargets(hit!, { [fb.id]: 'failed', [li.id]: 'failed' });
   });
 
@@ -273,13 +356,23 @@ describe('webhooks: every event type, once per state change', () => {
       expect(createdState.get(approvedId)).toBe('pending_approval');
       changed('approval.requested', approvedId);
       const [requested] = await arrived('approval.requested', approvedId);
-      expect(requested!.body.data).toMatchObject({ postId: approvedId, status: 'pending_approval', state: 'pending_approval', approverUserIds: [tenant.userId] });
+      expect(requested!.body.data).toMatchObject({
+        postId: approvedId,
+        status: 'pending_approval',
+        state: 'pending_approval',
+        approverUserIds: [tenant.userId],
+      });
       const approve = await t.http().post(`/v1/posts/${approvedId}/approve`).set(tenant.auth).expect(200);
       expect(approve.body.post.state).toBe('queued');
       changed('approval.approved', approvedId);
       changed('post.published', approvedId);
       const [approved] = await arrived('approval.approved', approvedId);
-      expect(approved!.body.data).toMatchObject({ postId: approvedId, status: 'approved', state: 'approved', approvedByUserId: tenant.userId });
+      expect(approved!.body.data).toMatchObject({
+        postId: approvedId,
+        status: 'approved',
+        state: 'approved',
+        approvedByUserId: tenant.userId,
+      });
       const [published] = await arrived('post.published', approvedId);
       await expectResultsMatchTargets(published!, { [fb.id]: 'success' });
 
@@ -292,7 +385,13 @@ describe('webhooks: every event type, once per state change', () => {
       await t.http().post(`/v1/posts/${rejectedId}/reject`).set(tenant.auth).send({ reason: 'Off brand' }).expect(200);
       changed('approval.rejected', rejectedId);
       const [rejected] = await arrived('approval.rejected', rejectedId);
-      expect(rejected!.body.data).toMatchObject({ postId: rejectedId, status: 'rejected', state: 'rejected', reason: 'Off brand', rejectedByUserId: tenant.userId });
+      expect(rejected!.body.data).toMatchObject({
+        postId: rejectedId,
+        status: 'rejected',
+        state: 'rejected',
+        reason: 'Off brand',
+        rejectedByUserId: tenant.userId,
+      });
     } finally {
       await t.http().put('/v1/policy').set(tenant.auth).send({ requireApproval: false }).expect(200);
     }
@@ -329,7 +428,10 @@ describe('webhooks: every event type, once per state change', () => {
     for (const c of comments) {
       changed('comment.received', c.id);
       const [hit] = await arrived('comment.received', c.id);
-      expect(hit!.body.data).toMatchObject({ profileId: tenant.profileId, comment: { id: c.id, accountId: fb.id, postId: c.postId } });
+      expect(hit!.body.data).toMatchObject({
+        profileId: tenant.profileId,
+        comment: { id: c.id, accountId: fb.id, postId: c.postId },
+      });
       expect(facebookPosts.has(c.postId)).toBe(true);
     }
   });
@@ -340,7 +442,11 @@ describe('webhooks: every event type, once per state change', () => {
     await t.http().delete(`/v1/accounts/${li.id}`).set(tenant.auth).expect(200);
     changed('account.disconnected', li.id);
     const [hit] = await arrived('account.disconnected', li.id);
-    expect(hit!.body.data).toMatchObject({ profileId: tenant.profileId, reason: 'requested', account: expect.objectContaining({ id: li.id, status: 'disconnected' }) });
+    expect(hit!.body.data).toMatchObject({
+      profileId: tenant.profileId,
+      reason: 'requested',
+      account: expect.objectContaining({ id: li.id, status: 'disconnected' }),
+    });
   });
 
   it('should have delivered every event type, each signed, once per state change', async () => {
@@ -366,7 +472,9 @@ describe('webhooks: every event type, once per state change', () => {
 
       const post = data as unknown as PostEventBody;
       expect(typeof post.postId).toBe('string');
-      expect(post.status).toBe(type === 'post.created' ? createdState.get(post.postId) : STATUS_OF[type as WebhookEventType]);
+      expect(post.status).toBe(
+        type === 'post.created' ? createdState.get(post.postId) : STATUS_OF[type as WebhookEventType],
+      );
       expect(post.state).toBe(post.status);
       expect(Array.isArray(post.results)).toBe(true);
       for (const r of post.results) {
@@ -391,8 +499,14 @@ describe('webhooks: every event type, once per state change', () => {
     expect(delivered).toEqual(Object.fromEntries(expected));
 
     // The audit trail agrees: each deliverable event of the profile became exactly one delivery, received once.
-    const events = (await t.ds.query(`SELECT id FROM events WHERE profile_id = $1 AND type = ANY($2::text[])`, [tenant.profileId, [...WEBHOOK_EVENT_TYPES]])) as { id: string }[];
-    const deliveries = (await t.ds.query(`SELECT id, event_id, status, attempts FROM webhook_deliveries WHERE subscription_id = $1`, [subscriptionId])) as {
+    const events = (await t.ds.query(`SELECT id FROM events WHERE profile_id = $1 AND type = ANY($2::text[])`, [
+      tenant.profileId,
+      [...WEBHOOK_EVENT_TYPES],
+    ])) as { id: string }[];
+    const deliveries = (await t.ds.query(
+      `SELECT id, event_id, status, attempts FROM webhook_deliveries WHERE subscription_id = $1`,
+      [subscriptionId],
+    )) as {
       id: string;
       event_id: string;
       status: string;

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { verifySignature } from '../../src/modules/webhooks/webhook-signature';
+import { verifySignature } from '@/modules/webhooks/webhook-signature';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -37,10 +37,16 @@ describe('webhooks fed by real writes', () => {
     await receiver.close();
   });
 
-  const hitsOf = (type: string, postId?: string) => receiver.at('/real').filter((h) => h.body.type === type && (!postId || h.body.data.postId === postId));
+  const hitsOf = (type: string, postId?: string) =>
+    receiver.at('/real').filter((h) => h.body.type === type && (!postId || h.body.data.postId === postId));
 
   it('should deliver account.connected and connection.completed (with data.accounts) for a sandbox connect', async () => {
-    for (let i = 0; i < 100 && (hitsOf('connection.completed').length === 0 || hitsOf('account.connected').length === 0); i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 && (hitsOf('connection.completed').length === 0 || hitsOf('account.connected').length === 0);
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
     const [completed] = hitsOf('connection.completed');
     expect(completed!.body.data).toMatchObject({
       profileId: tenant.profileId,
@@ -59,7 +65,8 @@ describe('webhooks fed by real writes', () => {
     const postId = res.body.id as string;
     await receiver.waitFor('/real', 1);
     const hit = await (async () => {
-      for (let i = 0; i < 100 && hitsOf('post.created', postId).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && hitsOf('post.created', postId).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
       return hitsOf('post.created', postId)[0];
     })();
     expect(hit).toBeDefined();
@@ -85,7 +92,8 @@ describe('webhooks fed by real writes', () => {
       })
       .expect(201);
     const postId = res.body.id as string;
-    for (let i = 0; i < 200 && hitsOf('post.published', postId).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && hitsOf('post.published', postId).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const [hit] = hitsOf('post.published', postId);
     expect(hit).toBeDefined();
     expect(hit!.body.data).toMatchObject({

@@ -1,4 +1,4 @@
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf, FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -53,7 +53,11 @@ describe('worker crash', () => {
       .http()
       .post('/v1/posts')
       .set(tenant.auth)
-      .send({ content: `Crash test ${Date.now()} #sandbox-slow`, accountIds: accounts.map((a) => a.id), publishNow: true })
+      .send({
+        content: `Crash test ${Date.now()} #sandbox-slow`,
+        accountIds: accounts.map((a) => a.id),
+        publishNow: true,
+      })
       .expect(201);
     const postId = res.body.id as string;
 
@@ -85,9 +89,15 @@ describe('worker crash', () => {
       if (target.status === 'success') expect(items).toEqual([target.externalId]);
       else expect(target.errorCategory).toBe('unknown_outcome');
     }
-    const history: { to_state: string }[] = await t.ds.query(`SELECT to_state FROM post_history WHERE post_id = $1 ORDER BY at`, [postId]);
+    const history: { to_state: string }[] = await t.ds.query(
+      `SELECT to_state FROM post_history WHERE post_id = $1 ORDER BY at`,
+      [postId],
+    );
     expect(history.filter((h) => h.to_state === 'processing')).toHaveLength(1);
-    const events: { type: string }[] = await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 AND type = $2`, [postId, `post.${final}`]);
+    const events: { type: string }[] = await t.ds.query(
+      `SELECT type FROM events WHERE data->>'postId' = $1 AND type = $2`,
+      [postId, `post.${final}`],
+    );
     expect(events).toHaveLength(1);
   });
 

@@ -17,7 +17,9 @@ export default async function globalSetup(): Promise<void> {
   const template = `sps_tmpl_${id}`;
   await migrate(dbUrl(template));
   // Databases left by runs that crashed more than a day ago (a run in progress elsewhere is younger).
-  const rows = await adminQuery<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^sps_(t|tmpl)_[0-9a-z]+'`);
+  const rows = await adminQuery<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname ~ '^sps_(t|tmpl)_[0-9a-z]+'`,
+  );
   for (const { datname } of rows) {
     const runOf = /^sps_(?:t|tmpl)_([0-9a-z]+)/.exec(datname)?.[1] ?? '';
     const started = runStartedAt(runOf);

@@ -1,4 +1,4 @@
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import type { Tenant, TestApp } from './test-app';
 
 /** Where the test's client app would receive people back (never fetched). */
@@ -30,7 +30,10 @@ export interface HtmlForm {
  * Follows redirects with plain HTTP (no browser, no cookies), stopping at a non-redirect answer
  * or at `stopAt` (the client's return URL, which is not fetched).
  */
-export async function follow(start: string, opts: { stopAt?: string; init?: RequestInit; maxHops?: number } = {}): Promise<FlowEnd> {
+export async function follow(
+  start: string,
+  opts: { stopAt?: string; init?: RequestInit; maxHops?: number } = {},
+): Promise<FlowEnd> {
   const hops: Hop[] = [];
   let url = start;
   let init: RequestInit = opts.init ?? {};
@@ -39,7 +42,8 @@ export async function follow(start: string, opts: { stopAt?: string; init?: Requ
     const res = await fetch(url, { ...init, redirect: 'manual' });
     const location = res.headers.get('location');
     hops.push({ url, status: res.status, location });
-    if (res.status < 300 || res.status >= 400 || !location) return { url, status: res.status, body: await res.text(), hops };
+    if (res.status < 300 || res.status >= 400 || !location)
+      return { url, status: res.status, body: await res.text(), hops };
     await res.arrayBuffer();
     url = new URL(location, url).toString();
     init = {};
@@ -51,16 +55,29 @@ export async function follow(start: string, opts: { stopAt?: string; init?: Requ
 export function parseForm(html: string, pageUrl: string): HtmlForm | null {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!action) return null;
-  const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [decodeEntities(m[1]!), decodeEntities(m[2]!)]));
+  const hidden = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+      decodeEntities(m[1]!),
+      decodeEntities(m[2]!),
+    ]),
+  );
   const accounts = [...html.matchAll(/name="accounts" value="([^"]+)"/g)].map((m) => decodeEntities(m[1]!));
   return { action: new URL(decodeEntities(action), pageUrl).toString(), hidden, accounts };
 }
 
 /** Posts a form like a browser would: its hidden inputs plus `fields`. */
-export async function submitForm(form: HtmlForm, fields: Record<string, string | string[]>, stopAt?: string): Promise<FlowEnd> {
+export async function submitForm(
+  form: HtmlForm,
+  fields: Record<string, string | string[]>,
+  stopAt?: string,
+): Promise<FlowEnd> {
   const body = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...form.hidden, ...fields })) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
-  return follow(form.action, { stopAt, init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } });
+  for (const [k, v] of Object.entries({ ...form.hidden, ...fields }))
+    for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
+  return follow(form.action, {
+    stopAt,
+    init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+  });
 }
 
 export interface ConnectedSession {
@@ -87,17 +104,30 @@ export async function connectThroughSandbox(
     .http()
     .post('/v1/connect/sessions')
     .set(tenant.auth)
-    .send({ platform, ...(redirectUrl ? { redirectUrl } : {}), ...(opts.profileId ? { profileId: opts.profileId } : {}) });
-  if (res.status !== 201) throw new Error(`POST /v1/connect/sessions answered ${res.status}: ${JSON.stringify(res.body)}`);
+    .send({
+      platform,
+      ...(redirectUrl ? { redirectUrl } : {}),
+      ...(opts.profileId ? { profileId: opts.profileId } : {}),
+    });
+  if (res.status !== 201)
+    throw new Error(`POST /v1/connect/sessions answered ${res.status}: ${JSON.stringify(res.body)}`);
   const { id, url } = res.body as { id: string; url: string };
   const stopAt = redirectUrl ?? undefined;
   const forms: string[] = [];
   let end = await follow(url, { stopAt });
-  for (let form = parseForm(end.body, end.url); end.status === 200 && form && forms.length < 3; form = parseForm(end.body, end.url)) {
+  for (
+    let form = parseForm(end.body, end.url);
+    end.status === 200 && form && forms.length < 3;
+    form = parseForm(end.body, end.url)
+  ) {
     forms.push(new URL(form.action).pathname);
     end =
       form.accounts.length > 0
-        ? await submitForm(form, { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) }, stopAt)
+        ? await submitForm(
+            form,
+            { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) },
+            stopAt,
+          )
         : await submitForm(form, { decision: 'allow' }, stopAt);
   }
   return { sessionId: id, url, end, forms };

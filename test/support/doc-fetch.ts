@@ -1,4 +1,4 @@
-import type { AccountCredentials, PublishContent, PublishRequest } from '../../src/modules/platforms/platform-adapter';
+import type { AccountCredentials, PublishContent, PublishRequest } from '@/modules/platforms/platform-adapter';
 
 /**
  * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies
@@ -52,7 +52,8 @@ export class DocFetch {
   /** A recorded request's body parsed as JSON or as a form. */
   static body(r: RecordedRequest): Record<string, unknown> {
     const text = typeof r.body === 'string' ? r.body : '';
-    if ((r.headers['content-type'] ?? '').includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+    if ((r.headers['content-type'] ?? '').includes('x-www-form-urlencoded'))
+      return Object.fromEntries(new URLSearchParams(text));
     return JSON.parse(text) as Record<string, unknown>;
   }
 
@@ -61,15 +62,25 @@ export class DocFetch {
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const body = init?.body === undefined || init.body === null ? null : typeof init.body === 'string' ? init.body : (init.body as Uint8Array);
+    const body =
+      init?.body === undefined || init.body === null
+        ? null
+        : typeof init.body === 'string'
+          ? init.body
+          : (init.body as Uint8Array);
     this.requests.push({ method, url, headers, body });
-    const i = this.routes.findIndex((r) => (!r.method || r.method === method) && (typeof r.url === 'string' ? url.includes(r.url) : r.url.test(url)));
+    const i = this.routes.findIndex(
+      (r) => (!r.method || r.method === method) && (typeof r.url === 'string' ? url.includes(r.url) : r.url.test(url)),
+    );
     if (i < 0) throw new Error(`DocFetch: no route for ${method} ${url}`);
     const route = this.routes[i]!;
     if (route.once) this.routes.splice(i, 1);
     if (route.error) throw route.error;
     const text = route.text ?? (route.json === undefined ? '' : JSON.stringify(route.json));
-    return new Response(text || null, { status: route.status ?? 200, headers: { ...(route.json !== undefined ? { 'content-type': 'application/json' } : {}), ...route.headers } });
+    return new Response(text || null, {
+      status: route.status ?? 200,
+      headers: { ...(route.json !== undefined ? { 'content-type': 'application/json' } : {}), ...route.headers },
+    });
   }
 }
 
@@ -81,7 +92,11 @@ export function testEndpoints<T extends { apiBaseUrl: string; authBaseUrl: strin
 }
 
 /** A publish request for `account` whose saveState records each saved state in `saved`. */
-export function recordingRequest(account: AccountCredentials, content: PublishContent, publishState: Record<string, unknown> = {}): PublishRequest & { saved: Record<string, unknown>[] } {
+export function recordingRequest(
+  account: AccountCredentials,
+  content: PublishContent,
+  publishState: Record<string, unknown> = {},
+): PublishRequest & { saved: Record<string, unknown>[] } {
   const saved: Record<string, unknown>[] = [];
   return {
     account,

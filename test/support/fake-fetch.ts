@@ -1,4 +1,4 @@
-import type { FetchFn } from '../../src/modules/platforms/meta/graph-client';
+import type { FetchFn } from '@/modules/platforms/meta/graph-client';
 
 /**
  * A tiny stand-in for fetch, ONLY for doc-body unit tests of adapters: answers canned bodies
@@ -32,19 +32,38 @@ export function fakeFetch(): FakeFetch {
     fetch: async (input, init) => {
       const url = new URL(input);
       const method = init.method ?? 'GET';
-      const params = Object.fromEntries((method === 'GET' ? url.searchParams : new URLSearchParams(String(init.body ?? ''))).entries());
+      const params = Object.fromEntries(
+        (method === 'GET' ? url.searchParams : new URLSearchParams(String(init.body ?? ''))).entries(),
+      );
       calls.push({ method, url, params });
-      const route = routes.find((r) => r.method === method && (typeof r.path === 'string' ? url.pathname.endsWith(r.path) : r.path.test(url.pathname)));
-      if (!route) return new Response(JSON.stringify({ error: { message: `no fake for ${method} ${url.pathname}`, code: 100 } }), { status: 400 });
+      const route = routes.find(
+        (r) =>
+          r.method === method &&
+          (typeof r.path === 'string' ? url.pathname.endsWith(r.path) : r.path.test(url.pathname)),
+      );
+      if (!route)
+        return new Response(
+          JSON.stringify({ error: { message: `no fake for ${method} ${url.pathname}`, code: 100 } }),
+          { status: 400 },
+        );
       const reply = route.replies.length > 1 ? route.replies.shift()! : route.replies[0];
       if (reply instanceof Error) throw reply;
-      return new Response(JSON.stringify(reply.body), { status: reply.status ?? 200, headers: { 'content-type': 'application/json', ...reply.headers } });
+      return new Response(JSON.stringify(reply.body), {
+        status: reply.status ?? 200,
+        headers: { 'content-type': 'application/json', ...reply.headers },
+      });
     },
   };
   return fake;
 }
 
-export const fakeEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({ apiBaseUrl, authBaseUrl, clientId: 'app-id', clientSecret: 'app-secret', timeoutMs: 5000 });
+export const fakeEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({
+  apiBaseUrl,
+  authBaseUrl,
+  clientId: 'app-id',
+  clientSecret: 'app-secret',
+  timeoutMs: 5000,
+});
 
 /** What fetch throws when AbortSignal.timeout fires. */
 export function timeoutError(): Error {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PlatformAdapter, PublishRequest, PublishResult } from '../../src/modules/platforms/platform-adapter';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { PlatformAdapter, PublishRequest, PublishResult } from '@/modules/platforms/platform-adapter';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 
 export interface FakeItem {
   id: string;

@@ -17,9 +17,14 @@ function describeRequest(res: Response): string {
   return `${req?.method ?? ''} ${req?.path ?? ''}`;
 }
 
-export function expectError(res: Response, status: number, code: string): { code: string; message: string; docsUrl: string; requestId: string; details?: Record<string, unknown> } {
+export function expectError(
+  res: Response,
+  status: number,
+  code: string,
+): { code: string; message: string; docsUrl: string; requestId: string; details?: Record<string, unknown> } {
   const context = `${describeRequest(res)} → ${res.status} ${JSON.stringify(res.body)}`;
-  if (res.status !== status || res.body?.error?.code !== code) throw new Error(`expected ${status} ${code}, got ${context}`);
+  if (res.status !== status || res.body?.error?.code !== code)
+    throw new Error(`expected ${status} ${code}, got ${context}`);
   const error = res.body.error;
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expect(typeof error.message).toBe('string');
@@ -32,10 +37,17 @@ export function expectError(res: Response, status: number, code: string): { code
 }
 
 /** Asserts the four RateLimit headers are present and well-formed; returns them as numbers. */
-export function rateHeaders(res: Response): { limit: number; remaining: number; reset: number; policy: string; window: number } {
+export function rateHeaders(res: Response): {
+  limit: number;
+  remaining: number;
+  reset: number;
+  policy: string;
+  window: number;
+} {
   const policy = String(res.headers['ratelimit-policy'] ?? '');
   const m = /^(\d+);w=(\d+)$/.exec(policy);
-  if (!m) throw new Error(`RateLimit-Policy missing or malformed on ${describeRequest(res)} (${res.status}): '${policy}'`);
+  if (!m)
+    throw new Error(`RateLimit-Policy missing or malformed on ${describeRequest(res)} (${res.status}): '${policy}'`);
   const limit = Number(res.headers['ratelimit-limit']);
   const remaining = Number(res.headers['ratelimit-remaining']);
   const reset = Number(res.headers['ratelimit-reset']);
@@ -81,16 +93,35 @@ export async function createKey(t: TestApp, tenant: Tenant, body: Record<string,
     .set(tenant.auth)
     .send({ name: 'test key', ...body });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.apiKey.id, secret: res.body.secret, auth: { Authorization: `Bearer ${res.body.secret}` }, body: res.body };
+  return {
+    id: res.body.apiKey.id,
+    secret: res.body.secret,
+    auth: { Authorization: `Bearer ${res.body.secret}` },
+    body: res.body,
+  };
 }
 
 /** Sets the per-minute and per-hour ceilings of a key directly (what the operator CLI does). */
-export async function setKeyLimits(t: TestApp, keyId: string, perMinute: number | null, perHour: number | null): Promise<void> {
-  await t.ds.query('UPDATE api_keys SET rate_limit_per_minute = $2, rate_limit_per_hour = $3 WHERE id = $1', [keyId, perMinute, perHour]);
+export async function setKeyLimits(
+  t: TestApp,
+  keyId: string,
+  perMinute: number | null,
+  perHour: number | null,
+): Promise<void> {
+  await t.ds.query('UPDATE api_keys SET rate_limit_per_minute = $2, rate_limit_per_hour = $3 WHERE id = $1', [
+    keyId,
+    perMinute,
+    perHour,
+  ]);
 }
 
 /** Adds a connected social account row to a profile (the accounts module's own flows are tested elsewhere). */
-export async function insertAccount(t: TestApp, tenant: { workspaceId: string }, profileId: string, status = 'active'): Promise<string> {
+export async function insertAccount(
+  t: TestApp,
+  tenant: { workspaceId: string },
+  profileId: string,
+  status = 'active',
+): Promise<string> {
   const [row] = (await t.ds.query(
     `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at)
      VALUES ($1, $2, 'facebook', $3, 'Test page', $4, now()) RETURNING id`,
@@ -106,11 +137,23 @@ export interface RunResult {
 }
 
 /** Runs a TypeScript entry point of the service in a child process (no build needed). */
-export function runTs(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 60000): Promise<RunResult> {
+export function runTs(
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60000,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'), NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -135,7 +178,7 @@ export function runTs(entry: string, args: string[], env: Record<string, string 
  * like the entry point.
  */
 export async function runAdminInProcess(args: string[], databaseUrl: string): Promise<RunResult> {
-  const { buildProgram } = await import('../../src/cli/admin');
+  const { buildProgram } = await import('@/cli/admin');
   const saved = process.env.DATABASE_URL;
   let stdout = '';
   let stderr = '';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { SocialAccountEntity } from '../../src/modules/accounts/entities/social-account.entity';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
+import type { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import type { Tenant, TestApp } from './test-app';
 
 export interface TestAccount {
@@ -27,7 +27,12 @@ export async function connectAccount(
 }
 
 /** Another key of the tenant's workspace, made through the API; `owner: null` strips its owner. */
-export async function createKey(t: TestApp, tenant: Tenant, body: Record<string, unknown> = {}, o: { owner?: string | null } = {}): Promise<{ id: string; auth: { Authorization: string } }> {
+export async function createKey(
+  t: TestApp,
+  tenant: Tenant,
+  body: Record<string, unknown> = {},
+  o: { owner?: string | null } = {},
+): Promise<{ id: string; auth: { Authorization: string } }> {
   const res = await t
     .http()
     .post('/v1/api-keys')
@@ -41,10 +46,10 @@ export async function createKey(t: TestApp, tenant: Tenant, body: Record<string,
 
 /** A second human of the tenant's workspace. */
 export async function addUser(t: TestApp, tenant: Pick<Tenant, 'workspaceId'>): Promise<string> {
-  const [row] = (await t.ds.query(`INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`, [
-    tenant.workspaceId,
-    `user-${randomBytes(4).toString('hex')}@example.com`,
-  ])) as { id: string }[];
+  const [row] = (await t.ds.query(
+    `INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`,
+    [tenant.workspaceId, `user-${randomBytes(4).toString('hex')}@example.com`],
+  )) as { id: string }[];
   return row!.id;
 }
 
@@ -54,7 +59,9 @@ export async function setPolicy(t: TestApp, tenant: Tenant, policy: Record<strin
 
 /** The types of the outbox/audit rows written for a post, sorted by name. */
 export async function eventTypesOf(t: TestApp, postId: string): Promise<string[]> {
-  const rows = (await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 ORDER BY type`, [postId])) as { type: string }[];
+  const rows = (await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 ORDER BY type`, [postId])) as {
+    type: string;
+  }[];
   return rows.map((r) => r.type);
 }
 
@@ -63,4 +70,8 @@ export function inFuture(ms: number): string {
 }
 
 /** A YouTube-ready video content (video + title). */
-export const VIDEO_CONTENT = { caption: 'A clip', videoUrl: 'https://cdn.example.com/clip.mp4', youtube: { title: 'A clip' } };
+export const VIDEO_CONTENT = {
+  caption: 'A clip',
+  videoUrl: 'https://cdn.example.com/clip.mp4',
+  youtube: { title: 'A clip' },
+};

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SecretBox } from '../../src/common/crypto/secret-box';
-import { REDIS, redisKey } from '../../src/common/redis/redis.module';
-import type { PlatformName } from '../../src/modules/platforms/platform-name';
-import { PostTargetEntity } from '../../src/modules/posts/entities/post-target.entity';
-import type { PostContent, PostState } from '../../src/modules/posts/entities/post.entity';
-import { PostEntity } from '../../src/modules/posts/entities/post.entity';
-import { SocialAccountEntity } from '../../src/modules/accounts/entities/social-account.entity';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { REDIS, redisKey } from '@/common/redis/redis.module';
+import type { PlatformName } from '@/modules/platforms/platform-name';
+import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
+import type { PostContent, PostState } from '@/modules/posts/entities/post.entity';
+import { PostEntity } from '@/modules/posts/entities/post.entity';
+import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
 import { eventually, Tenant, TestApp } from './test-app';
 
 /** Final post states. */
@@ -128,7 +128,10 @@ export interface StoredEvent {
 
 /** The post.* events (outbox rows) of one post, oldest first. */
 export async function postEvents(t: TestApp, postId: string): Promise<StoredEvent[]> {
-  return t.ds.query(`SELECT id, type, data FROM events WHERE type LIKE 'post.%' AND data->>'postId' = $1 ORDER BY created_at, id`, [postId]);
+  return t.ds.query(
+    `SELECT id, type, data FROM events WHERE type LIKE 'post.%' AND data->>'postId' = $1 ORDER BY created_at, id`,
+    [postId],
+  );
 }
 
 /**
@@ -136,7 +139,10 @@ export async function postEvents(t: TestApp, postId: string): Promise<StoredEven
  * read straight from the sandbox's Redis store. Network-specific by nature: each simulator
  * keeps its own per-account list.
  */
-export async function sandboxItems(t: TestApp, account: { platform: PlatformName; platformAccountId: string }): Promise<string[]> {
+export async function sandboxItems(
+  t: TestApp,
+  account: { platform: PlatformName; platformAccountId: string },
+): Promise<string[]> {
   const lists: Partial<Record<PlatformName, string[]>> = {
     facebook: ['facebook', 'page', account.platformAccountId, 'items'],
     linkedin: ['linkedin', 'posts', account.platformAccountId],

@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer, Reflector } from '@nestjs/core';
-import { PERMISSION_KEY, PUBLIC_KEY } from '../../src/common/auth/decorators';
+import { PERMISSION_KEY, PUBLIC_KEY } from '@/common/auth/decorators';
 import type { TestApp } from './test-app';
 
 export interface DiscoveredRoute {
@@ -30,14 +30,18 @@ export function discoverRoutes(t: TestApp): DiscoveredRoute[] {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (!controller) continue;
-      const classPaths = ([] as string[]).concat((Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined) ?? '');
+      const classPaths = ([] as string[]).concat(
+        (Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined) ?? '',
+      );
       const proto = controller.prototype as Record<string, unknown>;
       for (const key of Object.getOwnPropertyNames(proto)) {
         const fn = Object.getOwnPropertyDescriptor(proto, key)?.value as ((...a: unknown[]) => unknown) | undefined;
         if (key === 'constructor' || typeof fn !== 'function') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod | undefined;
         if (method === undefined) continue;
-        const methodPaths = ([] as string[]).concat((Reflect.getMetadata(PATH_METADATA, fn) as string | string[] | undefined) ?? '');
+        const methodPaths = ([] as string[]).concat(
+          (Reflect.getMetadata(PATH_METADATA, fn) as string | string[] | undefined) ?? '',
+        );
         const permission = reflector.getAllAndOverride<string | undefined>(PERMISSION_KEY, [fn, controller]);
         const isPublic = !!reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, [fn, controller]);
         const excludedFromDocs =
@@ -45,7 +49,15 @@ export function discoverRoutes(t: TestApp): DiscoveredRoute[] {
           !!(Reflect.getMetadata('swagger/apiExcludeController', controller) as boolean[] | undefined)?.[0];
         for (const cp of classPaths) {
           for (const mp of methodPaths) {
-            routes.push({ method: RequestMethod[method], path: join(cp, mp), controller: controller.name, handler: key, permission, isPublic, excludedFromDocs });
+            routes.push({
+              method: RequestMethod[method],
+              path: join(cp, mp),
+              controller: controller.name,
+              handler: key,
+              permission,
+              isPublic,
+              excludedFromDocs,
+            });
           }
         }
       }
@@ -56,10 +68,15 @@ export function discoverRoutes(t: TestApp): DiscoveredRoute[] {
 
 /** Routes Express knows about (controllers and anything mounted beside Nest, such as Swagger UI). */
 export function expressRoutes(t: TestApp): { method: string; path: string }[] {
-  const instance = t.app.getHttpAdapter().getInstance() as { router?: { stack: unknown[] }; _router?: { stack: unknown[] } };
+  const instance = t.app.getHttpAdapter().getInstance() as {
+    router?: { stack: unknown[] };
+    _router?: { stack: unknown[] };
+  };
   const stack = (instance.router ?? instance._router)?.stack ?? [];
   const out: { method: string; path: string }[] = [];
-  for (const layer of stack as { route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] } }[]) {
+  for (const layer of stack as {
+    route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+  }[]) {
     if (!layer.route) continue;
     // Middleware Nest binds to routes (`consumer.apply(…).forRoutes(…)`) shows up as route layers
     // too; its wrapper remembers handled requests. Those layers run before a controller route.

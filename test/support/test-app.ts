@@ -5,9 +5,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import IORedis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/bootstrap/create-app';
-import { AppConfig, loadConfig } from '../../src/config/config';
-import { bootstrapWorkspace, BootstrapInput, BootstrapResult } from '../../src/modules/workspaces/bootstrap-workspace';
+import { createApp } from '@/bootstrap/create-app';
+import { AppConfig, loadConfig } from '@/config/config';
+import { bootstrapWorkspace, BootstrapInput, BootstrapResult } from '@/modules/workspaces/bootstrap-workspace';
 import { createFileDatabase } from './db';
 
 export interface TestApp {
@@ -71,7 +71,14 @@ function freePort(): Promise<number> {
   });
 }
 
-function testApp(app: NestExpressApplication, config: AppConfig, port: number, databaseUrl: string, redisPrefix: string, opts: TestAppOptions): TestApp {
+function testApp(
+  app: NestExpressApplication,
+  config: AppConfig,
+  port: number,
+  databaseUrl: string,
+  redisPrefix: string,
+  opts: TestAppOptions,
+): TestApp {
   const url = `http://127.0.0.1:${port}`;
   const ds = app.get(DataSource);
   return {
@@ -125,7 +132,10 @@ export async function createTenant(t: TestApp, input: Partial<BootstrapInput> = 
 }
 
 /** Polls until `fn` returns a truthy value (for asynchronous outcomes: workers, webhooks). */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, { timeoutMs = 15000, intervalMs = 100 } = {}): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 15000, intervalMs = 100 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -135,7 +145,8 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`Condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -16,7 +16,11 @@ const ROOT = join(__dirname, '..', '..');
  * database and Redis prefix (the test app runs the API and the sandbox). Resolves once the
  * worker says it started.
  */
-export async function startWorker(t: TestApp, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<WorkerProcess> {
+export async function startWorker(
+  t: TestApp,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -37,7 +41,10 @@ export async function startWorker(t: TestApp, env: Record<string, string> = {}, 
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out.slice(-3000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${out.slice(-3000)}`)),
+      timeoutMs,
+    );
     const check = (): void => {
       if (out.includes('Worker started')) {
         clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { ApiError } from '../errors/api-error';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import type { ServiceRequest } from '../request/request-context';
@@ -43,12 +43,18 @@ export class AuthGuard implements CanActivate {
     const found = await this.auth.authenticate(match[1]);
     req.caller = { workspaceId: found.key.workspaceId, keyId: found.key.id, homeProfileId: found.key.homeProfileId };
     await this.applyRateLimit(found, res);
-    if (!required) throw new ApiError('insufficient_permission', 'This route is not open to API keys.', { required: 'unknown' });
+    if (!required)
+      throw new ApiError('insufficient_permission', 'This route is not open to API keys.', { required: 'unknown' });
     if (!hasPermission(found.key.permissions, required)) {
       throw new ApiError('insufficient_permission', `This API key lacks the '${required}' permission.`, { required });
     }
     const { workspace, key } = found;
-    if (workspace.plan === 'trial' && workspace.trialEndsAt && workspace.trialEndsAt.getTime() < Date.now() && !READ_METHODS.has(req.method)) {
+    if (
+      workspace.plan === 'trial' &&
+      workspace.trialEndsAt &&
+      workspace.trialEndsAt.getTime() < Date.now() &&
+      !READ_METHODS.has(req.method)
+    ) {
       throw new ApiError('trial_expired');
     }
     const profileId = await this.resolveProfile(req, found);
@@ -78,7 +84,9 @@ export class AuthGuard implements CanActivate {
     res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
     res.setHeader('RateLimit-Policy', `${decision.limit};w=${decision.windowSeconds}`);
     if (!decision.allowed) {
-      throw new ApiError('rate_limit_exceeded', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
+      throw new ApiError('rate_limit_exceeded', undefined, undefined, {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
     }
   }
 
@@ -87,7 +95,8 @@ export class AuthGuard implements CanActivate {
     const body = req.body as Record<string, unknown> | undefined;
     const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? body.profileId : undefined;
     const supplied = fromQuery !== undefined ? fromQuery : fromBody;
-    if (supplied !== undefined && supplied !== null && typeof supplied !== 'string') throw new ApiError('invalid_profile_id');
+    if (supplied !== undefined && supplied !== null && typeof supplied !== 'string')
+      throw new ApiError('invalid_profile_id');
     const profileId = typeof supplied === 'string' && supplied !== '' ? supplied : key.homeProfileId;
     if (!(await this.auth.canReachProfile(key, profileId))) {
       throw new ApiError('profile_not_accessible', `Profile '${profileId}' is not accessible with this API key.`);

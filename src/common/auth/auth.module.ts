@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKeyEntity } from '../../modules/keys/api-key.entity';
-import { ProfileEntity } from '../../modules/profiles/profile.entity';
-import { WorkspaceEntity } from '../../modules/workspaces/workspace.entity';
+import { ApiKeyEntity } from '@/modules/keys/api-key.entity';
+import { ProfileEntity } from '@/modules/profiles/profile.entity';
+import { WorkspaceEntity } from '@/modules/workspaces/workspace.entity';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';

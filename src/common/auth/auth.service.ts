@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { ApiKeyEntity } from '../../modules/keys/api-key.entity';
-import { ProfileEntity } from '../../modules/profiles/profile.entity';
-import { WorkspaceEntity } from '../../modules/workspaces/workspace.entity';
+import { ApiKeyEntity } from '@/modules/keys/api-key.entity';
+import { ProfileEntity } from '@/modules/profiles/profile.entity';
+import { WorkspaceEntity } from '@/modules/workspaces/workspace.entity';
 import { ApiError } from '../errors/api-error';
 import { hashApiKey, isWellFormedApiKey } from './api-key-secret';
 

@@ -18,7 +18,10 @@ export interface RouteAuthOptions {
  * The one decorator every API route carries: the permission it needs, bearer security and the
  * error responses common to authenticated routes. The global guard denies routes without it.
  */
-export function RequirePermission(permission: Permission, options: RouteAuthOptions = {}): MethodDecorator & ClassDecorator {
+export function RequirePermission(
+  permission: Permission,
+  options: RouteAuthOptions = {},
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     SetMetadata(PERMISSION_KEY, permission),
     ApiBearerAuth('bearer'),

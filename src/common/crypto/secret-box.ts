@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 
 /**
  * AES-256-GCM for secrets at rest (network tokens, webhook signing secrets).
@@ -23,7 +23,12 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(keyId));
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
+    return [
+      keyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join(':');
   }
 
   open(sealed: string): string {

@@ -16,7 +16,8 @@ export class ErrorBody {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'Only on some codes: plan_limit {entitlement, usage, limit}; insufficient_permission {required}; daily_post_limit {limit, used, resetsAt}; invalid_request {field} or {errors}.',
+    description:
+      'Only on some codes: plan_limit {entitlement, usage, limit}; insufficient_permission {required}; daily_post_limit {limit, used, resetsAt}; invalid_request {field} or {errors}.',
   })
   details?: Record<string, unknown>;
 }
@@ -48,7 +49,12 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
               {
                 summary: c,
                 value: {
-                  error: { code: c, message: ERROR_CATALOGUE[c].message, docsUrl: `https://api.example.com/errors#${c}`, requestId: 'req_3fa85f6457174562' },
+                  error: {
+                    code: c,
+                    message: ERROR_CATALOGUE[c].message,
+                    docsUrl: `https://api.example.com/errors#${c}`,
+                    requestId: 'req_3fa85f6457174562',
+                  },
                   message: ERROR_CATALOGUE[c].message,
                 },
               },

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { ServiceRequest, newRequestId } from '../request/request-context';
 import { ReplayedResponse } from '../idempotency/idempotency.interceptor';
 import { asErrorEnvelope, renderError, toApiError, wantsLegacyErrors } from './error-envelope';
@@ -21,7 +21,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(exception: unknown, req: ServiceRequest, res: Response, docsBaseUrl: string, logger: Logger): void {
+export function sendError(
+  exception: unknown,
+  req: ServiceRequest,
+  res: Response,
+  docsBaseUrl: string,
+  logger: Logger,
+): void {
   if (!req.id) req.id = newRequestId();
   if (exception instanceof ReplayedResponse) {
     sendReplay(exception, req, res);
@@ -29,8 +35,13 @@ export function sendError(exception: unknown, req: ServiceRequest, res: Response
   }
   const { error, unexpected } = toApiError(exception);
   // The log keeps the internals; the client gets the catalogue's generic message only.
-  if (unexpected) logger.error({ err: exception, requestId: req.id }, `Unhandled error on ${req.method} ${req.originalUrl}`);
-  const rendered = renderError(error, { requestId: req.id, docsBaseUrl, legacy: wantsLegacyErrors(req.headers['service-error-format']) });
+  if (unexpected)
+    logger.error({ err: exception, requestId: req.id }, `Unhandled error on ${req.method} ${req.originalUrl}`);
+  const rendered = renderError(error, {
+    requestId: req.id,
+    docsBaseUrl,
+    legacy: wantsLegacyErrors(req.headers['service-error-format']),
+  });
   if (res.headersSent) {
     res.end();
     return;

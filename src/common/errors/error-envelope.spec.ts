@@ -1,7 +1,21 @@
-import { BadRequestException, ForbiddenException, HttpException, NotFoundException, PayloadTooLargeException, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  NotFoundException,
+  PayloadTooLargeException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, ERROR_CODES } from './error-catalogue';
-import { asErrorEnvelope, isBackingServiceDown, isRetryable, renderError, toApiError, wantsLegacyErrors } from './error-envelope';
+import {
+  asErrorEnvelope,
+  isBackingServiceDown,
+  isRetryable,
+  renderError,
+  toApiError,
+  wantsLegacyErrors,
+} from './error-envelope';
 
 const opts = { requestId: 'req_abc123', docsBaseUrl: 'https://api.example.com/errors', legacy: false };
 
@@ -10,14 +24,26 @@ describe('renderError', () => {
     const r = renderError(new ApiError('not_found', 'No such profile.'), opts);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({
-      error: { code: 'not_found', message: 'No such profile.', docsUrl: 'https://api.example.com/errors#not_found', requestId: 'req_abc123' },
+      error: {
+        code: 'not_found',
+        message: 'No such profile.',
+        docsUrl: 'https://api.example.com/errors#not_found',
+        requestId: 'req_abc123',
+      },
       message: 'No such profile.',
     });
   });
 
   it('should include details only when the error has them', () => {
-    const withDetails = renderError(new ApiError('plan_limit', undefined, { entitlement: 'profiles', usage: 2, limit: 2 }), opts);
-    expect((withDetails.body.error as Record<string, unknown>).details).toEqual({ entitlement: 'profiles', usage: 2, limit: 2 });
+    const withDetails = renderError(
+      new ApiError('plan_limit', undefined, { entitlement: 'profiles', usage: 2, limit: 2 }),
+      opts,
+    );
+    expect((withDetails.body.error as Record<string, unknown>).details).toEqual({
+      entitlement: 'profiles',
+      usage: 2,
+      limit: 2,
+    });
     expect(renderError(new ApiError('internal_error'), opts).body.error).not.toHaveProperty('details');
   });
 
@@ -46,18 +72,27 @@ describe('toApiError', () => {
   const parserError = (type: string, status: number) => Object.assign(new Error(type), { type, status, expose: true });
 
   it('should map body-parser failures: malformed JSON → invalid_request, too large → payload_too_large', () => {
-    expect(toApiError(parserError('entity.parse.failed', 400))).toMatchObject({ unexpected: false, error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
+    expect(toApiError(parserError('entity.parse.failed', 400))).toMatchObject({
+      unexpected: false,
+      error: { code: 'invalid_request', message: 'The request body is not valid JSON.' },
+    });
     expect(toApiError(parserError('entity.too.large', 413)).error.code).toBe('payload_too_large');
     expect(toApiError(parserError('charset.unsupported', 415)).error.code).toBe('invalid_request');
     expect(toApiError(parserError('request.aborted', 400)).error.code).toBe('invalid_request');
   });
 
   it("should map Nest's HTTP exceptions to catalogue codes", () => {
-    expect(toApiError(new NotFoundException('Cannot GET /v1/nope')).error).toMatchObject({ code: 'not_found', message: 'Unrecognized request URL (GET /v1/nope).' });
+    expect(toApiError(new NotFoundException('Cannot GET /v1/nope')).error).toMatchObject({
+      code: 'not_found',
+      message: 'Unrecognized request URL (GET /v1/nope).',
+    });
     expect(toApiError(new PayloadTooLargeException()).error.code).toBe('payload_too_large');
     expect(toApiError(new UnauthorizedException()).error.code).toBe('authentication_required');
     expect(toApiError(new ForbiddenException()).error.code).toBe('insufficient_permission');
-    expect(toApiError(new BadRequestException(['a is bad', 'b is bad'])).error).toMatchObject({ code: 'invalid_request', message: 'a is bad; b is bad' });
+    expect(toApiError(new BadRequestException(['a is bad', 'b is bad'])).error).toMatchObject({
+      code: 'invalid_request',
+      message: 'a is bad; b is bad',
+    });
     expect(toApiError(new HttpException('teapot', 418)).error.code).toBe('invalid_request');
   });
 
@@ -68,14 +103,24 @@ describe('toApiError', () => {
     expect(r.error.message).toBe(ERROR_CATALOGUE.internal_error.message);
     expect(toApiError('a string').error.code).toBe('internal_error');
     expect(toApiError(undefined).error.code).toBe('internal_error');
-    const pgUnique = Object.assign(new Error('duplicate key value violates unique constraint "uq_x"'), { code: '23505' });
+    const pgUnique = Object.assign(new Error('duplicate key value violates unique constraint "uq_x"'), {
+      code: '23505',
+    });
     expect(toApiError(pgUnique).error.code).toBe('internal_error');
   });
 
   it('should turn an unreachable Postgres or Redis into 503 service_unavailable', () => {
-    expect(toApiError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })).error.code).toBe('service_unavailable');
-    expect(toApiError(Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' })).error.code).toBe('service_unavailable');
-    const queryFailed = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
+    expect(
+      toApiError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })).error.code,
+    ).toBe('service_unavailable');
+    expect(
+      toApiError(
+        Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' }),
+      ).error.code,
+    ).toBe('service_unavailable');
+    const queryFailed = Object.assign(new Error('terminating connection due to administrator command'), {
+      driverError: { code: '57P01' },
+    });
     expect(toApiError(queryFailed).error.code).toBe('service_unavailable');
     expect(toApiError(new Error('Connection terminated unexpectedly')).error.code).toBe('service_unavailable');
     expect(isBackingServiceDown(Object.assign(new Error('too many clients'), { code: '53300' }))).toBe(true);
@@ -105,6 +150,11 @@ describe('helpers', () => {
   });
 
   it('should mark exactly the server-side codes as retryable', () => {
-    expect(ERROR_CODES.filter(isRetryable).sort()).toEqual(['idempotency_key_in_use', 'internal_error', 'rate_limit_exceeded', 'service_unavailable']);
+    expect(ERROR_CODES.filter(isRetryable).sort()).toEqual([
+      'idempotency_key_in_use',
+      'internal_error',
+      'rate_limit_exceeded',
+      'service_unavailable',
+    ]);
   });
 });

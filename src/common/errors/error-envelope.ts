@@ -17,17 +17,37 @@ interface BodyParserError {
 
 /** Postgres error classes meaning "the database is not there" (connection exceptions, shutdown, overload). */
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300)/;
-const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NET_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /** True for failures of a backing store (Postgres, Redis) rather than of the code: 503, retryable. */
 export function isBackingServiceDown(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; name?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && (NET_UNAVAILABLE.has(e.code) || (e.code.length === 5 && PG_UNAVAILABLE.test(e.code)))) return true;
+  if (
+    typeof e.code === 'string' &&
+    (NET_UNAVAILABLE.has(e.code) || (e.code.length === 5 && PG_UNAVAILABLE.test(e.code)))
+  )
+    return true;
   if (e.name === 'MaxRetriesPerRequestError') return true; // ioredis gave up reaching Redis
   const message = typeof e.message === 'string' ? e.message : '';
-  if (/^Connection is closed\.?$|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable/i.test(message)) return true;
-  return (e.driverError !== undefined && isBackingServiceDown(e.driverError)) || (e.cause !== undefined && e.cause !== err && isBackingServiceDown(e.cause));
+  if (
+    /^Connection is closed\.?$|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable/i.test(
+      message,
+    )
+  )
+    return true;
+  return (
+    (e.driverError !== undefined && isBackingServiceDown(e.driverError)) ||
+    (e.cause !== undefined && e.cause !== err && isBackingServiceDown(e.cause))
+  );
 }
 
 /** Maps anything thrown to an ApiError; unknown errors become internal_error (and are logged by the caller). */
@@ -36,11 +56,22 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
   const bp = err as BodyParserError;
   if (bp && typeof bp === 'object' && typeof bp.type === 'string' && !(err instanceof HttpException)) {
     if (bp.type === 'entity.too.large') return { error: new ApiError('payload_too_large'), unexpected: false };
-    if (bp.type === 'entity.parse.failed') return { error: new ApiError('invalid_request', 'The request body is not valid JSON.', { field: 'body' }), unexpected: false };
-    if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported') return { error: new ApiError('invalid_request', 'Unsupported body encoding.', { field: 'body' }), unexpected: false };
+    if (bp.type === 'entity.parse.failed')
+      return {
+        error: new ApiError('invalid_request', 'The request body is not valid JSON.', { field: 'body' }),
+        unexpected: false,
+      };
+    if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported')
+      return {
+        error: new ApiError('invalid_request', 'Unsupported body encoding.', { field: 'body' }),
+        unexpected: false,
+      };
     // request.aborted, request.size.invalid, parameters.too.many, …: the client's request is at fault.
     if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500)
-      return { error: new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' }), unexpected: false };
+      return {
+        error: new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' }),
+        unexpected: false,
+      };
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();
@@ -49,7 +80,13 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
     const message = Array.isArray(text) ? text.join('; ') : String(text);
     switch (status) {
       case 404:
-        return { error: new ApiError('not_found', message.startsWith('Cannot ') ? `Unrecognized request URL (${message.replace('Cannot ', '')}).` : message), unexpected: false };
+        return {
+          error: new ApiError(
+            'not_found',
+            message.startsWith('Cannot ') ? `Unrecognized request URL (${message.replace('Cannot ', '')}).` : message,
+          ),
+          unexpected: false,
+        };
       case 413:
         return { error: new ApiError('payload_too_large'), unexpected: false };
       case 415:
@@ -63,7 +100,8 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
       case 503:
         return { error: new ApiError('service_unavailable'), unexpected: false };
       default:
-        if (status >= 400 && status < 500) return { error: new ApiError('invalid_request', message), unexpected: false };
+        if (status >= 400 && status < 500)
+          return { error: new ApiError('invalid_request', message), unexpected: false };
     }
   }
   if (isBackingServiceDown(err)) return { error: new ApiError('service_unavailable'), unexpected: true };
@@ -77,7 +115,10 @@ export function wantsLegacyErrors(header: string | string[] | undefined): boolea
 }
 
 /** Renders the spec's envelope (or the legacy one under `Service-Error-Format: legacy`). */
-export function renderError(error: ApiError, opts: { requestId: string; docsBaseUrl: string; legacy: boolean }): RenderedError {
+export function renderError(
+  error: ApiError,
+  opts: { requestId: string; docsBaseUrl: string; legacy: boolean },
+): RenderedError {
   const headers = { ...error.headers };
   if (opts.legacy) {
     return { status: error.status, code: error.code, headers, body: { error: error.message, code: error.code } };
@@ -93,7 +134,11 @@ export function renderError(error: ApiError, opts: { requestId: string; docsBase
 }
 
 /** The envelope of a stored (idempotent) response, when it is one. */
-export function asErrorEnvelope(body: unknown): { error: { code: string; message: string; requestId?: string } & Record<string, unknown>; message: string } | undefined {
+export function asErrorEnvelope(
+  body: unknown,
+):
+  | { error: { code: string; message: string; requestId?: string } & Record<string, unknown>; message: string }
+  | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const error = (body as { error?: unknown }).error;
   if (!error || typeof error !== 'object' || typeof (error as { code?: unknown }).code !== 'string') return undefined;

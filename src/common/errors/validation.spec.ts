@@ -29,7 +29,9 @@ class Sample {
 }
 
 async function problemFor(body: Record<string, unknown>) {
-  return firstValidationProblem(await validate(plainToInstance(Sample, body), { whitelist: true, forbidNonWhitelisted: true }));
+  return firstValidationProblem(
+    await validate(plainToInstance(Sample, body), { whitelist: true, forbidNonWhitelisted: true }),
+  );
 }
 
 describe('validation messages', () => {
@@ -39,21 +41,35 @@ describe('validation messages', () => {
 
   it('should report the type check first declared, not a later length rule', async () => {
     expect(await problemFor({ name: 42 })).toEqual({ field: 'name', message: 'name must be a string' });
-    expect(await problemFor({ name: 'ok', count: 'x' })).toEqual({ field: 'count', message: 'count must be an integer number' });
+    expect(await problemFor({ name: 'ok', count: 'x' })).toEqual({
+      field: 'count',
+      message: 'count must be an integer number',
+    });
   });
 
   it('should report range rules when the type is right', async () => {
-    expect((await problemFor({ name: 'much too long a name' }))?.message).toBe('name must be shorter than or equal to 10 characters');
+    expect((await problemFor({ name: 'much too long a name' }))?.message).toBe(
+      'name must be shorter than or equal to 10 characters',
+    );
     expect((await problemFor({ name: 'ok', count: 500 }))?.message).toBe('count must not be greater than 100');
   });
 
   it('should give nested fields their dotted path', async () => {
-    expect(await problemFor({ name: 'ok', inner: { title: 'far too long' } })).toEqual({ field: 'inner.title', message: 'inner.title must be shorter than or equal to 5 characters' });
-    expect(await problemFor({ name: 'ok', inner: {} })).toEqual({ field: 'inner.title', message: 'inner.title is required' });
+    expect(await problemFor({ name: 'ok', inner: { title: 'far too long' } })).toEqual({
+      field: 'inner.title',
+      message: 'inner.title must be shorter than or equal to 5 characters',
+    });
+    expect(await problemFor({ name: 'ok', inner: {} })).toEqual({
+      field: 'inner.title',
+      message: 'inner.title is required',
+    });
   });
 
   it('should name an unknown property', async () => {
-    expect(await problemFor({ name: 'ok', colour: 'red' })).toEqual({ field: 'colour', message: 'property colour should not exist' });
+    expect(await problemFor({ name: 'ok', colour: 'red' })).toEqual({
+      field: 'colour',
+      message: 'property colour should not exist',
+    });
   });
 
   it('should build a 400 invalid_request with details.field', async () => {

@@ -18,7 +18,9 @@ function describe(e: ValidationError, field: string): string {
   const messages = Object.values(constraints);
   const message = messages[messages.length - 1] ?? `${field} is invalid`;
   // class-validator messages start with the property name; make them name the full path.
-  return message.startsWith(`${e.property} `) && field !== e.property ? `${field}${message.slice(e.property.length)}` : message;
+  return message.startsWith(`${e.property} `) && field !== e.property
+    ? `${field}${message.slice(e.property.length)}`
+    : message;
 }
 
 /** The first failing field, depth first, with its dotted path (`content.imageUrls.0`). */
@@ -35,13 +37,21 @@ export function firstValidationProblem(errors: ValidationError[], prefix = ''): 
 /** Maps class-validator errors to 400 invalid_request naming the first bad field. */
 export function validationError(errors: ValidationError[]): ApiError<'invalid_request'> {
   const first = firstValidationProblem(errors);
-  return new ApiError('invalid_request', first?.message ?? 'The request is invalid.', { field: first?.field ?? 'body' });
+  return new ApiError('invalid_request', first?.message ?? 'The request is invalid.', {
+    field: first?.field ?? 'body',
+  });
 }
 
 /** Bodies must be JSON objects: an array or a scalar would otherwise pass as "no fields set". */
 class ServiceValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata) && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    if (
+      metadata.type === 'body' &&
+      metadata.metatype &&
+      this.toValidate(metadata) &&
+      value !== undefined &&
+      (value === null || typeof value !== 'object' || Array.isArray(value))
+    ) {
       throw new ApiError('invalid_request', 'The request body must be a JSON object.', { field: 'body' });
     }
     return super.transform(value, metadata);

@@ -2,8 +2,14 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { request } from 'undici';
-import type { AppConfig } from '../../config/config';
-import { assertPublicHost, BlockedAddressError, guardedLookup, isPublicAddress, SsrfSafeAgent } from './ssrf-safe-agent';
+import type { AppConfig } from '@/config/config';
+import {
+  assertPublicHost,
+  BlockedAddressError,
+  guardedLookup,
+  isPublicAddress,
+  SsrfSafeAgent,
+} from './ssrf-safe-agent';
 
 const configOf = (allowPrivateUrls: boolean) =>
   ({
@@ -48,9 +54,12 @@ describe('SSRF guard', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('should accept the public address %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'should accept the public address %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it('should refuse a host name when any of its addresses is private', (done) => {
     guardedLookup(false, fakeResolver('8.8.8.8', '10.0.0.7'))('mixed.example', { all: true }, (err) => {
@@ -85,7 +94,9 @@ describe('SSRF guard', () => {
     await expect(assertPublicHost('10.1.2.3', false)).rejects.toBeInstanceOf(BlockedAddressError);
     await expect(assertPublicHost('169.254.169.254', false)).rejects.toBeInstanceOf(BlockedAddressError);
     await expect(assertPublicHost('[::1]', false)).rejects.toBeInstanceOf(BlockedAddressError);
-    await expect(assertPublicHost('internal.example', false, fakeResolver('192.168.0.10'))).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(assertPublicHost('internal.example', false, fakeResolver('192.168.0.10'))).rejects.toBeInstanceOf(
+      BlockedAddressError,
+    );
     await expect(assertPublicHost('hooks.example', false, fakeResolver('93.184.216.34'))).resolves.toBeUndefined();
     await expect(assertPublicHost('127.0.0.1', true)).resolves.toBeUndefined();
   });
@@ -106,20 +117,23 @@ describe('SSRF guard', () => {
       await new Promise((r) => server.close(r));
     });
 
-    it.each(['127.0.0.1', '[::1]', 'localhost', '[::ffff:127.0.0.1]'])('should refuse to connect to %s', async (host) => {
-      const agent = new SsrfSafeAgent(configOf(false));
-      const before = hits;
-      try {
-        await expect(
-          request(`http://${host}:${port}/`, {
-            dispatcher: agent.dispatcher,
-          }),
-        ).rejects.toThrow(/not a public unicast address/);
-        expect(hits).toBe(before);
-      } finally {
-        await agent.onApplicationShutdown();
-      }
-    });
+    it.each(['127.0.0.1', '[::1]', 'localhost', '[::ffff:127.0.0.1]'])(
+      'should refuse to connect to %s',
+      async (host) => {
+        const agent = new SsrfSafeAgent(configOf(false));
+        const before = hits;
+        try {
+          await expect(
+            request(`http://${host}:${port}/`, {
+              dispatcher: agent.dispatcher,
+            }),
+          ).rejects.toThrow(/not a public unicast address/);
+          expect(hits).toBe(before);
+        } finally {
+          await agent.onApplicationShutdown();
+        }
+      },
+    );
 
     it('should refuse link-local and private literals without sending anything', async () => {
       const agent = new SsrfSafeAgent(configOf(false));
@@ -129,7 +143,9 @@ describe('SSRF guard', () => {
             dispatcher: agent.dispatcher,
           }),
         ).rejects.toBeInstanceOf(BlockedAddressError);
-        await expect(request('http://10.0.0.1:81/', { dispatcher: agent.dispatcher })).rejects.toBeInstanceOf(BlockedAddressError);
+        await expect(request('http://10.0.0.1:81/', { dispatcher: agent.dispatcher })).rejects.toBeInstanceOf(
+          BlockedAddressError,
+        );
       } finally {
         await agent.onApplicationShutdown();
       }

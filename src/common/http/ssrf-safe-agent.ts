@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 
 /** Thrown (and passed to undici's connect callback) when a host resolves to a non-public address. */
 export class BlockedAddressError extends Error {
@@ -14,7 +14,11 @@ export class BlockedAddressError extends Error {
     readonly host: string,
     readonly address: string,
   ) {
-    super(host === address ? `Address ${address} is not a public unicast address` : `Host ${host} resolves to ${address}, which is not a public unicast address`);
+    super(
+      host === address
+        ? `Address ${address} is not a public unicast address`
+        : `Host ${host} resolves to ${address}, which is not a public unicast address`,
+    );
     this.name = 'BlockedAddressError';
   }
 }
@@ -42,7 +46,11 @@ export function assertAllowedAddress(host: string, address: string, allowPrivate
  * defeats DNS rebinding.
  */
 export function guardedLookup(allowPrivate: boolean, resolve: typeof dnsLookup = dnsLookup): LookupFunction {
-  return ((hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     resolve(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, options.all ? [] : '', 0);
       try {
@@ -85,11 +93,17 @@ export function ssrfSafeConnector(allowPrivate: boolean, timeoutMs: number): bui
 }
 
 /** Resolves a host name (or literal IP) at creation time and throws BlockedAddressError / ENOTFOUND. */
-export async function assertPublicHost(hostname: string, allowPrivate: boolean, resolve: typeof dnsLookup = dnsLookup): Promise<void> {
+export async function assertPublicHost(
+  hostname: string,
+  allowPrivate: boolean,
+  resolve: typeof dnsLookup = dnsLookup,
+): Promise<void> {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) return assertAllowedAddress(host, host, allowPrivate);
   if (allowPrivate) return;
-  const addresses = await new Promise<LookupAddress[]>((ok, fail) => resolve(host, { all: true }, (err, a: LookupAddress[]) => (err ? fail(err) : ok(a))));
+  const addresses = await new Promise<LookupAddress[]>((ok, fail) =>
+    resolve(host, { all: true }, (err, a: LookupAddress[]) => (err ? fail(err) : ok(a))),
+  );
   if (addresses.length === 0)
     throw Object.assign(new Error(`No address for ${host}`), {
       code: 'ENOTFOUND',

@@ -1,7 +1,15 @@
-import { CallHandler, ExecutionContext, HttpStatus, Injectable, Logger, NestInterceptor, RequestMethod } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpStatus,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  RequestMethod,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { Observable, from, lastValueFrom } from 'rxjs';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { ApiError } from '../errors/api-error';
 import { renderError, toApiError } from '../errors/error-envelope';
 import type { ServiceRequest } from '../request/request-context';
@@ -39,7 +47,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const raw = req.headers['idempotency-key'];
     if (!req.auth || !WRITES.has(req.method) || raw === undefined) return next.handle();
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    if (!key || key.length > 255) throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 characters.', { field: 'Idempotency-Key' });
+    if (!key || key.length > 255)
+      throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 characters.', {
+        field: 'Idempotency-Key',
+      });
     return from(this.run(context, next, req, key));
   }
 
@@ -52,12 +63,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
       body = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (err) {
       const { error } = toApiError(err);
-      if (error.status >= 500 || error.status === HttpStatus.TOO_MANY_REQUESTS || error.code === 'idempotency_key_in_use') {
+      if (
+        error.status >= 500 ||
+        error.status === HttpStatus.TOO_MANY_REQUESTS ||
+        error.code === 'idempotency_key_in_use'
+      ) {
         // Not stored: the client retries with the same key and the request runs again.
-        await this.store.release(claim.id).catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not release an idempotency key'));
+        await this.store
+          .release(claim.id)
+          .catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not release an idempotency key'));
       } else {
         const rendered = renderError(error, { requestId: req.id, docsBaseUrl: this.config.docsBaseUrl, legacy: false });
-        await this.store.complete(claim.id, rendered.status, rendered.body).catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not store an idempotent error'));
+        await this.store
+          .complete(claim.id, rendered.status, rendered.body)
+          .catch((e: Error) => this.logger.warn({ err: e.message }, 'Could not store an idempotent error'));
       }
       throw err;
     }
@@ -65,7 +84,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     // retry would repeat the effect); the claim then lapses as "in use" until its lock expires.
     await this.store
       .complete(claim.id, successStatus(context), body === undefined ? null : body)
-      .catch((e: Error) => this.logger.error({ err: e.message, requestId: req.id }, 'Could not store an idempotent response'));
+      .catch((e: Error) =>
+        this.logger.error({ err: e.message, requestId: req.id }, 'Could not store an idempotent response'),
+      );
     return body;
   }
 }

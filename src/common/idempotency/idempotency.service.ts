@@ -88,16 +88,27 @@ export class IdempotencyService implements OnModuleInit {
         `SELECT id, request_hash, response_status, response_body, expires_at <= now() AS expired, coalesce(locked_until > now(), false) AS locked
          FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND method = $3 AND path = $4`,
         params,
-      )) as { id: string; request_hash: string; response_status: number | null; response_body: unknown; expired: boolean; locked: boolean }[];
+      )) as {
+        id: string;
+        request_hash: string;
+        response_status: number | null;
+        response_body: unknown;
+        expired: boolean;
+        locked: boolean;
+      }[];
       if (!existing) continue; // released meanwhile: try to claim again
       if (existing.expired) {
         await this.repo.query('DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= now()', [existing.id]);
         continue;
       }
       if (existing.request_hash !== requestHash) throw new ApiError('idempotency_key_reused');
-      if (existing.response_status !== null) return replayOf(existing.response_status, existing.response_body, this.box);
+      if (existing.response_status !== null)
+        return replayOf(existing.response_status, existing.response_body, this.box);
       // Most writes finish within a second; the client polls rather than waiting out the lock.
-      if (existing.locked) throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': String(IN_USE_RETRY_AFTER_S) });
+      if (existing.locked)
+        throw new ApiError('idempotency_key_in_use', undefined, undefined, {
+          'Retry-After': String(IN_USE_RETRY_AFTER_S),
+        });
       // The request that held it died (its lock lapsed): take over atomically; one taker wins.
       const taken = (await this.repo.query(
         `UPDATE idempotency_keys SET locked_until = now() + $2 * interval '1 millisecond'
@@ -116,7 +127,10 @@ export class IdempotencyService implements OnModuleInit {
    */
   async complete(id: string, status: number, body: unknown): Promise<void> {
     const sealed = this.box.seal(JSON.stringify(body ?? null));
-    await this.repo.update({ id }, { responseStatus: status, responseBody: sealed as unknown as object, lockedUntil: null });
+    await this.repo.update(
+      { id },
+      { responseStatus: status, responseBody: sealed as unknown as object, lockedUntil: null },
+    );
   }
 
   async release(id: string): Promise<void> {

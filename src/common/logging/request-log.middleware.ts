@@ -16,7 +16,11 @@ export class RequestLogMiddleware implements NestMiddleware {
       const auth = req.auth;
       const caller = auth
         ? { workspaceId: auth.workspaceId, profileId: auth.profileId, keyId: auth.keyId }
-        : req.caller && { workspaceId: req.caller.workspaceId, profileId: req.caller.homeProfileId, keyId: req.caller.keyId };
+        : req.caller && {
+            workspaceId: req.caller.workspaceId,
+            profileId: req.caller.homeProfileId,
+            keyId: req.caller.keyId,
+          };
       if (!caller) return;
       this.logs.push({
         ...caller,

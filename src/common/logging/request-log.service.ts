@@ -35,7 +35,9 @@ export class RequestLogService implements OnModuleInit, OnApplicationShutdown {
     this.flushing = this.flushing.then(async () => {
       while (this.buffer.length) {
         const batch = this.buffer.splice(0, MAX_BATCH);
-        await this.repo.insert(batch).catch((err: Error) => this.logger.warn({ err: err.message }, 'Dropped request logs'));
+        await this.repo
+          .insert(batch)
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'Dropped request logs'));
       }
     });
     return this.flushing;

@@ -1,9 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { QueueService } from '../queue/queue.service';
 
-const JOB_OPTS = { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86400 }, removeOnFail: { age: 7 * 86400 } };
+const JOB_OPTS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 86400 },
+  removeOnFail: { age: 7 * 86400 },
+};
 /** A relayed event not handled within this long has lost its job (e.g. Redis restarted empty). */
 const REDRIVE_AFTER_MS = 60_000;
 
@@ -43,15 +48,30 @@ export class OutboxRelayService implements OnModuleInit {
     if (rows.length === 0) return 0;
     // A fresh id per minute: a job that is merely slow stays deduplicated; an exhausted one does not block.
     const round = Math.floor(Date.now() / 60_000);
-    await this.queues.queue('events').addBulk(rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}-r${round}`, ...JOB_OPTS } })));
+    await this.queues.queue('events').addBulk(
+      rows.map((r) => ({
+        name: 'dispatch-event',
+        data: { eventId: r.id },
+        opts: { jobId: `evt-${r.id}-r${round}`, ...JOB_OPTS },
+      })),
+    );
     return rows.length;
   }
 
   async relayBatch(limit = 200): Promise<number> {
     return this.dataSource.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query(`SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`, [limit]);
+      const rows: { id: string }[] = await m.query(
+        `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
       if (rows.length === 0) return 0;
-      await this.queues.queue('events').addBulk(rows.map((r) => ({ name: 'dispatch-event', data: { eventId: r.id }, opts: { jobId: `evt-${r.id}`, ...JOB_OPTS } })));
+      await this.queues.queue('events').addBulk(
+        rows.map((r) => ({
+          name: 'dispatch-event',
+          data: { eventId: r.id },
+          opts: { jobId: `evt-${r.id}`, ...JOB_OPTS },
+        })),
+      );
       await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
       return rows.length;
     });

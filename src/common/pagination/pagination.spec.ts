@@ -27,7 +27,11 @@ describe('pagination', () => {
     const pipe = createValidationPipe();
     const meta = { type: 'query' as const, metatype: PageQueryDto };
     expect(await pipe.transform({ page: '2', limit: '1000' }, meta)).toEqual({ page: 2, limit: 1000 });
-    await expect(pipe.transform({ limit: '0' }, meta)).rejects.toMatchObject({ code: 'invalid_request', message: 'limit must be at least 1', details: { field: 'limit' } });
+    await expect(pipe.transform({ limit: '0' }, meta)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: 'limit must be at least 1',
+      details: { field: 'limit' },
+    });
     await expect(pipe.transform({ page: '1.5' }, meta)).rejects.toMatchObject({ message: 'page must be an integer' });
     await expect(pipe.transform({ page: '-1' }, meta)).rejects.toMatchObject({ message: 'page must be at least 1' });
   });

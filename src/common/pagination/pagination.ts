@@ -6,7 +6,8 @@ import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
 /** Base for query DTOs: every endpoint accepts `profileId`. */
 export class ProfileQueryDto {

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Job, JobsOptions, MinimalJob, Queue, Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { JOB_QUEUE, JobName, JobPayloads, QueueName, QUEUES } from './jobs';
 
 export type JobHandler<J extends JobName> = (payload: JobPayloads[J], job: Job<JobPayloads[J]>) => Promise<unknown>;
@@ -98,11 +98,15 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
         settings: {
           backoffStrategy: (attemptsMade: number, type?: string, err?: Error, job?: MinimalJob) => {
             const strategy = type ? this.backoffs.get(type) : undefined;
-            return strategy && job ? strategy(attemptsMade, err ?? new Error('unknown'), job) : 1000 * 2 ** attemptsMade;
+            return strategy && job
+              ? strategy(attemptsMade, err ?? new Error('unknown'), job)
+              : 1000 * 2 ** attemptsMade;
           },
         },
       });
-      worker.on('failed', (job, err) => this.logger.warn({ job: job?.name, id: job?.id, err: err.message }, 'Job failed'));
+      worker.on('failed', (job, err) =>
+        this.logger.warn({ job: job?.name, id: job?.id, err: err.message }, 'Job failed'),
+      );
       worker.on('error', (err) => this.logger.error({ err: err.message }, 'Worker error'));
       this.workers.push(worker);
     }
@@ -116,7 +120,11 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async upsertScheduler(job: JobName, everyMs: number): Promise<void> {
-    await this.queue(JOB_QUEUE[job]).upsertJobScheduler(`every:${job}`, { every: everyMs }, { name: job, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    await this.queue(JOB_QUEUE[job]).upsertJobScheduler(
+      `every:${job}`,
+      { every: everyMs },
+      { name: job, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
   }
 
   /** Re-creates job schedulers that are no longer in Redis. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { InjectRedis, redisKey } from '../redis/redis.module';
 
 /**
@@ -72,7 +72,12 @@ export class RateLimitService {
       const count = Number(raw[2 + i * 2]);
       const oldestAt = Number(raw[3 + i * 2]);
       const resetMs = Math.max(0, oldestAt + w.windowSeconds * 1000 - now);
-      return { w, count, remaining: Math.max(0, w.limit - count), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+      return {
+        w,
+        count,
+        remaining: Math.max(0, w.limit - count),
+        resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+      };
     });
     // Report the most constrained window (least remaining, then longest wait).
     const binding = [...states].sort((a, b) => a.remaining - b.remaining || b.resetSeconds - a.resetSeconds)[0]!;

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import IORedis, { Redis } from 'ioredis';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 
 export const REDIS = Symbol('REDIS');
 export const InjectRedis = (): ParameterDecorator => Inject(REDIS);
@@ -22,7 +22,8 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): Redis => new IORedis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }),
+      useFactory: (config: AppConfig): Redis =>
+        new IORedis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }),
     },
     RedisCloser,
   ],

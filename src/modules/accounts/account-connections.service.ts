@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { SecretBox } from '../../common/crypto/secret-box';
-import type { Actor } from '../../common/outbox/event.entity';
-import { OutboxService } from '../../common/outbox/outbox.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import type { Actor } from '@/common/outbox/event.entity';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import type { GrantedAccount, OAuthTokens } from '../platforms/platform-adapter';
 import type { PlatformName } from '../platforms/platform-name';
 import { sealTokens } from './account-tokens';
@@ -28,7 +28,14 @@ export class AccountConnectionsService {
   ) {}
 
   /** Call inside the transaction that completes the connection; writes `account.connected` per account. */
-  async saveGrant(m: EntityManager, target: ConnectionTarget, granted: GrantedAccount[], grantTokens: OAuthTokens, actor: Actor, context: Record<string, unknown>): Promise<AccountDto[]> {
+  async saveGrant(
+    m: EntityManager,
+    target: ConnectionTarget,
+    granted: GrantedAccount[],
+    grantTokens: OAuthTokens,
+    actor: Actor,
+    context: Record<string, unknown>,
+  ): Promise<AccountDto[]> {
     const saved: AccountDto[] = [];
     for (const g of granted) {
       const t = sealTokens(this.box, g.tokens ?? grantTokens);
@@ -62,7 +69,13 @@ export class AccountConnectionsService {
         ],
       )) as { id: string; inserted: boolean }[];
       const account = toAccountDto(await m.findOneByOrFail(SocialAccountEntity, { id: row!.id }));
-      await this.outbox.record(m, { workspaceId: target.workspaceId, profileId: target.profileId, type: 'account.connected', actor, data: { account, reconnected: !row!.inserted, ...context } });
+      await this.outbox.record(m, {
+        workspaceId: target.workspaceId,
+        profileId: target.profileId,
+        type: 'account.connected',
+        actor,
+        data: { account, reconnected: !row!.inserted, ...context },
+      });
       saved.push(account);
     }
     return saved;

@@ -1,10 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
-import { SYSTEM_ACTOR } from '../../common/auth/auth-context';
-import { SecretBox } from '../../common/crypto/secret-box';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { QueueService } from '../../common/queue/queue.service';
+import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { QueueService } from '@/common/queue/queue.service';
 import { AccountCredentials, PlatformError } from '../platforms/platform-adapter';
 import { PlatformRegistry } from '../platforms/platform-registry';
 import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
@@ -34,7 +34,9 @@ type Due = (account: SocialAccountEntity) => boolean;
 const dueForPublishing: Due = (a) => expiresWithin(a, PUBLISH_REFRESH_WINDOW_MS);
 
 function dueInBackground(now: Date): Due {
-  return (a) => expiresWithin(a, BACKGROUND_REFRESH_WINDOW_MS, now.getTime()) && (!a.tokenIssuedAt || now.getTime() - a.tokenIssuedAt.getTime() >= BACKGROUND_MIN_INTERVAL_MS);
+  return (a) =>
+    expiresWithin(a, BACKGROUND_REFRESH_WINDOW_MS, now.getTime()) &&
+    (!a.tokenIssuedAt || now.getTime() - a.tokenIssuedAt.getTime() >= BACKGROUND_MIN_INTERVAL_MS);
 }
 
 export interface RefreshRun {
@@ -81,13 +83,18 @@ export class AccountCredentialsService implements OnModuleInit {
         account = (await this.refresh(accountId, dueForPublishing, 'wait')).account ?? account;
       } catch (err) {
         // A transient refresh failure does not stop a publish the current token can still make.
-        const usable = err instanceof PlatformError && err.category !== 'auth_expired' && !expiresWithin(account, 30_000);
+        const usable =
+          err instanceof PlatformError && err.category !== 'auth_expired' && !expiresWithin(account, 30_000);
         if (!usable) throw err;
         this.logger.warn({ accountId, err: (err as Error).message }, 'Token refresh failed; using the current token');
       }
       assertActive(account);
     }
-    return { platformAccountId: account.platformAccountId, accessToken: openTokens(this.box, account).accessToken, metadata: account.metadata };
+    return {
+      platformAccountId: account.platformAccountId,
+      accessToken: openTokens(this.box, account).accessToken,
+      metadata: account.metadata,
+    };
   }
 
   /** The `refresh-tokens` job: active accounts whose token expires within 24 hours (not refreshed in the last 12). */
@@ -114,7 +121,10 @@ export class AccountCredentialsService implements OnModuleInit {
         if (err instanceof PlatformError && err.category === 'auth_expired') run.expired += 1;
         else {
           run.failed += 1;
-          this.logger.warn({ accountId: id, err: (err as Error).message }, 'Token refresh failed; retrying on the next run');
+          this.logger.warn(
+            { accountId: id, err: (err as Error).message },
+            'Token refresh failed; retrying on the next run',
+          );
         }
       }
     }
@@ -161,6 +171,10 @@ export class AccountCredentialsService implements OnModuleInit {
 
 function assertActive(account: SocialAccountEntity): void {
   if (account.status !== 'active') {
-    throw new PlatformError(`The ${account.platform} account '${account.name}' is ${account.status}; reconnect it.`, 'auth_expired', false);
+    throw new PlatformError(
+      `The ${account.platform} account '${account.name}' is ${account.status}; reconnect it.`,
+      'auth_expired',
+      false,
+    );
   }
 }

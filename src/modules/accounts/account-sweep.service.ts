@@ -46,7 +46,11 @@ export class AccountSweepService {
    * token, network down) must not stop the others: it is counted and logged as `failure`, and
    * the next run retries it.
    */
-  async forEach(filter: AccountFilter, log: { logger: Logger; failure: string }, work: (accountId: string) => Promise<void>): Promise<SweepRun> {
+  async forEach(
+    filter: AccountFilter,
+    log: { logger: Logger; failure: string },
+    work: (accountId: string) => Promise<void>,
+  ): Promise<SweepRun> {
     const run: SweepRun = { accounts: 0, failed: 0 };
     for (let after = BEFORE_FIRST_ID; ;) {
       const batch = await this.accounts.find({

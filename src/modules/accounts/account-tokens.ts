@@ -1,8 +1,17 @@
-import type { SecretBox } from '../../common/crypto/secret-box';
+import type { SecretBox } from '@/common/crypto/secret-box';
 import type { OAuthTokens } from '../platforms/platform-adapter';
 import type { SocialAccountEntity } from './entities/social-account.entity';
 
-export type TokenColumns = Pick<SocialAccountEntity, 'accessTokenEnc' | 'refreshTokenEnc' | 'tokenKeyId' | 'tokenExpiresAt' | 'refreshExpiresAt' | 'tokenIssuedAt' | 'scopes'>;
+export type TokenColumns = Pick<
+  SocialAccountEntity,
+  | 'accessTokenEnc'
+  | 'refreshTokenEnc'
+  | 'tokenKeyId'
+  | 'tokenExpiresAt'
+  | 'refreshExpiresAt'
+  | 'tokenIssuedAt'
+  | 'scopes'
+>;
 
 export interface PlainTokens {
   accessToken: string;
@@ -22,16 +31,26 @@ export function sealTokens(box: SecretBox, tokens: OAuthTokens): TokenColumns {
   };
 }
 
-export function openTokens(box: SecretBox, account: Pick<SocialAccountEntity, 'id' | 'accessTokenEnc' | 'refreshTokenEnc'>): PlainTokens {
+export function openTokens(
+  box: SecretBox,
+  account: Pick<SocialAccountEntity, 'id' | 'accessTokenEnc' | 'refreshTokenEnc'>,
+): PlainTokens {
   if (!account.accessTokenEnc) throw new Error(`Account ${account.id} has no stored token`);
-  return { accessToken: box.open(account.accessTokenEnc), refreshToken: account.refreshTokenEnc ? box.open(account.refreshTokenEnc) : null };
+  return {
+    accessToken: box.open(account.accessTokenEnc),
+    refreshToken: account.refreshTokenEnc ? box.open(account.refreshTokenEnc) : null,
+  };
 }
 
 /**
  * A refresh answer merged over what the account had: networks that do not rotate refresh tokens
  * (or do not restate scopes) leave the previous values in force.
  */
-export function refreshedTokens(previous: PlainTokens, account: Pick<SocialAccountEntity, 'refreshExpiresAt' | 'scopes'>, fresh: OAuthTokens): OAuthTokens {
+export function refreshedTokens(
+  previous: PlainTokens,
+  account: Pick<SocialAccountEntity, 'refreshExpiresAt' | 'scopes'>,
+  fresh: OAuthTokens,
+): OAuthTokens {
   return {
     accessToken: fresh.accessToken,
     refreshToken: fresh.refreshToken ?? previous.refreshToken,
@@ -41,8 +60,20 @@ export function refreshedTokens(previous: PlainTokens, account: Pick<SocialAccou
   };
 }
 
-export const WIPED_TOKENS: TokenColumns = { accessTokenEnc: null, refreshTokenEnc: null, tokenKeyId: null, tokenExpiresAt: null, refreshExpiresAt: null, tokenIssuedAt: null, scopes: [] };
+export const WIPED_TOKENS: TokenColumns = {
+  accessTokenEnc: null,
+  refreshTokenEnc: null,
+  tokenKeyId: null,
+  tokenExpiresAt: null,
+  refreshExpiresAt: null,
+  tokenIssuedAt: null,
+  scopes: [],
+};
 
-export function expiresWithin(account: Pick<SocialAccountEntity, 'tokenExpiresAt'>, windowMs: number, now = Date.now()): boolean {
+export function expiresWithin(
+  account: Pick<SocialAccountEntity, 'tokenExpiresAt'>,
+  windowMs: number,
+  now = Date.now(),
+): boolean {
   return account.tokenExpiresAt !== null && account.tokenExpiresAt.getTime() - now < windowMs;
 }

@@ -1,11 +1,23 @@
 import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
 import { AccountsService } from './accounts.service';
-import { AccountListDto, AccountResponseDto, ListAccountsQueryDto, SocialPageListDto, UpdateAccountDto } from './dto/account.dto';
+import {
+  AccountListDto,
+  AccountResponseDto,
+  ListAccountsQueryDto,
+  SocialPageListDto,
+  UpdateAccountDto,
+} from './dto/account.dto';
 
-const WRITE_ERRORS = ['not_found', 'invalid_request', 'trial_expired', 'idempotency_key_reused', 'idempotency_key_in_use'] as const;
+const WRITE_ERRORS = [
+  'not_found',
+  'invalid_request',
+  'trial_expired',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+] as const;
 
 @ApiTags('Accounts')
 @Controller('v1')
@@ -36,7 +48,11 @@ export class AccountsController {
   /** Turn comment sync on or off. */
   @Patch('accounts/:id')
   @RequirePermission('accounts:write', { errors: [...WRITE_ERRORS] })
-  update(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: UpdateAccountDto): Promise<AccountResponseDto> {
+  update(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() dto: UpdateAccountDto,
+  ): Promise<AccountResponseDto> {
     return this.accounts.update(auth, id, dto);
   }
 

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, FindOptionsWhere, In, Not, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { ApiError } from '../../common/errors/api-error';
-import { OutboxService } from '../../common/outbox/outbox.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { WIPED_TOKENS } from './account-tokens';
-import { AccountDto, AccountListDto, AccountResponseDto, ListAccountsQueryDto, SocialPageListDto, UpdateAccountDto } from './dto/account.dto';
+import {
+  AccountDto,
+  AccountListDto,
+  AccountResponseDto,
+  ListAccountsQueryDto,
+  SocialPageListDto,
+  UpdateAccountDto,
+} from './dto/account.dto';
 import { SocialAccountEntity } from './entities/social-account.entity';
 
 export function toAccountDto(a: SocialAccountEntity): AccountDto {
@@ -40,7 +47,14 @@ export class AccountsService {
 
   async listPages(auth: AuthContext, query: ListAccountsQueryDto): Promise<SocialPageListDto> {
     const rows = await this.findConnected(auth, query);
-    return { pages: rows.map((a) => ({ id: a.id, platform: a.platform, platformPageId: a.platformAccountId, pageName: a.name })) };
+    return {
+      pages: rows.map((a) => ({
+        id: a.id,
+        platform: a.platform,
+        platformPageId: a.platformAccountId,
+        pageName: a.name,
+      })),
+    };
   }
 
   async get(auth: AuthContext, id: string): Promise<AccountResponseDto> {
@@ -48,10 +62,15 @@ export class AccountsService {
   }
 
   /** Accounts by id inside one profile, in the order given (connect sessions show what they connected). */
-  async findByIds(scope: Pick<AuthContext, 'workspaceId' | 'profileId'> & { accountIds?: string[] | null }, ids: string[]): Promise<AccountDto[]> {
+  async findByIds(
+    scope: Pick<AuthContext, 'workspaceId' | 'profileId'> & { accountIds?: string[] | null },
+    ids: string[],
+  ): Promise<AccountDto[]> {
     const visible = scope.accountIds ? ids.filter((id) => scope.accountIds!.includes(id)) : ids;
     if (visible.length === 0) return [];
-    const rows = await this.accounts.find({ where: { id: In(visible), workspaceId: scope.workspaceId, profileId: scope.profileId } });
+    const rows = await this.accounts.find({
+      where: { id: In(visible), workspaceId: scope.workspaceId, profileId: scope.profileId },
+    });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return visible.flatMap((id) => {
       const row = byId.get(id);
@@ -65,7 +84,13 @@ export class AccountsService {
       if (dto.commentSync !== undefined) found.commentSync = dto.commentSync;
       const saved = await m.save(found);
       const changed = Object.keys(dto).filter((k) => k !== 'profileId');
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: saved.profileId, type: 'account.updated', actor: actorOf(auth), data: { account: toAccountDto(saved), changed } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: saved.profileId,
+        type: 'account.updated',
+        actor: actorOf(auth),
+        data: { account: toAccountDto(saved), changed },
+      });
       return saved;
     });
     return { account: toAccountDto(account) };
@@ -102,7 +127,12 @@ export class AccountsService {
   }
 
   /** An account of the caller's profile that the key may see (and lock, inside a transaction); 404 otherwise. */
-  private async findVisible(auth: AuthContext, id: string, repo = this.accounts, lock = false): Promise<SocialAccountEntity> {
+  private async findVisible(
+    auth: AuthContext,
+    id: string,
+    repo = this.accounts,
+    lock = false,
+  ): Promise<SocialAccountEntity> {
     if (!isUuid(id) || (auth.accountIds && !auth.accountIds.includes(id))) throw ApiError.notFound('account', id);
     const found = await repo.findOne({
       where: { id, workspaceId: auth.workspaceId, profileId: auth.profileId },

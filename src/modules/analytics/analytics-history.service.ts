@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AuthContext } from '../../common/auth/auth-context';
-import { ApiError } from '../../common/errors/api-error';
+import { AuthContext } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
 import { addDays, daysInclusive, isCalendarDate, utcDate } from './analytics-dates';
 import { buildHistory, DailyPlatformRow, HistoryRange, LastFollowersRow } from './analytics-history';
 import { AnalyticsHistoryDto, AnalyticsHistoryQueryDto, TopContentDto } from './dto/analytics.dto';
@@ -31,7 +31,8 @@ export function resolveRange(q: Pick<AnalyticsHistoryQueryDto, 'from' | 'to'>, n
   const from = q.from ?? addDays(to, -DEFAULT_RANGE_DAYS_BACK);
   const days = daysInclusive(from, to);
   if (days < 1) throw ApiError.invalid('from', `from (${from}) must not be after to (${to})`);
-  if (days > MAX_RANGE_DAYS) throw ApiError.invalid('to', `The range covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed`);
+  if (days > MAX_RANGE_DAYS)
+    throw ApiError.invalid('to', `The range covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed`);
   return { from, to, previousFrom: addDays(from, -days), previousTo: addDays(from, -1) };
 }
 
@@ -43,7 +44,11 @@ export class AnalyticsHistoryService {
   async history(auth: AuthContext, query: AnalyticsHistoryQueryDto, now = new Date()): Promise<AnalyticsHistoryDto> {
     const range = resolveRange(query, now);
     const scope: Scope = { workspaceId: auth.workspaceId, profileId: auth.profileId, accountIds: auth.accountIds };
-    const [daily, lastFollowers, top] = await Promise.all([this.dailyByPlatform(scope, range), this.lastFollowers(scope, range), this.topContent(scope, range)]);
+    const [daily, lastFollowers, top] = await Promise.all([
+      this.dailyByPlatform(scope, range),
+      this.lastFollowers(scope, range),
+      this.topContent(scope, range),
+    ]);
     return buildHistory(auth.profileId, range, daily, lastFollowers, top);
   }
 

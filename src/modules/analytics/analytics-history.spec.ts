@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '@/common/errors/api-error';
 import { addDays, daysInclusive, isCalendarDate } from './analytics-dates';
 import { buildHistory, compare, DailyPlatformRow, engagementRate } from './analytics-history';
 import { resolveRange } from './analytics-history.service';
@@ -30,12 +30,25 @@ describe('analytics dates', () => {
 
 describe('resolveRange', () => {
   it('should default to 28 days ago through today, with the previous period just before', () => {
-    expect(resolveRange({}, NOW)).toEqual({ from: '2026-03-01', to: '2026-03-29', previousFrom: '2026-01-31', previousTo: '2026-02-28' });
+    expect(resolveRange({}, NOW)).toEqual({
+      from: '2026-03-01',
+      to: '2026-03-29',
+      previousFrom: '2026-01-31',
+      previousTo: '2026-02-28',
+    });
   });
 
   it('should make the previous period as long as the range', () => {
-    expect(resolveRange({ from: '2026-03-10', to: '2026-03-16' }, NOW)).toEqual({ from: '2026-03-10', to: '2026-03-16', previousFrom: '2026-03-03', previousTo: '2026-03-09' });
-    expect(resolveRange({ from: '2026-03-10', to: '2026-03-10' }, NOW)).toMatchObject({ previousFrom: '2026-03-09', previousTo: '2026-03-09' });
+    expect(resolveRange({ from: '2026-03-10', to: '2026-03-16' }, NOW)).toEqual({
+      from: '2026-03-10',
+      to: '2026-03-16',
+      previousFrom: '2026-03-03',
+      previousTo: '2026-03-09',
+    });
+    expect(resolveRange({ from: '2026-03-10', to: '2026-03-10' }, NOW)).toMatchObject({
+      previousFrom: '2026-03-09',
+      previousTo: '2026-03-09',
+    });
   });
 
   it('should refuse from after to, more than 366 days and malformed dates', () => {
@@ -48,11 +61,25 @@ describe('resolveRange', () => {
 });
 
 describe('buildHistory', () => {
-  const row = (date: string, platform: DailyPlatformRow['platform'], n: number): DailyPlatformRow => ({ date, platform, views: n * 10, engagement: n, shares: n, reach: n * 5, followers: 1000 + n });
+  const row = (date: string, platform: DailyPlatformRow['platform'], n: number): DailyPlatformRow => ({
+    date,
+    platform,
+    views: n * 10,
+    engagement: n,
+    shares: n,
+    reach: n * 5,
+    followers: 1000 + n,
+  });
   const range = { from: '2026-03-03', to: '2026-03-04', previousFrom: '2026-03-01', previousTo: '2026-03-02' };
 
   it('should sum flows, take followers from the last values, and compare with the previous period', () => {
-    const daily = [row('2026-03-01', 'facebook', 1), row('2026-03-02', 'facebook', 2), row('2026-03-03', 'facebook', 3), row('2026-03-03', 'threads', 5), row('2026-03-04', 'facebook', 4)];
+    const daily = [
+      row('2026-03-01', 'facebook', 1),
+      row('2026-03-02', 'facebook', 2),
+      row('2026-03-03', 'facebook', 3),
+      row('2026-03-03', 'threads', 5),
+      row('2026-03-04', 'facebook', 4),
+    ];
     const h = buildHistory(
       'p',
       range,
@@ -80,7 +107,13 @@ describe('buildHistory', () => {
       ['facebook', 7, 1, 58.33],
       ['threads', 5, 1, 41.67],
     ]);
-    expect(h.insights.map((i) => i.type)).toEqual(['engagement_trend', 'views_trend', 'follower_growth', 'best_day', 'top_platform']);
+    expect(h.insights.map((i) => i.type)).toEqual([
+      'engagement_trend',
+      'views_trend',
+      'follower_growth',
+      'best_day',
+      'top_platform',
+    ]);
   });
 
   it('should give deltaPercent null when the previous value is 0, and say when there is no history', () => {

@@ -1,6 +1,14 @@
 import type { PlatformName } from '../platforms/platform-name';
 import { datesBetween } from './analytics-dates';
-import type { AnalyticsHistoryDto, AnalyticsSummaryDto, DailyPointDto, InsightDto, MetricSummaryDto, PlatformTotalsDto, TopContentDto } from './dto/analytics.dto';
+import type {
+  AnalyticsHistoryDto,
+  AnalyticsSummaryDto,
+  DailyPointDto,
+  InsightDto,
+  MetricSummaryDto,
+  PlatformTotalsDto,
+  TopContentDto,
+} from './dto/analytics.dto';
 
 /**
  * The pure half of `GET /v1/analytics/history`: SQL aggregates in (analytics-history.service.ts),
@@ -46,7 +54,12 @@ export function engagementRate(engagement: number, reach: number): number {
 
 export function compare(value: number, previousValue: number): MetricSummaryDto {
   const delta = round2(value - previousValue);
-  return { value, previousValue, delta, deltaPercent: previousValue === 0 ? null : round2((delta / previousValue) * 100) };
+  return {
+    value,
+    previousValue,
+    delta,
+    deltaPercent: previousValue === 0 ? null : round2((delta / previousValue) * 100),
+  };
 }
 
 function totals(rows: DailyPlatformRow[]): Totals {
@@ -57,7 +70,12 @@ function totals(rows: DailyPlatformRow[]): Totals {
 
 function point(date: string, rows: DailyPlatformRow[]): DailyPointDto {
   const t = totals(rows);
-  return { date, ...t, followers: rows.length ? rows.reduce((s, r) => s + r.followers, 0) : null, engagementRate: engagementRate(t.engagement, t.reach) };
+  return {
+    date,
+    ...t,
+    followers: rows.length ? rows.reduce((s, r) => s + r.followers, 0) : null,
+    engagementRate: engagementRate(t.engagement, t.reach),
+  };
 }
 
 function series(dates: string[], rows: DailyPlatformRow[]): DailyPointDto[] {
@@ -66,12 +84,19 @@ function series(dates: string[], rows: DailyPlatformRow[]): DailyPointDto[] {
   return dates.map((d) => point(d, byDate.get(d) ?? []));
 }
 
-export function buildHistory(profileId: string, range: HistoryRange, daily: DailyPlatformRow[], lastFollowers: LastFollowersRow[], topContent: TopContentDto[]): AnalyticsHistoryDto {
+export function buildHistory(
+  profileId: string,
+  range: HistoryRange,
+  daily: DailyPlatformRow[],
+  lastFollowers: LastFollowersRow[],
+  topContent: TopContentDto[],
+): AnalyticsHistoryDto {
   const current = daily.filter((r) => r.date >= range.from && r.date <= range.to);
   const previous = daily.filter((r) => r.date >= range.previousFrom && r.date <= range.previousTo);
   const now = totals(current);
   const before = totals(previous);
-  const followersOf = (isCurrent: boolean) => lastFollowers.filter((f) => f.current === isCurrent).reduce((s, f) => s + f.followers, 0);
+  const followersOf = (isCurrent: boolean) =>
+    lastFollowers.filter((f) => f.current === isCurrent).reduce((s, f) => s + f.followers, 0);
   const summary: AnalyticsSummaryDto = {
     views: compare(now.views, before.views),
     engagement: compare(now.engagement, before.engagement),
@@ -122,36 +147,73 @@ export function buildHistory(profileId: string, range: HistoryRange, daily: Dail
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
-const LABELS: Record<PlatformName, string> = { facebook: 'Facebook', instagram: 'Instagram', linkedin: 'LinkedIn', tiktok: 'TikTok', youtube: 'YouTube', threads: 'Threads' };
+const LABELS: Record<PlatformName, string> = {
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  threads: 'Threads',
+};
 
 function trend(type: string, label: string, s: MetricSummaryDto, days: number): InsightDto | null {
   if (s.deltaPercent === null || s.delta === 0) return null;
   const dir = s.delta > 0 ? 'up' : 'down';
-  return { type, value: s.deltaPercent, message: `${label} is ${dir} ${fmt(Math.abs(s.deltaPercent))}% on the previous ${days} days (${fmt(s.value)} vs ${fmt(s.previousValue)}).` };
+  return {
+    type,
+    value: s.deltaPercent,
+    message: `${label} is ${dir} ${fmt(Math.abs(s.deltaPercent))}% on the previous ${days} days (${fmt(s.value)} vs ${fmt(s.previousValue)}).`,
+  };
 }
 
 /** A few plain-language observations, most useful first. */
-export function insights(range: HistoryRange, snapshotDays: number, summary: AnalyticsSummaryDto, timeseries: DailyPointDto[], platforms: PlatformTotalsDto[], top: TopContentDto[]): InsightDto[] {
+export function insights(
+  range: HistoryRange,
+  snapshotDays: number,
+  summary: AnalyticsSummaryDto,
+  timeseries: DailyPointDto[],
+  platforms: PlatformTotalsDto[],
+  top: TopContentDto[],
+): InsightDto[] {
   if (snapshotDays === 0) {
     return [
       {
         type: 'no_history',
         value: null,
-        message: 'No snapshots cover this range yet. Snapshots are taken hourly; the first one after an account connects backfills up to 90 days where the network offers them.',
+        message:
+          'No snapshots cover this range yet. Snapshots are taken hourly; the first one after an account connects backfills up to 90 days where the network offers them.',
       },
     ];
   }
   const days = timeseries.length;
-  const out: (InsightDto | null)[] = [trend('engagement_trend', 'Engagement', summary.engagement, days), trend('views_trend', 'Views', summary.views, days)];
+  const out: (InsightDto | null)[] = [
+    trend('engagement_trend', 'Engagement', summary.engagement, days),
+    trend('views_trend', 'Views', summary.views, days),
+  ];
   const f = summary.followers;
   if (f.previousValue > 0 && f.delta !== 0) {
-    out.push({ type: 'follower_growth', value: f.delta, message: `You ${f.delta > 0 ? 'gained' : 'lost'} ${fmt(Math.abs(f.delta))} followers compared with the end of the previous period.` });
+    out.push({
+      type: 'follower_growth',
+      value: f.delta,
+      message: `You ${f.delta > 0 ? 'gained' : 'lost'} ${fmt(Math.abs(f.delta))} followers compared with the end of the previous period.`,
+    });
   }
   const best = timeseries.reduce<DailyPointDto | null>((b, p) => (p.engagement > (b?.engagement ?? 0) ? p : b), null);
-  if (best) out.push({ type: 'best_day', value: best.engagement, date: best.date, message: `Your best day was ${best.date}, with ${fmt(best.engagement)} engagements.` });
+  if (best)
+    out.push({
+      type: 'best_day',
+      value: best.engagement,
+      date: best.date,
+      message: `Your best day was ${best.date}, with ${fmt(best.engagement)} engagements.`,
+    });
   const lead = platforms[0];
   if (lead && platforms.length > 1 && lead.engagement > 0) {
-    out.push({ type: 'top_platform', value: lead.engagementShare, platform: lead.platform, message: `${LABELS[lead.platform]} brought ${fmt(lead.engagementShare)}% of your engagement.` });
+    out.push({
+      type: 'top_platform',
+      value: lead.engagementShare,
+      platform: lead.platform,
+      message: `${LABELS[lead.platform]} brought ${fmt(lead.engagementShare)}% of your engagement.`,
+    });
   }
   const post = top[0];
   if (post && post.engagement > 0) {

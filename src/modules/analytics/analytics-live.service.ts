@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, FindOptionsWhere, In, Not } from 'typeorm';
-import { AuthContext } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { ApiError } from '../../common/errors/api-error';
+import { AuthContext } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
 import { AccountCredentialsService } from '../accounts/account-credentials.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import { PlatformError } from '../platforms/platform-adapter';
@@ -10,7 +10,13 @@ import { PlatformRegistry } from '../platforms/platform-registry';
 import { PostEntity } from '../posts/entities/post.entity';
 import { PostTargetEntity } from '../posts/entities/post-target.entity';
 import { utcDate } from './analytics-dates';
-import { LiveAccountDto, LiveAnalyticsDto, LiveAnalyticsQueryDto, LiveErrorDto, LivePostTargetDto } from './dto/analytics.dto';
+import {
+  LiveAccountDto,
+  LiveAnalyticsDto,
+  LiveAnalyticsQueryDto,
+  LiveErrorDto,
+  LivePostTargetDto,
+} from './dto/analytics.dto';
 
 /** Network calls made at once for one request. */
 const CONCURRENCY = 4;
@@ -46,15 +52,22 @@ export class AnalyticsLiveService {
     const fetchedAt = new Date();
     const base = { profileId: auth.profileId, fetchedAt: fetchedAt.toISOString() };
     if (query.accountId !== undefined) this.assertVisibleId(auth, query.accountId);
-    if (query.postId !== undefined) return { ...base, accounts: [], posts: await this.postMetrics(auth, query.postId, query.accountId) };
+    if (query.postId !== undefined)
+      return { ...base, accounts: [], posts: await this.postMetrics(auth, query.postId, query.accountId) };
     return { ...base, accounts: await this.accountMetrics(auth, query.accountId, fetchedAt), posts: [] };
   }
 
   private async accountMetrics(auth: AuthContext, accountId: string | undefined, now: Date): Promise<LiveAccountDto[]> {
-    const where: FindOptionsWhere<SocialAccountEntity> = { workspaceId: auth.workspaceId, profileId: auth.profileId, status: Not('disconnected') };
+    const where: FindOptionsWhere<SocialAccountEntity> = {
+      workspaceId: auth.workspaceId,
+      profileId: auth.profileId,
+      status: Not('disconnected'),
+    };
     if (accountId) where.id = accountId;
     else if (auth.accountIds) where.id = In(auth.accountIds);
-    const accounts = await this.dataSource.getRepository(SocialAccountEntity).find({ where, order: { connectedAt: 'ASC', id: 'ASC' } });
+    const accounts = await this.dataSource
+      .getRepository(SocialAccountEntity)
+      .find({ where, order: { connectedAt: 'ASC', id: 'ASC' } });
     if (accountId && accounts.length === 0) throw ApiError.notFound('account', accountId);
     const today = utcDate(now);
     return mapLimited(accounts, async (a) => {
@@ -62,7 +75,16 @@ export class AnalyticsLiveService {
       try {
         const creds = await this.credentials.forPublishing(a.id);
         const [day] = await this.platforms.get(a.platform).getDailyMetrics(creds, today, today);
-        const metrics = day ? { date: day.date, views: day.views, engagement: day.engagement, shares: day.shares, followers: day.followers, reach: day.reach } : null;
+        const metrics = day
+          ? {
+              date: day.date,
+              views: day.views,
+              engagement: day.engagement,
+              shares: day.shares,
+              followers: day.followers,
+              reach: day.reach,
+            }
+          : null;
         return { ...entry, metrics, error: null };
       } catch (err) {
         return { ...entry, metrics: null, error: errorOf(err) };
@@ -70,18 +92,38 @@ export class AnalyticsLiveService {
     });
   }
 
-  private async postMetrics(auth: AuthContext, postId: string, accountId: string | undefined): Promise<LivePostTargetDto[]> {
-    const post = isUuid(postId) ? await this.dataSource.getRepository(PostEntity).findOne({ where: { id: postId, workspaceId: auth.workspaceId, profileId: auth.profileId } }) : null;
+  private async postMetrics(
+    auth: AuthContext,
+    postId: string,
+    accountId: string | undefined,
+  ): Promise<LivePostTargetDto[]> {
+    const post = isUuid(postId)
+      ? await this.dataSource
+          .getRepository(PostEntity)
+          .findOne({ where: { id: postId, workspaceId: auth.workspaceId, profileId: auth.profileId } })
+      : null;
     if (!post) throw ApiError.notFound('post', postId);
     const where: FindOptionsWhere<PostTargetEntity> = { postId: post.id, profileId: auth.profileId, status: 'success' };
     if (accountId) where.accountId = accountId;
     else if (auth.accountIds) where.accountId = In(auth.accountIds);
-    const targets = (await this.dataSource.getRepository(PostTargetEntity).find({ where, order: { createdAt: 'ASC', id: 'ASC' } })).filter((t) => t.externalId);
+    const targets = (
+      await this.dataSource.getRepository(PostTargetEntity).find({ where, order: { createdAt: 'ASC', id: 'ASC' } })
+    ).filter((t) => t.externalId);
     return mapLimited(targets, async (t) => {
-      const entry = { postId: post.id, accountId: t.accountId, platform: t.platform, externalId: t.externalId!, url: t.externalUrl };
+      const entry = {
+        postId: post.id,
+        accountId: t.accountId,
+        platform: t.platform,
+        externalId: t.externalId!,
+        url: t.externalUrl,
+      };
       try {
         const creds = await this.credentials.forPublishing(t.accountId);
-        return { ...entry, metrics: await this.platforms.get(t.platform).getItemMetrics(creds, t.externalId!), error: null };
+        return {
+          ...entry,
+          metrics: await this.platforms.get(t.platform).getItemMetrics(creds, t.externalId!),
+          error: null,
+        };
       } catch (err) {
         return { ...entry, metrics: null, error: errorOf(err) };
       }
@@ -90,6 +132,7 @@ export class AnalyticsLiveService {
 
   /** An account id the key may not use answers like one that does not exist. */
   private assertVisibleId(auth: AuthContext, accountId: string): void {
-    if (!isUuid(accountId) || (auth.accountIds && !auth.accountIds.includes(accountId))) throw ApiError.notFound('account', accountId);
+    if (!isUuid(accountId) || (auth.accountIds && !auth.accountIds.includes(accountId)))
+      throw ApiError.notFound('account', accountId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { QueueService } from '../../common/queue/queue.service';
+import { QueueService } from '@/common/queue/queue.service';
 import { AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, PlatformAdapter } from '../platforms/platform-adapter';
@@ -54,11 +54,15 @@ export class AnalyticsSnapshotService implements OnModuleInit {
 
   async snapshotAll(now = new Date()): Promise<SnapshotRun> {
     const totals = { days: 0, posts: 0 };
-    const run = await this.sweep.forEach({}, { logger: this.logger, failure: 'Analytics snapshot failed' }, async (id) => {
-      const s = await this.snapshotAccount(id, now);
-      totals.days += s.days;
-      totals.posts += s.posts;
-    });
+    const run = await this.sweep.forEach(
+      {},
+      { logger: this.logger, failure: 'Analytics snapshot failed' },
+      async (id) => {
+        const s = await this.snapshotAccount(id, now);
+        totals.days += s.days;
+        totals.posts += s.posts;
+      },
+    );
     return { ...run, ...totals };
   }
 
@@ -78,13 +82,28 @@ export class AnalyticsSnapshotService implements OnModuleInit {
     const days = (await adapter.getDailyMetrics(creds, from, today)).filter((d) => d.date >= from && d.date <= today);
     await this.dataSource.transaction(async (tx) => {
       await this.upsertDays(tx, account, days);
-      if (backfill) await tx.upsert(AnalyticsBackfillEntity, { accountId: account.id, connectedAt: account.connectedAt, fromDate: from, days: days.length, backfilledAt: now }, ['accountId']);
+      if (backfill)
+        await tx.upsert(
+          AnalyticsBackfillEntity,
+          {
+            accountId: account.id,
+            connectedAt: account.connectedAt,
+            fromDate: from,
+            days: days.length,
+            backfilledAt: now,
+          },
+          ['accountId'],
+        );
     });
     const posts = await this.snapshotPosts(account, creds, adapter, now);
     return { days: days.length, posts, backfilled: backfill };
   }
 
-  private async upsertDays(m: EntityManager, account: SocialAccountEntity, days: Awaited<ReturnType<PlatformAdapter['getDailyMetrics']>>): Promise<void> {
+  private async upsertDays(
+    m: EntityManager,
+    account: SocialAccountEntity,
+    days: Awaited<ReturnType<PlatformAdapter['getDailyMetrics']>>,
+  ): Promise<void> {
     if (days.length === 0) return;
     const rows = days.map((d) => ({
       workspaceId: account.workspaceId,
@@ -108,8 +127,17 @@ export class AnalyticsSnapshotService implements OnModuleInit {
   }
 
   /** Today's lifetime numbers of the account's items published in the last 30 days. */
-  private async snapshotPosts(account: SocialAccountEntity, creds: AccountCredentials, adapter: PlatformAdapter, now: Date): Promise<number> {
-    const targets = await this.posts.publishedTargetsOf(account, new Date(now.getTime() - POST_WINDOW_DAYS * 86_400_000), POSTS_PER_ACCOUNT);
+  private async snapshotPosts(
+    account: SocialAccountEntity,
+    creds: AccountCredentials,
+    adapter: PlatformAdapter,
+    now: Date,
+  ): Promise<number> {
+    const targets = await this.posts.publishedTargetsOf(
+      account,
+      new Date(now.getTime() - POST_WINDOW_DAYS * 86_400_000),
+      POSTS_PER_ACCOUNT,
+    );
     let saved = 0;
     for (const target of targets) {
       try {
@@ -129,12 +157,18 @@ export class AnalyticsSnapshotService implements OnModuleInit {
             date: utcDate(now),
             ...metrics,
           })
-          .orUpdate(['views', 'likes', 'comments', 'shares', 'reach', 'engagement', 'captured_at'], ['target_id', 'date'])
+          .orUpdate(
+            ['views', 'likes', 'comments', 'shares', 'reach', 'engagement', 'captured_at'],
+            ['target_id', 'date'],
+          )
           .execute();
         saved += 1;
       } catch (err) {
         // An item deleted on the network keeps its earlier snapshots.
-        this.logger.warn({ accountId: account.id, targetId: target.id, err: (err as Error).message }, 'Item metrics snapshot failed');
+        this.logger.warn(
+          { accountId: account.id, targetId: target.id, err: (err as Error).message },
+          'Item metrics snapshot failed',
+        );
       }
     }
     return saved;

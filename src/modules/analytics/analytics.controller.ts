@@ -1,10 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
 import { AnalyticsHistoryService } from './analytics-history.service';
 import { AnalyticsLiveService } from './analytics-live.service';
-import { AnalyticsHistoryDto, AnalyticsHistoryQueryDto, LiveAnalyticsDto, LiveAnalyticsQueryDto } from './dto/analytics.dto';
+import {
+  AnalyticsHistoryDto,
+  AnalyticsHistoryQueryDto,
+  LiveAnalyticsDto,
+  LiveAnalyticsQueryDto,
+} from './dto/analytics.dto';
 
 @ApiTags('Analytics')
 @Controller('v1/analytics')

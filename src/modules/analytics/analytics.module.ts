@@ -11,7 +11,11 @@ import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
 import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AccountDailyMetricEntity, PostDailyMetricEntity, AnalyticsBackfillEntity]), AccountsModule, PostsModule],
+  imports: [
+    TypeOrmModule.forFeature([AccountDailyMetricEntity, PostDailyMetricEntity, AnalyticsBackfillEntity]),
+    AccountsModule,
+    PostsModule,
+  ],
   controllers: [AnalyticsController],
   providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService],
   exports: [AnalyticsSnapshotService],

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RequestLogEntity } from '../../common/logging/request-log.entity';
-import { EventEntity } from '../../common/outbox/event.entity';
+import { RequestLogEntity } from '@/common/logging/request-log.entity';
+import { EventEntity } from '@/common/outbox/event.entity';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
 

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SYSTEM_ACTOR } from '../../common/auth/auth-context';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { QueueService } from '../../common/queue/queue.service';
+import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { QueueService } from '@/common/queue/queue.service';
 import { AccountFilter, AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, NetworkComment, PlatformAdapter } from '../platforms/platform-adapter';
@@ -51,9 +51,13 @@ export class CommentsSyncService implements OnModuleInit {
 
   async syncAll(now = new Date()): Promise<CommentSyncRun> {
     let stored = 0;
-    const run = await this.sweep.forEach(SYNCED, { logger: this.logger, failure: 'Comment sync failed' }, async (id) => {
-      stored += await this.syncAccount(id, now);
-    });
+    const run = await this.sweep.forEach(
+      SYNCED,
+      { logger: this.logger, failure: 'Comment sync failed' },
+      async (id) => {
+        stored += await this.syncAccount(id, now);
+      },
+    );
     return { ...run, stored };
   }
 
@@ -62,13 +66,22 @@ export class CommentsSyncService implements OnModuleInit {
     const opened = await this.sweep.open(accountId, SYNCED);
     if (!opened) return 0;
     const { account, adapter, creds } = opened;
-    const targets = await this.posts.publishedTargetsOf(account, new Date(now.getTime() - WATCH_DAYS * 86_400_000), TARGETS_PER_ACCOUNT);
+    const targets = await this.posts.publishedTargetsOf(
+      account,
+      new Date(now.getTime() - WATCH_DAYS * 86_400_000),
+      TARGETS_PER_ACCOUNT,
+    );
     let stored = 0;
-    for (const target of targets) stored += await this.store(account, target, await this.read(adapter, creds, target.externalId!));
+    for (const target of targets)
+      stored += await this.store(account, target, await this.read(adapter, creds, target.externalId!));
     return stored;
   }
 
-  private async read(adapter: PlatformAdapter, creds: AccountCredentials, externalPostId: string): Promise<NetworkComment[]> {
+  private async read(
+    adapter: PlatformAdapter,
+    creds: AccountCredentials,
+    externalPostId: string,
+  ): Promise<NetworkComment[]> {
     const all: NetworkComment[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -80,7 +93,11 @@ export class CommentsSyncService implements OnModuleInit {
     return all;
   }
 
-  private async store(account: SocialAccountEntity, target: PostTargetEntity, comments: NetworkComment[]): Promise<number> {
+  private async store(
+    account: SocialAccountEntity,
+    target: PostTargetEntity,
+    comments: NetworkComment[],
+  ): Promise<number> {
     if (comments.length === 0) return 0;
     return this.dataSource.transaction(async (m) => {
       const result = await m
@@ -108,10 +125,18 @@ export class CommentsSyncService implements OnModuleInit {
         .execute();
       const ids = (result.raw as { id: string }[]).map((r) => r.id);
       if (ids.length === 0) return 0;
-      const inserted = await m.getRepository(CommentEntity).find({ where: ids.map((id) => ({ id })), order: { createdAt: 'ASC', id: 'ASC' } });
+      const inserted = await m
+        .getRepository(CommentEntity)
+        .find({ where: ids.map((id) => ({ id })), order: { createdAt: 'ASC', id: 'ASC' } });
       for (const c of inserted) {
         // Same shape as GET /v1/comments items (and the webhooks test sample).
-        await this.outbox.record(m, { workspaceId: c.workspaceId, profileId: c.profileId, type: 'comment.received', actor: SYSTEM_ACTOR, data: { comment: toCommentDto(c) } });
+        await this.outbox.record(m, {
+          workspaceId: c.workspaceId,
+          profileId: c.profileId,
+          type: 'comment.received',
+          actor: SYSTEM_ACTOR,
+          data: { comment: toCommentDto(c) },
+        });
       }
       return inserted.length;
     });

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
 import { CommentsService } from './comments.service';
 import { CommentListDto, ListCommentsQueryDto } from './dto/comment.dto';
 

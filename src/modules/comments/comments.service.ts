@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AuthContext } from '../../common/auth/auth-context';
-import { ApiError } from '../../common/errors/api-error';
-import { pageLimit } from '../../common/pagination/pagination';
+import { AuthContext } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import { pageLimit } from '@/common/pagination/pagination';
 import { CommentDto, CommentListDto, ListCommentsQueryDto } from './dto/comment.dto';
 import { CommentEntity } from './entities/comment.entity';
 
@@ -35,7 +35,13 @@ export function encodeCursor(c: CommentEntity): string {
 export function decodeCursor(cursor: string): Cursor {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof id === 'string' && Number.isFinite(Date.parse(createdAt)) && /^[0-9a-f-]{36}$/.test(id)) return { createdAt, id };
+    if (
+      typeof createdAt === 'string' &&
+      typeof id === 'string' &&
+      Number.isFinite(Date.parse(createdAt)) &&
+      /^[0-9a-f-]{36}$/.test(id)
+    )
+      return { createdAt, id };
   } catch {
     // fall through
   }
@@ -49,10 +55,16 @@ export class CommentsService {
 
   async list(auth: AuthContext, query: ListCommentsQueryDto): Promise<CommentListDto> {
     const limit = pageLimit(query);
-    const qb = this.comments.createQueryBuilder('c').where('c.workspaceId = :workspaceId AND c.profileId = :profileId', { workspaceId: auth.workspaceId, profileId: auth.profileId });
+    const qb = this.comments
+      .createQueryBuilder('c')
+      .where('c.workspaceId = :workspaceId AND c.profileId = :profileId', {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+      });
     if (query.accountId) {
       // An account the key may not use answers like one that does not exist.
-      if (auth.accountIds && !auth.accountIds.includes(query.accountId)) throw ApiError.notFound('account', query.accountId);
+      if (auth.accountIds && !auth.accountIds.includes(query.accountId))
+        throw ApiError.notFound('account', query.accountId);
       qb.andWhere('c.accountId = :accountId', { accountId: query.accountId });
     } else if (auth.accountIds) {
       qb.andWhere('c.accountId = ANY(:accountIds)', { accountIds: auth.accountIds });
@@ -60,7 +72,10 @@ export class CommentsService {
     if (query.postId) qb.andWhere('c.postId = :postId', { postId: query.postId });
     if (query.cursor) {
       const after = decodeCursor(query.cursor);
-      qb.andWhere('(c.createdAt, c.id) > (CAST(:afterAt AS timestamptz), CAST(:afterId AS uuid))', { afterAt: after.createdAt, afterId: after.id });
+      qb.andWhere('(c.createdAt, c.id) > (CAST(:afterAt AS timestamptz), CAST(:afterId AS uuid))', {
+        afterAt: after.createdAt,
+        afterId: after.id,
+      });
     }
     const rows = await qb
       .orderBy('c.createdAt', 'ASC')
@@ -68,6 +83,9 @@ export class CommentsService {
       .take(limit + 1)
       .getMany();
     const page = rows.slice(0, limit);
-    return { comments: page.map(toCommentDto), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+    return {
+      comments: page.map(toCommentDto),
+      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+    };
   }
 }

@@ -2,10 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { isUuid } from '../../common/auth/auth.service';
-import { SecretBox } from '../../common/crypto/secret-box';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { AppConfig } from '../../config/config';
+import { isUuid } from '@/common/auth/auth.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { AppConfig } from '@/config/config';
 import { AccountConnectionsService } from '../accounts/account-connections.service';
 import { AccountsService } from '../accounts/accounts.service';
 import { GrantedAccount, OAuthTokens, PlatformError } from '../platforms/platform-adapter';
@@ -69,31 +69,56 @@ export class ConnectFlowService {
     const state = randomToken();
     const verifier = randomToken();
     // A new visit replaces the state in flight: only the latest consent can come back.
-    await this.sessions.update({ id: session.id, status: 'pending' }, { oauthStateHash: sha256(state), codeVerifierEnc: this.box.seal(verifier) });
+    await this.sessions.update(
+      { id: session.id, status: 'pending' },
+      { oauthStateHash: sha256(state), codeVerifierEnc: this.box.seal(verifier) },
+    );
     const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
-    return redirect(this.platforms.get(session.platform).authorizeUrl({ state, redirectUri: this.callbackUrl(session.platform), codeChallenge }));
+    return redirect(
+      this.platforms
+        .get(session.platform)
+        .authorizeUrl({ state, redirectUri: this.callbackUrl(session.platform), codeChallenge }),
+    );
   }
 
   /** `GET /connect/callback/:platform` — the network's answer: a code, or an error such as access_denied. */
   async callback(platform: string, query: Input): Promise<HostedOutcome> {
     const state = str(query.state);
-    if (!isPlatformName(platform) || !state) return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used.');
+    if (!isPlatformName(platform) || !state)
+      return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used.');
     const claim = await this.claimState(platform, state, query);
-    if (!claim) return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used. Start again from your connect link.');
+    if (!claim)
+      return messagePage(
+        400,
+        'Sign-in not valid',
+        'This sign-in answer is not valid or was already used. Start again from your connect link.',
+      );
     if (!claim.verifier) return this.resultOf(claim.session);
     const adapter = this.platforms.get(platform);
     let grant: PendingGrant;
     try {
-      const tokens = await adapter.exchangeCode({ code: str(query.code)!, redirectUri: this.callbackUrl(platform), codeVerifier: claim.verifier });
+      const tokens = await adapter.exchangeCode({
+        code: str(query.code)!,
+        redirectUri: this.callbackUrl(platform),
+        codeVerifier: claim.verifier,
+      });
       grant = { tokens, accounts: await adapter.listAccounts(tokens) };
     } catch (err) {
       return this.fail(claim.session.id, { code: 'exchange_failed', message: this.describe(err) });
     }
-    if (grant.accounts.length === 0) return this.fail(claim.session.id, { code: 'no_accounts', message: `This ${platform} sign-in gives access to no account that can be connected.` });
+    if (grant.accounts.length === 0)
+      return this.fail(claim.session.id, {
+        code: 'no_accounts',
+        message: `This ${platform} sign-in gives access to no account that can be connected.`,
+      });
     // Sandbox auto-consent has no person in the loop (decisions §4: plain redirects, one account per session).
     const unattended = this.config.sandbox.enabled && this.config.sandbox.autoConsent;
-    if (grant.accounts.length === 1 || unattended) return this.complete(claim.session.id, grant, grant.accounts.slice(0, 1));
-    await this.sessions.update({ id: claim.session.id, status: 'pending' }, { pendingGrantEnc: this.box.seal(JSON.stringify(grant)) });
+    if (grant.accounts.length === 1 || unattended)
+      return this.complete(claim.session.id, grant, grant.accounts.slice(0, 1));
+    await this.sessions.update(
+      { id: claim.session.id, status: 'pending' },
+      { pendingGrantEnc: this.box.seal(JSON.stringify(grant)) },
+    );
     return redirect(this.lifecycle.pageUrl(claim.session, '/select'), 303);
   }
 
@@ -113,11 +138,13 @@ export class ConnectFlowService {
     if (!session) return INVALID_LINK;
     if (session.status !== 'pending' || !session.pendingGrantEnc) return this.resultOf(session, 303);
     if (session.expiresAt.getTime() <= Date.now()) return this.expire(session.id, 303);
-    if (body.action === 'cancel') return this.fail(session.id, { code: 'cancelled', message: 'The connection was cancelled.' });
+    if (body.action === 'cancel')
+      return this.fail(session.id, { code: 'cancelled', message: 'The connection was cancelled.' });
     const chosen = new Set(strings(body.accounts));
     const grant = this.openGrant(session);
     const selected = grant.accounts.filter((a) => chosen.has(a.platformAccountId));
-    if (selected.length === 0) return this.selectionFor(session, str(body.token)!, 'Choose at least one account to connect.');
+    if (selected.length === 0)
+      return this.selectionFor(session, str(body.token)!, 'Choose at least one account to connect.');
     return this.complete(session.id, grant, selected);
   }
 
@@ -125,14 +152,24 @@ export class ConnectFlowService {
   async done(id: string, query: Input): Promise<HostedOutcome> {
     const session = await this.findByToken(id, query.token);
     if (!session) return INVALID_LINK;
-    const accounts = await this.accounts.findByIds({ workspaceId: session.workspaceId, profileId: session.profileId }, session.accountIds);
+    const accounts = await this.accounts.findByIds(
+      { workspaceId: session.workspaceId, profileId: session.profileId },
+      session.accountIds,
+    );
     return resultPage({ platform: session.platform, status: session.status, accounts, error: session.error });
   }
 
   /** Uses up the state (single use) and reads the PKCE verifier; a denied consent fails the session here. */
-  private async claimState(platform: PlatformName, state: string, query: Input): Promise<{ session: ConnectSessionEntity; verifier: string | null } | null> {
+  private async claimState(
+    platform: PlatformName,
+    state: string,
+    query: Input,
+  ): Promise<{ session: ConnectSessionEntity; verifier: string | null } | null> {
     return this.dataSource.transaction(async (m) => {
-      const s = await m.findOne(ConnectSessionEntity, { where: { oauthStateHash: sha256(state), platform }, lock: { mode: 'pessimistic_write' } });
+      const s = await m.findOne(ConnectSessionEntity, {
+        where: { oauthStateHash: sha256(state), platform },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!s) return null;
       const sealedVerifier = s.codeVerifierEnc;
       Object.assign(s, { oauthStateHash: null, codeVerifierEnc: null });
@@ -142,8 +179,19 @@ export class ConnectFlowService {
       }
       const denied = str(query.error);
       if (denied || !str(query.code) || !sealedVerifier) {
-        const message = str(query.error_description) ?? (denied ? 'Access was not granted.' : 'The network sent no authorization code.');
-        return { session: await this.lifecycle.finishUnsuccessfully(m, s, 'failed', { code: denied ?? 'invalid_callback', message }, s.actor), verifier: null };
+        const message =
+          str(query.error_description) ??
+          (denied ? 'Access was not granted.' : 'The network sent no authorization code.');
+        return {
+          session: await this.lifecycle.finishUnsuccessfully(
+            m,
+            s,
+            'failed',
+            { code: denied ?? 'invalid_callback', message },
+            s.actor,
+          ),
+          verifier: null,
+        };
       }
       return { session: await m.save(s), verifier: this.box.open(sealedVerifier) };
     });
@@ -155,13 +203,35 @@ export class ConnectFlowService {
       const s = await this.lockPending(m, sessionId);
       if (!s) return m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
       // FOR SHARE holds off a concurrent profile deletion until these accounts are visible to it.
-      const live = (await m.query(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [s.profileId])) as unknown[];
-      if (live.length === 0) return this.lifecycle.finishUnsuccessfully(m, s, 'failed', { code: 'profile_deleted', message: 'The profile of this connection no longer exists.' }, s.actor);
+      const live = (await m.query(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
+        s.profileId,
+      ])) as unknown[];
+      if (live.length === 0)
+        return this.lifecycle.finishUnsuccessfully(
+          m,
+          s,
+          'failed',
+          { code: 'profile_deleted', message: 'The profile of this connection no longer exists.' },
+          s.actor,
+        );
       const target = { workspaceId: s.workspaceId, profileId: s.profileId, platform: s.platform };
-      const accounts = await this.connections.saveGrant(m, target, selected, grant.tokens, s.actor, { sessionId: s.id });
-      Object.assign(s, { status: 'completed', accountIds: accounts.map((a) => a.id), pendingGrantEnc: null, finishedAt: new Date() });
+      const accounts = await this.connections.saveGrant(m, target, selected, grant.tokens, s.actor, {
+        sessionId: s.id,
+      });
+      Object.assign(s, {
+        status: 'completed',
+        accountIds: accounts.map((a) => a.id),
+        pendingGrantEnc: null,
+        finishedAt: new Date(),
+      });
       const saved = await m.save(s);
-      await this.outbox.record(m, { workspaceId: s.workspaceId, profileId: s.profileId, type: 'connection.completed', actor: s.actor, data: { sessionId: s.id, platform: s.platform, accounts } });
+      await this.outbox.record(m, {
+        workspaceId: s.workspaceId,
+        profileId: s.profileId,
+        type: 'connection.completed',
+        actor: s.actor,
+        data: { sessionId: s.id, platform: s.platform, accounts },
+      });
       return saved;
     });
     return this.resultOf(session, 303);
@@ -170,7 +240,9 @@ export class ConnectFlowService {
   private async fail(sessionId: string, error: ConnectSessionError): Promise<HostedOutcome> {
     const session = await this.dataSource.transaction(async (m) => {
       const s = await this.lockPending(m, sessionId);
-      return s ? this.lifecycle.finishUnsuccessfully(m, s, 'failed', error, s.actor) : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
+      return s
+        ? this.lifecycle.finishUnsuccessfully(m, s, 'failed', error, s.actor)
+        : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
     });
     return this.resultOf(session, 303);
   }
@@ -178,7 +250,9 @@ export class ConnectFlowService {
   private async expire(sessionId: string, status: 302 | 303 = 302): Promise<HostedOutcome> {
     const session = await this.dataSource.transaction(async (m) => {
       const s = await this.lockPending(m, sessionId);
-      return s ? this.lifecycle.finishUnsuccessfully(m, s, 'expired', EXPIRED) : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
+      return s
+        ? this.lifecycle.finishUnsuccessfully(m, s, 'expired', EXPIRED)
+        : m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
     });
     return this.resultOf(session, status);
   }
@@ -189,7 +263,8 @@ export class ConnectFlowService {
 
   /** Where a finished session sends the person: its redirectUrl (with the outcome) or the hosted end page. */
   private resultOf(s: ConnectSessionEntity, status: 302 | 303 = 302): HostedOutcome {
-    if (s.status === 'pending') return messagePage(409, 'Connection in progress', 'This connection is still in progress in another window.');
+    if (s.status === 'pending')
+      return messagePage(409, 'Connection in progress', 'This connection is still in progress in another window.');
     if (!s.redirectUrl) return redirect(this.lifecycle.pageUrl(s, '/done'), status);
     const url = new URL(s.redirectUrl);
     url.searchParams.set('session', s.id);
@@ -199,14 +274,22 @@ export class ConnectFlowService {
   }
 
   private selectionFor(s: ConnectSessionEntity, token: string, error?: string): HostedOutcome {
-    const choices = this.openGrant(s).accounts.map((a) => ({ platformAccountId: a.platformAccountId, name: a.name, username: a.username }));
+    const choices = this.openGrant(s).accounts.map((a) => ({
+      platformAccountId: a.platformAccountId,
+      name: a.name,
+      username: a.username,
+    }));
     return selectionPage({ action: `/connect/${s.id}/select`, token, platform: s.platform, choices, error });
   }
 
   private openGrant(s: ConnectSessionEntity): PendingGrant {
     const grant = JSON.parse(this.box.open(s.pendingGrantEnc!)) as PendingGrant;
     const revive = (t: OAuthTokens | undefined): OAuthTokens | undefined =>
-      t && { ...t, expiresAt: t.expiresAt ? new Date(t.expiresAt) : null, refreshExpiresAt: t.refreshExpiresAt ? new Date(t.refreshExpiresAt) : null };
+      t && {
+        ...t,
+        expiresAt: t.expiresAt ? new Date(t.expiresAt) : null,
+        refreshExpiresAt: t.refreshExpiresAt ? new Date(t.refreshExpiresAt) : null,
+      };
     return { tokens: revive(grant.tokens)!, accounts: grant.accounts.map((a) => ({ ...a, tokens: revive(a.tokens) })) };
   }
 

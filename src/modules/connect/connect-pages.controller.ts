@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/auth/decorators';
+import { Public } from '@/common/auth/decorators';
 import { ConnectFlowService } from './connect-flow.service';
 import { reply } from './connect-pages';
 

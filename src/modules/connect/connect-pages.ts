@@ -6,7 +6,8 @@ import type { PlatformName } from '../platforms/platform-name';
  * that reaches a page goes through `esc`.
  */
 
-export type HostedOutcome = { kind: 'redirect'; url: string; status: 302 | 303 } | { kind: 'page'; status: number; html: string };
+export type HostedOutcome =
+  { kind: 'redirect'; url: string; status: 302 | 303 } | { kind: 'page'; status: number; html: string };
 
 const PLATFORM_LABELS: Record<PlatformName, string> = {
   facebook: 'Facebook',
@@ -87,7 +88,13 @@ export interface SelectionChoice {
   username?: string | null;
 }
 
-export function selectionPage(p: { action: string; token: string; platform: PlatformName; choices: SelectionChoice[]; error?: string }): HostedOutcome {
+export function selectionPage(p: {
+  action: string;
+  token: string;
+  platform: PlatformName;
+  choices: SelectionChoice[];
+  error?: string;
+}): HostedOutcome {
   const label = platformLabel(p.platform);
   const items = p.choices
     .map((c, i) => {
@@ -110,12 +117,24 @@ ${items}
   return { kind: 'page', status: p.error ? 400 : 200, html: layout(`Choose ${label} accounts`, body) };
 }
 
-export function resultPage(p: { platform: PlatformName; status: string; accounts: { name: string }[]; error: { message: string } | null }): HostedOutcome {
+export function resultPage(p: {
+  platform: PlatformName;
+  status: string;
+  accounts: { name: string }[];
+  error: { message: string } | null;
+}): HostedOutcome {
   const label = platformLabel(p.platform);
   switch (p.status) {
     case 'completed': {
       const list = p.accounts.map((a) => `<li>${esc(a.name)}</li>`).join('\n');
-      return { kind: 'page', status: 200, html: layout(`${label} connected`, `<h1>${esc(label)} connected</h1>\n<ul>\n${list}\n</ul>\n<p>You can close this window.</p>`) };
+      return {
+        kind: 'page',
+        status: 200,
+        html: layout(
+          `${label} connected`,
+          `<h1>${esc(label)} connected</h1>\n<ul>\n${list}\n</ul>\n<p>You can close this window.</p>`,
+        ),
+      };
     }
     case 'failed':
       return messagePage(200, `${label} not connected`, p.error?.message ?? 'The connection did not complete.');

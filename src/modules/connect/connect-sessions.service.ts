@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThanOrEqual, Repository } from 'typeorm';
-import { AuthContext, actorOf, SYSTEM_ACTOR } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { SecretBox } from '../../common/crypto/secret-box';
-import { ApiError } from '../../common/errors/api-error';
-import type { Actor } from '../../common/outbox/event.entity';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { QueueService } from '../../common/queue/queue.service';
-import { AppConfig } from '../../config/config';
+import { AuthContext, actorOf, SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { ApiError } from '@/common/errors/api-error';
+import type { Actor } from '@/common/outbox/event.entity';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { QueueService } from '@/common/queue/queue.service';
+import { AppConfig } from '@/config/config';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntitlementsService } from '../plans/entitlements.service';
 import { PlatformRegistry } from '../platforms/platform-registry';
@@ -20,7 +20,10 @@ import { ConnectSessionEntity, ConnectSessionError } from './entities/connect-se
 export const SESSION_TTL_MS = 3600_000;
 const EXPIRE_JOB_EVERY_MS = 60_000;
 const EXPIRE_BATCH = 200;
-export const EXPIRED: ConnectSessionError = { code: 'expired', message: 'The connection was not completed within an hour.' };
+export const EXPIRED: ConnectSessionError = {
+  code: 'expired',
+  message: 'The connection was not completed within an hour.',
+};
 
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
@@ -48,7 +51,8 @@ export class ConnectSessionsService implements OnModuleInit {
 
   async create(auth: AuthContext, platform: PlatformName, redirectUrl: string | undefined): Promise<ConnectSessionDto> {
     // GET /v1/connect/:platform creates a session too, so the guard's write-only trial check does not cover it.
-    if (auth.plan === 'trial' && auth.trialEndsAt && auth.trialEndsAt.getTime() < Date.now()) throw new ApiError('trial_expired');
+    if (auth.plan === 'trial' && auth.trialEndsAt && auth.trialEndsAt.getTime() < Date.now())
+      throw new ApiError('trial_expired');
     this.entitlements.assertFeature(auth, 'hosted_connect');
     this.platforms.get(platform); // 400 when the network is not available in this deployment
     const token = randomToken();
@@ -65,14 +69,22 @@ export class ConnectSessionsService implements OnModuleInit {
           expiresAt: new Date(Date.now() + SESSION_TTL_MS),
         }),
       );
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: auth.profileId, type: 'connection.started', actor: actorOf(auth), data: { sessionId: saved.id, platform } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+        type: 'connection.started',
+        actor: actorOf(auth),
+        data: { sessionId: saved.id, platform },
+      });
       return saved;
     });
     return this.toDto(session, []);
   }
 
   async get(auth: AuthContext, id: string): Promise<ConnectSessionDto> {
-    const session = isUuid(id) ? await this.sessions.findOne({ where: { id, workspaceId: auth.workspaceId, profileId: auth.profileId } }) : null;
+    const session = isUuid(id)
+      ? await this.sessions.findOne({ where: { id, workspaceId: auth.workspaceId, profileId: auth.profileId } })
+      : null;
     if (!session) throw ApiError.notFound('connect session', id);
     return this.toDto(session, await this.accounts.findByIds(auth, session.accountIds));
   }
@@ -92,10 +104,29 @@ export class ConnectSessionsService implements OnModuleInit {
   }
 
   /** Ends a session as `failed` or `expired`, dropping its secrets, with `connection.failed` in the same transaction. */
-  async finishUnsuccessfully(m: EntityManager, s: ConnectSessionEntity, status: 'failed' | 'expired', error: ConnectSessionError, actor: Actor = SYSTEM_ACTOR): Promise<ConnectSessionEntity> {
-    Object.assign(s, { status, error, oauthStateHash: null, codeVerifierEnc: null, pendingGrantEnc: null, finishedAt: new Date() });
+  async finishUnsuccessfully(
+    m: EntityManager,
+    s: ConnectSessionEntity,
+    status: 'failed' | 'expired',
+    error: ConnectSessionError,
+    actor: Actor = SYSTEM_ACTOR,
+  ): Promise<ConnectSessionEntity> {
+    Object.assign(s, {
+      status,
+      error,
+      oauthStateHash: null,
+      codeVerifierEnc: null,
+      pendingGrantEnc: null,
+      finishedAt: new Date(),
+    });
     const saved = await m.save(s);
-    await this.outbox.record(m, { workspaceId: s.workspaceId, profileId: s.profileId, type: 'connection.failed', actor, data: { sessionId: s.id, platform: s.platform, status, error } });
+    await this.outbox.record(m, {
+      workspaceId: s.workspaceId,
+      profileId: s.profileId,
+      type: 'connection.failed',
+      actor,
+      data: { sessionId: s.id, platform: s.platform, status, error },
+    });
     return saved;
   }
 

@@ -10,12 +10,18 @@ import { CallerContext, forwardToRest, RestCall, segment } from './rest-forwarde
  * rest-forwarder.ts), so a tool needs exactly the permission of its endpoint.
  */
 
-const profileId = z.string().min(1).describe("Profile to act on (UUID). Omit to use the API key's home profile.").optional();
+const profileId = z
+  .string()
+  .min(1)
+  .describe("Profile to act on (UUID). Omit to use the API key's home profile.")
+  .optional();
 const idempotencyKey = z
   .string()
   .min(1)
   .max(255)
-  .describe('Optional Idempotency-Key (stored 24 h): repeating the call with the same key returns the first result instead of acting twice. Reuse it when retrying after an error or time-out.')
+  .describe(
+    'Optional Idempotency-Key (stored 24 h): repeating the call with the same key returns the first result instead of acting twice. Reuse it when retrying after an error or time-out.',
+  )
   .optional();
 const page = z.number().int().min(1).describe('Page number, from 1 (default 1).').optional();
 const limit = z.number().int().min(1).max(100).describe('Results per page, 1–100 (default 20).').optional();
@@ -23,29 +29,53 @@ const id = (what: string) => z.string().min(1).max(200).describe(`The ${what} id
 
 const publishContent = z
   .looseObject({
-    contentType: z.enum(CONTENT_TYPES).describe('Inferred when omitted: videoUrl → video, imageUrls → image, else text.').optional(),
+    contentType: z
+      .enum(CONTENT_TYPES)
+      .describe('Inferred when omitted: videoUrl → video, imageUrls → image, else text.')
+      .optional(),
     message: z.string().describe('Body text.').optional(),
     caption: z.string().optional(),
     link: z.string().describe('Link to attach.').optional(),
     imageUrls: z.array(z.string()).describe('Public image URLs (see create_upload_url).').optional(),
     videoUrl: z.string().describe('Public video URL.').optional(),
-    platformCaptions: z.record(z.string(), z.string()).describe('Caption per platform name, e.g. { "instagram": "…" }.').optional(),
-    perAccount: z.record(z.string(), z.record(z.string(), z.unknown())).describe('Overrides per account id.').optional(),
+    platformCaptions: z
+      .record(z.string(), z.string())
+      .describe('Caption per platform name, e.g. { "instagram": "…" }.')
+      .optional(),
+    perAccount: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .describe('Overrides per account id.')
+      .optional(),
   })
-  .describe('Full content object; per-platform options may be given under the platform name (e.g. youtube: { title }).');
+  .describe(
+    'Full content object; per-platform options may be given under the platform name (e.g. youtube: { title }).',
+  );
 
 const postBody = {
-  content: z.union([z.string(), publishContent]).describe('The post text, or a content object for media, links and per-platform captions.'),
+  content: z
+    .union([z.string(), publishContent])
+    .describe('The post text, or a content object for media, links and per-platform captions.'),
   accountIds: z.array(z.string()).min(1).describe('Ids of the connected accounts to publish to (see list_accounts).'),
   publishNow: z.boolean().describe('Queue for publishing immediately. Do not combine with scheduledAt.').optional(),
-  scheduledAt: z.string().describe('ISO 8601 date-time in the future to publish at. Omit both this and publishNow to save a draft.').optional(),
+  scheduledAt: z
+    .string()
+    .describe('ISO 8601 date-time in the future to publish at. Omit both this and publishNow to save a draft.')
+    .optional(),
   mediaUrls: z.array(z.string()).describe('Public media URLs (images or one video).').optional(),
-  platforms: z.record(z.string(), z.record(z.string(), z.unknown())).describe('Per-platform extras keyed by platform name, e.g. { "youtube": { "title": "…" } }.').optional(),
+  platforms: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .describe('Per-platform extras keyed by platform name, e.g. { "youtube": { "title": "…" } }.')
+    .optional(),
   profileId,
 };
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+};
 
 interface ToolSpec<S extends z.ZodObject> {
   title: string;
@@ -66,15 +96,24 @@ function tool<S extends z.ZodObject>(name: string, spec: ToolSpec<S>): McpTool {
     register: (server, caller) => {
       // The SDK validates arguments against `input` before calling back, so the cast holds.
       const inputSchema: z.ZodObject = spec.input;
-      server.registerTool(name, { title: spec.title, description: spec.description, inputSchema, annotations: { title: spec.title, ...spec.annotations } }, (args) =>
-        forwardToRest(caller, spec.call(args as z.infer<S>)),
+      server.registerTool(
+        name,
+        {
+          title: spec.title,
+          description: spec.description,
+          inputSchema,
+          annotations: { title: spec.title, ...spec.annotations },
+        },
+        (args) => forwardToRest(caller, spec.call(args as z.infer<S>)),
       );
     },
   };
 }
 
 /** Splits the tool-only `idempotencyKey` and `profileId` off a write body. */
-function writeBody<T extends { idempotencyKey?: string }>(args: T): { body: Omit<T, 'idempotencyKey'>; idempotencyKey?: string } {
+function writeBody<T extends { idempotencyKey?: string }>(
+  args: T,
+): { body: Omit<T, 'idempotencyKey'>; idempotencyKey?: string } {
   const { idempotencyKey: key, ...body } = args;
   return { body, idempotencyKey: key };
 }
@@ -82,21 +121,25 @@ function writeBody<T extends { idempotencyKey?: string }>(args: T): { body: Omit
 export const MCP_TOOLS: McpTool[] = [
   tool('list_profiles', {
     title: 'List profiles',
-    description: 'List the profiles (one per customer/brand) this API key can reach. GET /v1/profiles. Needs profiles:read.',
+    description:
+      'List the profiles (one per customer/brand) this API key can reach. GET /v1/profiles. Needs profiles:read.',
     input: z.object({ page, limit }),
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/profiles', query: a }),
   }),
   tool('get_profile', {
     title: 'Get a profile',
-    description: "Get one profile by id, or the API key's home profile when no id is given. GET /v1/profiles/{id} or GET /v1/profile. Needs profiles:read.",
+    description:
+      "Get one profile by id, or the API key's home profile when no id is given. GET /v1/profiles/{id} or GET /v1/profile. Needs profiles:read.",
     input: z.object({ id: id('profile').optional() }),
     annotations: READ,
-    call: (a) => (a.id ? { method: 'GET', path: `/v1/profiles/${segment(a.id)}` } : { method: 'GET', path: '/v1/profile' }),
+    call: (a) =>
+      a.id ? { method: 'GET', path: `/v1/profiles/${segment(a.id)}` } : { method: 'GET', path: '/v1/profile' },
   }),
   tool('list_accounts', {
     title: 'List connected accounts',
-    description: 'List the social accounts (pages) connected to a profile; their ids are the accountIds of create_post. GET /v1/accounts. Needs accounts:read.',
+    description:
+      'List the social accounts (pages) connected to a profile; their ids are the accountIds of create_post. GET /v1/accounts. Needs accounts:read.',
     input: z.object({ profileId }),
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/accounts', query: a }),
@@ -117,7 +160,8 @@ export const MCP_TOOLS: McpTool[] = [
   }),
   tool('get_post', {
     title: 'Get a post',
-    description: 'Get one post with its full content, state and per-account target results. GET /v1/posts/{id}. Needs posts:read.',
+    description:
+      'Get one post with its full content, state and per-account target results. GET /v1/posts/{id}. Needs posts:read.',
     input: z.object({ id: id('post'), profileId }),
     annotations: READ,
     call: ({ id: postId, ...query }) => ({ method: 'GET', path: `/v1/posts/${segment(postId)}`, query }),
@@ -132,52 +176,88 @@ export const MCP_TOOLS: McpTool[] = [
   }),
   tool('validate_post', {
     title: 'Validate a post',
-    description: "Run every target network's checks (text length, media, video, titles) on a post without creating it; answers { valid, errors }. POST /v1/posts/validate. Needs posts:write.",
+    description:
+      "Run every target network's checks (text length, media, video, titles) on a post without creating it; answers { valid, errors }. POST /v1/posts/validate. Needs posts:write.",
     input: z.object(postBody),
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: (a) => ({ method: 'POST', path: '/v1/posts/validate', body: a }),
   }),
   tool('publish_post', {
     title: 'Publish a post',
-    description: 'Publish a draft, scheduled or approved post now (it is queued, or sent for approval where the profile requires it). POST /v1/posts/{id}/publish. Needs posts:write.',
+    description:
+      'Publish a draft, scheduled or approved post now (it is queued, or sent for approval where the profile requires it). POST /v1/posts/{id}/publish. Needs posts:write.',
     input: z.object({ id: id('post'), profileId, idempotencyKey }),
     annotations: WRITE,
-    call: ({ id: postId, idempotencyKey: key, ...query }) => ({ method: 'POST', path: `/v1/posts/${segment(postId)}/publish`, query, idempotencyKey: key }),
+    call: ({ id: postId, idempotencyKey: key, ...query }) => ({
+      method: 'POST',
+      path: `/v1/posts/${segment(postId)}/publish`,
+      query,
+      idempotencyKey: key,
+    }),
   }),
   tool('cancel_post', {
     title: 'Cancel a post',
-    description: 'Cancel a scheduled or queued post before it is published; other states answer invalid_state_transition. DELETE /v1/posts/{id}. Needs posts:write.',
+    description:
+      'Cancel a scheduled or queued post before it is published; other states answer invalid_state_transition. DELETE /v1/posts/{id}. Needs posts:write.',
     input: z.object({ id: id('post'), profileId, idempotencyKey }),
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    call: ({ id: postId, idempotencyKey: key, ...query }) => ({ method: 'DELETE', path: `/v1/posts/${segment(postId)}`, query, idempotencyKey: key }),
+    call: ({ id: postId, idempotencyKey: key, ...query }) => ({
+      method: 'DELETE',
+      path: `/v1/posts/${segment(postId)}`,
+      query,
+      idempotencyKey: key,
+    }),
   }),
   tool('retry_post', {
     title: 'Retry a failed post',
-    description: 'Requeue a failed or partially_published post; only the accounts that failed are published again. POST /v1/posts/{id}/retry. Needs posts:write.',
+    description:
+      'Requeue a failed or partially_published post; only the accounts that failed are published again. POST /v1/posts/{id}/retry. Needs posts:write.',
     input: z.object({ id: id('post'), profileId, idempotencyKey }),
     annotations: WRITE,
-    call: ({ id: postId, idempotencyKey: key, ...query }) => ({ method: 'POST', path: `/v1/posts/${segment(postId)}/retry`, query, idempotencyKey: key }),
+    call: ({ id: postId, idempotencyKey: key, ...query }) => ({
+      method: 'POST',
+      path: `/v1/posts/${segment(postId)}/retry`,
+      query,
+      idempotencyKey: key,
+    }),
   }),
   tool('get_post_history', {
     title: 'Get post history',
-    description: "The post's state changes: [{ from, to, at, reason, actor }]. GET /v1/posts/{id}/history. Needs posts:read.",
+    description:
+      "The post's state changes: [{ from, to, at, reason, actor }]. GET /v1/posts/{id}/history. Needs posts:read.",
     input: z.object({ id: id('post'), profileId }),
     annotations: READ,
     call: ({ id: postId, ...query }) => ({ method: 'GET', path: `/v1/posts/${segment(postId)}/history`, query }),
   }),
   tool('approve_post', {
     title: 'Approve a post',
-    description: "Approve a post waiting in pending_approval; it continues to scheduled or queued. The key's owner must be an approver. POST /v1/posts/{id}/approve. Needs posts:approve.",
+    description:
+      "Approve a post waiting in pending_approval; it continues to scheduled or queued. The key's owner must be an approver. POST /v1/posts/{id}/approve. Needs posts:approve.",
     input: z.object({ id: id('post'), profileId, idempotencyKey }),
     annotations: WRITE,
-    call: ({ id: postId, idempotencyKey: key, ...query }) => ({ method: 'POST', path: `/v1/posts/${segment(postId)}/approve`, query, idempotencyKey: key }),
+    call: ({ id: postId, idempotencyKey: key, ...query }) => ({
+      method: 'POST',
+      path: `/v1/posts/${segment(postId)}/approve`,
+      query,
+      idempotencyKey: key,
+    }),
   }),
   tool('reject_post', {
     title: 'Reject a post',
-    description: 'Reject a post waiting in pending_approval, with an optional reason; it stays unpublished. POST /v1/posts/{id}/reject. Needs posts:approve.',
-    input: z.object({ id: id('post'), reason: z.string().max(2000).describe('Why the post is rejected (shown in its history).').optional(), profileId, idempotencyKey }),
+    description:
+      'Reject a post waiting in pending_approval, with an optional reason; it stays unpublished. POST /v1/posts/{id}/reject. Needs posts:approve.',
+    input: z.object({
+      id: id('post'),
+      reason: z.string().max(2000).describe('Why the post is rejected (shown in its history).').optional(),
+      profileId,
+      idempotencyKey,
+    }),
     annotations: { ...WRITE, openWorldHint: false },
-    call: ({ id: postId, ...rest }) => ({ method: 'POST', path: `/v1/posts/${segment(postId)}/reject`, ...writeBody(rest) }),
+    call: ({ id: postId, ...rest }) => ({
+      method: 'POST',
+      path: `/v1/posts/${segment(postId)}/reject`,
+      ...writeBody(rest),
+    }),
   }),
   tool('get_analytics_history', {
     title: 'Get analytics history',
@@ -220,7 +300,8 @@ export const MCP_TOOLS: McpTool[] = [
   }),
   tool('list_webhooks', {
     title: 'List webhook subscriptions',
-    description: 'List the webhook subscriptions of a profile (url, events, scope, isActive; never the secret). GET /v1/webhooks. Needs webhooks:read.',
+    description:
+      'List the webhook subscriptions of a profile (url, events, scope, isActive; never the secret). GET /v1/webhooks. Needs webhooks:read.',
     input: z.object({ profileId }),
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/webhooks', query: a }),
@@ -229,7 +310,12 @@ export const MCP_TOOLS: McpTool[] = [
     title: 'List audit events',
     description:
       "The profile's audit trail, newest first: every webhook event type (post.published, …) plus administrative actions (api_key.created, policy.updated, …). GET /v1/events. Needs audit:read.",
-    input: z.object({ page, limit, type: z.string().max(100).describe('Only events of this type, e.g. post.failed.').optional(), profileId }),
+    input: z.object({
+      page,
+      limit,
+      type: z.string().max(100).describe('Only events of this type, e.g. post.failed.').optional(),
+      profileId,
+    }),
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/events', query: a }),
   }),

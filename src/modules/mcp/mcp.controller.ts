@@ -1,8 +1,8 @@
 import { All, Controller, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/auth/decorators';
-import type { ServiceRequest } from '../../common/request/request-context';
+import { Public } from '@/common/auth/decorators';
+import type { ServiceRequest } from '@/common/request/request-context';
 import { McpService } from './mcp.service';
 
 /**

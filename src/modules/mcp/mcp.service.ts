@@ -2,9 +2,9 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { AuthInfo, createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { Response } from 'express';
-import { AuthService } from '../../common/auth/auth.service';
-import { ApiError } from '../../common/errors/api-error';
-import type { ServiceRequest } from '../../common/request/request-context';
+import { AuthService } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
+import type { ServiceRequest } from '@/common/request/request-context';
 import { MCP_TOOLS } from './mcp-tools';
 import type { CallerContext } from './rest-forwarder';
 
@@ -22,8 +22,12 @@ Pass the same idempotencyKey when retrying a write after an error or time-out.`;
 @Injectable()
 export class McpService implements OnModuleDestroy {
   private readonly logger = new Logger('Mcp');
-  private readonly handler = createMcpHandler((ctx) => this.buildServer(ctx.authInfo), { onerror: (err) => this.logger.debug(`MCP request rejected: ${err.message}`) });
-  private readonly nodeHandler = toNodeHandler(this.handler, { onerror: (err) => this.logger.error({ err }, 'MCP handler failed') });
+  private readonly handler = createMcpHandler((ctx) => this.buildServer(ctx.authInfo), {
+    onerror: (err) => this.logger.debug(`MCP request rejected: ${err.message}`),
+  });
+  private readonly nodeHandler = toNodeHandler(this.handler, {
+    onerror: (err) => this.logger.error({ err }, 'MCP handler failed'),
+  });
 
   constructor(private readonly auth: AuthService) {}
 
@@ -32,7 +36,13 @@ export class McpService implements OnModuleDestroy {
     const caller: CallerContext = { authorization, baseUrl: loopbackBaseUrl(req) };
     const authInfo: AuthInfo = { token, clientId: keyId, scopes: permissions, extra: { caller } };
     // A structural request: Express's own `req.auth` is the REST AuthContext, not MCP's AuthInfo.
-    const nodeReq = { method: req.method, url: req.originalUrl, headers: req.headers, auth: authInfo, [Symbol.asyncIterator]: () => req[Symbol.asyncIterator]() };
+    const nodeReq = {
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      auth: authInfo,
+      [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
+    };
     await this.nodeHandler(nodeReq, res, req.body);
   }
 
@@ -41,7 +51,9 @@ export class McpService implements OnModuleDestroy {
   }
 
   /** Same bearer parsing and 401 codes as the REST guard. */
-  private async authenticate(req: ServiceRequest): Promise<{ authorization: string; token: string; keyId: string; permissions: string[] }> {
+  private async authenticate(
+    req: ServiceRequest,
+  ): Promise<{ authorization: string; token: string; keyId: string; permissions: string[] }> {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!header || !match?.[1]) throw new ApiError('authentication_required');
@@ -52,7 +64,10 @@ export class McpService implements OnModuleDestroy {
   private buildServer(authInfo: AuthInfo | undefined): McpServer {
     const caller = authInfo?.extra?.caller as CallerContext | undefined;
     if (!caller) throw new Error('MCP request without an authenticated caller');
-    const server = new McpServer({ name: 'social-publishing-service', version: '1.0.0' }, { instructions: INSTRUCTIONS });
+    const server = new McpServer(
+      { name: 'social-publishing-service', version: '1.0.0' },
+      { instructions: INSTRUCTIONS },
+    );
     for (const tool of MCP_TOOLS) tool.register(server, caller);
     return server;
   }

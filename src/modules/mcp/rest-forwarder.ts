@@ -36,7 +36,11 @@ export function buildUrl(baseUrl: string, call: RestCall): string {
  * idempotency are exactly those of REST.
  */
 export async function forwardToRest(caller: CallerContext, call: RestCall): Promise<CallToolResult> {
-  const headers: Record<string, string> = { authorization: caller.authorization, accept: 'application/json', 'user-agent': 'sps-mcp/1' };
+  const headers: Record<string, string> = {
+    authorization: caller.authorization,
+    accept: 'application/json',
+    'user-agent': 'sps-mcp/1',
+  };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
   let res: Response;
@@ -48,7 +52,10 @@ export async function forwardToRest(caller: CallerContext, call: RestCall): Prom
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (err) {
-    return toolError({ code: 'internal_error', message: `The service did not answer: ${(err as Error).message}`, requestId: null }, 500);
+    return toolError(
+      { code: 'internal_error', message: `The service did not answer: ${(err as Error).message}`, requestId: null },
+      500,
+    );
   }
   return toToolResult(res.status, res.headers, await res.text());
 }
@@ -78,7 +85,11 @@ export function toToolResult(status: number, headers: Headers, text: string): Ca
           docsUrl: envelope.docsUrl,
           details: envelope.details,
         }
-      : { code: status >= 500 ? 'internal_error' : 'invalid_request', message: `Unexpected HTTP ${status} from the service.`, requestId };
+      : {
+          code: status >= 500 ? 'internal_error' : 'invalid_request',
+          message: `Unexpected HTTP ${status} from the service.`,
+          requestId,
+        };
   const retryAfter = headers.get('retry-after');
   return toolError(error, status, retryAfter === null ? undefined : Number(retryAfter));
 }
@@ -86,7 +97,8 @@ export function toToolResult(status: number, headers: Headers, text: string): Ca
 function toolError(error: EnvelopeError, status: number, retryAfterSeconds?: number): CallToolResult {
   const summary = `${error.code}: ${error.message} (requestId: ${error.requestId ?? 'none'})`;
   const payload: Record<string, unknown> = { error: stripUndefined({ ...error }), status };
-  if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)) payload.retryAfterSeconds = retryAfterSeconds;
+  if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds))
+    payload.retryAfterSeconds = retryAfterSeconds;
   return {
     isError: true,
     content: [

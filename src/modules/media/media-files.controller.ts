@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/auth/decorators';
+import { Public } from '@/common/auth/decorators';
 import { SignedUploadQueryDto, UploadedFileDto } from './dto/media.dto';
 import { MediaService } from './media.service';
 

@@ -21,7 +21,9 @@ export function isAcceptedMediaType(value: string): value is AcceptedMediaType {
   return Object.prototype.hasOwnProperty.call(ACCEPTED_MEDIA_TYPES, value);
 }
 
-const TYPE_BY_EXTENSION = new Map<string, AcceptedMediaType>(Object.entries(ACCEPTED_MEDIA_TYPES).map(([type, ext]) => [ext, type as AcceptedMediaType]));
+const TYPE_BY_EXTENSION = new Map<string, AcceptedMediaType>(
+  Object.entries(ACCEPTED_MEDIA_TYPES).map(([type, ext]) => [ext, type as AcceptedMediaType]),
+);
 
 /** The type a stored key was signed for, from its extension (keys are made by `mediaKey`). */
 export function mediaTypeOfKey(key: string): AcceptedMediaType | undefined {

@@ -1,8 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
-import { CreateUploadDto, CreateUploadSessionDto, MediaUploadDto, SignedUrlDto, UploadSessionDto } from './dto/media.dto';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
+import {
+  CreateUploadDto,
+  CreateUploadSessionDto,
+  MediaUploadDto,
+  SignedUrlDto,
+  UploadSessionDto,
+} from './dto/media.dto';
 import { MediaService } from './media.service';
 import { UploadSessionsService } from './upload-sessions.service';
 

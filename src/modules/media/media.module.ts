@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity } from './entities/upload-session.entity';
 import { MediaFilesController } from './media-files.controller';
@@ -25,7 +25,8 @@ import { UploadSessionsService } from './upload-sessions.service';
     {
       provide: MEDIA_STORAGE,
       inject: [AppConfig, LocalMediaStorage],
-      useFactory: (config: AppConfig, local: LocalMediaStorage): MediaStorage => (config.media.MEDIA_STORAGE === 's3' ? new S3MediaStorage(config) : local),
+      useFactory: (config: AppConfig, local: LocalMediaStorage): MediaStorage =>
+        config.media.MEDIA_STORAGE === 's3' ? new S3MediaStorage(config) : local,
     },
   ],
   exports: [MediaService],

@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthContext, actorOf, SYSTEM_ACTOR } from '../../common/auth/auth-context';
-import { ApiError } from '../../common/errors/api-error';
-import type { Actor } from '../../common/outbox/event.entity';
-import { OutboxService } from '../../common/outbox/outbox.service';
+import { AuthContext, actorOf, SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import type { Actor } from '@/common/outbox/event.entity';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { CreateUploadDto, MediaUploadDto, SignedUploadQueryDto, SignedUrlDto, UploadedFileDto } from './dto/media.dto';
 import { MediaEntity } from './entities/media.entity';
-import { ACCEPTED_TYPE_LIST, AcceptedMediaType, baseMediaType, isAcceptedMediaType, MEDIA_KEY_PATTERN, mediaKey, mediaTypeOfKey, UPLOAD_URL_TTL_MS } from './media-types';
+import {
+  ACCEPTED_TYPE_LIST,
+  AcceptedMediaType,
+  baseMediaType,
+  isAcceptedMediaType,
+  MEDIA_KEY_PATTERN,
+  mediaKey,
+  mediaTypeOfKey,
+  UPLOAD_URL_TTL_MS,
+} from './media-types';
 import { LocalMediaStorage } from './storage/local-media-storage';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { UploadSigner } from './storage/upload-signature';
@@ -40,7 +49,13 @@ export class MediaService {
 
   async createUpload(auth: AuthContext, dto: CreateUploadDto): Promise<MediaUploadDto> {
     const issued = await this.issue(this.scopeOf(auth), dto.fileName, dto.fileType);
-    return { uploadUrl: issued.uploadUrl, signedUrl: issued.uploadUrl, publicUrl: issued.publicUrl, key: issued.media.key, expiresAt: issued.expiresAt.toISOString() };
+    return {
+      uploadUrl: issued.uploadUrl,
+      signedUrl: issued.uploadUrl,
+      publicUrl: issued.publicUrl,
+      key: issued.media.key,
+      expiresAt: issued.expiresAt.toISOString(),
+    };
   }
 
   /** The older call: same checks (an unaccepted type is 415 here too: the file would be served publicly). */
@@ -53,7 +68,11 @@ export class MediaService {
   async issue(scope: UploadScope, fileName: string, fileType: string, m?: EntityManager): Promise<IssuedUpload> {
     const type = baseMediaType(fileType);
     if (!isAcceptedMediaType(type)) {
-      throw new ApiError('unsupported_media_type', `fileType '${fileType}' is not accepted; use one of ${ACCEPTED_TYPE_LIST.join(', ')}.`, { field: 'fileType', accepted: ACCEPTED_TYPE_LIST });
+      throw new ApiError(
+        'unsupported_media_type',
+        `fileType '${fileType}' is not accepted; use one of ${ACCEPTED_TYPE_LIST.join(', ')}.`,
+        { field: 'fileType', accepted: ACCEPTED_TYPE_LIST },
+      );
     }
     const write = async (tx: EntityManager) => {
       const media = await tx.save(
@@ -80,7 +99,12 @@ export class MediaService {
     };
     const media = m ? await write(m) : await this.dataSource.transaction(write);
     const expiresAt = new Date(Date.now() + UPLOAD_URL_TTL_MS);
-    return { media, uploadUrl: await this.storage.signUpload(media.key, type as AcceptedMediaType, expiresAt), publicUrl: this.storage.publicUrl(media.key), expiresAt };
+    return {
+      media,
+      uploadUrl: await this.storage.signUpload(media.key, type as AcceptedMediaType, expiresAt),
+      publicUrl: this.storage.publicUrl(media.key),
+      expiresAt,
+    };
   }
 
   /**
@@ -88,18 +112,33 @@ export class MediaService {
    * signature over (key, type, expiry), the expiry, and that Content-Type is the signed type.
    * PUTting again within the URL's life replaces the bytes (a retried upload succeeds).
    */
-  async receive(key: string, query: SignedUploadQueryDto, contentType: string | undefined, body: unknown): Promise<UploadedFileDto> {
+  async receive(
+    key: string,
+    query: SignedUploadQueryDto,
+    contentType: string | undefined,
+    body: unknown,
+  ): Promise<UploadedFileDto> {
     const type = this.storage.driver === 'local' && MEDIA_KEY_PATTERN.test(key) ? mediaTypeOfKey(key) : undefined;
     if (!type) throw ApiError.notFound('upload URL');
     const expires = /^\d{1,12}$/.test(query.expires) ? Number(query.expires) : NaN;
     if (!Number.isFinite(expires) || !this.signer.verify(key, type, expires, query.sig)) {
-      throw new ApiError('invalid_request', 'The upload URL signature is invalid; request a new upload URL.', { field: 'sig' });
+      throw new ApiError('invalid_request', 'The upload URL signature is invalid; request a new upload URL.', {
+        field: 'sig',
+      });
     }
-    if (expires * 1000 < Date.now()) throw new ApiError('invalid_request', 'The upload URL has expired; request a new upload URL.', { field: 'expires' });
+    if (expires * 1000 < Date.now())
+      throw new ApiError('invalid_request', 'The upload URL has expired; request a new upload URL.', {
+        field: 'expires',
+      });
     if (baseMediaType(contentType) !== type) {
-      throw new ApiError('unsupported_media_type', `Send the file with Content-Type: ${type} (the type the upload URL was made for).`, { field: 'Content-Type' });
+      throw new ApiError(
+        'unsupported_media_type',
+        `Send the file with Content-Type: ${type} (the type the upload URL was made for).`,
+        { field: 'Content-Type' },
+      );
     }
-    if (!Buffer.isBuffer(body) || body.length === 0) throw new ApiError('invalid_request', 'The request body is empty; send the file bytes.', { field: 'body' });
+    if (!Buffer.isBuffer(body) || body.length === 0)
+      throw new ApiError('invalid_request', 'The request body is empty; send the file bytes.', { field: 'body' });
     await this.local.write(key, body);
     await this.dataSource.transaction(async (m) => {
       const media = await m.findOne(MediaEntity, { where: { key }, lock: { mode: 'pessimistic_write' } });
@@ -108,7 +147,13 @@ export class MediaService {
       Object.assign(media, { status: 'uploaded', size: body.length, uploadedAt: new Date() });
       await m.save(media);
       if (first)
-        await this.outbox.record(m, { workspaceId: media.workspaceId, profileId: media.profileId, type: 'media.uploaded', actor: SYSTEM_ACTOR, data: { key, fileType: type, size: body.length } });
+        await this.outbox.record(m, {
+          workspaceId: media.workspaceId,
+          profileId: media.profileId,
+          type: 'media.uploaded',
+          actor: SYSTEM_ACTOR,
+          data: { key, fileType: type, size: body.length },
+        });
     });
     return { key, publicUrl: this.storage.publicUrl(key), size: body.length };
   }
@@ -121,7 +166,11 @@ export class MediaService {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     await new Promise<void>((resolve, reject) =>
-      res.sendFile(this.local.relativePath(key), { root: this.local.root, dotfiles: 'deny', maxAge: '365d', immutable: true }, (err) => (err && !res.headersSent ? reject(err) : resolve())),
+      res.sendFile(
+        this.local.relativePath(key),
+        { root: this.local.root, dotfiles: 'deny', maxAge: '365d', immutable: true },
+        (err) => (err && !res.headersSent ? reject(err) : resolve()),
+      ),
     );
   }
 

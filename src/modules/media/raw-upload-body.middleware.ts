@@ -1,8 +1,8 @@
 import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
-import { sendError } from '../../common/errors/api-exception.filter';
-import type { ServiceRequest } from '../../common/request/request-context';
-import { AppConfig } from '../../config/config';
+import { sendError } from '@/common/errors/api-exception.filter';
+import type { ServiceRequest } from '@/common/request/request-context';
+import { AppConfig } from '@/config/config';
 import { LOCAL_MAX_UPLOAD_BYTES } from './media-types';
 
 const UPLOAD_PATH = '/media/upload/';
@@ -22,6 +22,8 @@ export class RawUploadBodyMiddleware implements NestMiddleware {
 
   use(req: ServiceRequest, res: Response, next: NextFunction): void {
     if (req.method !== 'PUT' || !req.originalUrl.startsWith(UPLOAD_PATH)) return next();
-    this.parse(req, res, (err?: unknown) => (err ? sendError(err, req, res, this.config.docsBaseUrl, this.logger) : next()));
+    this.parse(req, res, (err?: unknown) =>
+      err ? sendError(err, req, res, this.config.docsBaseUrl, this.logger) : next(),
+    );
   }
 }

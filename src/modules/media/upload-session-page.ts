@@ -63,7 +63,10 @@ ${script && nonce ? `<script nonce="${nonce}">${script}</script>` : ''}
 export function messagePage(status: number, title: string, message: string): HostedPage {
   return {
     status,
-    headers: { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'" },
+    headers: {
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+    },
     html: layout(title, `<h1>${esc(title)}</h1>\n<p>${esc(message)}</p>`),
   };
 }

@@ -1,8 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/auth/decorators';
-import { SessionPageCompleteDto, SessionPageFileDto, SessionPageFileResultDto, SessionPageTokenDto } from './dto/media.dto';
+import { Public } from '@/common/auth/decorators';
+import {
+  SessionPageCompleteDto,
+  SessionPageFileDto,
+  SessionPageFileResultDto,
+  SessionPageTokenDto,
+} from './dto/media.dto';
 import { sendPage } from './upload-session-page';
 import { UploadSessionsService } from './upload-sessions.service';
 

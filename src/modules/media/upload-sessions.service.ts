@@ -2,13 +2,21 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { SecretBox } from '../../common/crypto/secret-box';
-import { ApiError } from '../../common/errors/api-error';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { AppConfig } from '../../config/config';
-import { CreateUploadSessionDto, SessionMediaDto, SessionPageCompleteDto, SessionPageFileDto, SessionPageFileResultDto, SessionPageTokenDto, UploadSessionDto } from './dto/media.dto';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { AppConfig } from '@/config/config';
+import {
+  CreateUploadSessionDto,
+  SessionMediaDto,
+  SessionPageCompleteDto,
+  SessionPageFileDto,
+  SessionPageFileResultDto,
+  SessionPageTokenDto,
+  UploadSessionDto,
+} from './dto/media.dto';
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity, UploadSessionStatus } from './entities/upload-session.entity';
 import { MediaService } from './media.service';
@@ -62,9 +70,17 @@ export class UploadSessionsService {
   }
 
   async get(auth: AuthContext, id: string): Promise<UploadSessionDto> {
-    const session = isUuid(id) ? await this.sessions.findOne({ where: { id, workspaceId: auth.workspaceId, profileId: auth.profileId } }) : null;
+    const session = isUuid(id)
+      ? await this.sessions.findOne({ where: { id, workspaceId: auth.workspaceId, profileId: auth.profileId } })
+      : null;
     if (!session) throw ApiError.notFound('upload session', id);
-    const media = session.status === 'completed' ? await this.media.find({ where: { sessionId: session.id, status: 'uploaded' }, order: { createdAt: 'ASC', id: 'ASC' } }) : [];
+    const media =
+      session.status === 'completed'
+        ? await this.media.find({
+            where: { sessionId: session.id, status: 'uploaded' },
+            order: { createdAt: 'ASC', id: 'ASC' },
+          })
+        : [];
     return this.toDto(session, media);
   }
 
@@ -73,8 +89,10 @@ export class UploadSessionsService {
     const session = await this.findByToken(id, token);
     if (!session) return messagePage(404, 'Link not valid', 'This upload link is not valid. Ask for a new one.');
     const status = statusOf(session);
-    if (status === 'expired') return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.');
-    if (status === 'completed') return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.');
+    if (status === 'expired')
+      return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.');
+    if (status === 'completed')
+      return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.');
     return uploadPage({
       action: `/media/upload-sessions/${session.id}`,
       token: String(token),
@@ -90,10 +108,24 @@ export class UploadSessionsService {
     const issued = await this.dataSource.transaction(async (m) => {
       const session = await this.openSession(id, dto, m);
       const count = await m.count(MediaEntity, { where: { sessionId: session.id } });
-      if (count >= session.maxFiles) throw new ApiError('invalid_request', `This upload link accepts at most ${session.maxFiles} file(s).`, { field: 'files' });
-      return this.files.issue({ workspaceId: session.workspaceId, profileId: session.profileId, sessionId: session.id, actor: session.actor }, dto.fileName, dto.fileType, m);
+      if (count >= session.maxFiles)
+        throw new ApiError('invalid_request', `This upload link accepts at most ${session.maxFiles} file(s).`, {
+          field: 'files',
+        });
+      return this.files.issue(
+        { workspaceId: session.workspaceId, profileId: session.profileId, sessionId: session.id, actor: session.actor },
+        dto.fileName,
+        dto.fileType,
+        m,
+      );
     });
-    return { uploadUrl: issued.uploadUrl, publicUrl: issued.publicUrl, key: issued.media.key, fileType: issued.media.fileType, expiresAt: issued.expiresAt.toISOString() };
+    return {
+      uploadUrl: issued.uploadUrl,
+      publicUrl: issued.publicUrl,
+      key: issued.media.key,
+      fileType: issued.media.fileType,
+      expiresAt: issued.expiresAt.toISOString(),
+    };
   }
 
   /** The page's last call: files whose bytes arrived become the session's media. Calling it again answers the same. */
@@ -107,27 +139,45 @@ export class UploadSessionsService {
       Object.assign(s, { status: 'completed', completedAt: new Date() });
       const saved = await m.save(s);
       const list = uploaded.map((x) => this.mediaDto(x));
-      await this.outbox.record(m, { workspaceId: s.workspaceId, profileId: s.profileId, type: 'upload_session.completed', actor: s.actor, data: { sessionId: s.id, media: list } });
+      await this.outbox.record(m, {
+        workspaceId: s.workspaceId,
+        profileId: s.profileId,
+        type: 'upload_session.completed',
+        actor: s.actor,
+        data: { sessionId: s.id, media: list },
+      });
       return { session: saved, media: uploaded };
     });
-    const redirectUrl = session.redirectUrl ? withQuery(session.redirectUrl, { session: session.id, status: 'completed' }) : null;
+    const redirectUrl = session.redirectUrl
+      ? withQuery(session.redirectUrl, { session: session.id, status: 'completed' })
+      : null;
     return { status: 'completed', redirectUrl, media: media.map((x) => this.mediaDto(x)) };
   }
 
   /** The session the page token opens, locked inside `m`; pending (or, with `allowCompleted`, completed) and not expired. */
-  private async openSession(id: string, dto: SessionPageTokenDto, m?: EntityManager, allowCompleted = false): Promise<UploadSessionEntity> {
+  private async openSession(
+    id: string,
+    dto: SessionPageTokenDto,
+    m?: EntityManager,
+    allowCompleted = false,
+  ): Promise<UploadSessionEntity> {
     const session = await this.findByToken(id, dto.token, m);
     if (!session) throw ApiError.notFound('upload session', id);
     const status = statusOf(session);
-    if (status === 'expired') throw new ApiError('invalid_request', 'This upload link has expired.', { field: 'token' });
-    if (status === 'completed' && !allowCompleted) throw new ApiError('invalid_request', 'This upload session is already complete.', { field: 'token' });
+    if (status === 'expired')
+      throw new ApiError('invalid_request', 'This upload link has expired.', { field: 'token' });
+    if (status === 'completed' && !allowCompleted)
+      throw new ApiError('invalid_request', 'This upload session is already complete.', { field: 'token' });
     return session;
   }
 
   private async findByToken(id: string, token: unknown, m?: EntityManager): Promise<UploadSessionEntity | null> {
     if (!isUuid(id) || typeof token !== 'string' || token.length === 0) return null;
     const repo = m ? m.getRepository(UploadSessionEntity) : this.sessions;
-    const session = await repo.findOne({ where: { id }, ...(m ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const session = await repo.findOne({
+      where: { id },
+      ...(m ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     if (!session) return null;
     const expected = Buffer.from(this.box.open(session.pageTokenEnc));
     const given = Buffer.from(token);
@@ -139,7 +189,13 @@ export class UploadSessionsService {
   }
 
   private mediaDto(m: MediaEntity): SessionMediaDto {
-    return { key: m.key, publicUrl: this.files.publicUrl(m.key), fileType: m.fileType, fileName: m.fileName, size: m.size };
+    return {
+      key: m.key,
+      publicUrl: this.files.publicUrl(m.key),
+      fileType: m.fileType,
+      fileName: m.fileName,
+      size: m.size,
+    };
   }
 
   private toDto(s: UploadSessionEntity, media: MediaEntity[]): UploadSessionDto {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuthContext } from '../../common/auth/auth-context';
-import { ApiError } from '../../common/errors/api-error';
+import { AuthContext } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
 import { Feature, PLANS, PlanName } from './plans';
 
 /** Plan features and quotas (decisions §3); a gated feature or exhausted quota is 403 plan_limit. */
@@ -9,30 +9,50 @@ import { Feature, PLANS, PlanName } from './plans';
 export class EntitlementsService {
   assertFeature(auth: Pick<AuthContext, 'plan'>, feature: Feature): void {
     if (!PLANS[auth.plan].features[feature]) {
-      throw new ApiError('plan_limit', `The ${auth.plan} plan does not include ${feature.replace('_', ' ')}.`, { entitlement: feature, usage: 0, limit: 0 });
+      throw new ApiError('plan_limit', `The ${auth.plan} plan does not include ${feature.replace('_', ' ')}.`, {
+        entitlement: feature,
+        usage: 0,
+        limit: 0,
+      });
     }
   }
 
   /** Throws when `usage + adding` would exceed the plan's monthly post quota. */
-  async assertPostQuota(manager: EntityManager, auth: Pick<AuthContext, 'plan' | 'workspaceId'>, adding = 1): Promise<void> {
+  async assertPostQuota(
+    manager: EntityManager,
+    auth: Pick<AuthContext, 'plan' | 'workspaceId'>,
+    adding = 1,
+  ): Promise<void> {
     const limit = PLANS[auth.plan].quotas.posts_per_month;
     if (limit === null) return;
-    const [row] = (await manager.query(`SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, [
-      auth.workspaceId,
-    ])) as { n: number }[];
+    const [row] = (await manager.query(
+      `SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+      [auth.workspaceId],
+    )) as { n: number }[];
     const usage = row?.n ?? 0;
     if (usage + adding > limit) {
-      throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} posts per month.`, { entitlement: 'posts_per_month', usage, limit });
+      throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} posts per month.`, {
+        entitlement: 'posts_per_month',
+        usage,
+        limit,
+      });
     }
   }
 
   async assertProfileQuota(manager: EntityManager, auth: Pick<AuthContext, 'plan' | 'workspaceId'>): Promise<void> {
     const limit = PLANS[auth.plan].quotas.profiles;
     if (limit === null) return;
-    const [row] = (await manager.query(`SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL`, [auth.workspaceId])) as { n: number }[];
+    const [row] = (await manager.query(
+      `SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL`,
+      [auth.workspaceId],
+    )) as { n: number }[];
     const usage = row?.n ?? 0;
     if (usage + 1 > limit) {
-      throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} profiles.`, { entitlement: 'profiles', usage, limit });
+      throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} profiles.`, {
+        entitlement: 'profiles',
+        usage,
+        limit,
+      });
     }
   }
 

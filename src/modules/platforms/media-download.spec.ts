@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DocFetch } from '../../../test/support/doc-fetch';
-import { loadConfig } from '../../config/config';
+import { DocFetch } from '@test/support/doc-fetch';
+import { loadConfig } from '@/config/config';
 import { PlatformError, PublishContent, PublishRequest } from './platform-adapter';
 import { PlatformRegistry } from './platform-registry';
 
@@ -13,7 +13,15 @@ function registry(env: Record<string, string> = {}): PlatformRegistry {
 function request(content: Partial<PublishContent>): PublishRequest {
   return {
     account: { platformAccountId: 'urn:li:organization:2414183', accessToken: 'token', metadata: {} },
-    content: { contentType: 'image', text: 'Hello', link: null, imageUrls: [], videoUrl: null, options: { title: 'A clip' }, ...content },
+    content: {
+      contentType: 'image',
+      text: 'Hello',
+      link: null,
+      imageUrls: [],
+      videoUrl: null,
+      options: { title: 'A clip' },
+      ...content,
+    },
     publishState: {},
     saveState: async () => undefined,
   };
@@ -55,7 +63,12 @@ describe('media downloads by adapters (SSRF)', () => {
     net = new DocFetch().install();
     net.on({ url: '/a.png', text: 'PNGDATA', headers: { 'content-type': 'image/png' } });
     net.on({ url: '/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } });
-    net.on({ url: '/rest/images?action=initializeUpload', json: { value: { uploadUrl: 'https://www.linkedin.com/dms-uploads/x', image: 'urn:li:image:C4E10AQFoyyAjHPMQuQ' } } });
+    net.on({
+      url: '/rest/images?action=initializeUpload',
+      json: {
+        value: { uploadUrl: 'https://www.linkedin.com/dms-uploads/x', image: 'urn:li:image:C4E10AQFoyyAjHPMQuQ' },
+      },
+    });
     net.on({ method: 'PUT', url: 'https://www.linkedin.com/dms-uploads/', status: 201 });
     net.on({ method: 'POST', url: '/rest/posts', status: 201, headers: { 'x-restli-id': 'urn:li:share:1' } });
   });
@@ -73,18 +86,28 @@ describe('media downloads by adapters (SSRF)', () => {
       .publish(request({ imageUrls: [url()] }))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformError);
-    expect(err).toMatchObject({ category: 'media_rejected', retryable: false, message: expect.stringContaining('private or local address') });
+    expect(err).toMatchObject({
+      category: 'media_rejected',
+      retryable: false,
+      message: expect.stringContaining('private or local address'),
+    });
     expect(hits).toBe(0);
     expect(net.requests).toEqual([]);
   });
 
-  it.each(['http://127.0.0.1/v.mp4', 'http://10.0.0.1/v.mp4'])('should refuse a LinkedIn or YouTube video at %s', async (videoUrl) => {
-    const r = make();
-    for (const platform of ['linkedin', 'youtube'] as const) {
-      await expect(r.get(platform).publish(request({ contentType: 'video', videoUrl }))).rejects.toMatchObject({ category: 'media_rejected', retryable: false });
-    }
-    expect(net.requests).toEqual([]);
-  });
+  it.each(['http://127.0.0.1/v.mp4', 'http://10.0.0.1/v.mp4'])(
+    'should refuse a LinkedIn or YouTube video at %s',
+    async (videoUrl) => {
+      const r = make();
+      for (const platform of ['linkedin', 'youtube'] as const) {
+        await expect(r.get(platform).publish(request({ contentType: 'video', videoUrl }))).rejects.toMatchObject({
+          category: 'media_rejected',
+          retryable: false,
+        });
+      }
+      expect(net.requests).toEqual([]);
+    },
+  );
 
   it('should refuse a media URL that is not http(s)', async () => {
     await expect(

@@ -113,7 +113,9 @@ export class PlatformError extends Error {
 
 /** listComments of a network whose API offers no comments (supportsComments = false). */
 export function commentsUnavailable(network: string): Promise<never> {
-  return Promise.reject(new PlatformError(`Comments are not available for ${network} accounts.`, 'invalid_content', false));
+  return Promise.reject(
+    new PlatformError(`Comments are not available for ${network} accounts.`, 'invalid_content', false),
+  );
 }
 
 export interface PlatformAdapter {
@@ -142,7 +144,11 @@ export interface PlatformAdapter {
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;
-  listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<{ comments: NetworkComment[]; nextCursor: string | null }>;
+  listComments(
+    account: AccountCredentials,
+    externalPostId: string,
+    cursor?: string | null,
+  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }>;
 }
 
 /** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
-import { ApiError } from '../../common/errors/api-error';
+import { AppConfig } from '@/config/config';
+import { ApiError } from '@/common/errors/api-error';
 import type { AdapterEndpoints, PlatformAdapter } from './platform-adapter';
 import { PlatformName } from './platform-name';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './http/safe-media-fetch';
@@ -49,7 +49,8 @@ export class PlatformRegistry implements OnApplicationShutdown {
     let adapter = this.adapters.get(platform);
     if (!adapter) {
       const factory = ADAPTER_FACTORIES[platform];
-      if (!factory) throw new ApiError('invalid_request', `Platform '${platform}' is not available.`, { field: 'platform' });
+      if (!factory)
+        throw new ApiError('invalid_request', `Platform '${platform}' is not available.`, { field: 'platform' });
       adapter = factory.create(this.endpointsFor(platform, factory));
       this.adapters.set(platform, adapter);
     }
@@ -59,7 +60,13 @@ export class PlatformRegistry implements OnApplicationShutdown {
   endpointsFor(platform: PlatformName, factory: AdapterFactory): AdapterEndpoints {
     const creds = this.config.credentials[platform];
     const base = this.config.sandbox.enabled ? prefix(factory.sandbox, this.config.publicBaseUrl) : factory.real;
-    return { ...base, clientId: creds.clientId, clientSecret: creds.clientSecret, timeoutMs: NETWORK_TIMEOUT_MS, fetchMedia: this.media.fetch };
+    return {
+      ...base,
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      timeoutMs: NETWORK_TIMEOUT_MS,
+      fetchMedia: this.media.fetch,
+    };
   }
 
   async onApplicationShutdown(): Promise<void> {

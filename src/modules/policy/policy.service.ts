@@ -1,16 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { ApiError } from '../../common/errors/api-error';
-import { OutboxService } from '../../common/outbox/outbox.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { PolicyDto, PolicyResponseDto, UpdatePolicyDto } from './dto/policy.dto';
 import { PolicyEntity } from './policy.entity';
 
 export type EffectivePolicy = Omit<PolicyDto, 'updatedAt'>;
 
 export function defaultPolicy(profileId: string): EffectivePolicy {
-  return { profileId, allowedPlatforms: null, requireApproval: false, approverUserIds: [], blockedTerms: [], maxScheduleDaysAhead: null };
+  return {
+    profileId,
+    allowedPlatforms: null,
+    requireApproval: false,
+    approverUserIds: [],
+    blockedTerms: [],
+    maxScheduleDaysAhead: null,
+  };
 }
 
 function toDto(p: PolicyEntity): PolicyDto {
@@ -50,21 +57,36 @@ export class PolicyService {
   async update(auth: AuthContext, dto: UpdatePolicyDto): Promise<PolicyResponseDto> {
     return this.dataSource.transaction(async (m) => {
       if (dto.approverUserIds?.length) {
-        const rows = (await m.query('SELECT id FROM users WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [auth.workspaceId, dto.approverUserIds])) as { id: string }[];
+        const rows = (await m.query('SELECT id FROM users WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [
+          auth.workspaceId,
+          dto.approverUserIds,
+        ])) as { id: string }[];
         const known = new Set(rows.map((r) => r.id));
         const unknown = dto.approverUserIds.find((id) => !known.has(id));
-        if (unknown) throw ApiError.invalid('approverUserIds', `approverUserIds contains '${unknown}', which is not a user of this workspace.`);
+        if (unknown)
+          throw ApiError.invalid(
+            'approverUserIds',
+            `approverUserIds contains '${unknown}', which is not a user of this workspace.`,
+          );
       }
       const current =
-        (await m.findOne(PolicyEntity, { where: { profileId: auth.profileId }, lock: { mode: 'pessimistic_write' } })) ??
-        m.create(PolicyEntity, { ...defaultPolicy(auth.profileId), workspaceId: auth.workspaceId });
+        (await m.findOne(PolicyEntity, {
+          where: { profileId: auth.profileId },
+          lock: { mode: 'pessimistic_write' },
+        })) ?? m.create(PolicyEntity, { ...defaultPolicy(auth.profileId), workspaceId: auth.workspaceId });
       if (dto.allowedPlatforms !== undefined) current.allowedPlatforms = dto.allowedPlatforms;
       if (dto.requireApproval !== undefined) current.requireApproval = dto.requireApproval;
       if (dto.approverUserIds !== undefined) current.approverUserIds = [...new Set(dto.approverUserIds)];
       if (dto.blockedTerms !== undefined) current.blockedTerms = dto.blockedTerms;
       if (dto.maxScheduleDaysAhead !== undefined) current.maxScheduleDaysAhead = dto.maxScheduleDaysAhead;
       const saved = await m.save(current);
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: auth.profileId, type: 'policy.updated', actor: actorOf(auth), data: { policy: toDto(saved) } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+        type: 'policy.updated',
+        actor: actorOf(auth),
+        data: { policy: toDto(saved) },
+      });
       return { policy: toDto(saved) };
     });
   }

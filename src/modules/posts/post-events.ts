@@ -15,8 +15,15 @@ export interface TargetResult {
 
 export function targetResult(t: PostTargetEntity): TargetResult {
   const base = { targetId: t.id, accountId: t.accountId, platform: t.platform, pageName: t.pageName };
-  if (t.status === 'success') return { ...base, status: 'success', result: { id: t.externalId ?? '', url: t.externalUrl } };
-  if (t.status === 'failed') return { ...base, status: 'failed', error: t.error ?? 'Unknown error', ...(t.errorCategory ? { errorCategory: t.errorCategory } : {}) };
+  if (t.status === 'success')
+    return { ...base, status: 'success', result: { id: t.externalId ?? '', url: t.externalUrl } };
+  if (t.status === 'failed')
+    return {
+      ...base,
+      status: 'failed',
+      error: t.error ?? 'Unknown error',
+      ...(t.errorCategory ? { errorCategory: t.errorCategory } : {}),
+    };
   return { ...base, status: 'pending' };
 }
 
@@ -24,7 +31,10 @@ export function targetResult(t: PostTargetEntity): TargetResult {
  * `data` of every post.* event: postId, status (+ the deprecated `state` copy), target counts
  * and results. profileId is added by the outbox.
  */
-export function postEventData(post: Pick<PostEntity, 'id' | 'state' | 'scheduledAt'>, targets: PostTargetEntity[]): Record<string, unknown> {
+export function postEventData(
+  post: Pick<PostEntity, 'id' | 'state' | 'scheduledAt'>,
+  targets: PostTargetEntity[],
+): Record<string, unknown> {
   return {
     postId: post.id,
     status: post.state,

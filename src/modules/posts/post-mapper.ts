@@ -1,4 +1,10 @@
-import type { PostContentDto, PostDetailDto, PostDto, PostHistoryEntryDto, PostTargetDto } from './dto/post-response.dto';
+import type {
+  PostContentDto,
+  PostDetailDto,
+  PostDto,
+  PostHistoryEntryDto,
+  PostTargetDto,
+} from './dto/post-response.dto';
 import type { PostHistoryEntity } from './entities/post-history.entity';
 import type { PostTargetEntity } from './entities/post-target.entity';
 import type { PostEntity } from './entities/post.entity';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '@/common/errors/api-error';
 import { assertDailyCap, assertTargetsAllowed, assertTargetsFound, selectTargets } from './post-rules';
 
 const fb = { id: 'a1', platform: 'facebook' as const, name: 'Page' };
@@ -20,18 +20,30 @@ describe('target selection', () => {
   });
 
   it('should answer account_not_allowed for ids outside the key', () => {
-    expect(codeOf(() => assertTargetsAllowed(selectTargets(['a1', 'a2'], [fb, yt], ['a1']), { allowedPlatforms: null }))).toBe('account_not_allowed');
+    expect(
+      codeOf(() => assertTargetsAllowed(selectTargets(['a1', 'a2'], [fb, yt], ['a1']), { allowedPlatforms: null })),
+    ).toBe('account_not_allowed');
   });
 
   it('should answer platform_not_allowed for a platform the policy excludes', () => {
-    expect(codeOf(() => assertTargetsAllowed(selectTargets(['a2'], [fb, yt], null), { allowedPlatforms: ['facebook'] }))).toBe('platform_not_allowed');
-    expect(codeOf(() => assertTargetsAllowed(selectTargets(['a1'], [fb, yt], null), { allowedPlatforms: ['facebook'] }))).toBe('none');
+    expect(
+      codeOf(() => assertTargetsAllowed(selectTargets(['a2'], [fb, yt], null), { allowedPlatforms: ['facebook'] })),
+    ).toBe('platform_not_allowed');
+    expect(
+      codeOf(() => assertTargetsAllowed(selectTargets(['a1'], [fb, yt], null), { allowedPlatforms: ['facebook'] })),
+    ).toBe('none');
   });
 
   it('should answer no_accounts_connected before accounts_not_found', () => {
-    expect(codeOf(() => assertTargetsFound(selectTargets(['zz'], [], null), 'accountIds'))).toBe('no_accounts_connected');
-    expect(codeOf(() => assertTargetsFound(selectTargets(['zz'], [fb], null), 'accountIds'))).toBe('accounts_not_found');
-    expect(codeOf(() => assertTargetsFound(selectTargets(['a1', 'zz'], [fb], null), 'accountIds'))).toBe('accounts_not_found');
+    expect(codeOf(() => assertTargetsFound(selectTargets(['zz'], [], null), 'accountIds'))).toBe(
+      'no_accounts_connected',
+    );
+    expect(codeOf(() => assertTargetsFound(selectTargets(['zz'], [fb], null), 'accountIds'))).toBe(
+      'accounts_not_found',
+    );
+    expect(codeOf(() => assertTargetsFound(selectTargets(['a1', 'zz'], [fb], null), 'accountIds'))).toBe(
+      'accounts_not_found',
+    );
     expect(codeOf(() => assertTargetsFound(selectTargets(['a1', 'a1'], [fb], null), 'accountIds'))).toBe('none');
   });
 });

@@ -1,5 +1,13 @@
-import { ApiError } from '../../common/errors/api-error';
-import { checkContentPatch, CreateBody, detectShape, mergeContent, normaliseCreate, splitMediaUrls, toPublishContent } from './post-shape';
+import { ApiError } from '@/common/errors/api-error';
+import {
+  checkContentPatch,
+  CreateBody,
+  detectShape,
+  mergeContent,
+  normaliseCreate,
+  splitMediaUrls,
+  toPublishContent,
+} from './post-shape';
 import { parseIsoDateTime, parseScheduledAt } from './scheduled-at';
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -17,11 +25,22 @@ function errorOf(fn: () => unknown): ApiError {
 describe('normaliseCreate', () => {
   it('should read the older shape as a draft by default', () => {
     const n = normaliseCreate({ content: { message: 'Hello' }, targetIds: [A] });
-    expect(n).toMatchObject({ shape: 'older', intent: 'draft', accountIds: [A], accountField: 'targetIds', content: { contentType: 'text', message: 'Hello' } });
+    expect(n).toMatchObject({
+      shape: 'older',
+      intent: 'draft',
+      accountIds: [A],
+      accountField: 'targetIds',
+      content: { contentType: 'text', message: 'Hello' },
+    });
   });
 
   it('should schedule an older-shape post with saveAsDraft false and scheduledAt', () => {
-    const n = normaliseCreate({ content: { message: 'Hi' }, targetIds: [A], saveAsDraft: false, scheduledAt: '2030-01-01T00:00:00Z' });
+    const n = normaliseCreate({
+      content: { message: 'Hi' },
+      targetIds: [A],
+      saveAsDraft: false,
+      scheduledAt: '2030-01-01T00:00:00Z',
+    });
     expect(n.intent).toBe('schedule');
     expect(n.scheduledAt).toBe('2030-01-01T00:00:00Z');
   });
@@ -35,7 +54,12 @@ describe('normaliseCreate', () => {
   });
 
   it('should read the legacy flat body', () => {
-    const n = normaliseCreate({ message: 'Flat', imageUrls: ['https://cdn.example.com/a.png'], targetIds: [A], saveAsDraft: false } as CreateBody);
+    const n = normaliseCreate({
+      message: 'Flat',
+      imageUrls: ['https://cdn.example.com/a.png'],
+      targetIds: [A],
+      saveAsDraft: false,
+    } as CreateBody);
     expect(n.shape).toBe('legacy');
     expect(n.intent).toBe('publish');
     expect(n.content).toEqual({ contentType: 'image', message: 'Flat', imageUrls: ['https://cdn.example.com/a.png'] });
@@ -44,18 +68,28 @@ describe('normaliseCreate', () => {
 
   it('should read the newer shape with a string content', () => {
     const n = normaliseCreate({ content: 'Plain text', accountIds: [A], publishNow: true });
-    expect(n).toMatchObject({ shape: 'newer', intent: 'publish', accountIds: [A], accountField: 'accountIds', content: { contentType: 'text', message: 'Plain text' } });
+    expect(n).toMatchObject({
+      shape: 'newer',
+      intent: 'publish',
+      accountIds: [A],
+      accountField: 'accountIds',
+      content: { contentType: 'text', message: 'Plain text' },
+    });
     expect(n.paths.text).toBe('content');
   });
 
   it('should make a newer-shape post without publishNow or scheduledAt a draft', () => {
     expect(normaliseCreate({ content: 'x', accountIds: [A] }).intent).toBe('draft');
     expect(normaliseCreate({ content: 'x', accountIds: [A], publishNow: false }).intent).toBe('draft');
-    expect(normaliseCreate({ content: 'x', accountIds: [A], scheduledAt: '2030-01-01T00:00:00Z' }).intent).toBe('schedule');
+    expect(normaliseCreate({ content: 'x', accountIds: [A], scheduledAt: '2030-01-01T00:00:00Z' }).intent).toBe(
+      'schedule',
+    );
   });
 
   it('should refuse publishNow together with scheduledAt', () => {
-    const err = errorOf(() => normaliseCreate({ content: 'x', accountIds: [A], publishNow: true, scheduledAt: '2030-01-01T00:00:00Z' }));
+    const err = errorOf(() =>
+      normaliseCreate({ content: 'x', accountIds: [A], publishNow: true, scheduledAt: '2030-01-01T00:00:00Z' }),
+    );
     expect(err.code).toBe('invalid_request');
     expect(err.details).toEqual({ field: 'publishNow' });
   });
@@ -89,7 +123,9 @@ describe('normaliseCreate', () => {
   });
 
   it('should keep per-platform objects of a content object as platform options', () => {
-    const n = normaliseCreate({ content: { message: 'x', youtube: { title: 'T' }, platformCaptions: { linkedin: 'Pro' } } });
+    const n = normaliseCreate({
+      content: { message: 'x', youtube: { title: 'T' }, platformCaptions: { linkedin: 'Pro' } },
+    });
     expect(n.content.platforms).toEqual({ youtube: { title: 'T' } });
     expect(n.content.platformCaptions).toEqual({ linkedin: 'Pro' });
   });
@@ -98,7 +134,10 @@ describe('normaliseCreate', () => {
     expect(normaliseCreate({ content: { videoUrl: 'https://x.test/v.mp4' } }).content.contentType).toBe('video');
     expect(normaliseCreate({ content: { imageUrls: ['https://x.test/a.png'] } }).content.contentType).toBe('image');
     expect(normaliseCreate({ content: { message: 'x' } }).content.contentType).toBe('text');
-    expect(normaliseCreate({ content: { contentType: 'text', message: 'x', imageUrls: ['https://x.test/a.png'] } }).content.contentType).toBe('text');
+    expect(
+      normaliseCreate({ content: { contentType: 'text', message: 'x', imageUrls: ['https://x.test/a.png'] } }).content
+        .contentType,
+    ).toBe('text');
   });
 
   it.each([
@@ -130,15 +169,23 @@ describe('normaliseCreate', () => {
 
 describe('splitMediaUrls', () => {
   it('should take videos by extension and the rest as images', () => {
-    expect(splitMediaUrls(['https://a.test/1.MOV?sig=1', 'https://a.test/2.webp'], undefined)).toEqual({ videoUrl: 'https://a.test/1.MOV?sig=1', imageUrls: ['https://a.test/2.webp'] });
+    expect(splitMediaUrls(['https://a.test/1.MOV?sig=1', 'https://a.test/2.webp'], undefined)).toEqual({
+      videoUrl: 'https://a.test/1.MOV?sig=1',
+      imageUrls: ['https://a.test/2.webp'],
+    });
   });
 
   it('should follow contentType video for an extension-less URL', () => {
-    expect(splitMediaUrls(['https://a.test/media/abc'], 'video')).toEqual({ videoUrl: 'https://a.test/media/abc', imageUrls: [] });
+    expect(splitMediaUrls(['https://a.test/media/abc'], 'video')).toEqual({
+      videoUrl: 'https://a.test/media/abc',
+      imageUrls: [],
+    });
   });
 
   it('should refuse two videos', () => {
-    expect(errorOf(() => splitMediaUrls(['https://a.test/1.mp4', 'https://a.test/2.mp4'], undefined)).details).toEqual({ field: 'mediaUrls' });
+    expect(errorOf(() => splitMediaUrls(['https://a.test/1.mp4', 'https://a.test/2.mp4'], undefined)).details).toEqual({
+      field: 'mediaUrls',
+    });
   });
 });
 
@@ -152,7 +199,10 @@ describe('mergeContent', () => {
   });
 
   it('should re-infer contentType when the media change', () => {
-    expect(mergeContent({ contentType: 'text', message: 'x' }, checkContentPatch({ videoUrl: 'https://x.test/v.mp4' })).contentType).toBe('video');
+    expect(
+      mergeContent({ contentType: 'text', message: 'x' }, checkContentPatch({ videoUrl: 'https://x.test/v.mp4' }))
+        .contentType,
+    ).toBe('video');
   });
 
   it('should take a plain string as the new message', () => {
@@ -162,7 +212,13 @@ describe('mergeContent', () => {
 
 describe('toPublishContent', () => {
   it('should show platform options at the top level', () => {
-    expect(toPublishContent({ contentType: 'video', videoUrl: 'https://x.test/v.mp4', platforms: { youtube: { title: 'T' } } })).toEqual({
+    expect(
+      toPublishContent({
+        contentType: 'video',
+        videoUrl: 'https://x.test/v.mp4',
+        platforms: { youtube: { title: 'T' } },
+      }),
+    ).toEqual({
       contentType: 'video',
       message: null,
       caption: null,
@@ -185,9 +241,12 @@ describe('parseScheduledAt', () => {
     expect(parseScheduledAt('2030-01-01T01:00:00', now, null).toISOString()).toBe('2030-01-01T01:00:00.000Z');
   });
 
-  it.each(['tomorrow', '2030-02-30T00:00:00Z', '2030-01-01', '2030-13-01T00:00:00Z', 12345, '2030-01-01T25:00:00Z'])('should refuse %p as not ISO 8601', (raw) => {
-    expect(errorOf(() => parseScheduledAt(raw, now, null)).code).toBe('invalid_scheduled_at');
-  });
+  it.each(['tomorrow', '2030-02-30T00:00:00Z', '2030-01-01', '2030-13-01T00:00:00Z', 12345, '2030-01-01T25:00:00Z'])(
+    'should refuse %p as not ISO 8601',
+    (raw) => {
+      expect(errorOf(() => parseScheduledAt(raw, now, null)).code).toBe('invalid_scheduled_at');
+    },
+  );
 
   it('should refuse a time in the past', () => {
     expect(errorOf(() => parseScheduledAt('2029-12-31T23:59:59Z', now, null)).message).toContain('past');

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '@/common/errors/api-error';
 import { isPlatformName, PLATFORM_NAMES, PlatformName } from '../platforms/platform-name';
 import { PublishContentDto } from './dto/create-post.dto';
 import type { ContentType, PostContent } from './entities/post.entity';
@@ -54,7 +54,17 @@ export interface CreateBody {
 }
 
 /** PublishContent fields that may also appear at the top level (legacy flat body). */
-export const CONTENT_FIELDS = ['contentType', 'message', 'caption', 'link', 'imageUrls', 'videoUrl', 'platformCaptions', 'perAccount', ...PLATFORM_NAMES] as const;
+export const CONTENT_FIELDS = [
+  'contentType',
+  'message',
+  'caption',
+  'link',
+  'imageUrls',
+  'videoUrl',
+  'platformCaptions',
+  'perAccount',
+  ...PLATFORM_NAMES,
+] as const;
 const NEWER_FIELDS = ['accountIds', 'publishNow', 'mediaUrls', 'platforms'] as const;
 const OLDER_FIELDS = ['targetIds', 'saveAsDraft'] as const;
 
@@ -81,7 +91,9 @@ function firstError(errors: ValidationError[], prefix: string): { field: string;
     const message = e.constraints ? Object.values(e.constraints)[0] : undefined;
     if (message) {
       // class-validator messages start with the property name ("imageUrls must …"); name the full path.
-      const text = message.startsWith(e.property) ? `${field}${message.slice(e.property.length)}` : message.replace(`property ${e.property} `, `${field} `);
+      const text = message.startsWith(e.property)
+        ? `${field}${message.slice(e.property.length)}`
+        : message.replace(`property ${e.property} `, `${field} `);
       return { field, message: text };
     }
     const nested = firstError(e.children ?? [], `${field}.`);
@@ -100,13 +112,25 @@ export function checkContentObject(raw: Record<string, unknown>, prefix: string)
   if (first) throw new ApiError('invalid_request', first.message, { field: first.field });
   if (isObject(raw.platformCaptions)) {
     for (const [platform, caption] of Object.entries(raw.platformCaptions)) {
-      if (!isPlatformName(platform)) throw ApiError.invalid(`${prefix}platformCaptions.${platform}`, `${prefix}platformCaptions.${platform} is not a platform; use ${PLATFORM_NAMES.join(', ')}.`);
-      if (typeof caption !== 'string') throw ApiError.invalid(`${prefix}platformCaptions.${platform}`, `${prefix}platformCaptions.${platform} must be a string.`);
+      if (!isPlatformName(platform))
+        throw ApiError.invalid(
+          `${prefix}platformCaptions.${platform}`,
+          `${prefix}platformCaptions.${platform} is not a platform; use ${PLATFORM_NAMES.join(', ')}.`,
+        );
+      if (typeof caption !== 'string')
+        throw ApiError.invalid(
+          `${prefix}platformCaptions.${platform}`,
+          `${prefix}platformCaptions.${platform} must be a string.`,
+        );
     }
   }
   if (isObject(raw.perAccount)) {
     for (const [accountId, overrides] of Object.entries(raw.perAccount)) {
-      if (!isObject(overrides)) throw ApiError.invalid(`${prefix}perAccount.${accountId}`, `${prefix}perAccount.${accountId} must be an object.`);
+      if (!isObject(overrides))
+        throw ApiError.invalid(
+          `${prefix}perAccount.${accountId}`,
+          `${prefix}perAccount.${accountId} must be an object.`,
+        );
     }
   }
   return raw;
@@ -114,14 +138,20 @@ export function checkContentObject(raw: Record<string, unknown>, prefix: string)
 
 function checkPlatformsObject(raw: Record<string, unknown>): Record<string, Record<string, unknown>> {
   for (const [platform, options] of Object.entries(raw)) {
-    if (!isPlatformName(platform)) throw ApiError.invalid(`platforms.${platform}`, `platforms.${platform} is not a platform; use ${PLATFORM_NAMES.join(', ')}.`);
+    if (!isPlatformName(platform))
+      throw ApiError.invalid(
+        `platforms.${platform}`,
+        `platforms.${platform} is not a platform; use ${PLATFORM_NAMES.join(', ')}.`,
+      );
     if (!isObject(options)) throw ApiError.invalid(`platforms.${platform}`, `platforms.${platform} must be an object.`);
   }
   return raw as Record<string, Record<string, unknown>>;
 }
 
 /** Stored content from checked PublishContent fields (absent and null fields left out). */
-export function toStoredContent(fields: Record<string, unknown>): Omit<PostContent, 'contentType'> & { contentType?: ContentType } {
+export function toStoredContent(
+  fields: Record<string, unknown>,
+): Omit<PostContent, 'contentType'> & { contentType?: ContentType } {
   const out: Record<string, unknown> = {};
   const platforms: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(fields)) {
@@ -134,14 +164,21 @@ export function toStoredContent(fields: Record<string, unknown>): Omit<PostConte
 }
 
 /** Completes content: contentType inferred when absent, and the generic media/text rules. */
-export function finishContent(content: Omit<PostContent, 'contentType'> & { contentType?: ContentType }, paths: FieldPaths): PostContent {
+export function finishContent(
+  content: Omit<PostContent, 'contentType'> & { contentType?: ContentType },
+  paths: FieldPaths,
+): PostContent {
   const done: PostContent = { ...content, contentType: content.contentType ?? inferContentType(content) };
   const video = paths.media ?? `${paths.content}videoUrl`;
   const images = paths.media ?? `${paths.content}imageUrls`;
   const text = paths.text ?? `${paths.content}message`;
-  if (done.contentType === 'video' && !done.videoUrl) throw ApiError.invalid(video, `${video} must hold a video when contentType is video.`);
-  if (done.contentType === 'image' && !done.imageUrls?.length) throw ApiError.invalid(images, `${images} must hold at least one image when contentType is image.`);
-  const hasText = [done.message, done.caption, ...Object.values(done.platformCaptions ?? {})].some((t) => typeof t === 'string' && t.trim() !== '');
+  if (done.contentType === 'video' && !done.videoUrl)
+    throw ApiError.invalid(video, `${video} must hold a video when contentType is video.`);
+  if (done.contentType === 'image' && !done.imageUrls?.length)
+    throw ApiError.invalid(images, `${images} must hold at least one image when contentType is image.`);
+  const hasText = [done.message, done.caption, ...Object.values(done.platformCaptions ?? {})].some(
+    (t) => typeof t === 'string' && t.trim() !== '',
+  );
   if (!hasText && !done.videoUrl && !done.imageUrls?.length) {
     throw ApiError.invalid(text, `The post is empty: give ${text}, ${paths.content}caption, ${images} or ${video}.`);
   }
@@ -170,7 +207,10 @@ export function detectShape(body: CreateBody): RequestShape {
   if (typeof body.content === 'string') newer.push('content');
   const older = OLDER_FIELDS.filter((k) => body[k] !== undefined);
   if (newer.length > 0 && older.length > 0) {
-    throw ApiError.invalid(older[0]!, `${older[0]} belongs to the older request shape and cannot be combined with ${newer[0]} (newer shape); use accountIds and publishNow/scheduledAt.`);
+    throw ApiError.invalid(
+      older[0]!,
+      `${older[0]} belongs to the older request shape and cannot be combined with ${newer[0]} (newer shape); use accountIds and publishNow/scheduledAt.`,
+    );
   }
   if (newer.length > 0) return 'newer';
   return body.content !== undefined ? 'older' : 'legacy';
@@ -201,7 +241,11 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
   const content = toStoredContent(fields);
   if (body.mediaUrls?.length) {
     const media = splitMediaUrls(body.mediaUrls, content.contentType);
-    if (media.videoUrl && content.videoUrl) throw ApiError.invalid('mediaUrls', 'mediaUrls holds a video but content.videoUrl is set too; a post has one video.');
+    if (media.videoUrl && content.videoUrl)
+      throw ApiError.invalid(
+        'mediaUrls',
+        'mediaUrls holds a video but content.videoUrl is set too; a post has one video.',
+      );
     content.imageUrls = [...(content.imageUrls ?? []), ...media.imageUrls];
     if (content.imageUrls.length === 0) delete content.imageUrls;
     if (media.videoUrl) content.videoUrl = media.videoUrl;
@@ -210,7 +254,8 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
   if (body.platforms !== undefined) {
     const options = checkPlatformsObject(body.platforms);
     const merged = { ...(content.platforms ?? {}) };
-    for (const [platform, value] of Object.entries(options)) merged[platform] = { ...(merged[platform] ?? {}), ...value };
+    for (const [platform, value] of Object.entries(options))
+      merged[platform] = { ...(merged[platform] ?? {}), ...value };
     if (Object.keys(merged).length > 0) content.platforms = merged;
   }
   return {
@@ -232,7 +277,8 @@ function requireIds(ids: string[] | undefined, field: string): string[] {
 function intentOf(shape: RequestShape, body: CreateBody): CreateIntent {
   const scheduled = defined(body.scheduledAt);
   if (shape === 'newer') {
-    if (body.publishNow === true && scheduled) throw ApiError.invalid('publishNow', 'Give either publishNow or scheduledAt, not both.');
+    if (body.publishNow === true && scheduled)
+      throw ApiError.invalid('publishNow', 'Give either publishNow or scheduledAt, not both.');
     if (body.publishNow === true) return 'publish';
     return scheduled ? 'schedule' : 'draft';
   }
@@ -244,7 +290,11 @@ function intentOf(shape: RequestShape, body: CreateBody): CreateIntent {
 /** PUT content: a patch of PublishContent fields (null clears one) or the new text as a string. */
 export function checkContentPatch(raw: unknown): Record<string, unknown> {
   if (typeof raw === 'string') return { message: raw };
-  if (!isObject(raw)) throw ApiError.invalid('content', 'content must be an object of the fields to change (or the new text as a string).');
+  if (!isObject(raw))
+    throw ApiError.invalid(
+      'content',
+      'content must be an object of the fields to change (or the new text as a string).',
+    );
   return checkContentObject(raw, 'content.');
 }
 

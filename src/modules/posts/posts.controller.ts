@@ -1,11 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
-import { ProfileQueryDto } from '../../common/pagination/pagination';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
+import { ProfileQueryDto } from '@/common/pagination/pagination';
 import { CreatePostDto, UpdatePostDto, ValidatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.dto';
-import { CancelledPostDto, CreatedPostDto, PostActionResultDto, PostHistoryDto, PostListDto, PostResponseDto, PostValidationDto } from './dto/post-response.dto';
+import {
+  CancelledPostDto,
+  CreatedPostDto,
+  PostActionResultDto,
+  PostHistoryDto,
+  PostListDto,
+  PostResponseDto,
+  PostValidationDto,
+} from './dto/post-response.dto';
 import { PostsCreateService } from './services/posts-create.service';
 import { PostsLifecycleService } from './services/posts-lifecycle.service';
 import { PostsReadService } from './services/posts-read.service';
@@ -56,7 +64,16 @@ export class PostsController {
   /** Run the checks of a real publish (each target network's rules, blocked terms) and post nothing. */
   @Post('validate')
   @HttpCode(200)
-  @RequirePermission('posts:write', { errors: ['invalid_request', 'invalid_scheduled_at', 'account_not_allowed', 'platform_not_allowed', 'no_accounts_connected', 'accounts_not_found'] })
+  @RequirePermission('posts:write', {
+    errors: [
+      'invalid_request',
+      'invalid_scheduled_at',
+      'account_not_allowed',
+      'platform_not_allowed',
+      'no_accounts_connected',
+      'accounts_not_found',
+    ],
+  })
   validate(@CurrentAuth() auth: AuthContext, @Body() dto: ValidatePostDto): Promise<PostValidationDto> {
     return this.creator.validate(auth, dto);
   }
@@ -64,14 +81,22 @@ export class PostsController {
   /** One post with its full content and per-account targets. */
   @Get(':id')
   @RequirePermission('posts:read', { errors: ['not_found'] })
-  get(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Query() _query: ProfileQueryDto): Promise<PostResponseDto> {
+  get(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() _query: ProfileQueryDto,
+  ): Promise<PostResponseDto> {
     return this.reader.get(auth, id);
   }
 
   /** Every state change of the post, oldest first. */
   @Get(':id/history')
   @RequirePermission('posts:read', { errors: ['not_found'] })
-  history(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Query() _query: ProfileQueryDto): Promise<PostHistoryDto> {
+  history(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() _query: ProfileQueryDto,
+  ): Promise<PostHistoryDto> {
     return this.reader.history(auth, id);
   }
 
@@ -81,16 +106,32 @@ export class PostsController {
    */
   @Put(':id')
   @RequirePermission('posts:write', {
-    errors: [...WRITE_ERRORS, 'not_found', 'invalid_state_transition', 'invalid_scheduled_at', 'key_not_linked_to_user', 'approval_required', 'platform_not_allowed'],
+    errors: [
+      ...WRITE_ERRORS,
+      'not_found',
+      'invalid_state_transition',
+      'invalid_scheduled_at',
+      'key_not_linked_to_user',
+      'approval_required',
+      'platform_not_allowed',
+    ],
   })
-  update(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: UpdatePostDto): Promise<PostActionResultDto> {
+  update(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() dto: UpdatePostDto,
+  ): Promise<PostActionResultDto> {
     return this.lifecycle.update(auth, id, dto);
   }
 
   /** Cancel a scheduled or queued post. */
   @Delete(':id')
   @RequirePermission('posts:write', { errors: [...WRITE_ERRORS, 'not_found', 'invalid_state_transition'] })
-  cancel(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Query() _query: ProfileQueryDto): Promise<CancelledPostDto> {
+  cancel(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() _query: ProfileQueryDto,
+  ): Promise<CancelledPostDto> {
     return this.lifecycle.cancel(auth, id);
   }
 }

@@ -25,7 +25,17 @@ import { PostsRepository } from './services/posts.repository';
  * exported PostTransitions, PostsQueueService and PostsRepository.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PostEntity, PostTargetEntity, PostHistoryEntity, PostCountEntity, PostPlatformCountEntity, SocialAccountEntity]), PolicyModule],
+  imports: [
+    TypeOrmModule.forFeature([
+      PostEntity,
+      PostTargetEntity,
+      PostHistoryEntity,
+      PostCountEntity,
+      PostPlatformCountEntity,
+      SocialAccountEntity,
+    ]),
+    PolicyModule,
+  ],
   controllers: [PostsController, PostActionsController],
   providers: [
     PostTransitions,
@@ -39,6 +49,16 @@ import { PostsRepository } from './services/posts.repository';
     PostsApprovalService,
     PostSchedulerProcessor,
   ],
-  exports: [PostTransitions, PostsRepository, PostsQueueService, PostValidationService, PostFlow, PostsCreateService, PostsReadService, PostsLifecycleService, PostsApprovalService],
+  exports: [
+    PostTransitions,
+    PostsRepository,
+    PostsQueueService,
+    PostValidationService,
+    PostFlow,
+    PostsCreateService,
+    PostsReadService,
+    PostsLifecycleService,
+    PostsApprovalService,
+  ],
 })
 export class PostsModule {}

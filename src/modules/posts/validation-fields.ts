@@ -47,13 +47,17 @@ export function requestField(issueField: string, content: PostContent, target: T
   if (TEXT_FIELDS.has(head)) return textField(content, target, paths);
   if (MEDIA_FIELDS.has(head)) {
     if (paths.media) return paths.media;
-    const isVideo = head === 'videoUrl' || head === 'video' || ((head === 'media' || head === 'mediaUrls') && content.contentType === 'video');
+    const isVideo =
+      head === 'videoUrl' ||
+      head === 'video' ||
+      ((head === 'media' || head === 'mediaUrls') && content.contentType === 'video');
     return isVideo ? `${paths.content}videoUrl` : `${paths.content}imageUrls${head === 'imageUrls' ? tail : ''}`;
   }
   if (head === 'link' || head === 'contentType') return `${paths.content}${field}`;
   // Options may be named `options.title`, `youtube.title` or just `title`.
   const option = (head === 'options' || head === target.platform) && tail.startsWith('.') ? tail.slice(1) : field;
   const key = option.split(/[.[]/)[0] ?? option;
-  if (key in obj(content.perAccount?.[target.accountId])) return `${paths.content}perAccount.${target.accountId}.${option}`;
+  if (key in obj(content.perAccount?.[target.accountId]))
+    return `${paths.content}perAccount.${target.accountId}.${option}`;
   return `${paths.options}${target.platform}.${option}`;
 }

@@ -1,17 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { ApiError } from '../../common/errors/api-error';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { paged, pageWindow } from '../../common/pagination/pagination';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { paged, pageWindow } from '@/common/pagination/pagination';
 import { EntitlementsService } from '../plans/entitlements.service';
-import { CreateProfileDto, DeletedProfileDto, ListProfilesQueryDto, ProfileDto, ProfileListDto, ProfileResponseDto, UpdateProfileDto } from './dto/profile.dto';
+import {
+  CreateProfileDto,
+  DeletedProfileDto,
+  ListProfilesQueryDto,
+  ProfileDto,
+  ProfileListDto,
+  ProfileResponseDto,
+  UpdateProfileDto,
+} from './dto/profile.dto';
 import { ProfileEntity } from './profile.entity';
 
 export function toProfileDto(p: ProfileEntity): ProfileDto {
-  return { id: p.id, name: p.name, description: p.description, externalId: p.externalId, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString() };
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    externalId: p.externalId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
 }
 
 @Injectable()
@@ -25,8 +40,17 @@ export class ProfilesService {
 
   async list(auth: AuthContext, query: ListProfilesQueryDto): Promise<ProfileListDto> {
     const window = pageWindow(query);
-    const where = { workspaceId: auth.workspaceId, deletedAt: IsNull(), ...(auth.profileIds ? { id: In(auth.profileIds) } : {}) };
-    const [rows, total] = await this.profiles.findAndCount({ where, order: { createdAt: 'ASC', id: 'ASC' }, skip: window.offset, take: window.limit });
+    const where = {
+      workspaceId: auth.workspaceId,
+      deletedAt: IsNull(),
+      ...(auth.profileIds ? { id: In(auth.profileIds) } : {}),
+    };
+    const [rows, total] = await this.profiles.findAndCount({
+      where,
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: window.offset,
+      take: window.limit,
+    });
     return { profiles: rows.map(toProfileDto), ...paged(window, total) };
   }
 
@@ -39,13 +63,27 @@ export class ProfilesService {
   }
 
   async create(auth: AuthContext, dto: CreateProfileDto): Promise<ProfileResponseDto> {
-    if (auth.profileIds) throw new ApiError('profile_not_accessible', 'A key restricted to profiles cannot create profiles.');
+    if (auth.profileIds)
+      throw new ApiError('profile_not_accessible', 'A key restricted to profiles cannot create profiles.');
     const profile = await this.dataSource.transaction(async (m) => {
       // Serialise creations per workspace so the quota check cannot be raced.
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`profiles:${auth.workspaceId}`]);
       await this.entitlements.assertProfileQuota(m, auth);
-      const saved = await m.save(m.create(ProfileEntity, { workspaceId: auth.workspaceId, name: dto.name, description: dto.description ?? null, externalId: dto.externalId ?? null }));
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: saved.id, type: 'profile.created', actor: actorOf(auth), data: { profile: toProfileDto(saved) } });
+      const saved = await m.save(
+        m.create(ProfileEntity, {
+          workspaceId: auth.workspaceId,
+          name: dto.name,
+          description: dto.description ?? null,
+          externalId: dto.externalId ?? null,
+        }),
+      );
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: saved.id,
+        type: 'profile.created',
+        actor: actorOf(auth),
+        data: { profile: toProfileDto(saved) },
+      });
       return saved;
     });
     return { profile: toProfileDto(profile) };
@@ -73,20 +111,42 @@ export class ProfilesService {
   async remove(auth: AuthContext, id: string): Promise<DeletedProfileDto> {
     await this.dataSource.transaction(async (m) => {
       const found = await this.findReachable(auth, id, m.getRepository(ProfileEntity), true);
-      const [row] = (await m.query(`SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND status <> 'disconnected'`, [found.id])) as { n: number }[];
-      if ((row?.n ?? 0) > 0) throw new ApiError('profile_has_connected_accounts', `Profile '${id}' still has ${row!.n} connected account(s); disconnect them first.`);
+      const [row] = (await m.query(
+        `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND status <> 'disconnected'`,
+        [found.id],
+      )) as { n: number }[];
+      if ((row?.n ?? 0) > 0)
+        throw new ApiError(
+          'profile_has_connected_accounts',
+          `Profile '${id}' still has ${row!.n} connected account(s); disconnect them first.`,
+        );
       await m.softDelete(ProfileEntity, { id: found.id });
-      await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: found.id, type: 'profile.deleted', actor: actorOf(auth), data: { id: found.id } });
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: found.id,
+        type: 'profile.deleted',
+        actor: actorOf(auth),
+        data: { id: found.id },
+      });
     });
     return { id, deleted: true };
   }
 
   /** A profile of the caller's workspace within the key's scope; 404 otherwise (403 if in the workspace but out of scope). */
-  private async findReachable(auth: AuthContext, id: string, repo = this.profiles, lock = false): Promise<ProfileEntity> {
+  private async findReachable(
+    auth: AuthContext,
+    id: string,
+    repo = this.profiles,
+    lock = false,
+  ): Promise<ProfileEntity> {
     if (!isUuid(id)) throw ApiError.notFound('profile', id);
-    const found = await repo.findOne({ where: { id, workspaceId: auth.workspaceId, deletedAt: IsNull() }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const found = await repo.findOne({
+      where: { id, workspaceId: auth.workspaceId, deletedAt: IsNull() },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     if (!found) throw ApiError.notFound('profile', id);
-    if (auth.profileIds && !auth.profileIds.includes(id)) throw new ApiError('profile_not_accessible', `Profile '${id}' is not accessible with this API key.`);
+    if (auth.profileIds && !auth.profileIds.includes(id))
+      throw new ApiError('profile_not_accessible', `Profile '${id}' is not accessible with this API key.`);
     return found;
   }
 }

@@ -1,8 +1,20 @@
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { FACEBOOK_MAX_TEXT, FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
-import { commentPage, dailyInsights, facebookLoginToken, fetchMediaProblem, graphFail, GraphToken, graphPaging, numericId, permalinkPage, tokenOf, verifyToken } from './graph-sandbox';
+import {
+  commentPage,
+  dailyInsights,
+  facebookLoginToken,
+  fetchMediaProblem,
+  graphFail,
+  GraphToken,
+  graphPaging,
+  numericId,
+  permalinkPage,
+  tokenOf,
+  verifyToken,
+} from './graph-sandbox';
 import { SandboxController } from './sandbox-http';
 import { SandboxOAuth } from './sandbox-oauth';
 import { itemMetrics } from './sandbox-metrics';
@@ -43,7 +55,8 @@ export class FacebookSandboxController {
   @Get(`${V}/me/accounts`)
   async accounts(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
     const info = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
-    if (info.subject) throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
+    if (info.subject)
+      throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
     const pages = await this.fb.pagesOf(info.grant);
     return {
       data: pages.map((p) => ({
@@ -61,13 +74,23 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/feed`)
-  async feed(@Param('pageId') pageId: string, @Body() body: Q, @Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)), true);
+  async feed(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
     const message = body.message ?? '';
     const photoIds = Object.keys(body)
       .filter((k) => /^attached_media\[\d+\]$/.test(k))
       .map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
-    if (!message && !body.link && photoIds.length === 0) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
+    if (!message && !body.link && photoIds.length === 0)
+      throw graphFail('(#100) Missing message or attachment.', { code: 100 });
     if ([...message].length > FACEBOOK_MAX_TEXT) throw graphFail('(#100) The message is too long.', { code: 100 });
     const urls: string[] = [];
     for (const id of photoIds) {
@@ -76,45 +99,105 @@ export class FacebookSandboxController {
       urls.push(photo.url);
     }
     await this.fb.magic(page.id, message, [body.link ?? '', ...urls].join('|'));
-    const item = await this.fb.createItem(page, { kind: photoIds.length ? 'album' : 'status', message, link: body.link, mediaUrls: urls });
+    const item = await this.fb.createItem(page, {
+      kind: photoIds.length ? 'album' : 'status',
+      message,
+      link: body.link,
+      mediaUrls: urls,
+    });
     return { id: item.id };
   }
 
   @Post(`${V}/:pageId/photos`)
-  async photos(@Param('pageId') pageId: string, @Body() body: Q, @Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string; post_id?: string }> {
-    const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)), true);
+  async photos(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string; post_id?: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
     const problem = await fetchMediaProblem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
     if (body.published === 'false') return { id: photo.id };
     const caption = body.caption ?? body.message ?? '';
     await this.fb.magic(page.id, caption, photo.url);
-    const item = await this.fb.createItem(page, { kind: 'photo', message: caption, mediaUrls: [photo.url] }, `${page.id}_${photo.id}`);
+    const item = await this.fb.createItem(
+      page,
+      { kind: 'photo', message: caption, mediaUrls: [photo.url] },
+      `${page.id}_${photo.id}`,
+    );
     return { id: photo.id, post_id: item.id };
   }
 
   @Post(`${V}/:pageId/videos`)
-  async videos(@Param('pageId') pageId: string, @Body() body: Q, @Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)), true);
+  async videos(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
     const problem = await fetchMediaProblem(body.file_url, 'video');
-    if (problem) throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, { code: 352 });
+    if (problem)
+      throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
+        code: 352,
+      });
     const description = body.description ?? '';
     await this.fb.magic(page.id, description, body.file_url ?? '');
-    const item = await this.fb.createItem(page, { kind: 'video', message: description, mediaUrls: [body.file_url ?? ''] }, numericId());
+    const item = await this.fb.createItem(
+      page,
+      { kind: 'video', message: description, mediaUrls: [body.file_url ?? ''] },
+      numericId(),
+    );
     return { id: item.id };
   }
 
   @Get(`${V}/:pageId/published_posts`)
-  async publishedPosts(@Param('pageId') pageId: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)), false);
-    const items = await this.fb.items(page.id, (i) => i.kind !== 'video', Number(q.since) || undefined, Number(q.until) || undefined);
+  async publishedPosts(
+    @Param('pageId') pageId: string,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
+      false,
+    );
+    const items = await this.fb.items(
+      page.id,
+      (i) => i.kind !== 'video',
+      Number(q.since) || undefined,
+      Number(q.until) || undefined,
+    );
     return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'message')) };
   }
 
   @Get(`${V}/:pageId/videos`)
-  async listVideos(@Param('pageId') pageId: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)), false);
-    const items = await this.fb.items(page.id, (i) => i.kind === 'video', Number(q.since) || undefined, Number(q.until) || undefined);
+  async listVideos(
+    @Param('pageId') pageId: string,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
+      false,
+    );
+    const items = await this.fb.items(
+      page.id,
+      (i) => i.kind === 'video',
+      Number(q.since) || undefined,
+      Number(q.until) || undefined,
+    );
     return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'description')) };
   }
 
@@ -125,7 +208,13 @@ export class FacebookSandboxController {
     if (item) {
       await this.fb.authorizePage(item.pageId, token, false);
       const m = itemMetrics(id);
-      const lifetime = (name: string, value: number) => ({ name, period: 'lifetime', values: [{ value }], title: name, id: `${id}/insights/${name}/lifetime` });
+      const lifetime = (name: string, value: number) => ({
+        name,
+        period: 'lifetime',
+        values: [{ value }],
+        title: name,
+        id: `${id}/insights/${name}/lifetime`,
+      });
       return { data: [lifetime('post_media_view', m.views), lifetime('post_total_media_view_unique', m.reach)] };
     }
     const page = await this.fb.authorizePage(id, token, false);
@@ -137,18 +226,36 @@ export class FacebookSandboxController {
     };
     const wanted = (q.metric ?? '').split(',').filter((n): n is keyof typeof all => n in all);
     if (wanted.length === 0) throw graphFail('(#100) The value must be a valid insights metric', { code: 100 });
-    return { data: dailyInsights(page.id, Object.fromEntries(wanted.map((n) => [n, all[n]])), q.since, q.until), paging: {} };
+    return {
+      data: dailyInsights(page.id, Object.fromEntries(wanted.map((n) => [n, all[n]])), q.since, q.until),
+      paging: {},
+    };
   }
 
   @Get(`${V}/:id/comments`)
-  async comments(@Param('id') id: string, @Query() q: Q, @Req() req: Request, @Headers('authorization') auth?: string): Promise<unknown> {
+  async comments(
+    @Param('id') id: string,
+    @Query() q: Q,
+    @Req() req: Request,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
     const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
     const item = await this.fb.item(id);
-    if (!item) throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'GraphMethodException' });
+    if (!item)
+      throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
     await this.fb.authorizePage(item.pageId, token, false);
     const page = commentPage(id, new Date(item.createdTime).toISOString(), q.after, q.limit);
     return {
-      data: page.items.map((c) => ({ id: c.id, message: c.text, created_time: graphTime(new Date(c.createdAt)), from: { id: c.authorId, name: c.authorName } })),
+      data: page.items.map((c) => ({
+        id: c.id,
+        message: c.text,
+        created_time: graphTime(new Date(c.createdAt)),
+        from: { id: c.authorId, name: c.authorName },
+      })),
       paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
     };
   }
@@ -174,13 +281,24 @@ export class FacebookSandboxController {
   /** What a permalink opens: a tiny page showing the post. */
   @Get('www/:pageId/:kind/:id')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  async permalink(@Param('pageId') pageId: string, @Param('kind') kind: string, @Param('id') id: string): Promise<string> {
+  async permalink(
+    @Param('pageId') pageId: string,
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+  ): Promise<string> {
     const item = await this.fb.item(kind === 'videos' ? id : `${pageId}_${id}`);
     if (!item) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
     return permalinkPage('Facebook', item.message, item.mediaUrls, item.createdTime);
   }
 
   private view(i: FbItem, textField: 'message' | 'description'): Record<string, unknown> {
-    return { id: i.id, [textField]: i.message, created_time: i.createdTime, permalink_url: i.permalinkUrl, shares: { count: itemMetrics(i.id).shares }, ...(i.link ? { link: i.link } : {}) };
+    return {
+      id: i.id,
+      [textField]: i.message,
+      created_time: i.createdTime,
+      permalink_url: i.permalinkUrl,
+      shares: { count: itemMetrics(i.id).shares },
+      ...(i.link ? { link: i.link } : {}),
+    };
   }
 }

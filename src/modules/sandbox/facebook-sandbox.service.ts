@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { graphFail, numericId } from './graph-sandbox';
 import { applyMagicWords } from './magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from './sandbox-oauth';
@@ -58,10 +58,22 @@ export class FacebookSandbox {
     const pages: FbPage[] = [];
     for (const [name, category] of PAGE_NAMES) {
       const id = sandboxNumericId();
-      const { accessToken } = await this.oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
-      pages.push({ id, name: `${name} ${suffix}`, username: `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`, category, ownerUserId: grant.userId, accessToken });
+      const { accessToken } = await this.oauth.issueTokens(grant, {
+        accessTtlSeconds: null,
+        subject: id,
+        prefix: 'EAAsbxP',
+      });
+      pages.push({
+        id,
+        name: `${name} ${suffix}`,
+        username: `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`,
+        category,
+        ownerUserId: grant.userId,
+        accessToken,
+      });
     }
-    if (!(await this.store.putNew(['facebook', 'user', grant.userId, 'pages'], pages))) return (await this.store.get<FbPage[]>(['facebook', 'user', grant.userId, 'pages'])) ?? [];
+    if (!(await this.store.putNew(['facebook', 'user', grant.userId, 'pages'], pages)))
+      return (await this.store.get<FbPage[]>(['facebook', 'user', grant.userId, 'pages'])) ?? [];
     for (const p of pages) await this.store.put(['facebook', 'page', p.id], p);
     return pages;
   }
@@ -74,21 +86,35 @@ export class FacebookSandbox {
   async authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
     const page = await this.page(pageId);
     if (!page)
-      throw graphFail(`Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
-    const own = token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
-    if (!own) throw graphFail('(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.', { code: 200, status: 403 });
+      throw graphFail(
+        `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        {
+          code: 100,
+          subcode: 33,
+          type: 'GraphMethodException',
+        },
+      );
+    const own =
+      token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
+    if (!own)
+      throw graphFail(
+        '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
+        { code: 200, status: 403 },
+      );
     return page;
   }
 
   /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
   async magic(pageId: string, text: string, contentKey: string): Promise<void> {
     const outcome = await applyMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey });
-    if (outcome.kind === 'fail') throw graphFail(`(#100) ${outcome.message}`, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky') throw graphFail(`(#2) Service temporarily unavailable. ${outcome.message}`, { code: 2, status: 500, transient: true });
+    if (outcome.kind === 'fail')
+      throw graphFail(`(#100) ${outcome.message}`, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
+    if (outcome.kind === 'flaky')
+      throw graphFail(`(#2) Service temporarily unavailable. ${outcome.message}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+      });
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {
@@ -101,11 +127,21 @@ export class FacebookSandbox {
     return this.store.get<FbPhoto>(['facebook', 'photo', id]);
   }
 
-  async createItem(page: FbPage, item: Omit<FbItem, 'id' | 'createdTime' | 'permalinkUrl' | 'pageId'>, id?: string): Promise<FbItem> {
+  async createItem(
+    page: FbPage,
+    item: Omit<FbItem, 'id' | 'createdTime' | 'permalinkUrl' | 'pageId'>,
+    id?: string,
+  ): Promise<FbItem> {
     const itemId = id ?? `${page.id}_${numericId()}`;
     const local = itemId.includes('_') ? itemId.split('_')[1] : itemId;
     const base = `${this.config.publicBaseUrl}/sandbox/facebook/www/${page.id}`;
-    const full: FbItem = { ...item, id: itemId, pageId: page.id, createdTime: graphTime(new Date()), permalinkUrl: item.kind === 'video' ? `${base}/videos/${local}` : `${base}/posts/${local}` };
+    const full: FbItem = {
+      ...item,
+      id: itemId,
+      pageId: page.id,
+      createdTime: graphTime(new Date()),
+      permalinkUrl: item.kind === 'video' ? `${base}/videos/${local}` : `${base}/posts/${local}`,
+    };
     await this.store.put(['facebook', 'item', itemId], full);
     await this.store.push(['facebook', 'page', page.id, 'items'], itemId);
     return full;

@@ -39,7 +39,10 @@ export function oauthFail(err: unknown): never {
     case 'expired_token':
       throw graphFail(`Error validating access token: ${err.message}`, { code: 190, subcode: 463 });
     case 'revoked_token':
-      throw graphFail('Error validating access token: The user has not authorized application.', { code: 190, subcode: 458 });
+      throw graphFail('Error validating access token: The user has not authorized application.', {
+        code: 190,
+        subcode: 458,
+      });
     case 'invalid_token':
       throw graphFail('Invalid OAuth access token - Cannot parse access token', { code: 190 });
     case 'invalid_client':
@@ -60,7 +63,12 @@ export interface GraphToken {
 }
 
 /** A long-lived (60-day) token for the grant of a valid token (fb_exchange_token, th_exchange_token, th_refresh_token). */
-export async function longLivedToken(oauth: SandboxOAuth, network: string, token: string | undefined, prefix: string): Promise<GraphToken> {
+export async function longLivedToken(
+  oauth: SandboxOAuth,
+  network: string,
+  token: string | undefined,
+  prefix: string,
+): Promise<GraphToken> {
   const info = await oauth.verify(network, token).catch(oauthFail);
   const t = await oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
@@ -70,22 +78,41 @@ export async function longLivedToken(oauth: SandboxOAuth, network: string, token
  * Facebook Login's GET oauth/access_token (Facebook, Instagram): a code → a short-lived user
  * token (1 h); grant_type=fb_exchange_token → a long-lived one. `prefixes` start the tokens.
  */
-export async function facebookLoginToken(oauth: SandboxOAuth, network: string, q: Record<string, string | undefined>, prefixes: { short: string; long: string }): Promise<GraphToken> {
+export async function facebookLoginToken(
+  oauth: SandboxOAuth,
+  network: string,
+  q: Record<string, string | undefined>,
+  prefixes: { short: string; long: string },
+): Promise<GraphToken> {
   if (!q.client_id || !q.client_secret) throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
   if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
-  const grant = await oauth.redeemCode(network, { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '', codeVerifier: q.code_verifier }).catch(oauthFail);
+  const grant = await oauth
+    .redeemCode(network, {
+      code: q.code ?? '',
+      clientId: q.client_id,
+      redirectUri: q.redirect_uri ?? '',
+      codeVerifier: q.code_verifier,
+    })
+    .catch(oauthFail);
   const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
 }
 
 export async function verifyToken(oauth: SandboxOAuth, network: string, token: string | undefined): Promise<TokenInfo> {
-  if (!token) throw graphFail('An active access token must be used to query information about the current user.', { code: 2500 });
+  if (!token)
+    throw graphFail('An active access token must be used to query information about the current user.', { code: 2500 });
   return oauth.verify(network, token).catch(oauthFail);
 }
 
 /** The token from `access_token` (query or form) or an `Authorization: Bearer` header. */
-export function tokenOf(q: { access_token?: string }, body: { access_token?: string } | undefined, authorization: string | undefined): string | undefined {
-  return body?.access_token ?? q.access_token ?? (authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined);
+export function tokenOf(
+  q: { access_token?: string },
+  body: { access_token?: string } | undefined,
+  authorization: string | undefined,
+): string | undefined {
+  return (
+    body?.access_token ?? q.access_token ?? (authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined)
+  );
 }
 
 /** Downloads a media URL like the network would; null when it works, else why it failed. */
@@ -96,7 +123,8 @@ export async function fetchMediaProblem(url: string | undefined, kind: 'image' |
     const type = res.headers.get('content-type') ?? '';
     await res.body?.cancel();
     if (!res.ok) return `Downloading the media failed with HTTP ${res.status}.`;
-    if (!type.startsWith(`${kind}/`) && !type.startsWith('application/octet-stream')) return `The media is not ${kind === 'image' ? 'an image' : 'a video'} (content type '${type || 'none'}').`;
+    if (!type.startsWith(`${kind}/`) && !type.startsWith('application/octet-stream'))
+      return `The media is not ${kind === 'image' ? 'an image' : 'a video'} (content type '${type || 'none'}').`;
     return null;
   } catch (err) {
     return `The media could not be downloaded (${err instanceof Error ? err.message : 'error'}).`;
@@ -125,12 +153,20 @@ export function dailyInsights(
     period: 'day',
     title: name,
     id: `${accountId}/insights/${name}/day`,
-    values: days.map((d) => ({ value: pick(dailyAccountMetrics(accountId, d)), end_time: `${new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T08:00:00+0000` })),
+    values: days.map((d) => ({
+      value: pick(dailyAccountMetrics(accountId, d)),
+      end_time: `${new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T08:00:00+0000`,
+    })),
   }));
 }
 
 /** One page of an item's deterministic comments; cursors are base64 indexes. */
-export function commentPage(itemId: string, publishedAt: string, after: string | undefined, limit: string | undefined): { items: SandboxComment[]; before: string; after: string; hasNext: boolean } {
+export function commentPage(
+  itemId: string,
+  publishedAt: string,
+  after: string | undefined,
+  limit: string | undefined,
+): { items: SandboxComment[]; before: string; after: string; hasNext: boolean } {
   const all = itemComments(itemId, publishedAt);
   const start = after ? Number(Buffer.from(after, 'base64url').toString()) + 1 : 0;
   const size = Math.min(Math.max(Number(limit) || 25, 1), 100);
@@ -141,7 +177,11 @@ export function commentPage(itemId: string, publishedAt: string, after: string |
 }
 
 /** Graph's `paging` object; `next` repeats the request with `after` replaced. */
-export function graphPaging(req: Request, publicBaseUrl: string, page: { before: string; after: string; hasNext: boolean; count: number }): Record<string, unknown> | undefined {
+export function graphPaging(
+  req: Request,
+  publicBaseUrl: string,
+  page: { before: string; after: string; hasNext: boolean; count: number },
+): Record<string, unknown> | undefined {
   if (page.count === 0) return undefined;
   const next = new URL(req.originalUrl, publicBaseUrl);
   next.searchParams.set('after', page.after);

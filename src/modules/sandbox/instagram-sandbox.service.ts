@@ -43,12 +43,16 @@ export class InstagramSandbox {
   async authorize(igId: string, token: TokenInfo): Promise<IgAccount> {
     const account = await this.store.get<IgAccount>(['instagram', 'account', igId]);
     if (!account)
-      throw graphFail(`Unsupported request. Object with ID '${igId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
-    if (account.ownerUserId !== token.grant.userId) throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
+      throw graphFail(
+        `Unsupported request. Object with ID '${igId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        {
+          code: 100,
+          subcode: 33,
+          type: 'GraphMethodException',
+        },
+      );
+    if (account.ownerUserId !== token.grant.userId)
+      throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
     return account;
   }
 
@@ -57,8 +61,19 @@ export class InstagramSandbox {
   }
 
   async magic(igId: string, caption: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, { platform: 'instagram', accountId: igId, text: caption, contentKey });
-    if (outcome.kind === 'fail') throw graphFail(outcome.message, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky') throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, { code: 2, status: 500, transient: true });
+    const outcome = await applyMagicWords(this.store, {
+      platform: 'instagram',
+      accountId: igId,
+      text: caption,
+      contentKey,
+    });
+    if (outcome.kind === 'fail')
+      throw graphFail(outcome.message, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
+    if (outcome.kind === 'flaky')
+      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+      });
   }
 }

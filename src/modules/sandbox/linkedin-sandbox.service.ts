@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { SandboxHttpError } from './sandbox-http';
 import { stableInt } from './sandbox-metrics';
 import { SandboxOAuth, SandboxOAuthError } from './sandbox-oauth';
@@ -11,7 +11,12 @@ import { SandboxStore } from './sandbox-store';
 
 /** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
 export function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
-  return new SandboxHttpError(status, { status, ...(serviceErrorCode !== undefined ? { serviceErrorCode } : {}), ...(code ? { code } : {}), message });
+  return new SandboxHttpError(status, {
+    status,
+    ...(serviceErrorCode !== undefined ? { serviceErrorCode } : {}),
+    ...(code ? { code } : {}),
+    message,
+  });
 }
 
 export interface LiOrg {
@@ -80,8 +85,10 @@ export class LinkedInSandbox {
     if (!token) throw liFail(401, 'Empty oauth2_access_token', undefined, 401);
     const info = await this.oauth.verify('linkedin', token).catch((err: unknown) => {
       if (!(err instanceof SandboxOAuthError)) throw err;
-      if (err.reason === 'expired_token') throw liFail(401, 'The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601);
-      if (err.reason === 'revoked_token') throw liFail(401, 'The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602);
+      if (err.reason === 'expired_token')
+        throw liFail(401, 'The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601);
+      if (err.reason === 'revoked_token')
+        throw liFail(401, 'The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602);
       throw liFail(401, 'Invalid access token', 'INVALID_ACCESS_TOKEN', 65600);
     });
     return memberOf(info.grant.userId);
@@ -89,9 +96,16 @@ export class LinkedInSandbox {
 
   /** Versioned /rest calls need both headers, like LinkedIn's. */
   requireVersion(version: string | undefined, restli: string | undefined): void {
-    if (!version) throw liFail(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', 'VERSION_MISSING');
-    if (!/^\d{6}(\.\d{2})?$/.test(version)) throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
-    if (restli !== '2.0.0') throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
+    if (!version)
+      throw liFail(
+        400,
+        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+        'VERSION_MISSING',
+      );
+    if (!/^\d{6}(\.\d{2})?$/.test(version))
+      throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
+    if (restli !== '2.0.0')
+      throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
   }
 
   /** May the member act as `owner` (itself or an organisation it administers)? */
@@ -144,7 +158,12 @@ export function memberOf(userId: string): LiMember {
   const sub = BigInt(userId).toString(36);
   const orgs = ORG_NAMES.map((name, i) => {
     const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
-    return { urn: `urn:li:organization:${id}`, id, name: `${name} ${userId.slice(-4)}`, vanity: `${name.toLowerCase().replace(/\s+/g, '-')}-${userId.slice(-4)}` };
+    return {
+      urn: `urn:li:organization:${id}`,
+      id,
+      name: `${name} ${userId.slice(-4)}`,
+      vanity: `${name.toLowerCase().replace(/\s+/g, '-')}-${userId.slice(-4)}`,
+    };
   });
   return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${userId.slice(-4)}`, orgs };
 }

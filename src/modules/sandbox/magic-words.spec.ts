@@ -3,7 +3,12 @@ import type { SandboxStore } from './sandbox-store';
 
 describe('parseMagicWords', () => {
   it('should find nothing in ordinary text', () => {
-    expect(parseMagicWords('Hello #sandbox world #sandboxes')).toEqual({ failAll: false, failPlatforms: [], flakyPlatforms: [], slow: false });
+    expect(parseMagicWords('Hello #sandbox world #sandboxes')).toEqual({
+      failAll: false,
+      failPlatforms: [],
+      flakyPlatforms: [],
+      slow: false,
+    });
     expect(parseMagicWords(null).failAll).toBe(false);
   });
 
@@ -13,7 +18,12 @@ describe('parseMagicWords', () => {
 
   it('should read platform-scoped fail and flaky words, case-insensitively', () => {
     const w = parseMagicWords('#Sandbox-Fail:Facebook and #sandbox-flaky:instagram, #sandbox-flaky:threads.');
-    expect(w).toEqual({ failAll: false, failPlatforms: ['facebook'], flakyPlatforms: ['instagram', 'threads'], slow: false });
+    expect(w).toEqual({
+      failAll: false,
+      failPlatforms: ['facebook'],
+      flakyPlatforms: ['instagram', 'threads'],
+      slow: false,
+    });
   });
 
   it('should read #sandbox-slow', () => {

@@ -60,7 +60,11 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
       .digest('hex')
       .slice(0, 32);
     const n = await store.incr(['flaky', attempt.platform, attempt.accountId, digest]);
-    if (n === 1) return { kind: 'flaky', message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-flaky); retry.` };
+    if (n === 1)
+      return {
+        kind: 'flaky',
+        message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-flaky); retry.`,
+      };
   }
   return { kind: 'ok' };
 }

@@ -44,8 +44,17 @@ const EXPIRES_MS = 24 * 3600 * 1000;
 export class MetaContainers {
   constructor(private readonly store: SandboxStore) {}
 
-  async create(network: string, c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>): Promise<SandboxContainer> {
-    const container: SandboxContainer = { ...c, id: numericId(), createdAt: new Date().toISOString(), polls: 0, mediaId: null };
+  async create(
+    network: string,
+    c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>,
+  ): Promise<SandboxContainer> {
+    const container: SandboxContainer = {
+      ...c,
+      id: numericId(),
+      createdAt: new Date().toISOString(),
+      polls: 0,
+      mediaId: null,
+    };
     await this.store.put([network, 'container', container.id], container);
     return container;
   }

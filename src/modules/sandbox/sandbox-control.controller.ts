@@ -9,7 +9,13 @@ interface TokenBody {
 }
 
 const SAMPLE_MEDIA: Record<string, { type: string; body: Buffer }> = {
-  'image.png': { type: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64') },
+  'image.png': {
+    type: 'image/png',
+    body: Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  },
   'image.jpg': {
     type: 'image/jpeg',
     body: Buffer.from(
@@ -55,7 +61,8 @@ export class SandboxControlController {
   @Post('expire')
   @HttpCode(200)
   async expire(@Body() body: TokenBody): Promise<{ expired: true }> {
-    if (!body.accessToken || !(await this.oauth.expire(body.accessToken))) throw new SandboxHttpError(404, { error: 'unknown_token' });
+    if (!body.accessToken || !(await this.oauth.expire(body.accessToken)))
+      throw new SandboxHttpError(404, { error: 'unknown_token' });
     return { expired: true };
   }
 }

@@ -1,9 +1,19 @@
-import { applyDecorators, ArgumentsHost, CanActivate, Catch, Controller, ExceptionFilter, Injectable, UseFilters, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  ArgumentsHost,
+  CanActivate,
+  Catch,
+  Controller,
+  ExceptionFilter,
+  Injectable,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/auth/decorators';
-import { ApiError } from '../../common/errors/api-error';
-import { AppConfig } from '../../config/config';
+import { Public } from '@/common/auth/decorators';
+import { ApiError } from '@/common/errors/api-error';
+import { AppConfig } from '@/config/config';
 
 /**
  * HTTP plumbing shared by every simulated network: the controller decorator, the "sandbox is
@@ -42,7 +52,13 @@ export class SandboxEnabledGuard implements CanActivate {
 
 /** `@SandboxController('facebook')` → routes under /sandbox/facebook, public, not in OpenAPI, 404 when off. */
 export function SandboxController(network: string): ClassDecorator {
-  return applyDecorators(Controller(`sandbox/${network}`), Public(), ApiExcludeController(), UseGuards(SandboxEnabledGuard), UseFilters(SandboxErrorFilter));
+  return applyDecorators(
+    Controller(`sandbox/${network}`),
+    Public(),
+    ApiExcludeController(),
+    UseGuards(SandboxEnabledGuard),
+    UseFilters(SandboxErrorFilter),
+  );
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

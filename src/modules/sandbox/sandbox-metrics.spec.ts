@@ -13,7 +13,9 @@ describe('sandbox metrics', () => {
       expect(m.engagement).toBeLessThanOrEqual(m.reach);
       expect(m.shares).toBeLessThanOrEqual(m.engagement);
     }
-    expect(dailyAccountMetrics('acc-1', '2026-03-02').followers).toBeGreaterThan(dailyAccountMetrics('acc-1', '2026-03-01').followers);
+    expect(dailyAccountMetrics('acc-1', '2026-03-02').followers).toBeGreaterThan(
+      dailyAccountMetrics('acc-1', '2026-03-01').followers,
+    );
   });
 
   it('should list inclusive date ranges', () => {

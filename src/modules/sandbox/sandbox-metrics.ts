@@ -38,7 +38,8 @@ export function dailyAccountMetrics(accountId: string, date: string): SandboxDai
 /** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC). */
 export function dateRange(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -76,8 +77,26 @@ export interface SandboxComment {
   createdAt: string;
 }
 
-const NAMES = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Katherine Johnson', 'Linus Pauling', 'Margaret Hamilton', 'Tim Berners-Lee', 'Radia Perlman'];
-const TEXTS = ['Love this!', 'Great post 👏', 'Where can I learn more?', 'So true.', 'Sharing with my team.', 'Congrats!', 'Interesting take.', 'This made my day 😄'];
+const NAMES = [
+  'Ada Lovelace',
+  'Alan Turing',
+  'Grace Hopper',
+  'Katherine Johnson',
+  'Linus Pauling',
+  'Margaret Hamilton',
+  'Tim Berners-Lee',
+  'Radia Perlman',
+];
+const TEXTS = [
+  'Love this!',
+  'Great post 👏',
+  'Where can I learn more?',
+  'So true.',
+  'Sharing with my team.',
+  'Congrats!',
+  'Interesting take.',
+  'This made my day 😄',
+];
 
 /** The comments of an item, oldest first; their number equals itemMetrics(itemId).comments. */
 export function itemComments(itemId: string, publishedAt: string): SandboxComment[] {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
@@ -60,7 +60,8 @@ export interface TokenInfo {
   expiresAt: string | null;
 }
 
-export type OAuthFailure = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
+export type OAuthFailure =
+  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
 
 /** How a network names the fields of its authorize URL (defaults: RFC 6749 with PKCE). */
 export interface AuthorizeQueryOptions {
@@ -128,7 +129,10 @@ export class SandboxOAuth {
   /** Handles a network's authorize URL: 302 with a code, or the consent page. */
   async authorize(req: AuthorizeRequest, res: Response): Promise<void> {
     if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri)) {
-      res.status(400).type('html').send(page('Invalid request', '<p>client_id and an absolute redirect_uri are required.</p>'));
+      res
+        .status(400)
+        .type('html')
+        .send(page('Invalid request', '<p>client_id and an absolute redirect_uri are required.</p>'));
       return;
     }
     if (this.config.sandbox.autoConsent) {
@@ -151,7 +155,9 @@ export class SandboxOAuth {
         scopes: qs(q.scope)
           .split(o.scopeSeparator ?? /[ ,]+/)
           .filter(Boolean),
-        ...(o.pkce === false ? {} : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
+        ...(o.pkce === false
+          ? {}
+          : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
         appLabel: o.appLabel,
       },
       res,
@@ -163,7 +169,11 @@ export class SandboxOAuth {
    * redirect URI and PKCE verifier checked), `refresh_token` verifies the refresh token. Every
    * failure is thrown as `errors` builds it.
    */
-  async tokenGrant(network: string, body: Record<string, unknown>, errors: TokenGrantErrors): Promise<{ grant: SandboxGrant; refreshing: boolean }> {
+  async tokenGrant(
+    network: string,
+    body: Record<string, unknown>,
+    errors: TokenGrantErrors,
+  ): Promise<{ grant: SandboxGrant; refreshing: boolean }> {
     const clientId = qs(body[errors.clientIdParam ?? 'client_id']);
     if (!clientId || !qs(body.client_secret)) throw errors.invalidClient();
     const grantType = qs(body.grant_type);
@@ -172,7 +182,12 @@ export class SandboxOAuth {
     try {
       const grant = refreshing
         ? (await this.verify(network, qs(body.refresh_token), 'refresh')).grant
-        : await this.redeemCode(network, { code: qs(body.code), clientId, redirectUri: qs(body.redirect_uri), codeVerifier: qs(body.code_verifier) || null });
+        : await this.redeemCode(network, {
+            code: qs(body.code),
+            clientId,
+            redirectUri: qs(body.redirect_uri),
+            codeVerifier: qs(body.code_verifier) || null,
+          });
       return { grant, refreshing };
     } catch (err) {
       if (!(err instanceof SandboxOAuthError)) throw err;
@@ -184,50 +199,108 @@ export class SandboxOAuth {
   async consent(form: { consent?: string; decision?: string }, res: Response): Promise<void> {
     const pending = form.consent ? await this.store.take<PendingConsent>(['oauth', 'consent', form.consent]) : null;
     if (!pending) {
-      res.status(400).type('html').send(page('Request expired', '<p>This consent request is unknown or was already answered. Start the connection again.</p>'));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          page(
+            'Request expired',
+            '<p>This consent request is unknown or was already answered. Start the connection again.</p>',
+          ),
+        );
       return;
     }
     if (form.decision !== 'allow') {
-      res.redirect(302, withQuery(pending.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: pending.state }));
+      res.redirect(
+        302,
+        withQuery(pending.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The user denied the request.',
+          state: pending.state,
+        }),
+      );
       return;
     }
     res.redirect(302, await this.approve(pending));
   }
 
   /** Exchanges a single-use code; checks client, redirect URI and PKCE. Returns a new grant. */
-  async redeemCode(network: string, p: { code: string; clientId: string; redirectUri: string; codeVerifier?: string | null }): Promise<SandboxGrant> {
+  async redeemCode(
+    network: string,
+    p: { code: string; clientId: string; redirectUri: string; codeVerifier?: string | null },
+  ): Promise<SandboxGrant> {
     const rec = p.code ? await this.store.take<CodeRecord>(['oauth', 'code', network, p.code]) : null;
-    if (!rec) throw new SandboxOAuthError('invalid_grant', 'This authorization code has expired or has already been used.');
-    if (rec.clientId !== p.clientId) throw new SandboxOAuthError('invalid_client', 'The client id does not match the one the code was issued to.');
-    if (rec.redirectUri !== p.redirectUri) throw new SandboxOAuthError('invalid_grant', 'redirect_uri is not identical to the one used in the authorization request.');
-    if (rec.codeChallenge && !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? '')) {
+    if (!rec)
+      throw new SandboxOAuthError('invalid_grant', 'This authorization code has expired or has already been used.');
+    if (rec.clientId !== p.clientId)
+      throw new SandboxOAuthError('invalid_client', 'The client id does not match the one the code was issued to.');
+    if (rec.redirectUri !== p.redirectUri)
+      throw new SandboxOAuthError(
+        'invalid_grant',
+        'redirect_uri is not identical to the one used in the authorization request.',
+      );
+    if (
+      rec.codeChallenge &&
+      !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? '')
+    ) {
       throw new SandboxOAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
     }
-    const grant: SandboxGrant = { id: randomBytes(12).toString('hex'), network, clientId: rec.clientId, userId: rec.userId, scopes: rec.scopes, createdAt: new Date().toISOString(), revoked: false };
+    const grant: SandboxGrant = {
+      id: randomBytes(12).toString('hex'),
+      network,
+      clientId: rec.clientId,
+      userId: rec.userId,
+      scopes: rec.scopes,
+      createdAt: new Date().toISOString(),
+      revoked: false,
+    };
     await this.store.put(['oauth', 'grant', grant.id], grant);
     return grant;
   }
 
   /** Issues an access token (and a refresh token when refreshTtlSeconds is given) for a grant. */
-  async issueTokens(grant: SandboxGrant, o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string }): Promise<IssuedTokens> {
+  async issueTokens(
+    grant: SandboxGrant,
+    o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string },
+  ): Promise<IssuedTokens> {
     const prefix = o.prefix ?? `sbx${grant.network.slice(0, 2)}`;
     const accessToken = prefix + randomBytes(24).toString('base64url');
-    await this.saveToken(accessToken, { grantId: grant.id, kind: 'access', subject: o.subject ?? null, expiresAt: expiry(o.accessTtlSeconds) });
+    await this.saveToken(accessToken, {
+      grantId: grant.id,
+      kind: 'access',
+      subject: o.subject ?? null,
+      expiresAt: expiry(o.accessTtlSeconds),
+    });
     let refreshToken: string | null = null;
     if (o.refreshTtlSeconds !== undefined) {
       refreshToken = `${prefix}r${randomBytes(24).toString('base64url')}`;
-      await this.saveToken(refreshToken, { grantId: grant.id, kind: 'refresh', subject: o.subject ?? null, expiresAt: expiry(o.refreshTtlSeconds) });
+      await this.saveToken(refreshToken, {
+        grantId: grant.id,
+        kind: 'refresh',
+        subject: o.subject ?? null,
+        expiresAt: expiry(o.refreshTtlSeconds),
+      });
     }
     return { accessToken, refreshToken, expiresIn: o.accessTtlSeconds, refreshExpiresIn: o.refreshTtlSeconds ?? null };
   }
 
   /** Resolves a token of this network; throws SandboxOAuthError when unknown, expired or revoked. */
-  async verify(network: string, token: string | undefined | null, kind: 'access' | 'refresh' = 'access'): Promise<TokenInfo> {
+  async verify(
+    network: string,
+    token: string | undefined | null,
+    kind: 'access' | 'refresh' = 'access',
+  ): Promise<TokenInfo> {
     const rec = token ? await this.store.get<TokenRecord>(['oauth', 'token', token]) : null;
     const grant = rec ? await this.store.get<SandboxGrant>(['oauth', 'grant', rec.grantId]) : null;
-    if (!rec || !grant || grant.network !== network || rec.kind !== kind) throw new SandboxOAuthError('invalid_token', 'Invalid OAuth access token - Cannot parse access token');
-    if (grant.revoked) throw new SandboxOAuthError('revoked_token', 'The user has revoked this authorization or the session was invalidated.');
-    if (rec.expiresAt && Date.parse(rec.expiresAt) <= Date.now()) throw new SandboxOAuthError('expired_token', `The token expired on ${rec.expiresAt}.`);
+    if (!rec || !grant || grant.network !== network || rec.kind !== kind)
+      throw new SandboxOAuthError('invalid_token', 'Invalid OAuth access token - Cannot parse access token');
+    if (grant.revoked)
+      throw new SandboxOAuthError(
+        'revoked_token',
+        'The user has revoked this authorization or the session was invalidated.',
+      );
+    if (rec.expiresAt && Date.parse(rec.expiresAt) <= Date.now())
+      throw new SandboxOAuthError('expired_token', `The token expired on ${rec.expiresAt}.`);
     return { grant, kind: rec.kind, subject: rec.subject, expiresAt: rec.expiresAt };
   }
 
@@ -235,12 +308,20 @@ export class SandboxOAuth {
   async revoke(token: string): Promise<boolean> {
     const rec = await this.store.get<TokenRecord>(['oauth', 'token', token]);
     if (!rec) return false;
-    return (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true }))) !== null;
+    return (
+      (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true }))) !==
+      null
+    );
   }
 
   /** Makes one token expire now. */
   async expire(token: string): Promise<boolean> {
-    return (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({ ...t, expiresAt: new Date(Date.now() - 1000).toISOString() }))) !== null;
+    return (
+      (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({
+        ...t,
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      }))) !== null
+    );
   }
 
   private async approve(req: AuthorizeRequest): Promise<string> {
@@ -277,7 +358,9 @@ function page(title: string, body: string): string {
 }
 
 function consentPage(p: PendingConsent): string {
-  const scopes = p.scopes.length ? `<ul>${p.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>` : '<p>No extra permissions.</p>';
+  const scopes = p.scopes.length
+    ? `<ul>${p.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`
+    : '<p>No extra permissions.</p>';
   return page(
     `Connect to ${p.network} (sandbox)`,
     `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel ?? p.clientId)}</strong> asks for these permissions:</p>${scopes}` +

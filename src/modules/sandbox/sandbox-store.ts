@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { InjectRedis, redisKey } from '../../common/redis/redis.module';
-import { AppConfig } from '../../config/config';
+import { InjectRedis, redisKey } from '@/common/redis/redis.module';
+import { AppConfig } from '@/config/config';
 
 /** Simulated networks forget everything after a week. */
 export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
@@ -58,7 +58,10 @@ export class SandboxStore {
   /** Atomic counter; the TTL is (re)set on every increment. */
   async incr(parts: string[], ttlSeconds = SANDBOX_TTL_SECONDS): Promise<number> {
     const key = this.key(parts);
-    const [[, n]] = (await this.redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [[Error | null, number], unknown];
+    const [[, n]] = (await this.redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [
+      [Error | null, number],
+      unknown,
+    ];
     return n;
   }
 

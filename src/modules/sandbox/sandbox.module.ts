@@ -37,7 +37,17 @@ import { ThreadsSandbox } from './threads-sandbox.service';
     YouTubeSandboxDataController,
     // @sandbox-controllers
   ],
-  providers: [SandboxStore, SandboxOAuth, LinkedInSandbox, TikTokSandbox, YouTubeSandbox, FacebookSandbox, InstagramSandbox, MetaContainers, ThreadsSandbox],
+  providers: [
+    SandboxStore,
+    SandboxOAuth,
+    LinkedInSandbox,
+    TikTokSandbox,
+    YouTubeSandbox,
+    FacebookSandbox,
+    InstagramSandbox,
+    MetaContainers,
+    ThreadsSandbox,
+  ],
   exports: [SandboxStore, SandboxOAuth],
 })
 export class SandboxModule {}

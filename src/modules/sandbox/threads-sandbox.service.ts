@@ -24,7 +24,12 @@ export class ThreadsSandbox {
     const existing = await this.store.get<ThreadsUser>(key);
     if (existing) return existing;
     const suffix = grant.userId.slice(-4);
-    const user: ThreadsUser = { id: sandboxNumericId(), username: `sandbox_threads_${suffix}`, name: `Sandbox Threads ${suffix}`, ownerUserId: grant.userId };
+    const user: ThreadsUser = {
+      id: sandboxNumericId(),
+      username: `sandbox_threads_${suffix}`,
+      name: `Sandbox Threads ${suffix}`,
+      ownerUserId: grant.userId,
+    };
     if (!(await this.store.putNew(key, user))) return (await this.store.get<ThreadsUser>(key))!;
     await this.store.put(['threads', 'profile', user.id], user);
     return user;
@@ -35,20 +40,35 @@ export class ThreadsSandbox {
     if (id === 'me') return this.userOf(token.grant);
     const user = await this.store.get<ThreadsUser>(['threads', 'profile', id]);
     if (!user)
-      throw graphFail(`Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, {
-        code: 100,
-        subcode: 33,
-        type: 'THApiException',
-      });
-    if (user.ownerUserId !== token.grant.userId) throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
+      throw graphFail(
+        `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        {
+          code: 100,
+          subcode: 33,
+          type: 'THApiException',
+        },
+      );
+    if (user.ownerUserId !== token.grant.userId)
+      throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
     return user;
   }
 
   async magic(userId: string, text: string, contentKey: string): Promise<void> {
     const outcome = await applyMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey });
-    if (outcome.kind === 'fail') throw graphFail(outcome.message, { code: 100, type: 'THApiException', userTitle: 'Post rejected', userMsg: outcome.message });
+    if (outcome.kind === 'fail')
+      throw graphFail(outcome.message, {
+        code: 100,
+        type: 'THApiException',
+        userTitle: 'Post rejected',
+        userMsg: outcome.message,
+      });
     if (outcome.kind === 'flaky')
-      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, { code: 2, status: 500, transient: true, type: 'THApiException' });
+      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+        type: 'THApiException',
+      });
   }
 }
 
@@ -68,7 +88,10 @@ export function threadsUserInsights(userId: string, from: string, to: string, na
         name,
         period: 'day',
         title: 'views',
-        values: days.map((d) => ({ value: d.views, end_time: `${new Date(Date.parse(`${d.date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T07:00:00+0000` })),
+        values: days.map((d) => ({
+          value: d.views,
+          end_time: `${new Date(Date.parse(`${d.date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T07:00:00+0000`,
+        })),
         id: `${userId}/insights/views/day`,
       };
     const value = name === 'followers_count' ? (days.at(-1)?.followers ?? 0) : total(name as 'likes');

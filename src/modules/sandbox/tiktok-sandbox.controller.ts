@@ -4,7 +4,18 @@ import { applyMagicWords } from './magic-words';
 import { SandboxController, SandboxHttpError } from './sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from './sandbox-metrics';
 import { qs } from './sandbox-request';
-import { TikTokSandbox, TtPublish, TtVideo, ttFail, ttOk, ttOkText, TT_PHOTO_LIMIT, TT_PRIVACY_OPTIONS, TT_TITLE_LIMIT, openIdOf } from './tiktok-sandbox.service';
+import {
+  TikTokSandbox,
+  TtPublish,
+  TtVideo,
+  ttFail,
+  ttOk,
+  ttOkText,
+  TT_PHOTO_LIMIT,
+  TT_PRIVACY_OPTIONS,
+  TT_TITLE_LIMIT,
+  openIdOf,
+} from './tiktok-sandbox.service';
 
 type Q = Record<string, unknown>;
 const ACCESS_TTL = 86_400;
@@ -21,13 +32,18 @@ export class TikTokSandboxController {
 
   @Get('v2/auth/authorize')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.tt.oauth.authorizeQuery(q, { network: 'tiktok', appLabel: 'TikTok app', clientIdParam: 'client_key' }, res);
+    return this.tt.oauth.authorizeQuery(
+      q,
+      { network: 'tiktok', appLabel: 'TikTok app', clientIdParam: 'client_key' },
+      res,
+    );
   }
 
   @Post('v2/oauth/token')
   @HttpCode(200)
   async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    const fail = (error: string, description: string) => new SandboxHttpError(400, { error, error_description: description, log_id: `${Date.now()}SANDBOX` });
+    const fail = (error: string, description: string) =>
+      new SandboxHttpError(400, { error, error_description: description, log_id: `${Date.now()}SANDBOX` });
     const { grant } = await this.tt.oauth.tokenGrant('tiktok', body, {
       clientIdParam: 'client_key',
       invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
@@ -35,7 +51,11 @@ export class TikTokSandboxController {
       invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
     });
     // Refresh tokens rotate: every refresh answers with a new one.
-    const t = await this.tt.oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, refreshTtlSeconds: REFRESH_TTL, prefix: 'act.' });
+    const t = await this.tt.oauth.issueTokens(grant, {
+      accessTtlSeconds: ACCESS_TTL,
+      refreshTtlSeconds: REFRESH_TTL,
+      prefix: 'act.',
+    });
     return {
       access_token: t.accessToken,
       expires_in: ACCESS_TTL,
@@ -67,7 +87,8 @@ export class TikTokSandboxController {
     const wanted = qs(fields)
       .split(',')
       .filter((f) => f in all);
-    if (wanted.length === 0) throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
+    if (wanted.length === 0)
+      throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
     return ttOk({ user: Object.fromEntries(wanted.map((f) => [f, all[f]])) });
   }
 
@@ -92,7 +113,8 @@ export class TikTokSandboxController {
   async videoInit(@Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
-    if (qs(source.source) !== 'PULL_FROM_URL') throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
+    if (qs(source.source) !== 'PULL_FROM_URL')
+      throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
     if (!qs(source.video_url)) throw ttFail(400, 'invalid_params', 'source_info.video_url is required.');
     return this.init(auth, 'video', info, qs(info.title), [qs(source.video_url)]);
   }
@@ -103,43 +125,83 @@ export class TikTokSandboxController {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
-    if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST') throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
+    if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
+      throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
     if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TT_PHOTO_LIMIT)
-      throw ttFail(400, 'invalid_params', `source_info.photo_images must list 1 to ${TT_PHOTO_LIMIT} URLs pulled from URL.`);
+      throw ttFail(
+        400,
+        'invalid_params',
+        `source_info.photo_images must list 1 to ${TT_PHOTO_LIMIT} URLs pulled from URL.`,
+      );
     return this.init(auth, 'photo', info, qs(info.description), images);
   }
 
   @Post('v2/post/publish/status/fetch')
   @HttpCode(200)
-  async status(@Body() body: Q, @Headers('authorization') auth: string | undefined, @Res() res: Response): Promise<void> {
+  async status(
+    @Body() body: Q,
+    @Headers('authorization') auth: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
     const c = await this.tt.creator(auth);
     const p = await this.tt.publish(qs(body.publish_id));
-    if (!p || p.openId !== c.openId) throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
+    if (!p || p.openId !== c.openId)
+      throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
     p.polls += 1;
     if (p.polls < 2) {
       await this.tt.savePublish(p);
-      res.type('application/json').send(ttOkText(JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) })));
+      res
+        .type('application/json')
+        .send(
+          ttOkText(JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) })),
+        );
       return;
     }
     if (p.failReason) {
       await this.tt.savePublish(p);
-      res.type('application/json').send(ttOkText(JSON.stringify({ status: 'FAILED', fail_reason: p.failReason, publicaly_available_post_id: [], uploaded_bytes: 0 })));
+      res.type('application/json').send(
+        ttOkText(
+          JSON.stringify({
+            status: 'FAILED',
+            fail_reason: p.failReason,
+            publicaly_available_post_id: [],
+            uploaded_bytes: 0,
+          }),
+        ),
+      );
       return;
     }
     if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-      const video: TtVideo = { id: this.tt.newVideoId(), openId: c.openId, title: p.title, description: p.description, createTime: Math.floor(Date.now() / 1000), shareUrl: '' };
+      const video: TtVideo = {
+        id: this.tt.newVideoId(),
+        openId: c.openId,
+        title: p.title,
+        description: p.description,
+        createTime: Math.floor(Date.now() / 1000),
+        shareUrl: '',
+      };
       video.shareUrl = `https://www.tiktok.com/@${c.username}/video/${video.id}`;
       await this.tt.saveVideo(video);
       p.videoId = video.id;
     }
     await this.tt.savePublish(p);
     // Post ids are int64: sent as bare numbers, like TikTok does.
-    res.type('application/json').send(ttOkText(`{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${p.videoId ?? ''}],"downloaded_bytes":${p.mediaBytes}}`));
+    res
+      .type('application/json')
+      .send(
+        ttOkText(
+          `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${p.videoId ?? ''}],"downloaded_bytes":${p.mediaBytes}}`,
+        ),
+      );
   }
 
   @Post('v2/video/list')
   @HttpCode(200)
-  async list(@Query('fields') fields: string, @Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+  async list(
+    @Query('fields') fields: string,
+    @Body() body: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
     const c = await this.tt.creator(auth, 'video.list');
     const start = Number(body.cursor) || 0;
     const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
@@ -149,20 +211,49 @@ export class TikTokSandboxController {
 
   @Post('v2/video/query')
   @HttpCode(200)
-  async query(@Query('fields') fields: string, @Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+  async query(
+    @Query('fields') fields: string,
+    @Body() body: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
     const c = await this.tt.creator(auth, 'video.list');
-    const ids = Array.isArray((body.filters as Q | undefined)?.video_ids) ? ((body.filters as Q).video_ids as unknown[]).map(qs).slice(0, 20) : [];
-    const videos = (await Promise.all(ids.map((id) => this.tt.video(id)))).filter((v): v is TtVideo => v !== null && v.openId === c.openId);
+    const ids = Array.isArray((body.filters as Q | undefined)?.video_ids)
+      ? ((body.filters as Q).video_ids as unknown[]).map(qs).slice(0, 20)
+      : [];
+    const videos = (await Promise.all(ids.map((id) => this.tt.video(id)))).filter(
+      (v): v is TtVideo => v !== null && v.openId === c.openId,
+    );
     return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: 0, has_more: false });
   }
 
-  private async init(auth: string | undefined, kind: 'video' | 'photo', info: Q, text: string, urls: string[]): Promise<unknown> {
+  private async init(
+    auth: string | undefined,
+    kind: 'video' | 'photo',
+    info: Q,
+    text: string,
+    urls: string[],
+  ): Promise<unknown> {
     const c = await this.tt.creator(auth, 'video.publish');
     await this.tt.countInit(c.token);
     const privacy = qs(info.privacy_level);
-    if (!TT_PRIVACY_OPTIONS.includes(privacy)) throw ttFail(400, 'privacy_level_option_mismatch', `privacy_level ${privacy || '(none)'} is not one of the creator's options.`);
-    if (text.length > TT_TITLE_LIMIT) throw ttFail(400, 'invalid_params', `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TT_TITLE_LIMIT} characters.`);
-    const outcome = await applyMagicWords(this.tt.store, { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') });
+    if (!TT_PRIVACY_OPTIONS.includes(privacy))
+      throw ttFail(
+        400,
+        'privacy_level_option_mismatch',
+        `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
+      );
+    if (text.length > TT_TITLE_LIMIT)
+      throw ttFail(
+        400,
+        'invalid_params',
+        `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TT_TITLE_LIMIT} characters.`,
+      );
+    const outcome = await applyMagicWords(this.tt.store, {
+      platform: 'tiktok',
+      accountId: c.openId,
+      text,
+      contentKey: urls.join('|'),
+    });
     if (outcome.kind === 'fail') throw ttFail(403, 'spam_risk_text', outcome.message);
     if (outcome.kind === 'flaky') throw ttFail(500, 'internal_error', outcome.message);
     const p: TtPublish = {

@@ -8,7 +8,8 @@ import { SandboxStore } from './sandbox-store';
 
 /** State and rules of the simulated TikTok (creators, publishes, videos). */
 
-const logId = (): string => `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
+const logId = (): string =>
+  `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 
 /** TikTok's envelope with an error: `{ data: {}, error: { code, message, log_id } }`. */
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
@@ -72,23 +73,45 @@ export class TikTokSandbox {
   async creator(authorization: string | undefined, scope?: string): Promise<TtCreator> {
     const token = bearerToken(authorization);
     const info = token ? await this.oauth.verify('tiktok', token).catch(() => null) : null;
-    if (!token || !info) throw ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-    if (scope && !info.grant.scopes.includes(scope)) throw ttFail(401, 'scope_not_authorized', `The user did not authorize the scope required for completing this request (${scope}).`);
+    if (!token || !info)
+      throw ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+    if (scope && !info.grant.scopes.includes(scope))
+      throw ttFail(
+        401,
+        'scope_not_authorized',
+        `The user did not authorize the scope required for completing this request (${scope}).`,
+      );
     const userId = info.grant.userId;
-    return { openId: openIdOf(userId), userId, username: `sandbox.creator${userId.slice(-6)}`, displayName: `Sandbox Creator ${userId.slice(-4)}`, scopes: info.grant.scopes, token };
+    return {
+      openId: openIdOf(userId),
+      userId,
+      username: `sandbox.creator${userId.slice(-6)}`,
+      displayName: `Sandbox Creator ${userId.slice(-4)}`,
+      scopes: info.grant.scopes,
+      token,
+    };
   }
 
   /** 6 init calls per minute per token. */
   async countInit(token: string): Promise<void> {
     const minute = Math.floor(Date.now() / 60_000);
-    const n = await this.store.incr(['tiktok', 'init-rate', createHash('sha256').update(token).digest('hex').slice(0, 24), String(minute)], 70);
-    if (n > TT_INITS_PER_MINUTE) throw ttFail(429, 'rate_limit_exceeded', `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`);
+    const n = await this.store.incr(
+      ['tiktok', 'init-rate', createHash('sha256').update(token).digest('hex').slice(0, 24), String(minute)],
+      70,
+    );
+    if (n > TT_INITS_PER_MINUTE)
+      throw ttFail(
+        429,
+        'rate_limit_exceeded',
+        `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`,
+      );
   }
 
   /** TikTok pulls the media from the URL; a failed download shows up later as the publish's fail_reason. */
   async pullProblem(kind: 'video' | 'photo', urls: string[]): Promise<string | null> {
     for (const url of urls) {
-      if (await fetchMediaProblem(url, kind === 'video' ? 'video' : 'image')) return kind === 'video' ? 'video_pull_failed' : 'photo_pull_failed';
+      if (await fetchMediaProblem(url, kind === 'video' ? 'video' : 'image'))
+        return kind === 'video' ? 'video_pull_failed' : 'photo_pull_failed';
       // Photo posts take JPEG and WebP only.
       if (kind === 'photo' && !/\.(jpe?g|webp)(\?|$)/i.test(url)) return 'file_format_check_failed';
     }
@@ -122,7 +145,9 @@ export class TikTokSandbox {
 
   async videosOf(openId: string, start: number, count: number): Promise<{ videos: TtVideo[]; hasMore: boolean }> {
     const ids = await this.store.list<string>(['tiktok', 'videos', openId], start, start + count);
-    const videos = (await Promise.all(ids.slice(0, count).map((id) => this.video(id)))).filter((v): v is TtVideo => v !== null);
+    const videos = (await Promise.all(ids.slice(0, count).map((id) => this.video(id)))).filter(
+      (v): v is TtVideo => v !== null,
+    );
     return { videos, hasMore: ids.length > count };
   }
 }

@@ -15,7 +15,8 @@ const REPORT_METRICS: Record<string, (channelId: string, day: string) => number>
   },
   comments: () => 0,
   shares: (c, d) => dailyAccountMetrics(c, d).shares,
-  subscribersGained: (c, d) => Math.max(0, dailyAccountMetrics(c, d).followers - dailyAccountMetrics(c, previousDay(d)).followers),
+  subscribersGained: (c, d) =>
+    Math.max(0, dailyAccountMetrics(c, d).followers - dailyAccountMetrics(c, previousDay(d)).followers),
   subscribersLost: () => 0,
   estimatedMinutesWatched: (c, d) => dailyAccountMetrics(c, d).views * 2,
 };
@@ -36,17 +37,38 @@ export class YouTubeSandboxDataController {
       const all: Record<string, unknown> = {
         snippet: v.snippet,
         status: v.status,
-        statistics: { viewCount: String(m.views), likeCount: String(m.likes), favoriteCount: '0', commentCount: String(m.comments) },
+        statistics: {
+          viewCount: String(m.views),
+          likeCount: String(m.likes),
+          favoriteCount: '0',
+          commentCount: String(m.comments),
+        },
       };
-      return { kind: v.kind, etag: v.etag, id: v.id, ...Object.fromEntries(parts.filter((p) => p in all).map((p) => [p, all[p]])) };
+      return {
+        kind: v.kind,
+        etag: v.etag,
+        id: v.id,
+        ...Object.fromEntries(parts.filter((p) => p in all).map((p) => [p, all[p]])),
+      };
     });
-    return { kind: 'youtube#videoListResponse', etag: etag(ids.join()), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } };
+    return {
+      kind: 'youtube#videoListResponse',
+      etag: etag(ids.join()),
+      items,
+      pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+    };
   }
 
   @Get('youtube/v3/playlistItems')
   async playlistItems(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
     const ch = await this.yt.channel(auth);
-    if (qs(q.playlistId) !== ch.uploadsPlaylistId) throw ytFail(404, 'playlistNotFound', "The playlist identified with the request's playlistId parameter cannot be found.", 'youtube.playlistItem');
+    if (qs(q.playlistId) !== ch.uploadsPlaylistId)
+      throw ytFail(
+        404,
+        'playlistNotFound',
+        "The playlist identified with the request's playlistId parameter cannot be found.",
+        'youtube.playlistItem',
+      );
     const max = Math.min(50, Math.max(1, Number(qs(q.maxResults)) || 5));
     const videos = await this.yt.uploads(ch.id, max);
     const items = videos.map((v, i) => ({
@@ -64,7 +86,12 @@ export class YouTubeSandboxDataController {
         resourceId: { kind: 'youtube#video', videoId: v.id },
       },
     }));
-    return { kind: 'youtube#playlistItemListResponse', etag: etag(ch.uploadsPlaylistId), items, pageInfo: { totalResults: items.length, resultsPerPage: max } };
+    return {
+      kind: 'youtube#playlistItemListResponse',
+      etag: etag(ch.uploadsPlaylistId),
+      items,
+      pageInfo: { totalResults: items.length, resultsPerPage: max },
+    };
   }
 
   /** youtubeanalytics.googleapis.com/v2/reports with dimensions=day. */
@@ -75,8 +102,15 @@ export class YouTubeSandboxDataController {
     if (ids !== 'channel==MINE' && ids !== `channel==${ch.id}`) throw ytFail(403, 'forbidden', 'Forbidden', 'global');
     const metrics = qs(q.metrics).split(',').filter(Boolean);
     const unknown = metrics.find((m) => !(m in REPORT_METRICS));
-    if (unknown || metrics.length === 0) throw ytFail(400, 'badRequest', `Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`, 'global');
-    if (qs(q.dimensions) !== 'day') throw ytFail(400, 'badRequest', 'The sandbox reports support dimensions=day only.', 'global');
+    if (unknown || metrics.length === 0)
+      throw ytFail(
+        400,
+        'badRequest',
+        `Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`,
+        'global',
+      );
+    if (qs(q.dimensions) !== 'day')
+      throw ytFail(400, 'badRequest', 'The sandbox reports support dimensions=day only.', 'global');
     const from = qs(q.startDate);
     const to = qs(q.endDate);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
@@ -86,7 +120,10 @@ export class YouTubeSandboxDataController {
       .map((d) => [d, ...metrics.map((m) => REPORT_METRICS[m]!(ch.id, d))]);
     return {
       kind: 'youtubeAnalytics#resultTable',
-      columnHeaders: [{ name: 'day', columnType: 'DIMENSION', dataType: 'STRING' }, ...metrics.map((name) => ({ name, columnType: 'METRIC', dataType: 'INTEGER' }))],
+      columnHeaders: [
+        { name: 'day', columnType: 'DIMENSION', dataType: 'STRING' },
+        ...metrics.map((name) => ({ name, columnType: 'METRIC', dataType: 'INTEGER' })),
+      ],
       rows,
     };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { AppConfig } from '../../config/config';
+import { AppConfig } from '@/config/config';
 import { SandboxHttpError } from './sandbox-http';
 import { dailyAccountMetrics } from './sandbox-metrics';
 import { SandboxOAuth } from './sandbox-oauth';
@@ -10,8 +10,16 @@ import { SandboxStore } from './sandbox-store';
 /** State and rules of the simulated YouTube (channels, resumable upload sessions, videos). */
 
 /** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
-export function ytFail(code: number, reason: string, message: string, domain = 'youtube.video', status?: string): SandboxHttpError {
-  return new SandboxHttpError(code, { error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) } });
+export function ytFail(
+  code: number,
+  reason: string,
+  message: string,
+  domain = 'youtube.video',
+  status?: string,
+): SandboxHttpError {
+  return new SandboxHttpError(code, {
+    error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
+  });
 }
 
 export interface YtChannel {
@@ -107,18 +115,35 @@ export class YouTubeSandbox {
         description: 'A simulated YouTube channel.',
         customUrl: ch.customUrl,
         publishedAt: '2024-01-01T00:00:00Z',
-        thumbnails: { default: { url: `${this.base.replace('/youtube', '/_control')}/media/image.jpg`, width: 88, height: 88 } },
+        thumbnails: {
+          default: { url: `${this.base.replace('/youtube', '/_control')}/media/image.jpg`, width: 88, height: 88 },
+        },
       },
       contentDetails: { relatedPlaylists: { likes: '', uploads: ch.uploadsPlaylistId } },
-      statistics: { viewCount: '0', subscriberCount: String(dailyAccountMetrics(ch.id, today).followers), hiddenSubscriberCount: false, videoCount: String(videoCount) },
+      statistics: {
+        viewCount: '0',
+        subscriberCount: String(dailyAccountMetrics(ch.id, today).followers),
+        hiddenSubscriberCount: false,
+        videoCount: String(videoCount),
+      },
     };
-    return { kind: 'youtube#channel', etag: etag(ch.id), id: ch.id, ...Object.fromEntries(parts.filter((p) => p in all).map((p) => [p, all[p]])) };
+    return {
+      kind: 'youtube#channel',
+      etag: etag(ch.id),
+      id: ch.id,
+      ...Object.fromEntries(parts.filter((p) => p in all).map((p) => [p, all[p]])),
+    };
   }
 }
 
 export function channelOf(userId: string): YtChannel {
   const tail = createHash('sha256').update(`youtube:${userId}`).digest('base64url').slice(0, 22);
-  return { id: `UC${tail}`, uploadsPlaylistId: `UU${tail}`, title: `Sandbox Channel ${userId.slice(-4)}`, customUrl: `@sandboxchannel${userId.slice(-6)}` };
+  return {
+    id: `UC${tail}`,
+    uploadsPlaylistId: `UU${tail}`,
+    title: `Sandbox Channel ${userId.slice(-4)}`,
+    customUrl: `@sandboxchannel${userId.slice(-6)}`,
+  };
 }
 
 export function etag(seed: string): string {

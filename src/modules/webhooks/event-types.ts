@@ -75,7 +75,8 @@ export function sampleEventData(type: WebhookEventType, profileId: string): Reco
       status: 'failed',
       error: 'Sample platform error',
     };
-    const results = kind === 'both' ? [success, failed] : kind === 'success' ? [success] : kind === 'failed' ? [failed] : [];
+    const results =
+      kind === 'both' ? [success, failed] : kind === 'success' ? [success] : kind === 'failed' ? [failed] : [];
     return {
       ...base,
       postId: randomUUID(),
@@ -113,7 +114,13 @@ export function sampleEventData(type: WebhookEventType, profileId: string): Reco
     case 'connection.completed':
       return { ...base, sessionId, platform: 'facebook', accounts: [account] };
     case 'connection.failed':
-      return { ...base, sessionId, platform: 'facebook', status: 'failed', error: { code: 'access_denied', message: 'The person declined the consent (sample).' } };
+      return {
+        ...base,
+        sessionId,
+        platform: 'facebook',
+        status: 'failed',
+        error: { code: 'access_denied', message: 'The person declined the consent (sample).' },
+      };
     case 'comment.received':
       return {
         ...base,

@@ -2,14 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { ApiError } from '../../common/errors/api-error';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { paged, pageWindow } from '../../common/pagination/pagination';
-import { QueueService } from '../../common/queue/queue.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { paged, pageWindow } from '@/common/pagination/pagination';
+import { QueueService } from '@/common/queue/queue.service';
 import { EntitlementsService } from '../plans/entitlements.service';
-import { ListDeliveriesQueryDto, TestWebhookDto, WebhookDeliveryDto, WebhookDeliveryListDto, WebhookDeliveryResponseDto } from './dto/webhook.dto';
+import {
+  ListDeliveriesQueryDto,
+  TestWebhookDto,
+  WebhookDeliveryDto,
+  WebhookDeliveryListDto,
+  WebhookDeliveryResponseDto,
+} from './dto/webhook.dto';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEventType, sampleEventData } from './event-types';
 import { oneShotJobOptions } from './jobs/webhook-jobs';
@@ -50,7 +56,11 @@ export class WebhookDeliveriesService {
     private readonly queues: QueueService,
   ) {}
 
-  async list(auth: AuthContext, subscriptionId: string, query: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+  async list(
+    auth: AuthContext,
+    subscriptionId: string,
+    query: ListDeliveriesQueryDto,
+  ): Promise<WebhookDeliveryListDto> {
     this.entitlements.assertFeature(auth, 'webhooks');
     const sub = await this.webhooks.findOwned(auth, subscriptionId);
     const window = pageWindow(query);
@@ -72,7 +82,11 @@ export class WebhookDeliveriesService {
     this.entitlements.assertFeature(auth, 'webhooks');
     const delivery = await this.dataSource.transaction(async (m) => {
       const sub = await this.webhooks.findOwned(auth, subscriptionId, m);
-      if (!sub.isActive) throw new ApiError('invalid_state_transition', `Webhook '${sub.id}' is paused; set isActive to true before sending a test event.`);
+      if (!sub.isActive)
+        throw new ApiError(
+          'invalid_state_transition',
+          `Webhook '${sub.id}' is paused; set isActive to true before sending a test event.`,
+        );
       const row = await m.save(
         m.create(WebhookDeliveryEntity, {
           id: randomUUID(),
@@ -118,9 +132,16 @@ export class WebhookDeliveriesService {
       });
       if (!found) throw ApiError.notFound('delivery', deliveryId);
       if (!REDELIVERABLE.includes(found.status)) {
-        throw new ApiError('invalid_state_transition', `Delivery '${found.id}' is ${found.status}; only failed, abandoned or cancelled deliveries can be redelivered.`);
+        throw new ApiError(
+          'invalid_state_transition',
+          `Delivery '${found.id}' is ${found.status}; only failed, abandoned or cancelled deliveries can be redelivered.`,
+        );
       }
-      if (!sub.isActive) throw new ApiError('invalid_state_transition', `Webhook '${sub.id}' is paused; set isActive to true before redelivering.`);
+      if (!sub.isActive)
+        throw new ApiError(
+          'invalid_state_transition',
+          `Webhook '${sub.id}' is paused; set isActive to true before redelivering.`,
+        );
       const before = found.status;
       found.status = 'pending';
       found.nextAttemptAt = new Date();
@@ -145,7 +166,11 @@ export class WebhookDeliveriesService {
   }
 
   /** The job is added after the commit (a worker must see the row); if Redis refuses, undo the status change. */
-  private async enqueueOrRevert(delivery: WebhookDeliveryEntity, revertTo: DeliveryStatus, opts: ReturnType<typeof oneShotJobOptions>): Promise<void> {
+  private async enqueueOrRevert(
+    delivery: WebhookDeliveryEntity,
+    revertTo: DeliveryStatus,
+    opts: ReturnType<typeof oneShotJobOptions>,
+  ): Promise<void> {
     try {
       await this.queues.enqueue('deliver-webhook', { deliveryId: delivery.id }, opts);
     } catch (err) {

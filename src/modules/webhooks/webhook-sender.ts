@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { request } from 'undici';
-import { SsrfSafeAgent } from '../../common/http/ssrf-safe-agent';
-import { AppConfig } from '../../config/config';
+import { SsrfSafeAgent } from '@/common/http/ssrf-safe-agent';
+import { AppConfig } from '@/config/config';
 import { RESPONSE_BODY_LIMIT } from './entities/webhook-delivery.entity';
 
 export interface SendResult {
@@ -48,7 +48,13 @@ export function describeError(err: unknown, timeoutMs: number): string {
     message?: string;
     cause?: { code?: string; message?: string };
   };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    e?.code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return `Timed out after ${timeoutMs} ms`;
   }
   const code = e?.code ?? e?.cause?.code;

@@ -30,13 +30,22 @@ describe('webhook signature', () => {
 
   it('should refuse a changed body, another secret, a malformed header and an old timestamp', () => {
     const header = signatureHeader(secret, body, now);
-    expect(verifySignature(body.replace('héllo', 'hello'), header, secret, 300, now)).toEqual({ ok: false, reason: 'no_matching_signature' });
-    expect(verifySignature(body, header, generateWebhookSecret(), 300, now)).toEqual({ ok: false, reason: 'no_matching_signature' });
+    expect(verifySignature(body.replace('héllo', 'hello'), header, secret, 300, now)).toEqual({
+      ok: false,
+      reason: 'no_matching_signature',
+    });
+    expect(verifySignature(body, header, generateWebhookSecret(), 300, now)).toEqual({
+      ok: false,
+      reason: 'no_matching_signature',
+    });
     expect(verifySignature(body, 'v1=abc', secret, 300, now)).toEqual({
       ok: false,
       reason: 'malformed_header',
     });
-    expect(verifySignature(body, header, secret, 300, new Date(now.getTime() + 301_000))).toEqual({ ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(verifySignature(body, header, secret, 300, new Date(now.getTime() + 301_000))).toEqual({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
     expect(verifySignature(body, header, secret, 300, new Date(now.getTime() + 299_000))).toMatchObject({ ok: true });
   });
 });

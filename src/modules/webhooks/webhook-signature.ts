@@ -32,7 +32,13 @@ export type VerifyResult =
  * compare in constant time over the exact raw bytes, and refuse timestamps more than
  * `toleranceSeconds` away from now.
  */
-export function verifySignature(rawBody: string | Buffer, header: string, secret: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now: Date = new Date()): VerifyResult {
+export function verifySignature(
+  rawBody: string | Buffer,
+  header: string,
+  secret: string,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+  now: Date = new Date(),
+): VerifyResult {
   let timestamp: number | undefined;
   const signatures: string[] = [];
   for (const part of header.split(',')) {
@@ -47,6 +53,7 @@ export function verifySignature(rawBody: string | Buffer, header: string, secret
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!match) return { ok: false, reason: 'no_matching_signature' };
-  if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > toleranceSeconds) return { ok: false, reason: 'timestamp_outside_tolerance' };
+  if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > toleranceSeconds)
+    return { ok: false, reason: 'timestamp_outside_tolerance' };
   return { ok: true, timestamp };
 }

@@ -94,7 +94,11 @@ export const WEBHOOKS_OPENAPI_EXTENSION = {
         summary: 'Event delivery (sent by the service to your URL)',
         description: WEBHOOKS_TAG_DESCRIPTION,
         parameters: [
-          header('Service-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>', 't=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'),
+          header(
+            'Service-Signature',
+            't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>',
+            't=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+          ),
           header('Service-Event', 'The event type.', 'post.published'),
           header('Service-Event-Id', 'Same as the envelope id.', '7f1c1a52-2a43-4b7e-9a0b-7a4e0f3f8d11'),
           header('Service-Delivery-Attempt', '1 on the first try, increasing on each retry.', '1'),

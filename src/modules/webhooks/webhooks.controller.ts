@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext } from '../../common/auth/auth-context';
-import { CurrentAuth, RequirePermission } from '../../common/auth/decorators';
-import type { ErrorCode } from '../../common/errors/error-catalogue';
+import { AuthContext } from '@/common/auth/auth-context';
+import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
+import type { ErrorCode } from '@/common/errors/error-catalogue';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -61,7 +61,11 @@ export class WebhooksController {
   @RequirePermission('webhooks:write', {
     errors: ['not_found', 'invalid_request', ...WRITE_ERRORS],
   })
-  update(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
+  update(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() dto: UpdateWebhookDto,
+  ): Promise<WebhookResponseDto> {
     return this.webhooks.update(auth, id, dto);
   }
 
@@ -90,7 +94,11 @@ export class WebhooksController {
   @RequirePermission('webhooks:write', {
     errors: ['not_found', 'invalid_request', 'invalid_state_transition', ...WRITE_ERRORS],
   })
-  test(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Body() dto: TestWebhookDto): Promise<WebhookDeliveryResponseDto> {
+  test(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() dto: TestWebhookDto,
+  ): Promise<WebhookDeliveryResponseDto> {
     return this.deliveries.sendTest(auth, id, dto);
   }
 
@@ -99,7 +107,11 @@ export class WebhooksController {
   @RequirePermission('webhooks:read', {
     errors: ['not_found', 'invalid_request', 'plan_limit'],
   })
-  listDeliveries(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+  listDeliveries(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<WebhookDeliveryListDto> {
     return this.deliveries.list(auth, id, query);
   }
 
@@ -109,7 +121,11 @@ export class WebhooksController {
   @RequirePermission('webhooks:write', {
     errors: ['not_found', 'invalid_state_transition', ...WRITE_ERRORS],
   })
-  retryDelivery(@CurrentAuth() auth: AuthContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryResponseDto> {
+  retryDelivery(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<WebhookDeliveryResponseDto> {
     return this.deliveries.redeliver(auth, id, deliveryId);
   }
 }

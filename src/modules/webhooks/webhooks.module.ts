@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { HttpOutModule } from '../../common/http/http.module';
+import { HttpOutModule } from '@/common/http/http.module';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
 import { WebhookDeliveryProcessor } from './jobs/webhook-delivery.processor';
@@ -15,7 +15,14 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), HttpOutModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDeliveriesService, WebhookSender, WebhookFanoutProcessor, WebhookDeliveryProcessor, WebhookSweepProcessor],
+  providers: [
+    WebhooksService,
+    WebhookDeliveriesService,
+    WebhookSender,
+    WebhookFanoutProcessor,
+    WebhookDeliveryProcessor,
+    WebhookSweepProcessor,
+  ],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

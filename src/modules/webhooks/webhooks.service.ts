@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
-import { AuthContext, actorOf } from '../../common/auth/auth-context';
-import { isUuid } from '../../common/auth/auth.service';
-import { SecretBox } from '../../common/crypto/secret-box';
-import { ApiError } from '../../common/errors/api-error';
-import { assertPublicHost, BlockedAddressError } from '../../common/http/ssrf-safe-agent';
-import { OutboxService } from '../../common/outbox/outbox.service';
-import { paged, pageWindow } from '../../common/pagination/pagination';
-import { AppConfig } from '../../config/config';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { ApiError } from '@/common/errors/api-error';
+import { assertPublicHost, BlockedAddressError } from '@/common/http/ssrf-safe-agent';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { paged, pageWindow } from '@/common/pagination/pagination';
+import { AppConfig } from '@/config/config';
 import { EntitlementsService } from '../plans/entitlements.service';
 import {
   CreatedWebhookDto,
@@ -81,7 +81,11 @@ export class WebhooksService {
     this.entitlements.assertFeature(auth, 'webhooks');
     const scope = dto.scope ?? 'profile';
     // An account-wide subscription sees every profile's events: only for keys that reach every profile.
-    if (scope === 'account' && auth.profileIds) throw new ApiError('profile_not_accessible', "A key restricted to profiles cannot create an 'account' scope subscription.");
+    if (scope === 'account' && auth.profileIds)
+      throw new ApiError(
+        'profile_not_accessible',
+        "A key restricted to profiles cannot create an 'account' scope subscription.",
+      );
     await this.assertReceiverUrl(dto.url);
     const secret = generateWebhookSecret();
     const saved = await this.dataSource.transaction(async (m) => {
@@ -187,16 +191,24 @@ export class WebhooksService {
       throw ApiError.invalid('url', 'url must be an absolute https URL');
     }
     const allowPrivate = this.config.webhooks.allowPrivateUrls;
-    if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw ApiError.invalid('url', 'url must be an absolute https URL');
+    if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+      throw ApiError.invalid('url', 'url must be an absolute https URL');
     try {
       await assertPublicHost(url.hostname, allowPrivate);
     } catch (err) {
-      if (err instanceof BlockedAddressError) throw ApiError.invalid('url', 'url must not resolve to a private, loopback or link-local address');
+      if (err instanceof BlockedAddressError)
+        throw ApiError.invalid('url', 'url must not resolve to a private, loopback or link-local address');
       throw ApiError.invalid('url', `url host '${url.hostname}' could not be resolved`);
     }
   }
 
-  private async audit(m: EntityManager, auth: AuthContext, s: WebhookSubscriptionEntity, type: string, data: Record<string, unknown>): Promise<void> {
+  private async audit(
+    m: EntityManager,
+    auth: AuthContext,
+    s: WebhookSubscriptionEntity,
+    type: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
     await this.outbox.record(m, {
       workspaceId: auth.workspaceId,
       profileId: s.profileId,

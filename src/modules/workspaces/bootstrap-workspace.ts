@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { displayPrefix, generateApiKey, hashApiKey } from '../../common/auth/api-key-secret';
-import { EventEntity } from '../../common/outbox/event.entity';
+import { displayPrefix, generateApiKey, hashApiKey } from '@/common/auth/api-key-secret';
+import { EventEntity } from '@/common/outbox/event.entity';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { PlanName, TRIAL_DAYS } from '../plans/plans';
 import { ProfileEntity } from '../profiles/profile.entity';
@@ -32,9 +32,20 @@ export interface BootstrapResult {
 export async function bootstrapWorkspace(ds: DataSource, input: BootstrapInput): Promise<BootstrapResult> {
   return ds.transaction(async (m) => {
     const trialEndsAt = input.plan === 'trial' ? new Date(Date.now() + TRIAL_DAYS * 86400_000) : null;
-    const workspace = await m.save(m.create(WorkspaceEntity, { name: input.workspaceName, plan: input.plan, trialEndsAt }));
-    const user = await m.save(m.create(UserEntity, { workspaceId: workspace.id, email: input.email.toLowerCase(), name: null, role: 'owner' }));
-    const profile = await m.save(m.create(ProfileEntity, { workspaceId: workspace.id, name: input.profileName ?? 'Default', description: null, externalId: null }));
+    const workspace = await m.save(
+      m.create(WorkspaceEntity, { name: input.workspaceName, plan: input.plan, trialEndsAt }),
+    );
+    const user = await m.save(
+      m.create(UserEntity, { workspaceId: workspace.id, email: input.email.toLowerCase(), name: null, role: 'owner' }),
+    );
+    const profile = await m.save(
+      m.create(ProfileEntity, {
+        workspaceId: workspace.id,
+        name: input.profileName ?? 'Default',
+        description: null,
+        externalId: null,
+      }),
+    );
     const apiKey = generateApiKey();
     const key = await m.save(
       m.create(ApiKeyEntity, {
@@ -62,7 +73,13 @@ export async function bootstrapWorkspace(ds: DataSource, input: BootstrapInput):
         profileId: profile.id,
         type: 'workspace.created',
         actor: { type: 'system', id: null },
-        data: { profileId: profile.id, workspaceId: workspace.id, plan: workspace.plan, ownerUserId: user.id, apiKeyId: key.id },
+        data: {
+          profileId: profile.id,
+          workspaceId: workspace.id,
+          plan: workspace.plan,
+          ownerUserId: user.id,
+          apiKeyId: key.id,
+        },
         dispatchedAt: null,
       }),
     );

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { ProfileQueryDto } from '../../../common/pagination/pagination';
-import { PLATFORM_NAMES, PlatformName } from '../../platforms/platform-name';
+import { ProfileQueryDto } from '@/common/pagination/pagination';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -126,7 +126,10 @@ export class AnalyticsHistoryDto {
   /** One point per day of the range, every account summed. */
   timeseries: DailyPointDto[];
   /** The same per network (networks with snapshots in the range). */
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/DailyPointDto' } } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/DailyPointDto' } },
+  })
   timeseriesByPlatform: Record<string, DailyPointDto[]>;
   /** Range totals per network, most engagement first. */
   platforms: PlatformTotalsDto[];

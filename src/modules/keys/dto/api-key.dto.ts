@@ -1,7 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayUnique, IsArray, IsDateString, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { PageQueryDto, ProfileBodyDto } from '../../../common/pagination/pagination';
-import { PERMISSIONS } from '../../../common/auth/permissions';
+import {
+  ArrayUnique,
+  IsArray,
+  IsDateString,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { PageQueryDto, ProfileBodyDto } from '@/common/pagination/pagination';
+import { PERMISSIONS } from '@/common/auth/permissions';
 
 export class CreateApiKeyDto extends ProfileBodyDto {
   @IsString()

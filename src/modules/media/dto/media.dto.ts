@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
-import { ProfileBodyDto } from '../../../common/pagination/pagination';
+import { ProfileBodyDto } from '@/common/pagination/pagination';
 import { ACCEPTED_TYPE_LIST } from '../media-types';
 import type { UploadSessionStatus } from '../entities/upload-session.entity';
 
@@ -15,7 +15,10 @@ export class CreateUploadDto extends ProfileBodyDto {
   fileName: string;
 
   /** MIME type of the file; the upload must be sent with exactly this `Content-Type`. */
-  @ApiProperty({ example: 'image/png', description: `One of ${ACCEPTED_TYPE_LIST.join(', ')}; anything else answers 415 on /v1/media/upload.` })
+  @ApiProperty({
+    example: 'image/png',
+    description: `One of ${ACCEPTED_TYPE_LIST.join(', ')}; anything else answers 415 on /v1/media/upload.`,
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
@@ -61,7 +64,10 @@ export class UploadedFileDto {
 export class CreateUploadSessionDto extends ProfileBodyDto {
   /** Where to send the person when done, with `?session=<id>&status=completed`. Default: a hosted "done" page. */
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'redirectUrl must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'redirectUrl must be an http(s) URL' },
+  )
   @MaxLength(2000)
   redirectUrl?: string;
 

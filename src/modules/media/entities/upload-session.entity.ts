@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { Actor } from '../../../common/outbox/event.entity';
+import type { Actor } from '@/common/outbox/event.entity';
 
 /** Stored states; `expired` is read off `expiresAt` (a pending session past it). */
 export type StoredUploadSessionStatus = 'pending' | 'completed';

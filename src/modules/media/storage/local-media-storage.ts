@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/config';
+import { AppConfig } from '@/config/config';
 import { AcceptedMediaType, MEDIA_KEY_PATTERN } from '../media-types';
 import type { MediaStorage } from './media-storage';
 import { UploadSigner } from './upload-signature';

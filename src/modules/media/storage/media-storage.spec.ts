@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../config/config';
+import { loadConfig } from '@/config/config';
 import { S3MediaStorage } from './s3-media-storage';
 import { UploadSigner } from './upload-signature';
 
@@ -20,7 +20,16 @@ describe('UploadSigner', () => {
 
   it('should keep verifying URLs signed before a key rotation, and not with an unrelated key', () => {
     const oldKey = Buffer.alloc(32, 1).toString('base64');
-    const rotated = new UploadSigner(loadConfig({}, { TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 2).toString('base64'), TOKEN_ENCRYPTION_KEY_ID: 'k2', TOKEN_ENCRYPTION_OLD_KEYS: `k1:${oldKey}` }));
+    const rotated = new UploadSigner(
+      loadConfig(
+        {},
+        {
+          TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 2).toString('base64'),
+          TOKEN_ENCRYPTION_KEY_ID: 'k2',
+          TOKEN_ENCRYPTION_OLD_KEYS: `k1:${oldKey}`,
+        },
+      ),
+    );
     const sig = signer.sign(KEY, 'image/png', 1_900_000_000);
     expect(rotated.verify(KEY, 'image/png', 1_900_000_000, sig)).toBe(true);
     const stranger = new UploadSigner(loadConfig({}, { TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') }));
@@ -30,14 +39,28 @@ describe('UploadSigner', () => {
 
 describe('S3MediaStorage', () => {
   const s3 = (extra: Record<string, string>) =>
-    new S3MediaStorage(loadConfig({}, { MEDIA_STORAGE: 's3', S3_BUCKET: 'sps-media', S3_REGION: 'eu-west-1', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'secret', ...extra }));
+    new S3MediaStorage(
+      loadConfig(
+        {},
+        {
+          MEDIA_STORAGE: 's3',
+          S3_BUCKET: 'sps-media',
+          S3_REGION: 'eu-west-1',
+          S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+          S3_SECRET_ACCESS_KEY: 'secret',
+          ...extra,
+        },
+      ),
+    );
 
   it('should presign a PUT that binds the Content-Type, against an S3-compatible endpoint (path style)', async () => {
     const storage = s3({ S3_ENDPOINT: 'http://127.0.0.1:9000' });
     const url = new URL(await storage.signUpload(KEY, 'image/png', new Date(Date.now() + 900_000)));
     expect(`${url.origin}${url.pathname}`).toBe(`http://127.0.0.1:9000/sps-media/${KEY}`);
     expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
-    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(expect.arrayContaining(['content-type', 'host']));
+    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(
+      expect.arrayContaining(['content-type', 'host']),
+    );
     expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeGreaterThan(890);
     expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request$/);
     expect(storage.publicUrl(KEY)).toBe(`http://127.0.0.1:9000/sps-media/${KEY}`);

@@ -1,6 +1,6 @@
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { AppConfig } from '../../../config/config';
+import { AppConfig } from '@/config/config';
 import type { AcceptedMediaType } from '../media-types';
 import type { MediaStorage } from './media-storage';
 
@@ -22,13 +22,18 @@ export class S3MediaStorage implements MediaStorage {
       region: m.S3_REGION,
       ...(m.S3_ENDPOINT ? { endpoint: m.S3_ENDPOINT, forcePathStyle: true } : {}),
       // Without explicit keys the SDK's default chain applies (environment, instance role…).
-      ...(m.S3_ACCESS_KEY_ID && m.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: m.S3_ACCESS_KEY_ID, secretAccessKey: m.S3_SECRET_ACCESS_KEY } } : {}),
+      ...(m.S3_ACCESS_KEY_ID && m.S3_SECRET_ACCESS_KEY
+        ? { credentials: { accessKeyId: m.S3_ACCESS_KEY_ID, secretAccessKey: m.S3_SECRET_ACCESS_KEY } }
+        : {}),
     });
   }
 
   signUpload(key: string, type: AcceptedMediaType, expiresAt: Date): Promise<string> {
     const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: type }), { expiresIn, signableHeaders: new Set(['content-type']) });
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: type }), {
+      expiresIn,
+      signableHeaders: new Set(['content-type']),
+    });
   }
 
   publicUrl(key: string): string {

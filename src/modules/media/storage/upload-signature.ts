@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/config';
+import { AppConfig } from '@/config/config';
 
 const INFO = 'sps/media-upload-url/v1';
 

@@ -56,11 +56,21 @@ export class FacebookPublisher {
     if (content.contentType === 'video') {
       if (!content.videoUrl) throw new PlatformError('A video post needs a video.', 'invalid_content', false);
       await save({ kind: 'video', sentAt: new Date().toISOString() });
-      const res = await this.graph.post<{ id: string }>(`/${page}/videos`, { file_url: content.videoUrl, description: content.text, title: str(content.options.title) }, token, { publish: true });
+      const res = await this.graph.post<{ id: string }>(
+        `/${page}/videos`,
+        { file_url: content.videoUrl, description: content.text, title: str(content.options.title) },
+        token,
+        { publish: true },
+      );
       postId = res.id;
     } else if (content.contentType === 'image' && content.imageUrls.length === 1) {
       await save({ kind: 'photo', sentAt: new Date().toISOString() });
-      const res = await this.graph.post<PhotoResponse>(`/${page}/photos`, { url: content.imageUrls[0], caption: content.text, published: true }, token, { publish: true });
+      const res = await this.graph.post<PhotoResponse>(
+        `/${page}/photos`,
+        { url: content.imageUrls[0], caption: content.text, published: true },
+        token,
+        { publish: true },
+      );
       postId = res.post_id ?? `${page}_${res.id}`;
     } else if (content.contentType === 'image') {
       const photoIds = [...(state.photoIds ?? [])];
@@ -73,10 +83,18 @@ export class FacebookPublisher {
       await save({ sentAt: new Date().toISOString() });
       const attached: Record<string, string> = {};
       photoIds.forEach((id, i) => (attached[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
-      postId = (await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, ...attached }, token, { publish: true })).id;
+      postId = (
+        await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, ...attached }, token, {
+          publish: true,
+        })
+      ).id;
     } else {
       await save({ kind: 'feed', sentAt: new Date().toISOString() });
-      postId = (await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, link: content.link }, token, { publish: true })).id;
+      postId = (
+        await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, link: content.link }, token, {
+          publish: true,
+        })
+      ).id;
     }
     await save({ postId });
     return { externalId: postId, url: await this.permalink(postId, token) };
@@ -93,17 +111,28 @@ export class FacebookPublisher {
     const video = state.kind === 'video';
     const list = await this.graph.get<GraphList<FeedItem>>(
       video ? `/${page}/videos` : `/${page}/published_posts`,
-      { fields: video ? 'id,description,created_time,permalink_url' : 'id,message,created_time,permalink_url', since, limit: 50 },
+      {
+        fields: video ? 'id,description,created_time,permalink_url' : 'id,message,created_time,permalink_url',
+        since,
+        limit: 50,
+      },
       token,
     );
     const text = req.content.text.trim();
-    const hit = list.data.find((p) => (video ? p.description : p.message)?.trim() === text && (!p.created_time || Date.parse(p.created_time) / 1000 >= since));
+    const hit = list.data.find(
+      (p) =>
+        (video ? p.description : p.message)?.trim() === text &&
+        (!p.created_time || Date.parse(p.created_time) / 1000 >= since),
+    );
     return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
   }
 
   private async permalink(id: string, token: string): Promise<string | null> {
     try {
-      return (await this.graph.get<{ permalink_url?: string }>(`/${id}`, { fields: 'permalink_url' }, token)).permalink_url ?? null;
+      return (
+        (await this.graph.get<{ permalink_url?: string }>(`/${id}`, { fields: 'permalink_url' }, token))
+          .permalink_url ?? null
+      );
     } catch {
       return null; // the post exists; a missing link is not a failure
     }

@@ -1,14 +1,17 @@
 import { PlatformError } from '../platform-adapter';
-import { fakeEndpoints, fakeFetch, timeoutError } from '../../../../test/support/fake-fetch';
+import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
 import { FacebookAdapter } from './facebook.adapter';
 
 const BASE = 'https://graph.facebook.com/v23.0';
-const make = (f: ReturnType<typeof fakeFetch>) => new FacebookAdapter(fakeEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch);
+const make = (f: ReturnType<typeof fakeFetch>) =>
+  new FacebookAdapter(fakeEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch);
 const account = { platformAccountId: '1234567890', accessToken: 'page-token', metadata: {} };
 
 describe('FacebookAdapter (doc bodies)', () => {
   it('should build the OAuth dialog URL with PKCE and the Pages scopes', () => {
-    const url = new URL(make(fakeFetch()).authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'chal' }));
+    const url = new URL(
+      make(fakeFetch()).authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'chal' }),
+    );
     expect(url.origin + url.pathname).toBe('https://www.facebook.com/v23.0/dialog/oauth');
     expect(url.searchParams.get('scope')).toContain('pages_manage_posts');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -46,14 +49,21 @@ describe('FacebookAdapter (doc bodies)', () => {
       },
     });
     const [page] = await make(f).listAccounts({ accessToken: 'user' });
-    expect(page).toMatchObject({ platformAccountId: 'page_id', name: 'Name of this Page', tokens: { accessToken: 'page_access_token', expiresAt: null }, metadata: { category: 'Internet Company' } });
+    expect(page).toMatchObject({
+      platformAccountId: 'page_id',
+      name: 'Name of this Page',
+      tokens: { accessToken: 'page_access_token', expiresAt: null },
+      metadata: { category: 'Internet Company' },
+    });
   });
 
   it('should publish a text post, saving progress before the call', async () => {
     // POST /{page-id}/feed answers the new post id: https://developers.facebook.com/docs/pages-api/posts
     const f = fakeFetch()
       .on('POST', '/page_id/feed', { body: { id: 'page_post_id' } })
-      .on('GET', '/page_post_id', { body: { permalink_url: 'https://www.facebook.com/page_id/posts/post_id', id: 'page_post_id' } });
+      .on('GET', '/page_post_id', {
+        body: { permalink_url: 'https://www.facebook.com/page_id/posts/post_id', id: 'page_post_id' },
+      });
     const saved: Record<string, unknown>[] = [];
     const res = await make(f).publish({
       account: { ...account, platformAccountId: 'page_id' },
@@ -74,13 +84,22 @@ describe('FacebookAdapter (doc bodies)', () => {
       .on('GET', '/1234567890_999', { body: { id: '1234567890_999' } });
     const res = await make(f).publish({
       account,
-      content: { contentType: 'image', text: 'Two', imageUrls: ['https://e.x/1.jpg', 'https://e.x/2.jpg'], options: {} },
+      content: {
+        contentType: 'image',
+        text: 'Two',
+        imageUrls: ['https://e.x/1.jpg', 'https://e.x/2.jpg'],
+        options: {},
+      },
       publishState: {},
       saveState: async () => {},
     });
     expect(res.externalId).toBe('1234567890_999');
     expect(f.calls[0].params).toMatchObject({ url: 'https://e.x/1.jpg', published: 'false' });
-    expect(f.calls[2].params).toMatchObject({ message: 'Two', 'attached_media[0]': '{"media_fbid":"111"}', 'attached_media[1]': '{"media_fbid":"222"}' });
+    expect(f.calls[2].params).toMatchObject({
+      message: 'Two',
+      'attached_media[0]': '{"media_fbid":"111"}',
+      'attached_media[1]': '{"media_fbid":"222"}',
+    });
   });
 
   it('should publish a single photo and use its post_id', async () => {
@@ -88,7 +107,12 @@ describe('FacebookAdapter (doc bodies)', () => {
     const f = fakeFetch()
       .on('POST', '/photos', { body: { id: '5555', post_id: '1234567890_6666' } })
       .on('GET', /_6666$/, { body: { id: '1234567890_6666' } });
-    const res = await make(f).publish({ account, content: { contentType: 'image', text: 'One', imageUrls: ['https://e.x/1.jpg'], options: {} }, publishState: {}, saveState: async () => {} });
+    const res = await make(f).publish({
+      account,
+      content: { contentType: 'image', text: 'One', imageUrls: ['https://e.x/1.jpg'], options: {} },
+      publishState: {},
+      saveState: async () => {},
+    });
     expect(res.externalId).toBe('1234567890_6666');
     expect(f.calls[0].params).toMatchObject({ url: 'https://e.x/1.jpg', caption: 'One', published: 'true' });
   });
@@ -96,19 +120,38 @@ describe('FacebookAdapter (doc bodies)', () => {
   it('should report an unknown outcome when the publish call times out, and a network error on a read', async () => {
     const f = fakeFetch().on('POST', '/feed', timeoutError()).on('GET', '/published_posts', timeoutError());
     const adapter = make(f);
-    const err = await adapter.publish({ account, content: { contentType: 'text', text: 'x', imageUrls: [], options: {} }, publishState: {}, saveState: async () => {} }).catch((e: unknown) => e);
+    const err = await adapter
+      .publish({
+        account,
+        content: { contentType: 'text', text: 'x', imageUrls: [], options: {} },
+        publishState: {},
+        saveState: async () => {},
+      })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ category: 'unknown_outcome', retryable: false });
     const read = await adapter
-      .findPublished({ account, content: { contentType: 'text', text: 'x', imageUrls: [], options: {} }, publishState: { sentAt: new Date().toISOString() } })
+      .findPublished({
+        account,
+        content: { contentType: 'text', text: 'x', imageUrls: [], options: {} },
+        publishState: { sentAt: new Date().toISOString() },
+      })
       .catch((e: unknown) => e);
     expect(read).toBeInstanceOf(PlatformError);
     expect(read).toMatchObject({ category: 'network_error', retryable: true });
   });
 
   it('should map a photo download failure (#324) to media_rejected', async () => {
-    const f = fakeFetch().on('POST', '/photos', { status: 400, body: { error: { message: '(#324) Requires upload file', type: 'OAuthException', code: 324, fbtrace_id: 'AbC' } } });
+    const f = fakeFetch().on('POST', '/photos', {
+      status: 400,
+      body: { error: { message: '(#324) Requires upload file', type: 'OAuthException', code: 324, fbtrace_id: 'AbC' } },
+    });
     const err = (await make(f)
-      .publish({ account, content: { contentType: 'image', text: '', imageUrls: ['https://e.x/x.jpg'], options: {} }, publishState: {}, saveState: async () => {} })
+      .publish({
+        account,
+        content: { contentType: 'image', text: '', imageUrls: ['https://e.x/x.jpg'], options: {} },
+        publishState: {},
+        saveState: async () => {},
+      })
       .catch((e: unknown) => e)) as PlatformError;
     expect(err).toMatchObject({ category: 'media_rejected', message: '(#324) Requires upload file' });
   });
@@ -134,10 +177,14 @@ describe('FacebookAdapter (doc bodies)', () => {
           paging: {},
         },
       })
-      .on('GET', '/published_posts', { body: { data: [{ created_time: '2026-03-01T10:00:00+0000', shares: { count: 3 }, id: 'a' }] } })
+      .on('GET', '/published_posts', {
+        body: { data: [{ created_time: '2026-03-01T10:00:00+0000', shares: { count: 3 }, id: 'a' }] },
+      })
       .on('GET', '/comments', {
         body: {
-          data: [{ created_time: '2026-03-01T10:05:00+0000', from: { name: 'Jane', id: '7' }, message: 'Nice', id: 'c1' }],
+          data: [
+            { created_time: '2026-03-01T10:05:00+0000', from: { name: 'Jane', id: '7' }, message: 'Nice', id: 'c1' },
+          ],
           paging: { cursors: { before: 'b', after: 'a1' }, next: 'https://graph.facebook.com/next' },
         },
       });
@@ -147,7 +194,9 @@ describe('FacebookAdapter (doc bodies)', () => {
       { date: '2026-03-02', views: 15, reach: 0, engagement: 0, followers: 0, shares: 0 },
     ]);
     expect(await adapter.listComments(account, 'a')).toEqual({
-      comments: [{ id: 'c1', externalPostId: 'a', authorName: 'Jane', text: 'Nice', createdAt: '2026-03-01T10:05:00.000Z' }],
+      comments: [
+        { id: 'c1', externalPostId: 'a', authorName: 'Jane', text: 'Nice', createdAt: '2026-03-01T10:05:00.000Z' },
+      ],
       nextCursor: 'a1',
     });
   });
@@ -158,7 +207,9 @@ describe('FacebookAdapter (doc bodies)', () => {
       .on('GET', '/published_posts', { body: { data: [] } });
     const days = await make(f).getDailyMetrics(account, '2026-01-01', '2026-04-10');
     expect(days).toHaveLength(100);
-    const windows = f.calls.filter((c) => c.url.pathname.endsWith('/insights')).map((c) => [c.params.since, c.params.until].map((v) => new Date(Number(v) * 1000).toISOString().slice(0, 10)));
+    const windows = f.calls
+      .filter((c) => c.url.pathname.endsWith('/insights'))
+      .map((c) => [c.params.since, c.params.until].map((v) => new Date(Number(v) * 1000).toISOString().slice(0, 10)));
     expect(windows).toEqual([
       ['2026-01-01', '2026-04-01'],
       ['2026-04-01', '2026-04-11'],

@@ -19,15 +19,29 @@ import { GraphInsight, GraphList, insightSeries, insightTotal, unixDay } from '.
 import { FacebookPublisher } from './facebook-publish';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_read_user_content', 'pages_manage_engagement', 'read_insights', 'publish_video'];
+export const FACEBOOK_SCOPES = [
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_posts',
+  'pages_read_user_content',
+  'pages_manage_engagement',
+  'read_insights',
+  'publish_video',
+];
 export const FACEBOOK_MAX_TEXT = 63_206;
 export const FACEBOOK_MAX_PHOTOS = 10;
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields. */
-export const FACEBOOK_PAGE_METRICS = { views: 'page_media_view', reach: 'page_total_media_view_unique', engagement: 'page_post_engagements', followers: 'page_follows' } as const;
+export const FACEBOOK_PAGE_METRICS = {
+  views: 'page_media_view',
+  reach: 'page_total_media_view_unique',
+  engagement: 'page_post_engagements',
+  followers: 'page_follows',
+} as const;
 
 /** Page Insights answers at most 90 days per since/until window. */
 const INSIGHTS_WINDOW_DAYS = 90;
-const addDays = (date: string, n: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, n: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 interface PageAccount {
   id: string;
@@ -96,7 +110,9 @@ export class FacebookAdapter implements PlatformAdapter {
           name: p.name,
           username: p.username ?? null,
           avatarUrl: p.picture?.data?.url ?? null,
-          tokens: p.access_token ? { accessToken: p.access_token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES } : undefined,
+          tokens: p.access_token
+            ? { accessToken: p.access_token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES }
+            : undefined,
           metadata: { category: p.category ?? null, tasks: p.tasks ?? [] },
         });
       }
@@ -107,14 +123,29 @@ export class FacebookAdapter implements PlatformAdapter {
 
   validate(content: PublishContent): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    if ([...content.text].length > FACEBOOK_MAX_TEXT) issues.push({ field: 'text', message: `Facebook posts are limited to ${FACEBOOK_MAX_TEXT.toLocaleString('en')} characters.` });
+    if ([...content.text].length > FACEBOOK_MAX_TEXT)
+      issues.push({
+        field: 'text',
+        message: `Facebook posts are limited to ${FACEBOOK_MAX_TEXT.toLocaleString('en')} characters.`,
+      });
     if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0) issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-      if (content.imageUrls.length > FACEBOOK_MAX_PHOTOS) issues.push({ field: 'mediaUrls', message: `Facebook allows at most ${FACEBOOK_MAX_PHOTOS} photos in one post.` });
+      if (content.imageUrls.length === 0)
+        issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
+      if (content.imageUrls.length > FACEBOOK_MAX_PHOTOS)
+        issues.push({
+          field: 'mediaUrls',
+          message: `Facebook allows at most ${FACEBOOK_MAX_PHOTOS} photos in one post.`,
+        });
     }
-    if (content.contentType === 'video' && !content.videoUrl) issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
-    if (content.contentType === 'text' && !content.text.trim() && !content.link) issues.push({ field: 'text', message: 'A Facebook post needs text or a link.' });
-    if (content.contentType !== 'text' && content.link) issues.push({ field: 'link', message: 'Facebook shows a link preview only on text posts; put the link in the text instead.' });
+    if (content.contentType === 'video' && !content.videoUrl)
+      issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
+    if (content.contentType === 'text' && !content.text.trim() && !content.link)
+      issues.push({ field: 'text', message: 'A Facebook post needs text or a link.' });
+    if (content.contentType !== 'text' && content.link)
+      issues.push({
+        field: 'link',
+        message: 'Facebook shows a link preview only on text posts; put the link in the text instead.',
+      });
     return issues;
   }
 
@@ -128,8 +159,16 @@ export class FacebookAdapter implements PlatformAdapter {
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const token = account.accessToken;
-    const stats = await this.graph.get<PostStats>(`/${externalId}`, { fields: 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)' }, token);
-    const insights = await this.graph.get<GraphList<GraphInsight>>(`/${externalId}/insights`, { metric: 'post_media_view,post_total_media_view_unique' }, token);
+    const stats = await this.graph.get<PostStats>(
+      `/${externalId}`,
+      { fields: 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)' },
+      token,
+    );
+    const insights = await this.graph.get<GraphList<GraphInsight>>(
+      `/${externalId}/insights`,
+      { metric: 'post_media_view,post_total_media_view_unique' },
+      token,
+    );
     const likes = stats.reactions?.summary?.total_count ?? 0;
     const comments = stats.comments?.summary?.total_count ?? 0;
     const shares = stats.shares?.count ?? 0;
@@ -151,7 +190,11 @@ export class FacebookAdapter implements PlatformAdapter {
     const insights: GraphInsight[] = [];
     for (let start = from; start <= to; start = addDays(start, INSIGHTS_WINDOW_DAYS)) {
       const end = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
-      const res = await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, { metric: Object.values(m).join(','), period: 'day', since: unixDay(start), until: unixDay(end, 1) }, token);
+      const res = await this.graph.get<GraphList<GraphInsight>>(
+        `/${page}/insights`,
+        { metric: Object.values(m).join(','), period: 'day', since: unixDay(start), until: unixDay(end, 1) },
+        token,
+      );
       insights.push(...res.data);
     }
     const series = insightSeries(insights);
@@ -160,7 +203,14 @@ export class FacebookAdapter implements PlatformAdapter {
     for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
       const date = new Date(t).toISOString().slice(0, 10);
       const v = (k: keyof typeof m): number => series.get(m[k])?.get(date) ?? 0;
-      days.push({ date, views: v('views'), reach: v('reach'), engagement: v('engagement'), followers: v('followers'), shares: shares.get(date) ?? 0 });
+      days.push({
+        date,
+        views: v('views'),
+        reach: v('reach'),
+        engagement: v('engagement'),
+        followers: v('followers'),
+        shares: shares.get(date) ?? 0,
+      });
     }
     return days;
   }
@@ -184,21 +234,42 @@ export class FacebookAdapter implements PlatformAdapter {
     return out;
   }
 
-  async listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
+  async listComments(
+    account: AccountCredentials,
+    externalPostId: string,
+    cursor?: string | null,
+  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
     const res = await this.graph.get<GraphList<FbComment>>(
       `/${externalPostId}/comments`,
-      { fields: 'id,message,created_time,from{id,name}', order: 'chronological', limit: 25, after: cursor ?? undefined },
+      {
+        fields: 'id,message,created_time,from{id,name}',
+        order: 'chronological',
+        limit: 25,
+        after: cursor ?? undefined,
+      },
       account.accessToken,
     );
     return {
-      comments: res.data.map((c) => ({ id: c.id, externalPostId, authorName: c.from?.name ?? 'Facebook user', text: c.message ?? '', createdAt: new Date(c.created_time).toISOString() })),
+      comments: res.data.map((c) => ({
+        id: c.id,
+        externalPostId,
+        authorName: c.from?.name ?? 'Facebook user',
+        text: c.message ?? '',
+        createdAt: new Date(c.created_time).toISOString(),
+      })),
       nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
     };
   }
 }
 
 export const facebookAdapterFactory: AdapterFactory = {
-  real: { apiBaseUrl: `https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}`, authBaseUrl: `https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}/dialog/oauth` },
-  sandbox: { apiBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}`, authBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}/dialog/oauth` },
+  real: {
+    apiBaseUrl: `https://graph.facebook.com/${FACEBOOK_GRAPH_VERSION}`,
+    authBaseUrl: `https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`,
+  },
+  sandbox: {
+    apiBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}`,
+    authBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`,
+  },
   create: (endpoints) => new FacebookAdapter(endpoints),
 };

@@ -50,7 +50,13 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   }
   let reply: NetworkReply;
   try {
-    const res = await fetch(call.url, { method: call.method ?? 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(call.timeoutMs) });
+    const res = await fetch(call.url, {
+      method: call.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(call.timeoutMs),
+    });
     const text = await res.text();
     reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
   } catch (err) {
@@ -63,10 +69,16 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
   const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-  const what = timedOut ? `timed out after ${call.timeoutMs} ms` : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
+  const what = timedOut
+    ? `timed out after ${call.timeoutMs} ms`
+    : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
   const host = safeHost(call.url);
   if (call.creates) {
-    return new PlatformError(`The request to ${host} ${what}; the item may or may not have been published.`, 'unknown_outcome', true);
+    return new PlatformError(
+      `The request to ${host} ${what}; the item may or may not have been published.`,
+      'unknown_outcome',
+      true,
+    );
   }
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
@@ -114,9 +126,13 @@ export interface FetchedMedia {
  * A 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
  * transport failure is worth a retry.
  */
-export async function downloadMedia(endpoints: Pick<AdapterEndpoints, 'timeoutMs' | 'fetchMedia'>, url: string): Promise<FetchedMedia> {
+export async function downloadMedia(
+  endpoints: Pick<AdapterEndpoints, 'timeoutMs' | 'fetchMedia'>,
+  url: string,
+): Promise<FetchedMedia> {
   const protocol = URL.canParse(url) ? new URL(url).protocol : null;
-  if (protocol !== 'http:' && protocol !== 'https:') throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
   const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
   let res: MediaResponse;
   let bytes: Uint8Array;
@@ -124,11 +140,26 @@ export async function downloadMedia(endpoints: Pick<AdapterEndpoints, 'timeoutMs
     res = await fetchMedia(url, { signal: AbortSignal.timeout(endpoints.timeoutMs) });
     bytes = new Uint8Array(await res.arrayBuffer());
   } catch (err) {
-    if (blockedAddress(err)) throw new PlatformError(`The media at ${url} is on a private or local address, which is not allowed.`, 'media_rejected', false);
-    throw new PlatformError(`Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`, 'network_error', true);
+    if (blockedAddress(err))
+      throw new PlatformError(
+        `The media at ${url} is on a private or local address, which is not allowed.`,
+        'media_rejected',
+        false,
+      );
+    throw new PlatformError(
+      `Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`,
+      'network_error',
+      true,
+    );
   }
-  if (res.status >= 500) throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, { status: res.status });
-  if (!res.ok) throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'media_rejected', false, { status: res.status });
+  if (res.status >= 500)
+    throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, {
+      status: res.status,
+    });
+  if (!res.ok)
+    throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'media_rejected', false, {
+      status: res.status,
+    });
   if (bytes.byteLength === 0) throw new PlatformError(`The media at ${url} is empty.`, 'media_rejected', false);
   return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
 }

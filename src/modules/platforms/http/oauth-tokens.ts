@@ -7,7 +7,12 @@ import { callNetwork, NetworkReply, num, obj, str } from './network-request';
  * shape LinkedIn, Google and TikTok v2 all answer with. `previousRefreshToken` is kept when a
  * refresh answer carries no new one (Google, LinkedIn).
  */
-export function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null = null, now = Date.now()): OAuthTokens {
+export function parseTokenResponse(
+  reply: NetworkReply,
+  network: string,
+  previousRefreshToken: string | null = null,
+  now = Date.now(),
+): OAuthTokens {
   const body = obj(reply.json);
   const accessToken = str(body.access_token);
   if (!accessToken) throw oauthError(reply, network);
@@ -31,10 +36,13 @@ export function parseTokenResponse(reply: NetworkReply, network: string, previou
 export function oauthError(reply: NetworkReply, network: string): PlatformError {
   const body = obj(reply.json);
   const code = str(body.error) ?? `http_${reply.status}`;
-  const description = str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
+  const description =
+    str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
   const message = `${network} OAuth: ${description}`;
-  if (reply.status >= 500) return new PlatformError(message, 'network_error', true, { status: reply.status, networkCode: code });
-  if (reply.status === 429) return new PlatformError(message, 'network_rate_limited', true, { status: reply.status, networkCode: code });
+  if (reply.status >= 500)
+    return new PlatformError(message, 'network_error', true, { status: reply.status, networkCode: code });
+  if (reply.status === 429)
+    return new PlatformError(message, 'network_rate_limited', true, { status: reply.status, networkCode: code });
   return new PlatformError(message, 'auth_expired', false, { status: reply.status, networkCode: code });
 }
 
@@ -53,7 +61,15 @@ export class TokenEndpoint {
 
   /** The authorization_code grant, with the PKCE verifier. */
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.request({ grant_type: 'authorization_code', code: params.code, redirect_uri: params.redirectUri, code_verifier: params.codeVerifier }, null);
+    return this.request(
+      {
+        grant_type: 'authorization_code',
+        code: params.code,
+        redirect_uri: params.redirectUri,
+        code_verifier: params.codeVerifier,
+      },
+      null,
+    );
   }
 
   /** The refresh_token grant; a grant without a refresh token cannot be renewed: auth_expired with `noRefreshMessage`. */

@@ -1,6 +1,6 @@
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { AppConfig } from '../../../config/config';
-import { ssrfSafeConnector } from '../../../common/http/ssrf-safe-agent';
+import type { AppConfig } from '@/config/config';
+import { ssrfSafeConnector } from '@/common/http/ssrf-safe-agent';
 import type { MediaFetch } from '../platform-adapter';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -23,7 +23,10 @@ export class SafeMediaFetch {
   private readonly dispatcher: Agent;
 
   constructor(allowPrivate: boolean) {
-    this.dispatcher = new Agent({ connect: ssrfSafeConnector(allowPrivate, CONNECT_TIMEOUT_MS), keepAliveTimeout: 4_000 });
+    this.dispatcher = new Agent({
+      connect: ssrfSafeConnector(allowPrivate, CONNECT_TIMEOUT_MS),
+      keepAliveTimeout: 4_000,
+    });
   }
 
   readonly fetch: MediaFetch = (url, init) => undiciFetch(url, { signal: init.signal, dispatcher: this.dispatcher });

@@ -73,7 +73,8 @@ export class InstagramAdapter implements PlatformAdapter {
         childParams: (url) => ({ image_url: url, is_carousel_item: true }),
         containerParams: (c, childIds) => {
           if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), caption: c.text };
-          if (c.contentType === 'video') return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
+          if (c.contentType === 'video')
+            return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
           return { image_url: c.imageUrls[0], caption: c.text };
         },
         beforePublish: (user, token) => this.checkPublishingLimit(user, token),
@@ -124,19 +125,40 @@ export class InstagramAdapter implements PlatformAdapter {
 
   validate(content: PublishContent): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    if ([...content.text].length > INSTAGRAM_MAX_TEXT) issues.push({ field: 'text', message: `Instagram captions are limited to ${INSTAGRAM_MAX_TEXT.toLocaleString('en')} characters.` });
-    if (countHashtags(content.text) > INSTAGRAM_MAX_HASHTAGS) issues.push({ field: 'text', message: `Instagram captions may contain at most ${INSTAGRAM_MAX_HASHTAGS} hashtags.` });
-    if (content.contentType === 'text') issues.push({ field: 'mediaUrls', message: 'Instagram posts need an image or a video.' });
-    if (content.contentType === 'image' && content.imageUrls.length === 0) issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
+    if ([...content.text].length > INSTAGRAM_MAX_TEXT)
+      issues.push({
+        field: 'text',
+        message: `Instagram captions are limited to ${INSTAGRAM_MAX_TEXT.toLocaleString('en')} characters.`,
+      });
+    if (countHashtags(content.text) > INSTAGRAM_MAX_HASHTAGS)
+      issues.push({
+        field: 'text',
+        message: `Instagram captions may contain at most ${INSTAGRAM_MAX_HASHTAGS} hashtags.`,
+      });
+    if (content.contentType === 'text')
+      issues.push({ field: 'mediaUrls', message: 'Instagram posts need an image or a video.' });
+    if (content.contentType === 'image' && content.imageUrls.length === 0)
+      issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
     if (content.contentType === 'image' && content.imageUrls.length > INSTAGRAM_CAROUSEL.max)
-      issues.push({ field: 'mediaUrls', message: `An Instagram carousel holds ${INSTAGRAM_CAROUSEL.min}–${INSTAGRAM_CAROUSEL.max} items.` });
-    if (content.contentType === 'video' && !content.videoUrl) issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
-    if (content.link) issues.push({ field: 'link', message: 'Instagram captions cannot carry link previews; put the link in the text or your bio.' });
+      issues.push({
+        field: 'mediaUrls',
+        message: `An Instagram carousel holds ${INSTAGRAM_CAROUSEL.min}–${INSTAGRAM_CAROUSEL.max} items.`,
+      });
+    if (content.contentType === 'video' && !content.videoUrl)
+      issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
+    if (content.link)
+      issues.push({
+        field: 'link',
+        message: 'Instagram captions cannot carry link previews; put the link in the text or your bio.',
+      });
     return issues;
   }
 
   publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req, req.content.contentType === 'image' && req.content.imageUrls.length >= INSTAGRAM_CAROUSEL.min);
+    return this.publisher.publish(
+      req,
+      req.content.contentType === 'image' && req.content.imageUrls.length >= INSTAGRAM_CAROUSEL.min,
+    );
   }
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
@@ -145,21 +167,35 @@ export class InstagramAdapter implements PlatformAdapter {
 
   /** The rolling 24 h publishing cap (content_publishing_limit). */
   private async checkPublishingLimit(user: string, token: string): Promise<void> {
-    const res = await this.graph.get<GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>>(
-      `/${user}/content_publishing_limit`,
-      { fields: 'quota_usage,config' },
-      token,
-    );
+    const res = await this.graph.get<
+      GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>
+    >(`/${user}/content_publishing_limit`, { fields: 'quota_usage,config' }, token);
     const limit = res.data[0];
     if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
-      throw new PlatformError(`This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
+      throw new PlatformError(
+        `This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`,
+        'network_rate_limited',
+        true,
+        { retryAfterSeconds: 3600 },
+      );
     }
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const res = await this.graph.get<GraphList<GraphInsight>>(`/${externalId}/insights`, { metric: 'views,reach,likes,comments,shares,saved,total_interactions' }, account.accessToken);
+    const res = await this.graph.get<GraphList<GraphInsight>>(
+      `/${externalId}/insights`,
+      { metric: 'views,reach,likes,comments,shares,saved,total_interactions' },
+      account.accessToken,
+    );
     const v = (name: string): number => insightTotal(res.data, name);
-    return { views: v('views'), reach: v('reach'), likes: v('likes'), comments: v('comments'), shares: v('shares'), engagement: v('total_interactions') };
+    return {
+      views: v('views'),
+      reach: v('reach'),
+      likes: v('likes'),
+      comments: v('comments'),
+      shares: v('shares'),
+      engagement: v('total_interactions'),
+    };
   }
 
   /**
@@ -169,32 +205,73 @@ export class InstagramAdapter implements PlatformAdapter {
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const token = account.accessToken;
     const user = account.platformAccountId;
-    const { followers_count: followers = 0 } = await this.graph.get<{ followers_count?: number }>(`/${user}`, { fields: 'followers_count' }, token);
+    const { followers_count: followers = 0 } = await this.graph.get<{ followers_count?: number }>(
+      `/${user}`,
+      { fields: 'followers_count' },
+      token,
+    );
     const out: DailyAccountMetrics[] = [];
-    for (let t = Date.parse(`${from}T00:00:00Z`), n = 0; t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS; t += 86_400_000, n++) {
+    for (
+      let t = Date.parse(`${from}T00:00:00Z`), n = 0;
+      t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS;
+      t += 86_400_000, n++
+    ) {
       const date = new Date(t).toISOString().slice(0, 10);
       const res = await this.graph.get<GraphList<GraphInsight>>(
         `/${user}/insights`,
-        { metric: 'views,reach,total_interactions,shares', period: 'day', metric_type: 'total_value', since: unixDay(date), until: unixDay(date, 1) },
+        {
+          metric: 'views,reach,total_interactions,shares',
+          period: 'day',
+          metric_type: 'total_value',
+          since: unixDay(date),
+          until: unixDay(date, 1),
+        },
         token,
       );
       const v = (name: string): number => insightTotal(res.data, name);
-      out.push({ date, views: v('views'), reach: v('reach'), engagement: v('total_interactions'), shares: v('shares'), followers });
+      out.push({
+        date,
+        views: v('views'),
+        reach: v('reach'),
+        engagement: v('total_interactions'),
+        shares: v('shares'),
+        followers,
+      });
     }
     return out;
   }
 
-  async listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
-    const res = await this.graph.get<GraphList<IgComment>>(`/${externalPostId}/comments`, { fields: 'id,text,username,timestamp', limit: 25, after: cursor ?? undefined }, account.accessToken);
+  async listComments(
+    account: AccountCredentials,
+    externalPostId: string,
+    cursor?: string | null,
+  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
+    const res = await this.graph.get<GraphList<IgComment>>(
+      `/${externalPostId}/comments`,
+      { fields: 'id,text,username,timestamp', limit: 25, after: cursor ?? undefined },
+      account.accessToken,
+    );
     return {
-      comments: res.data.map((c) => ({ id: c.id, externalPostId, authorName: c.username ?? 'instagram user', text: c.text ?? '', createdAt: new Date(c.timestamp).toISOString() })),
+      comments: res.data.map((c) => ({
+        id: c.id,
+        externalPostId,
+        authorName: c.username ?? 'instagram user',
+        text: c.text ?? '',
+        createdAt: new Date(c.timestamp).toISOString(),
+      })),
       nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
     };
   }
 }
 
 export const instagramAdapterFactory: AdapterFactory = {
-  real: { apiBaseUrl: `https://graph.facebook.com/${INSTAGRAM_GRAPH_VERSION}`, authBaseUrl: `https://www.facebook.com/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth` },
-  sandbox: { apiBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}`, authBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth` },
+  real: {
+    apiBaseUrl: `https://graph.facebook.com/${INSTAGRAM_GRAPH_VERSION}`,
+    authBaseUrl: `https://www.facebook.com/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth`,
+  },
+  sandbox: {
+    apiBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}`,
+    authBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth`,
+  },
   create: (endpoints) => new InstagramAdapter(endpoints),
 };

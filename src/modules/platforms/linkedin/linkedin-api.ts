@@ -19,7 +19,8 @@ export function linkedinError(reply: NetworkReply): PlatformError {
   if (status === 429) return new PlatformError(message, 'network_rate_limited', true, details);
   // 401: missing/expired/revoked token (serviceErrorCode 65600/65601/65602); 403: the grant lacks a permission.
   if (status === 401 || status === 403) return new PlatformError(message, 'auth_expired', false, details);
-  if (/\b(image|video|media|upload|asset)\b/i.test(message)) return new PlatformError(message, 'media_rejected', false, details);
+  if (/\b(image|video|media|upload|asset)\b/i.test(message))
+    return new PlatformError(message, 'media_rejected', false, details);
   return new PlatformError(message, 'invalid_content', false, details);
 }
 
@@ -52,7 +53,11 @@ export class LinkedInClient {
       {
         method,
         url: `${this.endpoints.apiBaseUrl}/rest${pathAndQuery}`,
-        headers: { Authorization: `Bearer ${token}`, 'LinkedIn-Version': LINKEDIN_VERSION, 'X-Restli-Protocol-Version': '2.0.0' },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'LinkedIn-Version': LINKEDIN_VERSION,
+          'X-Restli-Protocol-Version': '2.0.0',
+        },
         json: opts.json,
         creates: opts.creates,
         timeoutMs: this.endpoints.timeoutMs,
@@ -63,7 +68,14 @@ export class LinkedInClient {
 
   /** OpenID Connect userinfo (unversioned /v2). */
   userinfo(token: string): Promise<NetworkReply> {
-    return callNetwork({ url: `${this.endpoints.apiBaseUrl}/v2/userinfo`, headers: { Authorization: `Bearer ${token}` }, timeoutMs: this.endpoints.timeoutMs }, linkedinError);
+    return callNetwork(
+      {
+        url: `${this.endpoints.apiBaseUrl}/v2/userinfo`,
+        headers: { Authorization: `Bearer ${token}` },
+        timeoutMs: this.endpoints.timeoutMs,
+      },
+      linkedinError,
+    );
   }
 
   /** PUT media bytes to an upload URL LinkedIn handed out. Images want the bearer token; video parts are pre-signed. */

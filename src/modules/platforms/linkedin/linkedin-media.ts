@@ -51,11 +51,14 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
       continue;
     }
     const media = await downloadMedia(ctx.client.endpoints, url);
-    const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', { json: { initializeUploadRequest: { owner: ctx.owner } } });
+    const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', {
+      json: { initializeUploadRequest: { owner: ctx.owner } },
+    });
     const value = obj(obj(init.json).value);
     const uploadUrl = str(value.uploadUrl);
     const urn = str(value.image);
-    if (!uploadUrl || !urn) throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
+    if (!uploadUrl || !urn)
+      throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
     await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
     done[i] = urn;
     ctx.state.images = done;
@@ -77,14 +80,21 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
     }
     for (const [i, part] of video.instructions.entries()) {
       if (video.partIds[i]) continue;
-      const reply = await ctx.client.upload(part.uploadUrl, media.bytes.subarray(part.firstByte, part.lastByte + 1), 'application/octet-stream');
+      const reply = await ctx.client.upload(
+        part.uploadUrl,
+        media.bytes.subarray(part.firstByte, part.lastByte + 1),
+        'application/octet-stream',
+      );
       const etag = reply.headers.get('etag');
-      if (!etag) throw new PlatformError('LinkedIn returned no ETag for an uploaded video part.', 'network_error', true);
+      if (!etag)
+        throw new PlatformError('LinkedIn returned no ETag for an uploaded video part.', 'network_error', true);
       video.partIds[i] = etag;
       await ctx.save();
     }
     await ctx.client.rest(ctx.token, 'POST', '/videos?action=finalizeUpload', {
-      json: { finalizeUploadRequest: { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds } },
+      json: {
+        finalizeUploadRequest: { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds },
+      },
     });
     video.finalized = true;
     await ctx.save();
@@ -95,7 +105,9 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
 
 async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
   const init = await ctx.client.rest(ctx.token, 'POST', '/videos?action=initializeUpload', {
-    json: { initializeUploadRequest: { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false } },
+    json: {
+      initializeUploadRequest: { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false },
+    },
   });
   const value = obj(obj(init.json).value);
   const urn = str(value.video);
@@ -106,7 +118,14 @@ async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUp
   if (!urn || instructions.length === 0 || instructions.some((i) => !i.uploadUrl)) {
     throw new PlatformError('LinkedIn returned no upload instructions for the video.', 'network_error', true);
   }
-  return { urn, uploadToken: str(value.uploadToken) ?? '', instructions, expiresAt: num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000, partIds: [], finalized: false };
+  return {
+    urn,
+    uploadToken: str(value.uploadToken) ?? '',
+    instructions,
+    expiresAt: num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000,
+    partIds: [],
+    finalized: false,
+  };
 }
 
 /** A video can be referenced by a post once processing made it AVAILABLE. */
@@ -118,8 +137,17 @@ async function waitUntilAvailable(ctx: MediaContext, urn: string): Promise<void>
     const status = str(body.status);
     if (status === 'AVAILABLE') return;
     if (status === 'PROCESSING_FAILED') {
-      throw new PlatformError(str(body.processingFailureReason) ?? 'LinkedIn could not process the video.', 'media_rejected', false, { networkCode: status });
+      throw new PlatformError(
+        str(body.processingFailureReason) ?? 'LinkedIn could not process the video.',
+        'media_rejected',
+        false,
+        { networkCode: status },
+      );
     }
   }
-  throw new PlatformError('LinkedIn is still processing the video; the next attempt continues from here.', 'network_error', true);
+  throw new PlatformError(
+    'LinkedIn is still processing the video; the next attempt continues from here.',
+    'network_error',
+    true,
+  );
 }

@@ -1,4 +1,4 @@
-import { DocFetch, recordingRequest, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
+import { DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PlatformError, PublishContent } from '../platform-adapter';
 import { escapeLittleText, unescapeLittleText } from './linkedin-api';
 import { LinkedInAdapter, linkedinAdapterFactory } from './linkedin.adapter';
@@ -9,7 +9,12 @@ const MEDIA = 'https://media.example.com';
 /** Token answers: https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow (step 3) */
 const TOKEN_BODY = { access_token: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA', expires_in: 5184000, scope: 'r_basicprofile' };
 /** https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens */
-const REFRESH_BODY = { access_token: 'BBBB2', expires_in: 86399, refresh_token: 'CCCC3', refresh_token_expires_in: 525600 };
+const REFRESH_BODY = {
+  access_token: 'BBBB2',
+  expires_in: 86399,
+  refresh_token: 'CCCC3',
+  refresh_token_expires_in: 525600,
+};
 /** https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2 (API request to retrieve member details) */
 const USERINFO_BODY = {
   sub: '782bbtaQ',
@@ -25,12 +30,27 @@ const USERINFO_BODY = {
 const ACLS_BODY = {
   paging: { count: 10, start: 0, links: [] },
   elements: [
-    { roleAssignee: 'urn:li:person:782bbtaQ', state: 'APPROVED', role: 'ADMINISTRATOR', organization: 'urn:li:organization:2414183' },
-    { roleAssignee: 'urn:li:person:782bbtaQ', state: 'APPROVED', role: 'ADMINISTRATOR', organization: 'urn:li:organization:5583111' },
+    {
+      roleAssignee: 'urn:li:person:782bbtaQ',
+      state: 'APPROVED',
+      role: 'ADMINISTRATOR',
+      organization: 'urn:li:organization:2414183',
+    },
+    {
+      roleAssignee: 'urn:li:person:782bbtaQ',
+      state: 'APPROVED',
+      role: 'ADMINISTRATOR',
+      organization: 'urn:li:organization:5583111',
+    },
   ],
 };
 /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-lookup-api (retrieve an administered organization) */
-const ORG_BODY = (id: number, name: string, vanity: string) => ({ vanityName: vanity, localizedName: name, id, localizedWebsite: 'https://www.example.com' });
+const ORG_BODY = (id: number, name: string, vanity: string) => ({
+  vanityName: vanity,
+  localizedName: name,
+  id,
+  localizedWebsite: 'https://www.example.com',
+});
 /** https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api (initialize image upload response) */
 const IMAGE_INIT_BODY = {
   value: {
@@ -46,8 +66,16 @@ const VIDEO_INIT_BODY = {
     uploadUrlsExpireAt: Date.now() + 3_600_000,
     video: 'urn:li:video:C5505AQH-oV1qvnFtKA',
     uploadInstructions: [
-      { uploadUrl: 'https://www.linkedin.com/dms-uploads/C5505AQH-oV1qvnFtKA/uploadedVideo?sau=part1', lastByte: 5, firstByte: 0 },
-      { uploadUrl: 'https://www.linkedin.com/dms-uploads/C5505AQH-oV1qvnFtKA/uploadedVideo?sau=part2', lastByte: 9, firstByte: 6 },
+      {
+        uploadUrl: 'https://www.linkedin.com/dms-uploads/C5505AQH-oV1qvnFtKA/uploadedVideo?sau=part1',
+        lastByte: 5,
+        firstByte: 0,
+      },
+      {
+        uploadUrl: 'https://www.linkedin.com/dms-uploads/C5505AQH-oV1qvnFtKA/uploadedVideo?sau=part2',
+        lastByte: 9,
+        firstByte: 6,
+      },
     ],
     uploadToken: '',
     thumbnailUploadUrl: '',
@@ -56,16 +84,31 @@ const VIDEO_INIT_BODY = {
 /** Error body: https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling (sample response) */
 const EMPTY_TOKEN_ERROR = { message: 'Empty oauth2_access_token', serviceErrorCode: 401, status: 401 };
 /** The Videos API page's answer to a caller without permission on the video's owner. */
-const VIDEO_FORBIDDEN = { message: 'Accessing this video resource is forbidden. Please check your permissions for this resource', status: 403 };
+const VIDEO_FORBIDDEN = {
+  message: 'Accessing this video resource is forbidden. Please check your permissions for this resource',
+  status: 403,
+};
 
 const POST_URN = 'urn:li:share:6844785523593134080';
 
 function content(over: Partial<PublishContent> = {}): PublishContent {
-  return { contentType: 'text', text: 'Hello #LinkedIn (test)', link: null, imageUrls: [], videoUrl: null, options: {}, ...over };
+  return {
+    contentType: 'text',
+    text: 'Hello #LinkedIn (test)',
+    link: null,
+    imageUrls: [],
+    videoUrl: null,
+    options: {},
+    ...over,
+  };
 }
 
 const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
-  recordingRequest({ platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} }, c, publishState);
+  recordingRequest(
+    { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} },
+    c,
+    publishState,
+  );
 
 describe('LinkedInAdapter (documented bodies)', () => {
   let net: DocFetch;
@@ -77,7 +120,9 @@ describe('LinkedInAdapter (documented bodies)', () => {
   afterEach(() => net.restore());
 
   it('should build the consent URL on www.linkedin.com/oauth/v2/authorization', () => {
-    const url = new URL(adapter.authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'ch' }));
+    const url = new URL(
+      adapter.authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'ch' }),
+    );
     expect(url.origin + url.pathname).toBe('https://www.linkedin.com/oauth/v2/authorization');
     expect(url.searchParams.get('response_type')).toBe('code');
     expect(url.searchParams.get('scope')).toContain('w_member_social');
@@ -87,12 +132,23 @@ describe('LinkedInAdapter (documented bodies)', () => {
     net.on({ method: 'POST', url: 'https://www.linkedin.com/oauth/v2/accessToken', json: TOKEN_BODY, once: true });
     net.on({ method: 'POST', url: 'https://www.linkedin.com/oauth/v2/accessToken', json: REFRESH_BODY, once: true });
     const tokens = await adapter.exchangeCode({ code: 'c', redirectUri: 'https://app.example/cb', codeVerifier: 'v' });
-    expect(tokens).toMatchObject({ accessToken: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA', refreshToken: null, scopes: ['r_basicprofile'] });
+    expect(tokens).toMatchObject({
+      accessToken: 'AQUvlL_DYEzvT2wz1QJiEPeLioeA',
+      refreshToken: null,
+      scopes: ['r_basicprofile'],
+    });
     expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 5_000_000_000);
-    expect(DocFetch.body(net.requests[0]!)).toMatchObject({ grant_type: 'authorization_code', code: 'c', client_id: 'client-id', client_secret: 'client-secret' });
+    expect(DocFetch.body(net.requests[0]!)).toMatchObject({
+      grant_type: 'authorization_code',
+      code: 'c',
+      client_id: 'client-id',
+      client_secret: 'client-secret',
+    });
     const refreshed = await adapter.refresh({ accessToken: 'x', refreshToken: 'AAAA1' });
     expect(refreshed).toMatchObject({ accessToken: 'BBBB2', refreshToken: 'CCCC3' });
-    await expect(adapter.refresh({ accessToken: 'x', refreshToken: null })).rejects.toMatchObject({ category: 'auth_expired' });
+    await expect(adapter.refresh({ accessToken: 'x', refreshToken: null })).rejects.toMatchObject({
+      category: 'auth_expired',
+    });
   });
 
   it('should list the member and the organisations the member administers', async () => {
@@ -116,9 +172,16 @@ describe('LinkedInAdapter (documented bodies)', () => {
     net.on({
       url: '/rest/organizationAcls?q=roleAssignee',
       status: 403,
-      json: { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: organizationAcls.FINDER-roleAssignee.20240101' },
+      json: {
+        status: 403,
+        serviceErrorCode: 100,
+        code: 'ACCESS_DENIED',
+        message: 'Not enough permissions to access: organizationAcls.FINDER-roleAssignee.20240101',
+      },
     });
-    await expect(adapter.listAccounts({ accessToken: 't' })).resolves.toEqual([expect.objectContaining({ platformAccountId: 'urn:li:person:782bbtaQ' })]);
+    await expect(adapter.listAccounts({ accessToken: 't' })).resolves.toEqual([
+      expect.objectContaining({ platformAccountId: 'urn:li:person:782bbtaQ' }),
+    ]);
   });
 
   it('should upload an image and take the post id from the x-restli-id header', async () => {
@@ -130,7 +193,11 @@ describe('LinkedInAdapter (documented bodies)', () => {
     const result = await adapter.publish(req);
     expect(result).toEqual({ externalId: POST_URN, url: `https://www.linkedin.com/feed/update/${POST_URN}/` });
     const post = DocFetch.body(net.find('/rest/posts', 'POST')[0]!);
-    expect(post).toMatchObject({ author: 'urn:li:organization:2414183', lifecycleState: 'PUBLISHED', content: { media: { id: 'urn:li:image:C4E10AQFoyyAjHPMQuQ' } } });
+    expect(post).toMatchObject({
+      author: 'urn:li:organization:2414183',
+      lifecycleState: 'PUBLISHED',
+      content: { media: { id: 'urn:li:image:C4E10AQFoyyAjHPMQuQ' } },
+    });
     expect(post.commentary).toBe('Hello \\#LinkedIn \\(test\\)');
     // The image URN was saved before the post call, and the post attempt before it was sent.
     expect(req.saved[0]).toMatchObject({ images: ['urn:li:image:C4E10AQFoyyAjHPMQuQ'] });
@@ -144,34 +211,94 @@ describe('LinkedInAdapter (documented bodies)', () => {
     net.on({ method: 'PUT', url: 'sau=part1', headers: { etag: '/abc1' } });
     net.on({ method: 'PUT', url: 'sau=part2', headers: { etag: '/abc2' } });
     net.on({ method: 'POST', url: '/rest/videos?action=finalizeUpload', status: 200 });
-    net.on({ method: 'GET', url: '/rest/videos/urn%3Ali%3Avideo%3AC5505AQH-oV1qvnFtKA', json: { status: 'PROCESSING' }, once: true });
-    net.on({ method: 'GET', url: '/rest/videos/urn%3Ali%3Avideo%3AC5505AQH-oV1qvnFtKA', json: { status: 'AVAILABLE' } });
-    net.on({ method: 'POST', url: `${API}/rest/posts`, status: 201, headers: { 'x-restli-id': 'urn:li:ugcPost:68447855235931240' } });
-    const result = await adapter.publish(request(content({ contentType: 'video', videoUrl: `${MEDIA}/v.mp4`, options: { title: 'Demo' } })));
+    net.on({
+      method: 'GET',
+      url: '/rest/videos/urn%3Ali%3Avideo%3AC5505AQH-oV1qvnFtKA',
+      json: { status: 'PROCESSING' },
+      once: true,
+    });
+    net.on({
+      method: 'GET',
+      url: '/rest/videos/urn%3Ali%3Avideo%3AC5505AQH-oV1qvnFtKA',
+      json: { status: 'AVAILABLE' },
+    });
+    net.on({
+      method: 'POST',
+      url: `${API}/rest/posts`,
+      status: 201,
+      headers: { 'x-restli-id': 'urn:li:ugcPost:68447855235931240' },
+    });
+    const result = await adapter.publish(
+      request(content({ contentType: 'video', videoUrl: `${MEDIA}/v.mp4`, options: { title: 'Demo' } })),
+    );
     expect(result.externalId).toBe('urn:li:ugcPost:68447855235931240');
     expect(net.find('sau=part1')[0]!.body).toEqual(new TextEncoder().encode('012345'));
-    expect(DocFetch.body(net.find('finalizeUpload')[0]!)).toEqual({ finalizeUploadRequest: { video: 'urn:li:video:C5505AQH-oV1qvnFtKA', uploadToken: '', uploadedPartIds: ['/abc1', '/abc2'] } });
-    expect(DocFetch.body(net.find('/rest/posts', 'POST')[0]!).content).toEqual({ media: { id: 'urn:li:video:C5505AQH-oV1qvnFtKA', title: 'Demo' } });
+    expect(DocFetch.body(net.find('finalizeUpload')[0]!)).toEqual({
+      finalizeUploadRequest: {
+        video: 'urn:li:video:C5505AQH-oV1qvnFtKA',
+        uploadToken: '',
+        uploadedPartIds: ['/abc1', '/abc2'],
+      },
+    });
+    expect(DocFetch.body(net.find('/rest/posts', 'POST')[0]!).content).toEqual({
+      media: { id: 'urn:li:video:C5505AQH-oV1qvnFtKA', title: 'Demo' },
+    });
   });
 
   it('should map the documented error bodies to categories with the network message', async () => {
     net.on({ url: `${API}/v2/userinfo`, status: 401, json: EMPTY_TOKEN_ERROR, once: true });
-    await expect(adapter.listAccounts({ accessToken: '' })).rejects.toMatchObject({ message: 'Empty oauth2_access_token', category: 'auth_expired', retryable: false });
+    await expect(adapter.listAccounts({ accessToken: '' })).rejects.toMatchObject({
+      message: 'Empty oauth2_access_token',
+      category: 'auth_expired',
+      retryable: false,
+    });
     net.on({ url: `${MEDIA}/v.mp4`, text: '0123456789' });
     net.on({ method: 'POST', url: '/rest/videos?action=initializeUpload', status: 403, json: VIDEO_FORBIDDEN });
-    await expect(adapter.publish(request(content({ contentType: 'video', videoUrl: `${MEDIA}/v.mp4` })))).rejects.toMatchObject({ category: 'auth_expired', details: { status: 403 } });
+    await expect(
+      adapter.publish(request(content({ contentType: 'video', videoUrl: `${MEDIA}/v.mp4` }))),
+    ).rejects.toMatchObject({ category: 'auth_expired', details: { status: 403 } });
     net.on({
       method: 'POST',
       url: `${API}/rest/posts`,
       status: 429,
-      json: { status: 429, serviceErrorCode: 101, code: 'TOO_MANY_REQUESTS', message: 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.' },
+      json: {
+        status: 429,
+        serviceErrorCode: 101,
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+      },
       once: true,
     });
-    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category: 'network_rate_limited', retryable: true, details: { networkCode: 'TOO_MANY_REQUESTS' } });
-    net.on({ method: 'POST', url: `${API}/rest/posts`, status: 422, json: { message: 'ERROR :: /commentary :: field is required but not found and has no default value\n', status: 422 }, once: true });
-    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category: 'invalid_content', retryable: false });
-    net.on({ method: 'POST', url: `${API}/rest/posts`, status: 504, text: '<html>Gateway Time-out</html>', once: true });
-    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category: 'network_error', retryable: true });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'network_rate_limited',
+      retryable: true,
+      details: { networkCode: 'TOO_MANY_REQUESTS' },
+    });
+    net.on({
+      method: 'POST',
+      url: `${API}/rest/posts`,
+      status: 422,
+      json: {
+        message: 'ERROR :: /commentary :: field is required but not found and has no default value\n',
+        status: 422,
+      },
+      once: true,
+    });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'invalid_content',
+      retryable: false,
+    });
+    net.on({
+      method: 'POST',
+      url: `${API}/rest/posts`,
+      status: 504,
+      text: '<html>Gateway Time-out</html>',
+      once: true,
+    });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'network_error',
+      retryable: true,
+    });
   });
 
   it("should report a lost answer of the post call as an unknown outcome, then find the post among the author's latest", async () => {
@@ -184,17 +311,37 @@ describe('LinkedInAdapter (documented bodies)', () => {
     net.on({
       method: 'GET',
       url: `/rest/posts?author=urn%3Ali%3Aorganization%3A2414183&q=author`,
-      json: { paging: { start: 0, count: 20 }, elements: [{ id: POST_URN, author: 'urn:li:organization:2414183', commentary: escapeLittleText('Hello #LinkedIn (test)'), createdAt: Date.now() }] },
+      json: {
+        paging: { start: 0, count: 20 },
+        elements: [
+          {
+            id: POST_URN,
+            author: 'urn:li:organization:2414183',
+            commentary: escapeLittleText('Hello #LinkedIn (test)'),
+            createdAt: Date.now(),
+          },
+        ],
+      },
     });
-    await expect(adapter.findPublished({ ...req, publishState: state })).resolves.toMatchObject({ externalId: POST_URN });
+    await expect(adapter.findPublished({ ...req, publishState: state })).resolves.toMatchObject({
+      externalId: POST_URN,
+    });
     await expect(adapter.findPublished({ ...req, publishState: {} })).resolves.toBeNull();
   });
 
   it("should validate LinkedIn's text and image limits", () => {
     expect(adapter.validate(content({ text: 'x'.repeat(3001) }))).toEqual([expect.objectContaining({ field: 'text' })]);
-    expect(adapter.validate(content({ contentType: 'image', imageUrls: Array.from({ length: 21 }, (_, i) => `${MEDIA}/${i}.png`) }))).toEqual([expect.objectContaining({ field: 'imageUrls' })]);
-    expect(adapter.validate(content({ contentType: 'image', imageUrls: [`${MEDIA}/1.png`, `${MEDIA}/2.png`] }))).toEqual([]);
-    expect(adapter.validate(content({ contentType: 'video' }))).toEqual([expect.objectContaining({ field: 'videoUrl' })]);
+    expect(
+      adapter.validate(
+        content({ contentType: 'image', imageUrls: Array.from({ length: 21 }, (_, i) => `${MEDIA}/${i}.png`) }),
+      ),
+    ).toEqual([expect.objectContaining({ field: 'imageUrls' })]);
+    expect(
+      adapter.validate(content({ contentType: 'image', imageUrls: [`${MEDIA}/1.png`, `${MEDIA}/2.png`] })),
+    ).toEqual([]);
+    expect(adapter.validate(content({ contentType: 'video' }))).toEqual([
+      expect.objectContaining({ field: 'videoUrl' }),
+    ]);
   });
 
   it('should round-trip little-text escaping', () => {

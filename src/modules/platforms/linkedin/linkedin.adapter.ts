@@ -25,7 +25,15 @@ import { dailyMetrics, itemMetrics } from './linkedin-metrics';
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
  */
 
-export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social', 'r_member_postAnalytics', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
+export const LINKEDIN_SCOPES = [
+  'openid',
+  'profile',
+  'w_member_social',
+  'r_member_postAnalytics',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+];
 export const LINKEDIN_TEXT_LIMIT = 3000;
 export const LINKEDIN_IMAGE_LIMIT = 20;
 
@@ -81,32 +89,59 @@ export class LinkedInAdapter implements PlatformAdapter {
     const sub = str(me.sub);
     if (!sub) throw new PlatformError('LinkedIn userinfo returned no member id.', 'network_error', true);
     const memberUrn = `urn:li:person:${sub}`;
-    const accounts: GrantedAccount[] = [{ platformAccountId: memberUrn, name: str(me.name) ?? sub, avatarUrl: str(me.picture) ?? null, metadata: { kind: 'member' } }];
+    const accounts: GrantedAccount[] = [
+      {
+        platformAccountId: memberUrn,
+        name: str(me.name) ?? sub,
+        avatarUrl: str(me.picture) ?? null,
+        metadata: { kind: 'member' },
+      },
+    ];
     // Without the organisation permissions LinkedIn answers 403: the grant then covers the member only.
-    const acls = await this.client.rest(token, 'GET', '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED').catch((err: unknown) => {
-      if (err instanceof PlatformError && err.details.status === 403) return null;
-      throw err;
-    });
+    const acls = await this.client
+      .rest(token, 'GET', '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
+      .catch((err: unknown) => {
+        if (err instanceof PlatformError && err.details.status === 403) return null;
+        throw err;
+      });
     if (!acls) return accounts;
-    const orgUrns = [...new Set(arr(obj(acls.json).elements).map((el) => str(obj(el).organization)))].filter((u): u is string => !!u);
+    const orgUrns = [...new Set(arr(obj(acls.json).elements).map((el) => str(obj(el).organization)))].filter(
+      (u): u is string => !!u,
+    );
     for (const orgUrn of orgUrns) {
       const org = obj((await this.client.rest(token, 'GET', `/organizations/${orgUrn.split(':').pop() ?? ''}`)).json);
-      accounts.push({ platformAccountId: orgUrn, name: str(org.localizedName) ?? orgUrn, username: str(org.vanityName) ?? null, metadata: { kind: 'organization', memberUrn } });
+      accounts.push({
+        platformAccountId: orgUrn,
+        name: str(org.localizedName) ?? orgUrn,
+        username: str(org.vanityName) ?? null,
+        metadata: { kind: 'organization', memberUrn },
+      });
     }
     return accounts;
   }
 
   validate(content: PublishContent): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    if (content.text.length > LINKEDIN_TEXT_LIMIT) issues.push({ field: 'text', message: `LinkedIn allows at most ${LINKEDIN_TEXT_LIMIT} characters; this text has ${content.text.length}.` });
-    if (content.contentType === 'text' && !content.text.trim() && !content.link) issues.push({ field: 'text', message: 'A LinkedIn text post needs text or a link.' });
+    if (content.text.length > LINKEDIN_TEXT_LIMIT)
+      issues.push({
+        field: 'text',
+        message: `LinkedIn allows at most ${LINKEDIN_TEXT_LIMIT} characters; this text has ${content.text.length}.`,
+      });
+    if (content.contentType === 'text' && !content.text.trim() && !content.link)
+      issues.push({ field: 'text', message: 'A LinkedIn text post needs text or a link.' });
     if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0) issues.push({ field: 'imageUrls', message: 'An image post needs at least one image.' });
-      if (content.imageUrls.length > LINKEDIN_IMAGE_LIMIT) issues.push({ field: 'imageUrls', message: `LinkedIn allows at most ${LINKEDIN_IMAGE_LIMIT} images per post.` });
+      if (content.imageUrls.length === 0)
+        issues.push({ field: 'imageUrls', message: 'An image post needs at least one image.' });
+      if (content.imageUrls.length > LINKEDIN_IMAGE_LIMIT)
+        issues.push({
+          field: 'imageUrls',
+          message: `LinkedIn allows at most ${LINKEDIN_IMAGE_LIMIT} images per post.`,
+        });
     }
     if (content.contentType === 'video') {
       if (!content.videoUrl) issues.push({ field: 'videoUrl', message: 'A video post needs a videoUrl.' });
-      if (content.imageUrls.length > 0) issues.push({ field: 'imageUrls', message: 'LinkedIn posts cannot mix a video with images.' });
+      if (content.imageUrls.length > 0)
+        issues.push({ field: 'imageUrls', message: 'LinkedIn posts cannot mix a video with images.' });
     }
     return issues;
   }
@@ -118,11 +153,23 @@ export class LinkedInAdapter implements PlatformAdapter {
     if (state.postAttemptedAt) {
       // An earlier attempt may have created the post: look before posting again.
       const found = await this.findPublished(req);
-      if (found === 'unknown') throw new PlatformError('An earlier attempt may have published this post; LinkedIn cannot tell.', 'unknown_outcome', false);
+      if (found === 'unknown')
+        throw new PlatformError(
+          'An earlier attempt may have published this post; LinkedIn cannot tell.',
+          'unknown_outcome',
+          false,
+        );
       if (found) return found;
     }
     const author = req.account.platformAccountId;
-    const ctx: MediaContext = { client: this.client, token: req.account.accessToken, owner: author, state, save, pollDelaysMs: this.pollDelaysMs };
+    const ctx: MediaContext = {
+      client: this.client,
+      token: req.account.accessToken,
+      owner: author,
+      state,
+      save,
+      pollDelaysMs: this.pollDelaysMs,
+    };
     const c = req.content;
     const title = str(c.options.title);
     let content: Record<string, unknown> | undefined;
@@ -161,7 +208,11 @@ export class LinkedInAdapter implements PlatformAdapter {
     if (!state.postAttemptedAt) return null;
     const since = Date.parse(state.postAttemptedAt) - 120_000;
     const author = req.account.platformAccountId;
-    const reply = await this.client.rest(req.account.accessToken, 'GET', `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`);
+    const reply = await this.client.rest(
+      req.account.accessToken,
+      'GET',
+      `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`,
+    );
     const commentary = [req.content.text, escapeLittleText(req.content.text)];
     const mediaIds = new Set([...(state.images ?? []), state.video?.urn].filter((u): u is string => !!u));
     for (const raw of arr(obj(reply.json).elements)) {

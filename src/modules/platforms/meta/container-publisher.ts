@@ -71,7 +71,12 @@ export class ContainerPublisher {
     if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
     if (state.publishSentAt) {
       const found = await this.findPublished({ account, content, publishState: state });
-      if (found === 'unknown') throw new PlatformError('An earlier publish call may have succeeded; the network cannot tell yet.', 'unknown_outcome', false);
+      if (found === 'unknown')
+        throw new PlatformError(
+          'An earlier publish call may have succeeded; the network cannot tell yet.',
+          'unknown_outcome',
+          false,
+        );
       if (found) {
         await save({ mediaId: found.externalId });
         return found;
@@ -81,30 +86,53 @@ export class ContainerPublisher {
       const childIds = [...(state.childIds ?? [])];
       if (isCarousel) {
         for (const url of content.imageUrls.slice(childIds.length)) {
-          childIds.push((await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.childParams(url), token)).id);
+          childIds.push(
+            (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.childParams(url), token)).id,
+          );
           await save({ childIds });
         }
       }
-      const container = await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.containerParams(content, childIds), token);
+      const container = await this.graph.post<{ id: string }>(
+        `/${user}/${f.containerEdge}`,
+        f.containerParams(content, childIds),
+        token,
+      );
       await save({ containerId: container.id });
     }
     const containerId = state.containerId!;
     const status = await this.waitFinished(containerId, token);
     if (status === 'EXPIRED') {
       await save({ containerId: undefined, childIds: undefined });
-      throw new PlatformError('The media container expired before it was published; it will be recreated.', 'network_error', true);
+      throw new PlatformError(
+        'The media container expired before it was published; it will be recreated.',
+        'network_error',
+        true,
+      );
     }
     if (status !== 'PUBLISHED') {
       await f.beforePublish?.(user, token);
       await save({ publishSentAt: new Date().toISOString() });
-      const media = await this.graph.post<{ id: string }>(`/${user}/${f.publishEdge}`, { creation_id: containerId }, token, { publish: true });
+      const media = await this.graph.post<{ id: string }>(
+        `/${user}/${f.publishEdge}`,
+        { creation_id: containerId },
+        token,
+        { publish: true },
+      );
       await save({ mediaId: media.id });
       return { externalId: media.id, url: await this.permalink(media.id, token) };
     }
     // The container says it was published by an earlier attempt: find the media.
-    const found = await this.findPublished({ account, content, publishState: { ...state, publishSentAt: state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString() } });
+    const found = await this.findPublished({
+      account,
+      content,
+      publishState: { ...state, publishSentAt: state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString() },
+    });
     if (found && found !== 'unknown') return found;
-    throw new PlatformError('The container was published but its media could not be found yet.', 'unknown_outcome', false);
+    throw new PlatformError(
+      'The container was published but its media could not be found yet.',
+      'unknown_outcome',
+      false,
+    );
   }
 
   async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
@@ -112,7 +140,11 @@ export class ContainerPublisher {
     const token = req.account.accessToken;
     if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
     if (!state.containerId || !state.publishSentAt) return null;
-    const container = await this.graph.get<Record<string, unknown>>(`/${state.containerId}`, { fields: `id,${this.flavor.statusField}` }, token);
+    const container = await this.graph.get<Record<string, unknown>>(
+      `/${state.containerId}`,
+      { fields: `id,${this.flavor.statusField}` },
+      token,
+    );
     if (container[this.flavor.statusField] !== 'PUBLISHED') return null;
     const since = Date.parse(state.publishSentAt) - 120_000;
     const recent = await this.graph.get<GraphList<RecentMedia>>(
@@ -121,7 +153,10 @@ export class ContainerPublisher {
       token,
     );
     const text = req.content.text.trim();
-    const hit = recent.data.find((m) => String(m[this.flavor.textField] ?? '').trim() === text && (!m.timestamp || Date.parse(m.timestamp) >= since));
+    const hit = recent.data.find(
+      (m) =>
+        String(m[this.flavor.textField] ?? '').trim() === text && (!m.timestamp || Date.parse(m.timestamp) >= since),
+    );
     return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
   }
 
@@ -129,13 +164,22 @@ export class ContainerPublisher {
   private async waitFinished(containerId: string, token: string): Promise<string> {
     const f = this.flavor;
     for (let i = 0; i < this.poll.maxPolls; i++) {
-      const c = await this.graph.get<Record<string, unknown>>(`/${containerId}`, { fields: `id,${f.statusField},${f.errorField}` }, token);
+      const c = await this.graph.get<Record<string, unknown>>(
+        `/${containerId}`,
+        { fields: `id,${f.statusField},${f.errorField}` },
+        token,
+      );
       const status = String(c[f.statusField] ?? '');
       if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
       if (status === 'ERROR')
-        throw new PlatformError(`The network could not process the media: ${String(c[f.errorField] ?? 'unknown error')}.`, 'media_rejected', false, {
-          networkCode: String(c[f.errorField] ?? 'ERROR'),
-        });
+        throw new PlatformError(
+          `The network could not process the media: ${String(c[f.errorField] ?? 'unknown error')}.`,
+          'media_rejected',
+          false,
+          {
+            networkCode: String(c[f.errorField] ?? 'ERROR'),
+          },
+        );
       await new Promise((r) => setTimeout(r, this.poll.intervalMs));
     }
     throw new PlatformError('The network is still processing the media; try again later.', 'network_error', true);

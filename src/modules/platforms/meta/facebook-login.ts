@@ -44,7 +44,17 @@ export class FacebookLogin {
   async longLived(token: string): Promise<OAuthTokens> {
     const { clientId, clientSecret } = this.endpoints;
     const now = Date.now();
-    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', { grant_type: 'fb_exchange_token', client_id: clientId, client_secret: clientSecret, fb_exchange_token: token });
-    return { accessToken: res.access_token, refreshToken: null, expiresAt: expiresAt(res.expires_in, now), scopes: this.scopes };
+    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
+      grant_type: 'fb_exchange_token',
+      client_id: clientId,
+      client_secret: clientSecret,
+      fb_exchange_token: token,
+    });
+    return {
+      accessToken: res.access_token,
+      refreshToken: null,
+      expiresAt: expiresAt(res.expires_in, now),
+      scopes: this.scopes,
+    };
   }
 }

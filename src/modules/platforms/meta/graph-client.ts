@@ -14,7 +14,14 @@ export interface GraphCallOptions {
 }
 
 /** Causes that prove the request never reached the network (safe to resend). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /**
  * Minimal Graph API HTTP client shared by the Facebook, Instagram and Threads adapters:
@@ -37,7 +44,11 @@ export class GraphClient {
 
   async post<T>(path: string, params: GraphParams, token?: string | null, opts: GraphCallOptions = {}): Promise<T> {
     const body = new URLSearchParams(withToken(params, token));
-    return this.send<T>(this.url(path), { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, opts);
+    return this.send<T>(
+      this.url(path),
+      { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      opts,
+    );
   }
 
   private url(path: string): string {
@@ -59,9 +70,15 @@ export class GraphClient {
     } catch {
       body = null;
     }
-    if (!res.ok || (body !== null && typeof body === 'object' && 'error' in body)) throw graphError(res.status, body, res.headers);
+    if (!res.ok || (body !== null && typeof body === 'object' && 'error' in body))
+      throw graphError(res.status, body, res.headers);
     if (body === null)
-      throw new PlatformError(`The network answered HTTP ${res.status} without a JSON body.`, opts.publish ? 'unknown_outcome' : 'network_error', !opts.publish, { status: res.status });
+      throw new PlatformError(
+        `The network answered HTTP ${res.status} without a JSON body.`,
+        opts.publish ? 'unknown_outcome' : 'network_error',
+        !opts.publish,
+        { status: res.status },
+      );
     return body as T;
   }
 }
@@ -78,7 +95,9 @@ export function transportError(err: unknown, publish: boolean): PlatformError {
   const name = err instanceof Error ? err.name : '';
   const cause = err instanceof Error ? (err.cause as { code?: string } | undefined) : undefined;
   const timedOut = name === 'TimeoutError' || name === 'AbortError';
-  const what = timedOut ? 'The network did not answer in time' : `The connection to the network failed${cause?.code ? ` (${cause.code})` : ''}`;
+  const what = timedOut
+    ? 'The network did not answer in time'
+    : `The connection to the network failed${cause?.code ? ` (${cause.code})` : ''}`;
   if (publish && !(cause?.code && NOT_SENT.has(cause.code))) {
     return new PlatformError(`${what}; the post may or may not have been published.`, 'unknown_outcome', false);
   }

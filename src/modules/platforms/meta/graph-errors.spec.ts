@@ -3,7 +3,15 @@ import { classifyGraphError, graphError, retryAfterFrom } from './graph-errors';
 describe('Graph error mapping', () => {
   // Body from https://developers.facebook.com/docs/graph-api/guides/error-handling ("Error Responses").
   const docBody = {
-    error: { message: 'Message describing the error', type: 'OAuthException', code: 190, error_subcode: 460, error_user_title: 'A title', error_user_msg: 'A message', fbtrace_id: 'EJplcsCHuLu' },
+    error: {
+      message: 'Message describing the error',
+      type: 'OAuthException',
+      code: 190,
+      error_subcode: 460,
+      error_user_title: 'A title',
+      error_user_msg: 'A message',
+      fbtrace_id: 'EJplcsCHuLu',
+    },
   };
 
   it('should map the documented token error to auth_expired with the network message', () => {
@@ -24,7 +32,8 @@ describe('Graph error mapping', () => {
         error_subcode: 1504028,
         is_transient: false,
         error_user_title: 'No Metric Specified',
-        error_user_msg: 'No metric was specified to be fetched. Please specify one or more metrics to be fetched and try again.',
+        error_user_msg:
+          'No metric was specified to be fetched. Please specify one or more metrics to be fetched and try again.',
         fbtrace_id: 'GpdspOgqUHT',
       },
     };
@@ -60,13 +69,27 @@ describe('Graph error mapping', () => {
   it('should read the retry delay from X-Business-Use-Case-Usage', () => {
     // Header shape from https://developers.facebook.com/docs/graph-api/overview/rate-limiting
     const headers = new Headers({
-      'x-business-use-case-usage': JSON.stringify({ '66782684': [{ type: 'pages', call_count: 100, total_cputime: 25, total_time: 25, estimated_time_to_regain_access: 19 }] }),
+      'x-business-use-case-usage': JSON.stringify({
+        '66782684': [
+          { type: 'pages', call_count: 100, total_cputime: 25, total_time: 25, estimated_time_to_regain_access: 19 },
+        ],
+      }),
     });
     expect(retryAfterFrom(headers)).toBe(19 * 60);
-    expect(graphError(400, { error: { message: '(#32) Page request limit reached', type: 'OAuthException', code: 32 } }, headers).details.retryAfterSeconds).toBe(1140);
+    expect(
+      graphError(
+        400,
+        { error: { message: '(#32) Page request limit reached', type: 'OAuthException', code: 32 } },
+        headers,
+      ).details.retryAfterSeconds,
+    ).toBe(1140);
   });
 
   it('should cope with a body that is not a Graph error', () => {
-    expect(graphError(502, '<html>Bad gateway</html>')).toMatchObject({ category: 'network_error', retryable: true, message: 'The network answered HTTP 502.' });
+    expect(graphError(502, '<html>Bad gateway</html>')).toMatchObject({
+      category: 'network_error',
+      retryable: true,
+      message: 'The network answered HTTP 502.',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { ErrorCategory } from '../../posts/entities/post-target.entity';
+import type { ErrorCategory } from '@/modules/posts/entities/post-target.entity';
 import { PlatformError } from '../platform-adapter';
 
 /**
@@ -36,7 +36,9 @@ const TRANSIENT_CODES = new Set([1, 2]);
 const TRANSIENT_SUBCODES = new Set([2207001, 2207008, 2207027, 2207053, 2207032]);
 /** Media download and format problems: FB photo 324, video 352 / 1363xxx, IG 2207xxx media subcodes. */
 const MEDIA_CODES = new Set([324, 352, 6000]);
-const MEDIA_SUBCODES = new Set([2207003, 2207004, 2207005, 2207006, 2207009, 2207020, 2207023, 2207026, 2207028, 2207052, 2207057]);
+const MEDIA_SUBCODES = new Set([
+  2207003, 2207004, 2207005, 2207006, 2207009, 2207020, 2207023, 2207026, 2207028, 2207052, 2207057,
+]);
 
 export interface Classified {
   category: ErrorCategory;
@@ -46,10 +48,14 @@ export interface Classified {
 export function classifyGraphError(status: number, err: GraphErrorBody['error'] | null): Classified {
   const code = err?.code ?? 0;
   const sub = err?.error_subcode ?? 0;
-  if (AUTH_CODES.has(code) || AUTH_SUBCODES.has(sub) || (code >= 200 && code <= 299)) return { category: 'auth_expired', retryable: false };
-  if (RATE_CODES.has(code) || RATE_SUBCODES.has(sub) || (code >= 80001 && code <= 80014) || status === 429) return { category: 'network_rate_limited', retryable: true };
-  if (MEDIA_CODES.has(code) || MEDIA_SUBCODES.has(sub) || (sub >= 1363000 && sub <= 1363999)) return { category: 'media_rejected', retryable: false };
-  if (TRANSIENT_CODES.has(code) || TRANSIENT_SUBCODES.has(sub) || err?.is_transient === true || status >= 500) return { category: 'network_error', retryable: true };
+  if (AUTH_CODES.has(code) || AUTH_SUBCODES.has(sub) || (code >= 200 && code <= 299))
+    return { category: 'auth_expired', retryable: false };
+  if (RATE_CODES.has(code) || RATE_SUBCODES.has(sub) || (code >= 80001 && code <= 80014) || status === 429)
+    return { category: 'network_rate_limited', retryable: true };
+  if (MEDIA_CODES.has(code) || MEDIA_SUBCODES.has(sub) || (sub >= 1363000 && sub <= 1363999))
+    return { category: 'media_rejected', retryable: false };
+  if (TRANSIENT_CODES.has(code) || TRANSIENT_SUBCODES.has(sub) || err?.is_transient === true || status >= 500)
+    return { category: 'network_error', retryable: true };
   if (status === 401) return { category: 'auth_expired', retryable: false };
   return { category: 'invalid_content', retryable: false };
 }
@@ -58,11 +64,17 @@ export function classifyGraphError(status: number, err: GraphErrorBody['error'] 
 export function graphError(status: number, body: unknown, headers?: Headers): PlatformError {
   const err = isGraphErrorBody(body) ? body.error : null;
   const { category, retryable } = classifyGraphError(status, err);
-  const message = err ? (err.error_user_msg ? `${err.message} ${err.error_user_msg}` : err.message) : `The network answered HTTP ${status}.`;
+  const message = err
+    ? err.error_user_msg
+      ? `${err.message} ${err.error_user_msg}`
+      : err.message
+    : `The network answered HTTP ${status}.`;
   const retryAfterSeconds = category === 'network_rate_limited' ? retryAfterFrom(headers) : undefined;
   return new PlatformError(message, category, retryable, {
     status,
-    ...(err?.code !== undefined ? { networkCode: err.error_subcode ? `${err.code}/${err.error_subcode}` : err.code } : {}),
+    ...(err?.code !== undefined
+      ? { networkCode: err.error_subcode ? `${err.code}/${err.error_subcode}` : err.code }
+      : {}),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
   });
 }

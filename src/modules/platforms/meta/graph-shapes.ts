@@ -51,7 +51,8 @@ export function insightSeries(insights: GraphInsight[]): Map<string, Map<string,
   const out = new Map<string, Map<string, number>>();
   for (const m of insights) {
     const days = out.get(m.name) ?? new Map<string, number>();
-    for (const v of m.values ?? []) if (v.end_time && typeof v.value === 'number') days.set(insightDay(v.end_time), v.value);
+    for (const v of m.values ?? [])
+      if (v.end_time && typeof v.value === 'number') days.set(insightDay(v.end_time), v.value);
     out.set(m.name, days);
   }
   return out;

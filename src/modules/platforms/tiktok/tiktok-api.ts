@@ -1,4 +1,4 @@
-import type { ErrorCategory } from '../../posts/entities/post-target.entity';
+import type { ErrorCategory } from '@/modules/posts/entities/post-target.entity';
 import type { AdapterEndpoints } from '../platform-adapter';
 import { PlatformError } from '../platform-adapter';
 import { callNetwork, HttpMethod, NetworkReply, obj, retryAfterSeconds, str } from '../http/network-request';
@@ -45,13 +45,26 @@ export function tiktokError(reply: NetworkReply): PlatformError {
   const code = str(err.code) ?? `http_${reply.status}`;
   const message = str(err.message) || code;
   const category: ErrorCategory =
-    CATEGORY_BY_CODE[code] ?? (reply.status >= 500 ? 'network_error' : reply.status === 429 ? 'network_rate_limited' : reply.status === 401 ? 'auth_expired' : 'invalid_content');
-  return new PlatformError(message, category, isRetryable(category), { status: reply.status, networkCode: code, retryAfterSeconds: retryAfterSeconds(reply.headers) });
+    CATEGORY_BY_CODE[code] ??
+    (reply.status >= 500
+      ? 'network_error'
+      : reply.status === 429
+        ? 'network_rate_limited'
+        : reply.status === 401
+          ? 'auth_expired'
+          : 'invalid_content');
+  return new PlatformError(message, category, isRetryable(category), {
+    status: reply.status,
+    networkCode: code,
+    retryAfterSeconds: retryAfterSeconds(reply.headers),
+  });
 }
 
 export function failReasonError(reason: string): PlatformError {
   const category = CATEGORY_BY_FAIL_REASON[reason] ?? 'invalid_content';
-  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, isRetryable(category), { networkCode: reason });
+  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, isRetryable(category), {
+    networkCode: reason,
+  });
 }
 
 /**
@@ -71,12 +84,20 @@ export class TikTokClient {
   constructor(readonly endpoints: AdapterEndpoints) {}
 
   /** An open.tiktokapis.com call; an envelope whose error.code is not "ok" is a failure even on HTTP 200. */
-  async api(token: string, method: HttpMethod, pathAndQuery: string, opts: { json?: unknown; creates?: boolean } = {}): Promise<NetworkReply> {
+  async api(
+    token: string,
+    method: HttpMethod,
+    pathAndQuery: string,
+    opts: { json?: unknown; creates?: boolean } = {},
+  ): Promise<NetworkReply> {
     const reply = await callNetwork(
       {
         method,
         url: `${this.endpoints.apiBaseUrl}${pathAndQuery}`,
-        headers: { Authorization: `Bearer ${token}`, ...(opts.json !== undefined ? { 'Content-Type': 'application/json; charset=UTF-8' } : {}) },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(opts.json !== undefined ? { 'Content-Type': 'application/json; charset=UTF-8' } : {}),
+        },
         json: opts.json,
         creates: opts.creates,
         timeoutMs: this.endpoints.timeoutMs,

@@ -84,24 +84,42 @@ export class TikTokAdapter implements PlatformAdapter {
 
   /** One grant = one creator account. */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const reply = await this.client.api(tokens.accessToken, 'GET', '/v2/user/info/?fields=open_id,union_id,avatar_url,display_name,username');
+    const reply = await this.client.api(
+      tokens.accessToken,
+      'GET',
+      '/v2/user/info/?fields=open_id,union_id,avatar_url,display_name,username',
+    );
     const user = obj(obj(obj(reply.json).data).user);
     const openId = str(user.open_id);
     if (!openId) throw new PlatformError('TikTok user info returned no open_id.', 'network_error', true);
     const username = str(user.username) ?? null;
     return [
-      { platformAccountId: openId, name: str(user.display_name) ?? username ?? openId, username, avatarUrl: str(user.avatar_url) ?? null, metadata: { username, unionId: str(user.union_id) ?? null } },
+      {
+        platformAccountId: openId,
+        name: str(user.display_name) ?? username ?? openId,
+        username,
+        avatarUrl: str(user.avatar_url) ?? null,
+        metadata: { username, unionId: str(user.union_id) ?? null },
+      },
     ];
   }
 
   validate(content: PublishContent): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    if (content.text.length > TIKTOK_CAPTION_LIMIT) issues.push({ field: 'text', message: `TikTok captions allow at most ${TIKTOK_CAPTION_LIMIT} characters; this one has ${content.text.length}.` });
-    if (content.contentType === 'text') issues.push({ field: 'contentType', message: 'TikTok posts need a video or photos.' });
-    if (content.contentType === 'video' && !content.videoUrl) issues.push({ field: 'videoUrl', message: 'A TikTok video post needs a videoUrl.' });
+    if (content.text.length > TIKTOK_CAPTION_LIMIT)
+      issues.push({
+        field: 'text',
+        message: `TikTok captions allow at most ${TIKTOK_CAPTION_LIMIT} characters; this one has ${content.text.length}.`,
+      });
+    if (content.contentType === 'text')
+      issues.push({ field: 'contentType', message: 'TikTok posts need a video or photos.' });
+    if (content.contentType === 'video' && !content.videoUrl)
+      issues.push({ field: 'videoUrl', message: 'A TikTok video post needs a videoUrl.' });
     if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0) issues.push({ field: 'imageUrls', message: 'A TikTok photo post needs at least one image.' });
-      if (content.imageUrls.length > TIKTOK_PHOTO_LIMIT) issues.push({ field: 'imageUrls', message: `TikTok allows at most ${TIKTOK_PHOTO_LIMIT} photos per post.` });
+      if (content.imageUrls.length === 0)
+        issues.push({ field: 'imageUrls', message: 'A TikTok photo post needs at least one image.' });
+      if (content.imageUrls.length > TIKTOK_PHOTO_LIMIT)
+        issues.push({ field: 'imageUrls', message: `TikTok allows at most ${TIKTOK_PHOTO_LIMIT} photos per post.` });
     }
     return issues;
   }
@@ -115,24 +133,34 @@ export class TikTokAdapter implements PlatformAdapter {
     if (!state.publishId) {
       if (state.initAttemptedAt) {
         const found = await this.findPublished(req);
-        if (found === 'unknown') throw new PlatformError('An earlier attempt may have published this post; TikTok cannot tell yet.', 'unknown_outcome', false);
+        if (found === 'unknown')
+          throw new PlatformError(
+            'An earlier attempt may have published this post; TikTok cannot tell yet.',
+            'unknown_outcome',
+            false,
+          );
         if (found) return found;
       }
-      const creator = obj(obj((await this.client.api(token, 'POST', '/v2/post/publish/creator_info/query/', { json: {} })).json).data);
+      const creator = obj(
+        obj((await this.client.api(token, 'POST', '/v2/post/publish/creator_info/query/', { json: {} })).json).data,
+      );
       const privacy = choosePrivacy(str(req.content.options.privacyLevel), arr(creator.privacy_level_options).map(str));
       const init = this.initRequest(req.content, privacy);
       state.initAttemptedAt = new Date().toISOString();
       await save();
-      const reply = await this.client.api(token, 'POST', init.path, { json: init.body, creates: true }).catch(async (err: unknown) => {
-        // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
-        if (answeredWithError(err)) {
-          delete state.initAttemptedAt;
-          await save();
-        }
-        throw err;
-      });
+      const reply = await this.client
+        .api(token, 'POST', init.path, { json: init.body, creates: true })
+        .catch(async (err: unknown) => {
+          // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
+          if (answeredWithError(err)) {
+            delete state.initAttemptedAt;
+            await save();
+          }
+          throw err;
+        });
       const publishId = str(obj(obj(reply.json).data).publish_id);
-      if (!publishId) throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
+      if (!publishId)
+        throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
       state.publishId = publishId;
       await save();
     }
@@ -142,7 +170,12 @@ export class TikTokAdapter implements PlatformAdapter {
       await req.saveState({});
       throw outcome.error;
     }
-    if (outcome.kind === 'pending') throw new PlatformError('TikTok is still processing the post; the next attempt keeps polling it.', 'network_error', true);
+    if (outcome.kind === 'pending')
+      throw new PlatformError(
+        'TikTok is still processing the post; the next attempt keeps polling it.',
+        'network_error',
+        true,
+      );
     state.postId = outcome.postId;
     await save();
     return postResult(outcome.postId, username);
@@ -154,7 +187,13 @@ export class TikTokAdapter implements PlatformAdapter {
       return {
         path: '/v2/post/publish/content/init/',
         body: {
-          post_info: { title: str(o.title) ?? '', description: c.text, privacy_level: privacy, disable_comment: o.disableComment === true, auto_add_music: o.autoAddMusic !== false },
+          post_info: {
+            title: str(o.title) ?? '',
+            description: c.text,
+            privacy_level: privacy,
+            disable_comment: o.disableComment === true,
+            auto_add_music: o.autoAddMusic !== false,
+          },
           source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls },
           post_mode: 'DIRECT_POST',
           media_type: 'PHOTO',
@@ -164,7 +203,13 @@ export class TikTokAdapter implements PlatformAdapter {
     return {
       path: '/v2/post/publish/video/init/',
       body: {
-        post_info: { title: c.text, privacy_level: privacy, disable_duet: o.disableDuet === true, disable_comment: o.disableComment === true, disable_stitch: o.disableStitch === true },
+        post_info: {
+          title: c.text,
+          privacy_level: privacy,
+          disable_duet: o.disableDuet === true,
+          disable_comment: o.disableComment === true,
+          disable_stitch: o.disableStitch === true,
+        },
         source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl },
       },
     };
@@ -174,10 +219,13 @@ export class TikTokAdapter implements PlatformAdapter {
   private async pollStatus(token: string, publishId: string): Promise<PollOutcome> {
     for (const delay of [0, ...this.pollDelaysMs]) {
       if (delay) await sleep(delay);
-      const reply = await this.client.api(token, 'POST', '/v2/post/publish/status/fetch/', { json: { publish_id: publishId } });
+      const reply = await this.client.api(token, 'POST', '/v2/post/publish/status/fetch/', {
+        json: { publish_id: publishId },
+      });
       const data = obj(obj(reply.json).data);
       const status = str(data.status);
-      if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX') return { kind: 'done', postId: publicPostIds(reply.text)[0] ?? publishId };
+      if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
+        return { kind: 'done', postId: publicPostIds(reply.text)[0] ?? publishId };
       if (status === 'FAILED') return { kind: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
     }
     return { kind: 'pending' };
@@ -197,7 +245,9 @@ export class TikTokAdapter implements PlatformAdapter {
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.
     const since = Date.parse(state.initAttemptedAt) / 1000 - 120;
     const videos = await listVideos(this.client, token, since, 1);
-    const match = videos.find((v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text));
+    const match = videos.find(
+      (v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text),
+    );
     if (match) return { externalId: match.id, url: match.shareUrl ?? postResult(match.id, username).url };
     // Moderation can keep a new post invisible for a while: absence proves nothing.
     return 'unknown';
@@ -218,7 +268,12 @@ export class TikTokAdapter implements PlatformAdapter {
 
 function answeredWithError(err: unknown): boolean {
   const code = err instanceof PlatformError ? err.details.networkCode : undefined;
-  return err instanceof PlatformError && err.category !== 'unknown_outcome' && typeof code === 'string' && !code.startsWith('http_');
+  return (
+    err instanceof PlatformError &&
+    err.category !== 'unknown_outcome' &&
+    typeof code === 'string' &&
+    !code.startsWith('http_')
+  );
 }
 
 /** PUBLIC_TO_EVERYONE unless asked otherwise; unaudited apps only get SELF_ONLY. */
@@ -226,9 +281,14 @@ function choosePrivacy(requested: string | undefined, available: (string | undef
   const options = available.filter((o): o is string => !!o);
   if (requested) {
     if (!options.includes(requested)) {
-      throw new PlatformError(`Privacy level ${requested} is not available for this creator (available: ${options.join(', ')}).`, 'invalid_content', false, {
-        networkCode: 'privacy_level_option_mismatch',
-      });
+      throw new PlatformError(
+        `Privacy level ${requested} is not available for this creator (available: ${options.join(', ')}).`,
+        'invalid_content',
+        false,
+        {
+          networkCode: 'privacy_level_option_mismatch',
+        },
+      );
     }
     return requested;
   }
@@ -237,7 +297,10 @@ function choosePrivacy(requested: string | undefined, available: (string | undef
 
 function postResult(postId: string, username: string | null): PublishResult {
   const isPublic = /^\d+$/.test(postId);
-  return { externalId: postId, url: isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null };
+  return {
+    externalId: postId,
+    url: isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null,
+  };
 }
 
 export const tiktokAdapterFactory: AdapterFactory = {

@@ -1,4 +1,4 @@
-import type { ErrorCategory } from '../../posts/entities/post-target.entity';
+import type { ErrorCategory } from '@/modules/posts/entities/post-target.entity';
 import type { AdapterEndpoints } from '../platform-adapter';
 import { PlatformError } from '../platform-adapter';
 import { arr, callNetwork, HttpMethod, NetworkReply, num, obj, retryAfterSeconds, str } from '../http/network-request';
@@ -8,16 +8,39 @@ import { arr, callNetwork, HttpMethod, NetworkReply, num, obj, retryAfterSeconds
  * (https://developers.google.com/youtube/v3/docs/errors).
  */
 
-const RATE_REASONS = new Set(['quotaExceeded', 'rateLimitExceeded', 'userRateLimitExceeded', 'uploadLimitExceeded', 'dailyLimitExceeded']);
-const AUTH_REASONS = new Set(['authError', 'invalidCredentials', 'youtubeSignupRequired', 'insufficientPermissions', 'forbidden', 'accountDelegationForbidden']);
-const MEDIA_REASONS = new Set(['mediaBodyRequired', 'invalidFilename', 'invalidVideoFile', 'unsupportedMediaType', 'uploadRejected', 'videoFileTooLarge']);
+const RATE_REASONS = new Set([
+  'quotaExceeded',
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'uploadLimitExceeded',
+  'dailyLimitExceeded',
+]);
+const AUTH_REASONS = new Set([
+  'authError',
+  'invalidCredentials',
+  'youtubeSignupRequired',
+  'insufficientPermissions',
+  'forbidden',
+  'accountDelegationForbidden',
+]);
+const MEDIA_REASONS = new Set([
+  'mediaBodyRequired',
+  'invalidFilename',
+  'invalidVideoFile',
+  'unsupportedMediaType',
+  'uploadRejected',
+  'videoFileTooLarge',
+]);
 
 export function youtubeError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const status = num(err.code) || reply.status;
   const reason = str(obj(arr(err.errors)[0]).reason) ?? str(err.status);
   // Google puts an HTML link into some messages (quota); keep the words only.
-  const message = (str(err.message) ?? (reply.text.slice(0, 300) || `YouTube answered HTTP ${reply.status}.`)).replace(/<[^>]+>/g, '');
+  const message = (str(err.message) ?? (reply.text.slice(0, 300) || `YouTube answered HTTP ${reply.status}.`)).replace(
+    /<[^>]+>/g,
+    '',
+  );
   let category: ErrorCategory;
   if (reason && RATE_REASONS.has(reason)) category = 'network_rate_limited';
   else if (status >= 500) category = 'network_error';
@@ -26,7 +49,11 @@ export function youtubeError(reply: NetworkReply): PlatformError {
   else if (reason && MEDIA_REASONS.has(reason)) category = 'media_rejected';
   else category = 'invalid_content';
   const retryable = category === 'network_error' || category === 'network_rate_limited';
-  return new PlatformError(message, category, retryable, { status, networkCode: reason, retryAfterSeconds: retryAfterSeconds(reply.headers) });
+  return new PlatformError(message, category, retryable, {
+    status,
+    networkCode: reason,
+    retryAfterSeconds: retryAfterSeconds(reply.headers),
+  });
 }
 
 /**
@@ -50,7 +77,13 @@ export class YouTubeClient {
   /** A YouTube Data API v3 call. */
   api(token: string, method: HttpMethod, pathAndQuery: string, json?: unknown): Promise<NetworkReply> {
     return callNetwork(
-      { method, url: `${this.endpoints.apiBaseUrl}/youtube/v3${pathAndQuery}`, headers: { Authorization: `Bearer ${token}` }, json, timeoutMs: this.endpoints.timeoutMs },
+      {
+        method,
+        url: `${this.endpoints.apiBaseUrl}/youtube/v3${pathAndQuery}`,
+        headers: { Authorization: `Bearer ${token}` },
+        json,
+        timeoutMs: this.endpoints.timeoutMs,
+      },
       youtubeError,
     );
   }
@@ -58,6 +91,13 @@ export class YouTubeClient {
   /** A YouTube Analytics API v2 report. */
   report(token: string, query: Record<string, string>): Promise<NetworkReply> {
     const q = new URLSearchParams(query).toString();
-    return callNetwork({ url: `${this.hosts.analyticsBaseUrl}/v2/reports?${q}`, headers: { Authorization: `Bearer ${token}` }, timeoutMs: this.endpoints.timeoutMs }, youtubeError);
+    return callNetwork(
+      {
+        url: `${this.hosts.analyticsBaseUrl}/v2/reports?${q}`,
+        headers: { Authorization: `Bearer ${token}` },
+        timeoutMs: this.endpoints.timeoutMs,
+      },
+      youtubeError,
+    );
   }
 }

@@ -17,9 +17,15 @@ export interface YouTubeState {
   videoId?: string;
 }
 
-export type SessionStatus = { kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' };
+export type SessionStatus =
+  { kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' };
 
-export async function sessionStatus(client: YouTubeClient, token: string, uploadUrl: string, size: number): Promise<SessionStatus> {
+export async function sessionStatus(
+  client: YouTubeClient,
+  token: string,
+  uploadUrl: string,
+  size: number,
+): Promise<SessionStatus> {
   const reply = await callNetwork(
     {
       method: 'PUT',
@@ -63,14 +69,20 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
       {
         method: 'POST',
         url: `${client.endpoints.uploadBaseUrl ?? client.endpoints.apiBaseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json; charset=UTF-8', 'X-Upload-Content-Length': String(size), 'X-Upload-Content-Type': media.contentType },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json; charset=UTF-8',
+          'X-Upload-Content-Length': String(size),
+          'X-Upload-Content-Type': media.contentType,
+        },
         json: resource,
         timeoutMs: client.endpoints.timeoutMs,
       },
       youtubeError,
     );
     const location = init.headers.get('location');
-    if (!location) throw new PlatformError('YouTube opened no upload session (no Location header).', 'network_error', true);
+    if (!location)
+      throw new PlatformError('YouTube opened no upload session (no Location header).', 'network_error', true);
     Object.assign(state, { uploadUrl: location, size });
     offset = 0;
   }
@@ -79,10 +91,23 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
   const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': media.contentType };
   if (offset > 0) headers['Content-Range'] = `bytes ${offset}-${size - 1}/${size}`;
   const reply = await callNetwork(
-    { method: 'PUT', url: state.uploadUrl ?? '', headers, bytes: media.bytes.subarray(offset), accept: [308], creates: true, timeoutMs: client.endpoints.timeoutMs },
+    {
+      method: 'PUT',
+      url: state.uploadUrl ?? '',
+      headers,
+      bytes: media.bytes.subarray(offset),
+      accept: [308],
+      creates: true,
+      timeoutMs: client.endpoints.timeoutMs,
+    },
     youtubeError,
   );
-  if (reply.status === 308) throw new PlatformError('YouTube received only part of the video; the next attempt resumes the upload.', 'network_error', true);
+  if (reply.status === 308)
+    throw new PlatformError(
+      'YouTube received only part of the video; the next attempt resumes the upload.',
+      'network_error',
+      true,
+    );
   return obj(reply.json);
 }
 
@@ -91,8 +116,18 @@ export function rejectedUpload(video: Json): PlatformError | null {
   const status = obj(video.status);
   const upload = str(status.uploadStatus);
   if (upload === 'rejected')
-    return new PlatformError(`YouTube rejected the video: ${str(status.rejectionReason) ?? 'rejected'}.`, 'media_rejected', false, { networkCode: str(status.rejectionReason) });
+    return new PlatformError(
+      `YouTube rejected the video: ${str(status.rejectionReason) ?? 'rejected'}.`,
+      'media_rejected',
+      false,
+      { networkCode: str(status.rejectionReason) },
+    );
   if (upload === 'failed')
-    return new PlatformError(`YouTube could not process the video: ${str(status.failureReason) ?? 'failed'}.`, 'media_rejected', false, { networkCode: str(status.failureReason) });
+    return new PlatformError(
+      `YouTube could not process the video: ${str(status.failureReason) ?? 'failed'}.`,
+      'media_rejected',
+      false,
+      { networkCode: str(status.failureReason) },
+    );
   return null;
 }

@@ -1,10 +1,11 @@
-import { DocFetch, recordingRequest, testEndpoints, timeout } from '../../../../test/support/doc-fetch';
+import { DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PublishContent } from '../platform-adapter';
 import { googleHosts } from './youtube-api';
 import { YouTubeAdapter, youtubeAdapterFactory } from './youtube.adapter';
 
 const API = 'https://www.googleapis.com';
-const SESSION = 'https://www.googleapis.com/upload/youtube/v3/videos?uploadType=resumable&upload_id=xa298sd_f&part=snippet,status,contentDetails';
+const SESSION =
+  'https://www.googleapis.com/upload/youtube/v3/videos?uploadType=resumable&upload_id=xa298sd_f&part=snippet,status,contentDetails';
 
 /** https://developers.google.com/identity/protocols/oauth2/web-server (step 5: exchange authorization code) */
 const TOKEN_BODY = {
@@ -15,7 +16,12 @@ const TOKEN_BODY = {
   refresh_token: '1//xEoDL4iW3cxlI7yDbSRFYNG01kVKM2C-259HOF2aQbI',
 };
 /** Same page, refreshing an access token (no refresh_token in the answer). */
-const REFRESH_BODY = { access_token: '1/fFAGRNJru1FTz70BzhT3Zg', expires_in: 3920, scope: TOKEN_BODY.scope, token_type: 'Bearer' };
+const REFRESH_BODY = {
+  access_token: '1/fFAGRNJru1FTz70BzhT3Zg',
+  expires_in: 3920,
+  scope: TOKEN_BODY.scope,
+  token_type: 'Bearer',
+};
 /** https://developers.google.com/youtube/v3/docs/channels (resource representation, trimmed) */
 const CHANNELS_BODY = {
   kind: 'youtube#channelListResponse',
@@ -33,7 +39,12 @@ const CHANNELS_BODY = {
         thumbnails: { default: { url: 'https://yt3.ggpht.com/default.jpg', width: 88, height: 88 } },
       },
       contentDetails: { relatedPlaylists: { likes: '', uploads: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } },
-      statistics: { viewCount: '248000000', subscriberCount: '2470000', hiddenSubscriberCount: false, videoCount: '6200' },
+      statistics: {
+        viewCount: '248000000',
+        subscriberCount: '2470000',
+        hiddenSubscriberCount: false,
+        videoCount: '6200',
+      },
     },
   ],
 };
@@ -49,16 +60,33 @@ const VIDEO_BODY = {
 const QUOTA_ERROR = {
   error: {
     code: 403,
-    message: 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
-    errors: [{ message: 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', domain: 'youtube.quota', reason: 'quotaExceeded' }],
+    message:
+      'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+    errors: [
+      {
+        message:
+          'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+        domain: 'youtube.quota',
+        reason: 'quotaExceeded',
+      },
+    ],
   },
 };
 /** Google's 401 for a bad token (core errors: authError). */
 const AUTH_ERROR = {
   error: {
     code: 401,
-    message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
-    errors: [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }],
+    message:
+      'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+    errors: [
+      {
+        message: 'Invalid Credentials',
+        domain: 'global',
+        reason: 'authError',
+        location: 'Authorization',
+        locationType: 'header',
+      },
+    ],
     status: 'UNAUTHENTICATED',
   },
 };
@@ -67,16 +95,38 @@ const TITLE_ERROR = {
   error: {
     code: 400,
     message: 'The request metadata specifies an invalid or empty video title.',
-    errors: [{ message: 'The request metadata specifies an invalid or empty video title.', domain: 'youtube.video', reason: 'invalidTitle' }],
+    errors: [
+      {
+        message: 'The request metadata specifies an invalid or empty video title.',
+        domain: 'youtube.video',
+        reason: 'invalidTitle',
+      },
+    ],
   },
 };
 
 function content(over: Partial<PublishContent> = {}): PublishContent {
-  return { contentType: 'video', text: 'Description', link: null, imageUrls: [], videoUrl: 'https://media.example.com/v.mp4', options: { title: 'Demo', privacyStatus: 'unlisted' }, ...over };
+  return {
+    contentType: 'video',
+    text: 'Description',
+    link: null,
+    imageUrls: [],
+    videoUrl: 'https://media.example.com/v.mp4',
+    options: { title: 'Demo', privacyStatus: 'unlisted' },
+    ...over,
+  };
 }
 
 const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
-  recordingRequest({ platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } }, c, publishState);
+  recordingRequest(
+    {
+      platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
+      accessToken: 'ya29.token',
+      metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' },
+    },
+    c,
+    publishState,
+  );
 
 describe('YouTubeAdapter (documented bodies)', () => {
   let net: DocFetch;
@@ -89,7 +139,9 @@ describe('YouTubeAdapter (documented bodies)', () => {
   afterEach(() => net.restore());
 
   it("should use Google's consent page with offline access and the token host", () => {
-    const url = new URL(adapter.authorizeUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c' }));
+    const url = new URL(
+      adapter.authorizeUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c' }),
+    );
     expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
     expect(url.searchParams.get('access_type')).toBe('offline');
     expect(googleHosts(testEndpoints(youtubeAdapterFactory.real)).tokenUrl).toBe('https://oauth2.googleapis.com/token');
@@ -98,12 +150,24 @@ describe('YouTubeAdapter (documented bodies)', () => {
   it('should exchange a code, and keep the refresh token when a refresh answer has none', async () => {
     net.on({ method: 'POST', url: 'https://oauth2.googleapis.com/token', json: TOKEN_BODY, once: true });
     net.on({ method: 'POST', url: 'https://oauth2.googleapis.com/token', json: REFRESH_BODY, once: true });
-    net.on({ method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 400, json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } });
-    const tokens = await adapter.exchangeCode({ code: '4/P7q7W91', redirectUri: 'https://app.example/cb', codeVerifier: 'v' });
+    net.on({
+      method: 'POST',
+      url: 'https://oauth2.googleapis.com/token',
+      status: 400,
+      json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
+    });
+    const tokens = await adapter.exchangeCode({
+      code: '4/P7q7W91',
+      redirectUri: 'https://app.example/cb',
+      codeVerifier: 'v',
+    });
     expect(tokens).toMatchObject({ accessToken: TOKEN_BODY.access_token, refreshToken: TOKEN_BODY.refresh_token });
     const refreshed = await adapter.refresh({ accessToken: 'old', refreshToken: TOKEN_BODY.refresh_token });
     expect(refreshed.refreshToken).toBe(TOKEN_BODY.refresh_token);
-    await expect(adapter.refresh({ accessToken: 'old', refreshToken: 'revoked' })).rejects.toMatchObject({ category: 'auth_expired', message: 'Google OAuth: Token has been expired or revoked.' });
+    await expect(adapter.refresh({ accessToken: 'old', refreshToken: 'revoked' })).rejects.toMatchObject({
+      category: 'auth_expired',
+      message: 'Google OAuth: Token has been expired or revoked.',
+    });
   });
 
   it('should list the channel of the grant', async () => {
@@ -120,14 +184,24 @@ describe('YouTubeAdapter (documented bodies)', () => {
   });
 
   it('should open a resumable session, save its URL, then PUT the bytes and return the video', async () => {
-    net.on({ method: 'POST', url: `${API}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, headers: { location: SESSION } });
+    net.on({
+      method: 'POST',
+      url: `${API}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
+      headers: { location: SESSION },
+    });
     net.on({ method: 'PUT', url: SESSION, status: 201, json: VIDEO_BODY });
     const req = request(content());
-    await expect(adapter.publish(req)).resolves.toEqual({ externalId: 'Ks-_Mh1QhMc', url: 'https://www.youtube.com/watch?v=Ks-_Mh1QhMc' });
+    await expect(adapter.publish(req)).resolves.toEqual({
+      externalId: 'Ks-_Mh1QhMc',
+      url: 'https://www.youtube.com/watch?v=Ks-_Mh1QhMc',
+    });
     const init = net.find('uploadType=resumable&part=snippet,status', 'POST')[0]!;
     expect(init.headers['x-upload-content-length']).toBe('10');
     expect(init.headers['x-upload-content-type']).toBe('video/mp4');
-    expect(DocFetch.body(init)).toEqual({ snippet: { title: 'Demo', description: 'Description', categoryId: '22' }, status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false } });
+    expect(DocFetch.body(init)).toEqual({
+      snippet: { title: 'Demo', description: 'Description', categoryId: '22' },
+      status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
+    });
     expect(req.saved[0]).toMatchObject({ uploadUrl: SESSION, size: 10 });
     expect(req.saved.at(-1)).toMatchObject({ videoId: 'Ks-_Mh1QhMc' });
   });
@@ -135,7 +209,9 @@ describe('YouTubeAdapter (documented bodies)', () => {
   it('should resume an interrupted upload from the Range of a 308 status answer', async () => {
     net.on({ method: 'PUT', url: SESSION, status: 308, headers: { range: 'bytes=0-3' }, once: true });
     net.on({ method: 'PUT', url: SESSION, status: 200, json: VIDEO_BODY });
-    await adapter.publish(request(content(), { uploadUrl: SESSION, size: 10, uploadAttemptedAt: new Date().toISOString() }));
+    await adapter.publish(
+      request(content(), { uploadUrl: SESSION, size: 10, uploadAttemptedAt: new Date().toISOString() }),
+    );
     const [query, rest] = net.find(SESSION, 'PUT');
     expect(query!.headers['content-range']).toBe('bytes */10');
     expect(rest!.headers['content-range']).toBe('bytes 4-9/10');
@@ -149,16 +225,30 @@ describe('YouTubeAdapter (documented bodies)', () => {
     const req = request(content());
     await expect(adapter.publish(req)).rejects.toMatchObject({ category: 'unknown_outcome' });
     net.on({ method: 'PUT', url: SESSION, status: 201, json: VIDEO_BODY, once: true });
-    await expect(adapter.findPublished({ ...req, publishState: req.saved.at(-1)! })).resolves.toMatchObject({ externalId: 'Ks-_Mh1QhMc' });
+    await expect(adapter.findPublished({ ...req, publishState: req.saved.at(-1)! })).resolves.toMatchObject({
+      externalId: 'Ks-_Mh1QhMc',
+    });
     net.on({ method: 'PUT', url: SESSION, status: 308, once: true });
     await expect(adapter.findPublished({ ...req, publishState: req.saved.at(-1)! })).resolves.toBeNull();
     // An expired session: the channel's uploads playlist tells.
     net.on({ method: 'PUT', url: SESSION, status: 404, text: 'Not Found', once: true });
     net.on({
       url: '/youtube/v3/playlistItems?part=snippet',
-      json: { items: [{ snippet: { title: 'Demo', publishedAt: new Date().toISOString(), resourceId: { kind: 'youtube#video', videoId: 'Ks-_Mh1QhMc' } } }] },
+      json: {
+        items: [
+          {
+            snippet: {
+              title: 'Demo',
+              publishedAt: new Date().toISOString(),
+              resourceId: { kind: 'youtube#video', videoId: 'Ks-_Mh1QhMc' },
+            },
+          },
+        ],
+      },
     });
-    await expect(adapter.findPublished({ ...req, publishState: req.saved.at(-1)! })).resolves.toMatchObject({ externalId: 'Ks-_Mh1QhMc' });
+    await expect(adapter.findPublished({ ...req, publishState: req.saved.at(-1)! })).resolves.toMatchObject({
+      externalId: 'Ks-_Mh1QhMc',
+    });
   });
 
   it('should map Google error bodies: quota → rate limited, authError → auth_expired, invalidTitle → invalid_content', async () => {
@@ -170,30 +260,54 @@ describe('YouTubeAdapter (documented bodies)', () => {
       details: { networkCode: 'quotaExceeded' },
     });
     net.on({ method: 'POST', url: 'uploadType=resumable', status: 401, json: AUTH_ERROR, once: true });
-    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category: 'auth_expired', retryable: false });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'auth_expired',
+      retryable: false,
+    });
     net.on({ method: 'POST', url: 'uploadType=resumable', status: 400, json: TITLE_ERROR, once: true });
-    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category: 'invalid_content', details: { networkCode: 'invalidTitle' } });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'invalid_content',
+      details: { networkCode: 'invalidTitle' },
+    });
     net.on({ url: 'https://media.example.com/gone.mp4', status: 404, text: 'gone' });
-    await expect(adapter.publish(request(content({ videoUrl: 'https://media.example.com/gone.mp4' })))).rejects.toMatchObject({ category: 'media_rejected' });
+    await expect(
+      adapter.publish(request(content({ videoUrl: 'https://media.example.com/gone.mp4' }))),
+    ).rejects.toMatchObject({ category: 'media_rejected' });
   });
 
   it('should read statistics and the Analytics report', async () => {
     net.on({
       url: '/youtube/v3/videos?part=statistics&id=Ks-_Mh1QhMc',
-      json: { items: [{ id: 'Ks-_Mh1QhMc', statistics: { viewCount: '1200', likeCount: '30', favoriteCount: '0', commentCount: '4' } }] },
+      json: {
+        items: [
+          {
+            id: 'Ks-_Mh1QhMc',
+            statistics: { viewCount: '1200', likeCount: '30', favoriteCount: '0', commentCount: '4' },
+          },
+        ],
+      },
     });
     const account = request(content()).account;
-    await expect(adapter.getItemMetrics(account, 'Ks-_Mh1QhMc')).resolves.toEqual({ views: 1200, likes: 30, comments: 4, shares: 0, reach: 1200, engagement: 34 });
+    await expect(adapter.getItemMetrics(account, 'Ks-_Mh1QhMc')).resolves.toEqual({
+      views: 1200,
+      likes: 30,
+      comments: 4,
+      shares: 0,
+      reach: 1200,
+      engagement: 34,
+    });
     // https://developers.google.com/youtube/analytics/reference/reports/query (resultTable)
     net.on({
       url: 'https://youtubeanalytics.googleapis.com/v2/reports?',
       json: {
         kind: 'youtubeAnalytics#resultTable',
-        columnHeaders: ['day', 'views', 'likes', 'comments', 'shares', 'subscribersGained', 'subscribersLost'].map((name, i) => ({
-          name,
-          columnType: i ? 'METRIC' : 'DIMENSION',
-          dataType: i ? 'INTEGER' : 'STRING',
-        })),
+        columnHeaders: ['day', 'views', 'likes', 'comments', 'shares', 'subscribersGained', 'subscribersLost'].map(
+          (name, i) => ({
+            name,
+            columnType: i ? 'METRIC' : 'DIMENSION',
+            dataType: i ? 'INTEGER' : 'STRING',
+          }),
+        ),
         rows: [
           ['2026-01-01', 100, 5, 1, 2, 10, 0],
           ['2026-01-02', 50, 2, 0, 1, 5, 1],
@@ -211,9 +325,13 @@ describe('YouTubeAdapter (documented bodies)', () => {
 
   it('should validate title, description and media', () => {
     expect(adapter.validate(content({ options: {} }))).toEqual([expect.objectContaining({ field: 'youtube.title' })]);
-    expect(adapter.validate(content({ options: { title: 'x'.repeat(101) } }))).toEqual([expect.objectContaining({ field: 'youtube.title' })]);
+    expect(adapter.validate(content({ options: { title: 'x'.repeat(101) } }))).toEqual([
+      expect.objectContaining({ field: 'youtube.title' }),
+    ]);
     expect(adapter.validate(content({ text: 'é'.repeat(2501) }))).toEqual([expect.objectContaining({ field: 'text' })]);
-    expect(adapter.validate(content({ contentType: 'image', videoUrl: null, imageUrls: ['https://m/1.jpg'] }))).toHaveLength(2);
+    expect(
+      adapter.validate(content({ contentType: 'image', videoUrl: null, imageUrls: ['https://m/1.jpg'] })),
+    ).toHaveLength(2);
     expect(adapter.validate(content())).toEqual([]);
   });
 });

@@ -23,7 +23,11 @@ import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './
  * channel, resumable upload of one video per post, YouTube Analytics for daily numbers.
  */
 
-export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/yt-analytics.readonly'];
+export const YOUTUBE_SCOPES = [
+  'https://www.googleapis.com/auth/youtube.upload',
+  'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/yt-analytics.readonly',
+];
 export const YOUTUBE_TITLE_LIMIT = 100;
 export const YOUTUBE_DESCRIPTION_BYTES = 5000;
 const PRIVACY = ['public', 'unlisted', 'private'];
@@ -82,17 +86,30 @@ export class YouTubeAdapter implements PlatformAdapter {
 
   validate(content: PublishContent): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    if (content.contentType !== 'video' || !content.videoUrl) issues.push({ field: 'videoUrl', message: 'A YouTube post needs exactly one video.' });
-    if (content.imageUrls.length > 0) issues.push({ field: 'imageUrls', message: 'YouTube posts cannot carry images.' });
+    if (content.contentType !== 'video' || !content.videoUrl)
+      issues.push({ field: 'videoUrl', message: 'A YouTube post needs exactly one video.' });
+    if (content.imageUrls.length > 0)
+      issues.push({ field: 'imageUrls', message: 'YouTube posts cannot carry images.' });
     const title = str(content.options.title)?.trim();
     if (!title) issues.push({ field: 'youtube.title', message: 'YouTube needs a video title.' });
-    else if (title.length > YOUTUBE_TITLE_LIMIT) issues.push({ field: 'youtube.title', message: `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.` });
-    if (title && /[<>]/.test(title)) issues.push({ field: 'youtube.title', message: 'YouTube titles cannot contain < or >.' });
+    else if (title.length > YOUTUBE_TITLE_LIMIT)
+      issues.push({
+        field: 'youtube.title',
+        message: `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`,
+      });
+    if (title && /[<>]/.test(title))
+      issues.push({ field: 'youtube.title', message: 'YouTube titles cannot contain < or >.' });
     const bytes = Buffer.byteLength(content.text, 'utf8');
-    if (bytes > YOUTUBE_DESCRIPTION_BYTES) issues.push({ field: 'text', message: `YouTube descriptions allow at most ${YOUTUBE_DESCRIPTION_BYTES} bytes; this one has ${bytes}.` });
-    if (/[<>]/.test(content.text)) issues.push({ field: 'text', message: 'YouTube descriptions cannot contain < or >.' });
+    if (bytes > YOUTUBE_DESCRIPTION_BYTES)
+      issues.push({
+        field: 'text',
+        message: `YouTube descriptions allow at most ${YOUTUBE_DESCRIPTION_BYTES} bytes; this one has ${bytes}.`,
+      });
+    if (/[<>]/.test(content.text))
+      issues.push({ field: 'text', message: 'YouTube descriptions cannot contain < or >.' });
     const privacy = str(content.options.privacyStatus);
-    if (privacy && !PRIVACY.includes(privacy)) issues.push({ field: 'youtube.privacyStatus', message: `privacyStatus must be one of ${PRIVACY.join(', ')}.` });
+    if (privacy && !PRIVACY.includes(privacy))
+      issues.push({ field: 'youtube.privacyStatus', message: `privacyStatus must be one of ${PRIVACY.join(', ')}.` });
     return issues;
   }
 
@@ -107,10 +124,19 @@ export class YouTubeAdapter implements PlatformAdapter {
       .map(str)
       .filter((t): t is string => !!t);
     const resource = {
-      snippet: { title: str(o.title) ?? '', description: c.text, categoryId: str(o.categoryId) ?? '22', ...(tags.length ? { tags } : {}) },
+      snippet: {
+        title: str(o.title) ?? '',
+        description: c.text,
+        categoryId: str(o.categoryId) ?? '22',
+        ...(tags.length ? { tags } : {}),
+      },
       status: { privacyStatus: str(o.privacyStatus) ?? 'public', selfDeclaredMadeForKids: o.madeForKids === true },
     };
-    const video = await resumableUpload({ client: this.client, token: req.account.accessToken, state, save }, c.videoUrl, resource);
+    const video = await resumableUpload(
+      { client: this.client, token: req.account.accessToken, state, save },
+      c.videoUrl,
+      resource,
+    );
     const id = str(video.id);
     if (!id) throw new PlatformError('YouTube finished the upload but returned no video id.', 'unknown_outcome', false);
     const rejected = rejectedUpload(video);
@@ -133,26 +159,40 @@ export class YouTubeAdapter implements PlatformAdapter {
     }
     // Not every byte arrived: YouTube creates the video only with the last one.
     if (status.kind === 'incomplete') return null;
-    const playlistId = str(req.account.metadata.uploadsPlaylistId) ?? (await this.uploadsPlaylist(token, req.account.platformAccountId));
+    const playlistId =
+      str(req.account.metadata.uploadsPlaylistId) ?? (await this.uploadsPlaylist(token, req.account.platformAccountId));
     if (!playlistId) return 'unknown';
-    const reply = await this.client.api(token, 'GET', `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`);
+    const reply = await this.client.api(
+      token,
+      'GET',
+      `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`,
+    );
     const since = Date.parse(state.uploadAttemptedAt) - 120_000;
     const title = str(req.content.options.title) ?? '';
     for (const raw of arr(obj(reply.json).items)) {
       const snippet = obj(obj(raw).snippet);
       const videoId = str(obj(snippet.resourceId).videoId);
-      if (videoId && snippet.title === title && Date.parse(str(snippet.publishedAt) ?? '') >= since) return videoResult(videoId);
+      if (videoId && snippet.title === title && Date.parse(str(snippet.publishedAt) ?? '') >= since)
+        return videoResult(videoId);
     }
     return null;
   }
 
   private async uploadsPlaylist(token: string, channelId: string): Promise<string | undefined> {
-    const reply = await this.client.api(token, 'GET', `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`);
+    const reply = await this.client.api(
+      token,
+      'GET',
+      `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
+    );
     return str(obj(obj(obj(arr(obj(reply.json).items)[0]).contentDetails).relatedPlaylists).uploads);
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const reply = await this.client.api(account.accessToken, 'GET', `/videos?part=statistics&id=${encodeURIComponent(externalId)}`);
+    const reply = await this.client.api(
+      account.accessToken,
+      'GET',
+      `/videos?part=statistics&id=${encodeURIComponent(externalId)}`,
+    );
     const s = obj(obj(arr(obj(reply.json).items)[0]).statistics);
     const views = num(s.viewCount);
     const likes = num(s.likeCount);
@@ -185,7 +225,14 @@ export class YouTubeAdapter implements PlatformAdapter {
       byDay.set(str(cells[columns.indexOf('day')]) ?? '', values);
     }
     let followers = num(obj(obj(arr(obj(channel.json).items)[0]).statistics).subscriberCount);
-    const rows = daysBetween(from, to).map((date) => ({ date, views: 0, engagement: 0, shares: 0, followers: 0, reach: 0 }));
+    const rows = daysBetween(from, to).map((date) => ({
+      date,
+      views: 0,
+      engagement: 0,
+      shares: 0,
+      followers: 0,
+      reach: 0,
+    }));
     for (const row of [...rows].reverse()) {
       const v = byDay.get(row.date) ?? {};
       row.followers = followers;
@@ -208,7 +255,15 @@ function videoResult(id: string): PublishResult {
 }
 
 export const youtubeAdapterFactory: AdapterFactory = {
-  real: { apiBaseUrl: 'https://www.googleapis.com', authBaseUrl: 'https://accounts.google.com/o/oauth2/v2', uploadBaseUrl: 'https://www.googleapis.com' },
-  sandbox: { apiBaseUrl: '/sandbox/youtube', authBaseUrl: '/sandbox/youtube/o/oauth2/v2', uploadBaseUrl: '/sandbox/youtube' },
+  real: {
+    apiBaseUrl: 'https://www.googleapis.com',
+    authBaseUrl: 'https://accounts.google.com/o/oauth2/v2',
+    uploadBaseUrl: 'https://www.googleapis.com',
+  },
+  sandbox: {
+    apiBaseUrl: '/sandbox/youtube',
+    authBaseUrl: '/sandbox/youtube/o/oauth2/v2',
+    uploadBaseUrl: '/sandbox/youtube',
+  },
   create: (endpoints) => new YouTubeAdapter(endpoints),
 };

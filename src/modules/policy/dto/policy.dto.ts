@@ -1,7 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { ProfileBodyDto } from '../../../common/pagination/pagination';
-import { PLATFORM_NAMES } from '../../platforms/platform-name';
+import {
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { ProfileBodyDto } from '@/common/pagination/pagination';
+import { PLATFORM_NAMES } from '@/modules/platforms/platform-name';
 
 /** Fields left out keep their current value. */
 export class UpdatePolicyDto extends ProfileBodyDto {

@@ -1,6 +1,17 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
-import { ProfileBodyDto } from '../../../common/pagination/pagination';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+} from 'class-validator';
+import { ProfileBodyDto } from '@/common/pagination/pagination';
 import { CONTENT_TYPES, ContentType } from '../entities/post.entity';
 
 /** Media and links are public http(s) URLs; hosts without a TLD (localhost, the sandbox) are fine. */

@@ -1,10 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActorDto } from '../../audit/dto/audit.dto';
-import { PLATFORM_NAMES } from '../../platforms/platform-name';
+import { ActorDto } from '@/modules/audit/dto/audit.dto';
+import { PLATFORM_NAMES } from '@/modules/platforms/platform-name';
 import { CONTENT_TYPES, POST_STATES } from '../entities/post.entity';
 
 const TARGET_STATUSES = ['pending', 'publishing', 'success', 'failed'];
-const ERROR_CATEGORIES = ['auth_expired', 'invalid_content', 'media_rejected', 'network_rate_limited', 'network_error', 'unknown_outcome'];
+const ERROR_CATEGORIES = [
+  'auth_expired',
+  'invalid_content',
+  'media_rejected',
+  'network_rate_limited',
+  'network_error',
+  'unknown_outcome',
+];
 
 /** One account a post publishes to, with its result. */
 export class PostTargetDto {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { Actor } from '../../../common/outbox/event.entity';
+import type { Actor } from '@/common/outbox/event.entity';
 
 /** One row per state change of a post. */
 @Entity({ name: 'post_history' })

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '../../platforms/platform-name';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 
 /**
  * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
@@ -7,7 +7,8 @@ import type { PlatformName } from '../../platforms/platform-name';
  */
 export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
 
-export type ErrorCategory = 'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
+export type ErrorCategory =
+  'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
 
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })

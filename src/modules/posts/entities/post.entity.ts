@@ -1,6 +1,18 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const POST_STATES = ['draft', 'pending_approval', 'approved', 'rejected', 'scheduled', 'queued', 'processing', 'published', 'partially_published', 'failed', 'cancelled'] as const;
+export const POST_STATES = [
+  'draft',
+  'pending_approval',
+  'approved',
+  'rejected',
+  'scheduled',
+  'queued',
+  'processing',
+  'published',
+  'partially_published',
+  'failed',
+  'cancelled',
+] as const;
 export type PostState = (typeof POST_STATES)[number];
 
 export const CONTENT_TYPES = ['text', 'image', 'video'] as const;

@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SYSTEM_ACTOR } from '../../../common/auth/auth-context';
-import { QueueService } from '../../../common/queue/queue.service';
-import { AppConfig } from '../../../config/config';
-import { PolicyService } from '../../policy/policy.service';
+import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { QueueService } from '@/common/queue/queue.service';
+import { AppConfig } from '@/config/config';
+import { PolicyService } from '@/modules/policy/policy.service';
 import type { PostState } from '../entities/post.entity';
 import { PostFlow } from '../services/post-flow.service';
 import { PostsQueueService } from '../services/posts-queue.service';
@@ -53,11 +53,15 @@ export class PostSchedulerProcessor implements OnModuleInit {
       if (version !== undefined && post.version !== version) return null;
       if (!post.scheduledAt || post.scheduledAt.getTime() > Date.now() + DUE_TOLERANCE_MS) {
         // Fired early (clock skew): fail so the job's backoff tries again; the sweep is the backstop.
-        if (version !== undefined) throw new NotDueYetError(`Post ${postId} is not due until ${post.scheduledAt?.toISOString()}`);
+        if (version !== undefined)
+          throw new NotDueYetError(`Post ${postId} is not due until ${post.scheduledAt?.toISOString()}`);
         return null;
       }
       const policy = await this.policies.effective(post.profileId, m);
-      return this.flow.goLive(m, post, ['scheduled'], 'queued', policy, { actor: SYSTEM_ACTOR, reason: 'scheduled time reached' });
+      return this.flow.goLive(m, post, ['scheduled'], 'queued', policy, {
+        actor: SYSTEM_ACTOR,
+        reason: 'scheduled time reached',
+      });
     });
     if (moved?.state === 'queued') await this.queue.enqueuePublish(moved);
     return moved?.state ?? null;

@@ -17,7 +17,9 @@ describe('composeText', () => {
 
   it('should fall back to the caption when there is no message', () => {
     expect(composeText({ contentType: 'text', caption: 'Cap' }, { message: null, caption: null }, FB)).toBe('Cap');
-    expect(composeText({ contentType: 'text' }, { message: null, caption: 'Column caption' }, FB)).toBe('Column caption');
+    expect(composeText({ contentType: 'text' }, { message: null, caption: 'Column caption' }, FB)).toBe(
+      'Column caption',
+    );
   });
 
   it('should prefer the platform caption over the message for that platform only', () => {
@@ -59,7 +61,9 @@ describe('composeText', () => {
   });
 
   it('should answer an empty string when the post has no text at all', () => {
-    expect(composeText({ contentType: 'image', imageUrls: ['https://x/1.png'] }, { message: null, caption: null }, FB)).toBe('');
+    expect(
+      composeText({ contentType: 'image', imageUrls: ['https://x/1.png'] }, { message: null, caption: null }, FB),
+    ).toBe('');
   });
 });
 
@@ -74,7 +78,10 @@ describe('composeOptions', () => {
         'acc-yt': { title: 'Account title', caption: 'not an option' },
       },
     };
-    expect(composeOptions(content, { platform: 'youtube', accountId: 'acc-yt' })).toEqual({ title: 'Account title', privacyStatus: 'public' });
+    expect(composeOptions(content, { platform: 'youtube', accountId: 'acc-yt' })).toEqual({
+      title: 'Account title',
+      privacyStatus: 'public',
+    });
   });
 
   it('should not leak one platform options into another', () => {

@@ -1,4 +1,4 @@
-import type { PublishContent } from '../../platforms/platform-adapter';
+import type { PublishContent } from '@/modules/platforms/platform-adapter';
 import type { PostContent, PostEntity } from '../entities/post.entity';
 import type { PostTargetEntity } from '../entities/post-target.entity';
 
@@ -17,19 +17,40 @@ function obj(value: unknown): Record<string, unknown> {
  * The text one target publishes. The most specific wins: the account's own override, then the
  * platform's caption, then the post's message (or caption).
  */
-export function composeText(content: PostContent, post: Pick<PostEntity, 'message' | 'caption'>, target: Pick<PostTargetEntity, 'platform' | 'accountId'>): string {
+export function composeText(
+  content: PostContent,
+  post: Pick<PostEntity, 'message' | 'caption'>,
+  target: Pick<PostTargetEntity, 'platform' | 'accountId'>,
+): string {
   const perAccount = obj(content.perAccount?.[target.accountId]);
-  return str(perAccount.caption) ?? str(perAccount.message) ?? str(content.platformCaptions?.[target.platform]) ?? str(content.message) ?? post.message ?? str(content.caption) ?? post.caption ?? '';
+  return (
+    str(perAccount.caption) ??
+    str(perAccount.message) ??
+    str(content.platformCaptions?.[target.platform]) ??
+    str(content.message) ??
+    post.message ??
+    str(content.caption) ??
+    post.caption ??
+    ''
+  );
 }
 
 /** Platform options (`content.platforms[platform]`) with the account's overrides merged over them. */
-export function composeOptions(content: PostContent, target: Pick<PostTargetEntity, 'platform' | 'accountId'>): Record<string, unknown> {
-  const overrides = Object.fromEntries(Object.entries(obj(content.perAccount?.[target.accountId])).filter(([k]) => !TEXT_KEYS.has(k)));
+export function composeOptions(
+  content: PostContent,
+  target: Pick<PostTargetEntity, 'platform' | 'accountId'>,
+): Record<string, unknown> {
+  const overrides = Object.fromEntries(
+    Object.entries(obj(content.perAccount?.[target.accountId])).filter(([k]) => !TEXT_KEYS.has(k)),
+  );
   return { ...obj(content.platforms?.[target.platform]), ...overrides };
 }
 
 /** What the adapter publishes for one target of a post. */
-export function composePublishContent(post: Pick<PostEntity, 'contentType' | 'message' | 'caption' | 'content'>, target: Pick<PostTargetEntity, 'platform' | 'accountId'>): PublishContent {
+export function composePublishContent(
+  post: Pick<PostEntity, 'contentType' | 'message' | 'caption' | 'content'>,
+  target: Pick<PostTargetEntity, 'platform' | 'accountId'>,
+): PublishContent {
   const content = post.content;
   return {
     contentType: content.contentType ?? post.contentType,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { InjectRedis, redisKey } from '../../../common/redis/redis.module';
-import { AppConfig } from '../../../config/config';
-import type { PlatformName } from '../../platforms/platform-name';
+import { InjectRedis, redisKey } from '@/common/redis/redis.module';
+import { AppConfig } from '@/config/config';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 
 /**
  * Slots: a sorted set per network, member = holder token, score = lease expiry (Redis clock).

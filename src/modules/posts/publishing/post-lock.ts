@@ -25,7 +25,9 @@ export class PostLocks {
     try {
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const [row] = (await runner.query(`SELECT pg_try_advisory_lock(${KEY_SQL}) AS ok`, [postId])) as { ok: boolean }[];
+        const [row] = (await runner.query(`SELECT pg_try_advisory_lock(${KEY_SQL}) AS ok`, [postId])) as {
+          ok: boolean;
+        }[];
         if (row?.ok) break;
         if (Date.now() >= deadline) {
           await runner.release();
@@ -56,7 +58,10 @@ export class PostLocks {
 
   /** Whether a live worker holds the post's lock right now (probes without keeping it). */
   async isHeld(postId: string): Promise<boolean> {
-    const [row] = (await this.ds.query(`SELECT CASE WHEN pg_try_advisory_lock(${KEY_SQL}) THEN NOT pg_advisory_unlock(${KEY_SQL}) ELSE true END AS held`, [postId])) as { held: boolean }[];
+    const [row] = (await this.ds.query(
+      `SELECT CASE WHEN pg_try_advisory_lock(${KEY_SQL}) THEN NOT pg_advisory_unlock(${KEY_SQL}) ELSE true END AS held`,
+      [postId],
+    )) as { held: boolean }[];
     return row?.held ?? false;
   }
 }

@@ -1,4 +1,4 @@
-import { PlatformError } from '../../platforms/platform-adapter';
+import { PlatformError } from '@/modules/platforms/platform-adapter';
 import { decideAfterError, decideAfterLookup, finalPostState, RetryPolicy } from './publish-outcome';
 
 const policy: RetryPolicy = {
@@ -50,14 +50,17 @@ describe('decideAfterError', () => {
     });
   });
 
-  it.each(['auth_expired', 'invalid_content', 'media_rejected'] as const)('should fail a permanent %s error without retrying', (category) => {
-    const err = new PlatformError(`The network said no (${category})`, category, false);
-    expect(decideAfterError(err, 1, policy, noJitter)).toEqual({
-      kind: 'fail',
-      category,
-      message: `The network said no (${category})`,
-    });
-  });
+  it.each(['auth_expired', 'invalid_content', 'media_rejected'] as const)(
+    'should fail a permanent %s error without retrying',
+    (category) => {
+      const err = new PlatformError(`The network said no (${category})`, category, false);
+      expect(decideAfterError(err, 1, policy, noJitter)).toEqual({
+        kind: 'fail',
+        category,
+        message: `The network said no (${category})`,
+      });
+    },
+  );
 
   it('should check the network before anything else after an unknown_outcome error', () => {
     const err = new PlatformError('Timed out after 30 s', 'unknown_outcome', true);
@@ -72,7 +75,10 @@ describe('decideAfterError', () => {
   });
 
   it('should treat an unclassified error as an unknown outcome, never as safe to re-send', () => {
-    expect(decideAfterError(new TypeError('fetch failed'), 1, policy, noJitter)).toEqual({ kind: 'check', message: 'fetch failed' });
+    expect(decideAfterError(new TypeError('fetch failed'), 1, policy, noJitter)).toEqual({
+      kind: 'check',
+      message: 'fetch failed',
+    });
   });
 
   it('should cap the backoff and keep the jitter within ±20 %', () => {
@@ -95,7 +101,10 @@ describe('decideAfterError', () => {
 
 describe('decideAfterLookup', () => {
   it('should record success with the found item', () => {
-    expect(decideAfterLookup({ externalId: 'n1', url: 'https://n/1' })).toEqual({ kind: 'success', result: { externalId: 'n1', url: 'https://n/1' } });
+    expect(decideAfterLookup({ externalId: 'n1', url: 'https://n/1' })).toEqual({
+      kind: 'success',
+      result: { externalId: 'n1', url: 'https://n/1' },
+    });
   });
 
   it('should allow publishing again when the network certainly has no item', () => {

@@ -1,4 +1,4 @@
-import { PlatformError, PublishResult } from '../../platforms/platform-adapter';
+import { PlatformError, PublishResult } from '@/modules/platforms/platform-adapter';
 import type { ErrorCategory, PostTargetEntity } from '../entities/post-target.entity';
 import type { PostState } from '../entities/post.entity';
 
@@ -29,7 +29,12 @@ export type ErrorDecision =
 export function asPlatformError(err: unknown): PlatformError | null {
   if (err instanceof PlatformError) return err;
   // A PlatformError from another copy of the module still carries its shape.
-  if (err instanceof Error && err.name === 'PlatformError' && typeof (err as Partial<PlatformError>).category === 'string') return err as PlatformError;
+  if (
+    err instanceof Error &&
+    err.name === 'PlatformError' &&
+    typeof (err as Partial<PlatformError>).category === 'string'
+  )
+    return err as PlatformError;
   return null;
 }
 
@@ -38,7 +43,12 @@ export function asPlatformError(err: unknown): PlatformError | null {
  * (1 after the first). Anything that is not a PlatformError (a bug, a dropped socket the
  * adapter did not classify) is treated as an unknown outcome: the request may have landed.
  */
-export function decideAfterError(err: unknown, triesMade: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): ErrorDecision {
+export function decideAfterError(
+  err: unknown,
+  triesMade: number,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  random: () => number = Math.random,
+): ErrorDecision {
   const pe = asPlatformError(err);
   if (!pe)
     return {
@@ -52,15 +62,20 @@ export function decideAfterError(err: unknown, triesMade: number, policy: RetryP
     message: pe.message,
   };
   if (!pe.retryable || triesMade >= policy.tries) return fail;
-  const retryAfterMs = pe.details.retryAfterSeconds !== undefined ? Math.max(0, pe.details.retryAfterSeconds * 1000) : undefined;
-  if (retryAfterMs !== undefined) return retryAfterMs > policy.retryAfterCapMs ? fail : { kind: 'retry', delayMs: retryAfterMs };
+  const retryAfterMs =
+    pe.details.retryAfterSeconds !== undefined ? Math.max(0, pe.details.retryAfterSeconds * 1000) : undefined;
+  if (retryAfterMs !== undefined)
+    return retryAfterMs > policy.retryAfterCapMs ? fail : { kind: 'retry', delayMs: retryAfterMs };
   const exp = Math.min(policy.baseDelayMs * 2 ** (triesMade - 1), policy.maxDelayMs);
   // ±20 % jitter so targets of many posts do not retry in lockstep.
   return { kind: 'retry', delayMs: Math.round(exp * (0.8 + 0.4 * random())) };
 }
 
 /** What an unknown outcome resolves to once the network was asked (`findPublished`). */
-export type LookupDecision = { kind: 'success'; result: PublishResult } | { kind: 'republish' } | { kind: 'fail'; category: 'unknown_outcome'; message: string };
+export type LookupDecision =
+  | { kind: 'success'; result: PublishResult }
+  | { kind: 'republish' }
+  | { kind: 'fail'; category: 'unknown_outcome'; message: string };
 
 export function decideAfterLookup(found: PublishResult | null | 'unknown', cause?: string): LookupDecision {
   if (found === 'unknown')
@@ -80,7 +95,9 @@ export function unknownOutcomeMessage(cause?: string): string {
 }
 
 /** The post's final state from its targets' results. */
-export function finalPostState(targets: Pick<PostTargetEntity, 'status'>[]): Extract<PostState, 'published' | 'partially_published' | 'failed'> {
+export function finalPostState(
+  targets: Pick<PostTargetEntity, 'status'>[],
+): Extract<PostState, 'published' | 'partially_published' | 'failed'> {
   const ok = targets.filter((t) => t.status === 'success').length;
   if (ok === 0) return 'failed';
   return ok === targets.length ? 'published' : 'partially_published';

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SYSTEM_ACTOR } from '../../../common/auth/auth-context';
-import { ApiError } from '../../../common/errors/api-error';
-import { QueueService } from '../../../common/queue/queue.service';
+import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import { QueueService } from '@/common/queue/queue.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
@@ -80,7 +80,9 @@ export class PublishPostProcessor implements OnModuleInit {
       this.logger.log({ postId }, 'Resuming a post left in processing');
     }
 
-    const targets = await this.ds.getRepository(PostTargetEntity).find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const targets = await this.ds
+      .getRepository(PostTargetEntity)
+      .find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
     for (const target of targets) {
       await this.targets.publish(post, target);
     }
@@ -97,7 +99,12 @@ export class PublishPostProcessor implements OnModuleInit {
       if (open.length > 0) throw new Error(`Post ${post.id} still has ${open.length} unfinished target(s)`);
       const to = finalPostState(targets);
       const ok = targets.filter((t) => t.status === 'success').length;
-      const reason = to === 'published' ? 'published on every target' : to === 'failed' ? 'failed on every target' : `published on ${ok} of ${targets.length} targets`;
+      const reason =
+        to === 'published'
+          ? 'published on every target'
+          : to === 'failed'
+            ? 'failed on every target'
+            : `published on ${ok} of ${targets.length} targets`;
       try {
         await this.transitions.transition(m, post, ['processing'], to, {
           actor: SYSTEM_ACTOR,

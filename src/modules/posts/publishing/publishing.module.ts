@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../accounts/accounts.module';
+import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { PostsModule } from '../posts.module';
 import { NetworkConcurrency } from './network-concurrency';
 import { PostLocks } from './post-lock';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { QueueService } from '../../../common/queue/queue.service';
-import { AppConfig } from '../../../config/config';
+import { QueueService } from '@/common/queue/queue.service';
+import { AppConfig } from '@/config/config';
 import { PostLocks } from './post-lock';
 
 const BATCH = 100;

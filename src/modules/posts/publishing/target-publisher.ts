@@ -1,14 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountCredentialsService } from '../../accounts/account-credentials.service';
-import type { AccountCredentials, PlatformAdapter, PublishContent, PublishResult } from '../../platforms/platform-adapter';
-import { PlatformRegistry } from '../../platforms/platform-registry';
+import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import type {
+  AccountCredentials,
+  PlatformAdapter,
+  PublishContent,
+  PublishResult,
+} from '@/modules/platforms/platform-adapter';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
 import type { ErrorCategory, PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composePublishContent } from './compose-content';
 import { NetworkConcurrency, sleep } from './network-concurrency';
-import { asPlatformError, decideAfterError, decideAfterLookup, DEFAULT_RETRY_POLICY, RetryPolicy, unknownOutcomeMessage } from './publish-outcome';
+import {
+  asPlatformError,
+  decideAfterError,
+  decideAfterLookup,
+  DEFAULT_RETRY_POLICY,
+  RetryPolicy,
+  unknownOutcomeMessage,
+} from './publish-outcome';
 
 type PostForPublishing = Pick<PostEntity, 'id' | 'contentType' | 'message' | 'caption' | 'content'>;
 
@@ -50,27 +62,43 @@ export class TargetPublisher {
     } catch (err) {
       // A network this deployment does not offer (any more): nothing can be sent.
       const message = (err as Error).message;
-      return target.status === 'publishing' ? this.fail(target, 'unknown_outcome', unknownOutcomeMessage(message)) : this.fail(target, 'network_error', message);
+      return target.status === 'publishing'
+        ? this.fail(target, 'unknown_outcome', unknownOutcomeMessage(message))
+        : this.fail(target, 'network_error', message);
     }
     const content = composePublishContent(post, target);
 
     const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
     if (!account.ok) {
       // Without credentials nothing is sent; but a target left mid-call may already be out there.
-      if (target.status === 'publishing') return this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`the check could not run: ${account.message}`));
+      if (target.status === 'publishing')
+        return this.fail(
+          target,
+          'unknown_outcome',
+          unknownOutcomeMessage(`the check could not run: ${account.message}`),
+        );
       return this.fail(target, account.category, account.message);
     }
 
     if (target.status === 'publishing') {
       // A previous run died during the call: find out what the network did with it.
-      const settled = await this.settleUnknownOutcome(adapter, target, account.value, content, 'the worker stopped during the publish call');
+      const settled = await this.settleUnknownOutcome(
+        adapter,
+        target,
+        account.value,
+        content,
+        'the worker stopped during the publish call',
+      );
       if (settled) return;
     }
 
     if (target.status === 'pending' && target.attempts > 0 && Object.keys(target.publishState).length > 0) {
       // A retried target with network-side progress: an earlier attempt may have landed after all.
-      const earlier = await this.withRetries(() => adapter.findPublished({ account: account.value, content, publishState: target.publishState }));
-      if (earlier.ok && earlier.value !== null && earlier.value !== 'unknown') return this.succeed(target, earlier.value);
+      const earlier = await this.withRetries(() =>
+        adapter.findPublished({ account: account.value, content, publishState: target.publishState }),
+      );
+      if (earlier.ok && earlier.value !== null && earlier.value !== 'unknown')
+        return this.succeed(target, earlier.value);
     }
 
     if (!(await this.markPublishing(target))) return;
@@ -117,7 +145,13 @@ export class TargetPublisher {
    * Asks the network whether the item exists. true = the target now has its result (success,
    * or failed as an unknown outcome); false = certainly not published, safe to send again.
    */
-  private async settleUnknownOutcome(adapter: PlatformAdapter, target: PostTargetEntity, account: AccountCredentials, content: PublishContent, cause: string): Promise<boolean> {
+  private async settleUnknownOutcome(
+    adapter: PlatformAdapter,
+    target: PostTargetEntity,
+    account: AccountCredentials,
+    content: PublishContent,
+    cause: string,
+  ): Promise<boolean> {
     const lookup = await this.withRetries(() =>
       adapter.findPublished({
         account,
@@ -126,7 +160,11 @@ export class TargetPublisher {
       }),
     );
     if (!lookup.ok) {
-      await this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`${cause}; the check failed: ${lookup.message}`));
+      await this.fail(
+        target,
+        'unknown_outcome',
+        unknownOutcomeMessage(`${cause}; the check failed: ${lookup.message}`),
+      );
       return true;
     }
     const decision = decideAfterLookup(lookup.value, cause);
@@ -147,7 +185,10 @@ export class TargetPublisher {
    * comes back as `ok: false` with the category to record. An unclassified error is rethrown
    * when `unclassified` is 'throw' (our own infrastructure: the job retries and resumes later).
    */
-  private async withRetries<T>(call: () => Promise<T>, unclassified: 'throw' | 'fail' = 'fail'): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
+  private async withRetries<T>(
+    call: () => Promise<T>,
+    unclassified: 'throw' | 'fail' = 'fail',
+  ): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
     for (let tries = 1; ; tries++) {
       try {
         return { ok: true, value: await call() };
@@ -158,7 +199,11 @@ export class TargetPublisher {
           await sleep(decision.delayMs);
           continue;
         }
-        return { ok: false, category: decision.kind === 'fail' ? decision.category : 'network_error', message: decision.message };
+        return {
+          ok: false,
+          category: decision.kind === 'fail' ? decision.category : 'network_error',
+          message: decision.message,
+        };
       }
     }
   }
@@ -194,7 +239,10 @@ export class TargetPublisher {
   }
 
   private async saveState(target: PostTargetEntity, state: Record<string, unknown>): Promise<void> {
-    await this.ds.query(`UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`, [target.id, JSON.stringify(state)]);
+    await this.ds.query(`UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`, [
+      target.id,
+      JSON.stringify(state),
+    ]);
     target.publishState = state;
   }
 
@@ -226,7 +274,12 @@ export class TargetPublisher {
     });
   }
 
-  private async finish(target: PostTargetEntity, set: Partial<Pick<PostTargetEntity, 'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt'>>): Promise<void> {
+  private async finish(
+    target: PostTargetEntity,
+    set: Partial<
+      Pick<PostTargetEntity, 'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt'>
+    >,
+  ): Promise<void> {
     await this.ds
       .createQueryBuilder()
       .update(TargetRow)

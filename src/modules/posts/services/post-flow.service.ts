@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from '../../../common/outbox/event.entity';
-import type { EffectivePolicy } from '../../policy/policy.service';
+import type { Actor } from '@/common/outbox/event.entity';
+import type { EffectivePolicy } from '@/modules/policy/policy.service';
 import { PostEntity, PostState } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { approvalNeeded } from '../post-rules';
@@ -28,7 +28,14 @@ export class PostFlow {
     private readonly repo: PostsRepository,
   ) {}
 
-  async goLive(m: EntityManager, post: PostEntity, from: PostState[], to: 'scheduled' | 'queued', policy: EffectivePolicy, opts: GoLiveOptions): Promise<PostEntity> {
+  async goLive(
+    m: EntityManager,
+    post: PostEntity,
+    from: PostState[],
+    to: 'scheduled' | 'queued',
+    policy: EffectivePolicy,
+    opts: GoLiveOptions,
+  ): Promise<PostEntity> {
     const targets = await this.repo.targetsOf([post.id], m);
     const scheduledAt = opts.clearSchedule ? null : post.scheduledAt;
     const set = opts.clearSchedule ? { scheduledAt: null } : undefined;
@@ -45,7 +52,10 @@ export class PostFlow {
         events: [{ type: 'approval.requested', data }],
       });
     }
-    const events = to === 'scheduled' ? [{ type: 'post.scheduled', data: postEventData({ id: post.id, state: 'scheduled', scheduledAt }, targets) }] : [];
+    const events =
+      to === 'scheduled'
+        ? [{ type: 'post.scheduled', data: postEventData({ id: post.id, state: 'scheduled', scheduledAt }, targets) }]
+        : [];
     return this.transitions.transition(m, post, from, to, { actor: opts.actor, reason: opts.reason, set, events });
   }
 }

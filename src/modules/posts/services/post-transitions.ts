@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from '../../../common/outbox/event.entity';
-import { ApiError } from '../../../common/errors/api-error';
-import { OutboxService } from '../../../common/outbox/outbox.service';
+import type { Actor } from '@/common/outbox/event.entity';
+import { ApiError } from '@/common/errors/api-error';
+import { OutboxService } from '@/common/outbox/outbox.service';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostEntity, PostState } from '../entities/post.entity';
 
@@ -24,7 +24,13 @@ export interface TransitionOptions {
 export class PostTransitions {
   constructor(private readonly outbox: OutboxService) {}
 
-  async transition(m: EntityManager, post: Pick<PostEntity, 'id' | 'workspaceId' | 'profileId'>, from: PostState[], to: PostState, opts: TransitionOptions): Promise<PostEntity> {
+  async transition(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id' | 'workspaceId' | 'profileId'>,
+    from: PostState[],
+    to: PostState,
+    opts: TransitionOptions,
+  ): Promise<PostEntity> {
     const result = await m
       .createQueryBuilder()
       .update(PostEntity)
@@ -38,9 +44,21 @@ export class PostTransitions {
       throw new ApiError('invalid_state_transition', `A ${current?.state ?? 'missing'} post cannot become ${to}.`);
     }
     const previous = await m.findOne(PostHistoryEntity, { where: { postId: post.id }, order: { at: 'DESC' } });
-    await m.insert(PostHistoryEntity, { postId: post.id, from: previous?.to ?? null, to, reason: opts.reason ?? null, actor: opts.actor });
+    await m.insert(PostHistoryEntity, {
+      postId: post.id,
+      from: previous?.to ?? null,
+      to,
+      reason: opts.reason ?? null,
+      actor: opts.actor,
+    });
     for (const e of opts.events ?? []) {
-      await this.outbox.record(m, { workspaceId: post.workspaceId, profileId: post.profileId, type: e.type, actor: opts.actor, data: e.data });
+      await this.outbox.record(m, {
+        workspaceId: post.workspaceId,
+        profileId: post.profileId,
+        type: e.type,
+        actor: opts.actor,
+        data: e.data,
+      });
     }
     const updated = m.create(
       PostEntity,
@@ -53,7 +71,13 @@ export class PostTransitions {
   }
 
   /** The first history row, written when a post is created. */
-  async created(m: EntityManager, post: Pick<PostEntity, 'id'>, state: PostState, actor: Actor, reason?: string): Promise<void> {
+  async created(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'>,
+    state: PostState,
+    actor: Actor,
+    reason?: string,
+  ): Promise<void> {
     await m.insert(PostHistoryEntity, { postId: post.id, from: null, to: state, reason: reason ?? 'created', actor });
   }
 }

@@ -1,7 +1,7 @@
-import { loadConfig } from '../../../config/config';
-import type { PlatformAdapter, PublishContent, ValidationIssue } from '../../platforms/platform-adapter';
-import { PlatformRegistry } from '../../platforms/platform-registry';
-import type { PlatformName } from '../../platforms/platform-name';
+import { loadConfig } from '@/config/config';
+import type { PlatformAdapter, PublishContent, ValidationIssue } from '@/modules/platforms/platform-adapter';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import { normaliseCreate, STORED_PATHS } from '../post-shape';
 import { requestField } from '../validation-fields';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
@@ -22,7 +22,8 @@ const YT = 'aaaaaaaa-0000-4000-8000-000000000002';
 const rules = (platform: PlatformName, c: PublishContent): ValidationIssue[] => {
   const issues: ValidationIssue[] = [];
   if (platform === 'youtube' && !c.videoUrl) issues.push({ field: 'videoUrl', message: 'YouTube needs a video.' });
-  if (platform === 'youtube' && !c.options.title) issues.push({ field: 'options.title', message: 'YouTube needs a title.' });
+  if (platform === 'youtube' && !c.options.title)
+    issues.push({ field: 'options.title', message: 'YouTube needs a title.' });
   if (c.text.length > 10) issues.push({ field: 'text', message: 'Too long.' });
   return issues;
 };
@@ -35,7 +36,9 @@ describe('PostValidationService', () => {
   ];
 
   it('should name the account, the platform and the request field of each issue', () => {
-    const req = normaliseCreate({ content: { message: 'short', platformCaptions: { facebook: 'a caption that is too long' } } });
+    const req = normaliseCreate({
+      content: { message: 'short', platformCaptions: { facebook: 'a caption that is too long' } },
+    });
     expect(service.check(req.content, targets, req.paths)).toEqual([
       { accountId: FB, platform: 'facebook', field: 'content.platformCaptions.facebook', message: 'Too long.' },
       { accountId: YT, platform: 'youtube', field: 'content.videoUrl', message: 'YouTube needs a video.' },
@@ -44,13 +47,24 @@ describe('PostValidationService', () => {
   });
 
   it('should map fields to the newer shape as it was sent', () => {
-    const req = normaliseCreate({ content: 'a text much longer than ten', accountIds: [YT], mediaUrls: ['https://x.test/a.png'], platforms: { facebook: {} } });
-    expect(service.check(req.content, [targets[1]!], req.paths).map((e) => e.field)).toEqual(['mediaUrls', 'platforms.youtube.title', 'content']);
+    const req = normaliseCreate({
+      content: 'a text much longer than ten',
+      accountIds: [YT],
+      mediaUrls: ['https://x.test/a.png'],
+      platforms: { facebook: {} },
+    });
+    expect(service.check(req.content, [targets[1]!], req.paths).map((e) => e.field)).toEqual([
+      'mediaUrls',
+      'platforms.youtube.title',
+      'content',
+    ]);
   });
 
   it('should map fields to the legacy flat body', () => {
     const req = normaliseCreate({ message: 'way too long a message' } as never);
-    expect(service.check(req.content, [targets[0]!], req.paths)).toEqual([{ accountId: FB, platform: 'facebook', field: 'message', message: 'Too long.' }]);
+    expect(service.check(req.content, [targets[0]!], req.paths)).toEqual([
+      { accountId: FB, platform: 'facebook', field: 'message', message: 'Too long.' },
+    ]);
   });
 
   it('should throw invalid_request with details.errors', () => {
@@ -67,18 +81,35 @@ describe('PostValidationService', () => {
   });
 
   it('should point at per-account overrides', () => {
-    const content = { contentType: 'text' as const, message: 'ok', perAccount: { [YT]: { caption: 'overridden caption', title: 'x' } } };
+    const content = {
+      contentType: 'text' as const,
+      message: 'ok',
+      perAccount: { [YT]: { caption: 'overridden caption', title: 'x' } },
+    };
     expect(requestField('text', content, targets[1]!, STORED_PATHS)).toBe(`content.perAccount.${YT}.caption`);
     expect(requestField('options.title', content, targets[1]!, STORED_PATHS)).toBe(`content.perAccount.${YT}.title`);
     expect(requestField('imageUrls[2]', content, targets[1]!, STORED_PATHS)).toBe('content.imageUrls[2]');
-    expect(requestField('youtube.privacyStatus', content, targets[1]!, STORED_PATHS)).toBe('content.youtube.privacyStatus');
-    expect(requestField('mediaUrls', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe('content.videoUrl');
-    expect(requestField('mediaUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' })).toBe('mediaUrls');
+    expect(requestField('youtube.privacyStatus', content, targets[1]!, STORED_PATHS)).toBe(
+      'content.youtube.privacyStatus',
+    );
+    expect(requestField('mediaUrls', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
+      'content.videoUrl',
+    );
+    expect(
+      requestField('mediaUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
+    ).toBe('mediaUrls');
   });
 
   it('should find blocked terms case-insensitively and name the field', () => {
-    const content = { contentType: 'text' as const, message: 'fine', platforms: { youtube: { title: 'Buy CRYPTO now' } } };
-    expect(findBlockedTerm(content, ['crypto'], STORED_PATHS)).toEqual({ term: 'crypto', field: 'content.youtube.title' });
+    const content = {
+      contentType: 'text' as const,
+      message: 'fine',
+      platforms: { youtube: { title: 'Buy CRYPTO now' } },
+    };
+    expect(findBlockedTerm(content, ['crypto'], STORED_PATHS)).toEqual({
+      term: 'crypto',
+      field: 'content.youtube.title',
+    });
     expect(findBlockedTerm(content, ['casino', ' '], STORED_PATHS)).toBeNull();
   });
 });

@@ -1,22 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../../../common/errors/api-error';
-import { PlatformRegistry } from '../../platforms/platform-registry';
+import { ApiError } from '@/common/errors/api-error';
+import { PlatformRegistry } from '@/modules/platforms/platform-registry';
 import type { PostContent } from '../entities/post.entity';
 import type { FieldPaths } from '../post-shape';
 import { composePublishContent } from '../publishing/compose-content';
 import { requestField, TargetIssue, TargetRef } from '../validation-fields';
 
 /** The first blocked term a post's text contains (case-insensitive), and where. */
-export function findBlockedTerm(content: PostContent, terms: readonly string[], paths: FieldPaths): { term: string; field: string } | null {
+export function findBlockedTerm(
+  content: PostContent,
+  terms: readonly string[],
+  paths: FieldPaths,
+): { term: string; field: string } | null {
   const wanted = terms.map((t) => t.trim()).filter((t) => t !== '');
   if (wanted.length === 0) return null;
   const texts: [string, unknown][] = [
     [paths.text ?? `${paths.content}message`, content.message],
     [`${paths.content}caption`, content.caption],
     [`${paths.content}link`, content.link],
-    ...Object.entries(content.platformCaptions ?? {}).map(([p, v]): [string, unknown] => [`${paths.content}platformCaptions.${p}`, v]),
-    ...Object.entries(content.perAccount ?? {}).flatMap(([id, o]) => Object.entries(o ?? {}).map(([k, v]): [string, unknown] => [`${paths.content}perAccount.${id}.${k}`, v])),
-    ...Object.entries(content.platforms ?? {}).flatMap(([p, o]) => Object.entries(o ?? {}).map(([k, v]): [string, unknown] => [`${paths.options}${p}.${k}`, v])),
+    ...Object.entries(content.platformCaptions ?? {}).map(([p, v]): [string, unknown] => [
+      `${paths.content}platformCaptions.${p}`,
+      v,
+    ]),
+    ...Object.entries(content.perAccount ?? {}).flatMap(([id, o]) =>
+      Object.entries(o ?? {}).map(([k, v]): [string, unknown] => [`${paths.content}perAccount.${id}.${k}`, v]),
+    ),
+    ...Object.entries(content.platforms ?? {}).flatMap(([p, o]) =>
+      Object.entries(o ?? {}).map(([k, v]): [string, unknown] => [`${paths.options}${p}.${k}`, v]),
+    ),
   ];
   for (const [field, value] of texts) {
     if (typeof value !== 'string') continue;
@@ -37,12 +48,22 @@ export class PostValidationService {
   constructor(private readonly registry: PlatformRegistry) {}
 
   check(content: PostContent, targets: TargetRef[], paths: FieldPaths): TargetIssue[] {
-    const post = { contentType: content.contentType, message: content.message ?? null, caption: content.caption ?? null, content };
+    const post = {
+      contentType: content.contentType,
+      message: content.message ?? null,
+      caption: content.caption ?? null,
+      content,
+    };
     return targets.flatMap((target) =>
       this.registry
         .get(target.platform)
         .validate(composePublishContent(post, target))
-        .map((issue) => ({ accountId: target.accountId, platform: target.platform, field: requestField(issue.field, content, target, paths), message: issue.message })),
+        .map((issue) => ({
+          accountId: target.accountId,
+          platform: target.platform,
+          field: requestField(issue.field, content, target, paths),
+          message: issue.message,
+        })),
     );
   }
 
@@ -52,12 +73,21 @@ export class PostValidationService {
     const first = errors[0];
     if (!first) return;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more in details.errors)` : '';
-    throw new ApiError('invalid_request', `${first.field}: ${first.message} [${first.platform} account ${first.accountId}]${more}`, { field: first.field, errors });
+    throw new ApiError(
+      'invalid_request',
+      `${first.field}: ${first.message} [${first.platform} account ${first.accountId}]${more}`,
+      { field: first.field, errors },
+    );
   }
 
   /** 400 invalid_request naming the blocked term (profile policy). */
   assertNoBlockedTerm(content: PostContent, terms: readonly string[], paths: FieldPaths): void {
     const hit = findBlockedTerm(content, terms, paths);
-    if (hit) throw new ApiError('invalid_request', `${hit.field} contains the blocked term '${hit.term}', which this profile's policy does not allow.`, { field: hit.field });
+    if (hit)
+      throw new ApiError(
+        'invalid_request',
+        `${hit.field} contains the blocked term '${hit.term}', which this profile's policy does not allow.`,
+        { field: hit.field },
+      );
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthContext, actorOf } from '../../../common/auth/auth-context';
-import { ApiError } from '../../../common/errors/api-error';
-import { EffectivePolicy, PolicyService } from '../../policy/policy.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
 import type { RejectPostDto } from '../dto/create-post.dto';
 import type { PostActionResultDto } from '../dto/post-response.dto';
 import type { PostEntity } from '../entities/post.entity';
@@ -34,15 +34,26 @@ export class PostsApprovalService {
         actor,
         reason: 'approved',
         set: { approvedByUserId: auth.ownerUserId },
-        events: [{ type: 'approval.approved', data: { ...postEventData({ ...before, state: 'approved' }, targets), approvedByUserId: auth.ownerUserId } }],
+        events: [
+          {
+            type: 'approval.approved',
+            data: { ...postEventData({ ...before, state: 'approved' }, targets), approvedByUserId: auth.ownerUserId },
+          },
+        ],
       });
       const ahead = approved.scheduledAt !== null && approved.scheduledAt.getTime() > Date.now();
-      const after = await this.flow.goLive(m, approved, ['approved'], ahead ? 'scheduled' : 'queued', policy, { actor, reason: 'publishing continues after approval' });
+      const after = await this.flow.goLive(m, approved, ['approved'], ahead ? 'scheduled' : 'queued', policy, {
+        actor,
+        reason: 'publishing continues after approval',
+      });
       return { before, after };
     });
     await this.queue.sync(before, after);
     return {
-      message: after.state === 'scheduled' ? `Post approved and scheduled for ${after.scheduledAt?.toISOString()}.` : 'Post approved and queued for publishing.',
+      message:
+        after.state === 'scheduled'
+          ? `Post approved and scheduled for ${after.scheduledAt?.toISOString()}.`
+          : 'Post approved and queued for publishing.',
       post: { id: after.id, state: after.state },
     };
   }
@@ -57,21 +68,41 @@ export class PostsApprovalService {
         actor: actorOf(auth),
         reason: reason ? `rejected: ${reason}` : 'rejected',
         set: { rejectionReason: reason },
-        events: [{ type: 'approval.rejected', data: { ...postEventData({ ...post, state: 'rejected' }, targets), reason, rejectedByUserId: auth.ownerUserId } }],
+        events: [
+          {
+            type: 'approval.rejected',
+            data: {
+              ...postEventData({ ...post, state: 'rejected' }, targets),
+              reason,
+              rejectedByUserId: auth.ownerUserId,
+            },
+          },
+        ],
       });
     });
     return { message: 'Post rejected.', post: { id: after.id, state: after.state } };
   }
 
   /** 404 → 403 (not an approver) → 400 (not pending approval). */
-  private async pendingPost(m: EntityManager, auth: AuthContext, id: string, action: string): Promise<{ post: PostEntity; policy: EffectivePolicy }> {
+  private async pendingPost(
+    m: EntityManager,
+    auth: AuthContext,
+    id: string,
+    action: string,
+  ): Promise<{ post: PostEntity; policy: EffectivePolicy }> {
     const post = await this.repo.findInProfile(auth, id, m, true);
     const policy = await this.policies.effective(post.profileId, m);
     if (!auth.ownerUserId || !policy.approverUserIds.includes(auth.ownerUserId)) {
       const who = auth.ownerUserId ? 'the owner of this API key is not one of them' : 'this API key has no owner';
-      throw new ApiError('insufficient_permission', `Only the profile's approvers may ${action} posts; ${who}.`, { required: 'approver' });
+      throw new ApiError('insufficient_permission', `Only the profile's approvers may ${action} posts; ${who}.`, {
+        required: 'approver',
+      });
     }
-    if (post.state !== 'pending_approval') throw new ApiError('invalid_state_transition', `Only posts pending approval can be ${action}d; this post is ${post.state}.`);
+    if (post.state !== 'pending_approval')
+      throw new ApiError(
+        'invalid_state_transition',
+        `Only posts pending approval can be ${action}d; this post is ${post.state}.`,
+      );
     return { post, policy };
   }
 }

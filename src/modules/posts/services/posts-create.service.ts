@@ -1,17 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthContext, actorOf } from '../../../common/auth/auth-context';
-import { OutboxService } from '../../../common/outbox/outbox.service';
-import { EntitlementsService } from '../../plans/entitlements.service';
-import { PLANS } from '../../plans/plans';
-import { PolicyService } from '../../policy/policy.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { EntitlementsService } from '@/modules/plans/entitlements.service';
+import { PLANS } from '@/modules/plans/plans';
+import { PolicyService } from '@/modules/policy/policy.service';
 import type { CreatedPostDto, PostValidationDto } from '../dto/post-response.dto';
 import type { CreatePostDto, ValidatePostDto } from '../dto/create-post.dto';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity, PostState } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { toPostDto } from '../post-mapper';
-import { approvalNeeded, assertApproversExist, assertDailyCap, assertHumanActor, assertTargetsAllowed, assertTargetsFound, selectTargets, startOfUtcDay } from '../post-rules';
+import {
+  approvalNeeded,
+  assertApproversExist,
+  assertDailyCap,
+  assertHumanActor,
+  assertTargetsAllowed,
+  assertTargetsFound,
+  selectTargets,
+  startOfUtcDay,
+} from '../post-rules';
 import { CreateIntent, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
 import { PostTransitions } from './post-transitions';
@@ -64,7 +73,8 @@ export class PostsCreateService {
     const policy = await this.policies.effective(auth.profileId);
     this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
     const now = new Date();
-    const scheduledAt = req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
+    const scheduledAt =
+      req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
     if (req.intent !== 'draft') assertHumanActor(auth);
 
     const { post, targets } = await this.ds.transaction(async (m) => {
@@ -74,7 +84,12 @@ export class PostsCreateService {
       assertTargetsAllowed(selection, policy);
       const needsApproval = req.intent !== 'draft' && approvalNeeded(policy);
       if (needsApproval) assertApproversExist(policy);
-      if (auth.maxPostsPerDay !== null) assertDailyCap(auth.maxPostsPerDay, await this.repo.countCreatedByKeySince(m, auth.keyId, startOfUtcDay(now)), now);
+      if (auth.maxPostsPerDay !== null)
+        assertDailyCap(
+          auth.maxPostsPerDay,
+          await this.repo.countCreatedByKeySince(m, auth.keyId, startOfUtcDay(now)),
+          now,
+        );
       assertTargetsFound(selection, req.accountField);
       const refs = selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform }));
       this.validation.assertValid(req.content, refs, req.paths);
@@ -98,15 +113,35 @@ export class PostsCreateService {
         }),
       );
       const rows = await m.save(
-        selection.chosen.map((a) => m.create(PostTargetEntity, { postId: saved.id, profileId: auth.profileId, accountId: a.id, platform: a.platform, pageName: a.name, status: 'pending' })),
+        selection.chosen.map((a) =>
+          m.create(PostTargetEntity, {
+            postId: saved.id,
+            profileId: auth.profileId,
+            accountId: a.id,
+            platform: a.platform,
+            pageName: a.name,
+            status: 'pending',
+          }),
+        ),
       );
       const actor = actorOf(auth);
       await this.transitions.created(m, saved, state, actor, CREATED_REASON[state]);
       const data = postEventData(saved, rows);
       const events = [{ type: 'post.created', data }];
       if (state === 'scheduled') events.push({ type: 'post.scheduled', data });
-      if (state === 'pending_approval') events.push({ type: 'approval.requested', data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent } });
-      for (const e of events) await this.outbox.record(m, { workspaceId: auth.workspaceId, profileId: auth.profileId, type: e.type, actor, data: e.data });
+      if (state === 'pending_approval')
+        events.push({
+          type: 'approval.requested',
+          data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent },
+        });
+      for (const e of events)
+        await this.outbox.record(m, {
+          workspaceId: auth.workspaceId,
+          profileId: auth.profileId,
+          type: e.type,
+          actor,
+          data: e.data,
+        });
       return { post: saved, targets: rows };
     });
 
@@ -124,7 +159,11 @@ export class PostsCreateService {
     const req = normaliseCreate(dto);
     const policy = await this.policies.effective(auth.profileId);
     if (req.scheduledAt !== null) parseScheduledAt(req.scheduledAt, new Date(), policy.maxScheduleDaysAhead);
-    const selection = selectTargets(req.accountIds, await this.repo.activeAccounts(this.ds.manager, auth), auth.accountIds);
+    const selection = selectTargets(
+      req.accountIds,
+      await this.repo.activeAccounts(this.ds.manager, auth),
+      auth.accountIds,
+    );
     assertTargetsAllowed(selection, policy);
     assertTargetsFound(selection, req.accountField);
     const errors = this.validation.check(
@@ -133,7 +172,13 @@ export class PostsCreateService {
       req.paths,
     );
     const blocked = findBlockedTerm(req.content, policy.blockedTerms, req.paths);
-    if (blocked) errors.unshift({ accountId: null, platform: null, field: blocked.field, message: `Contains the blocked term '${blocked.term}', which this profile's policy does not allow.` });
+    if (blocked)
+      errors.unshift({
+        accountId: null,
+        platform: null,
+        field: blocked.field,
+        message: `Contains the blocked term '${blocked.term}', which this profile's policy does not allow.`,
+      });
     return { valid: errors.length === 0, errors };
   }
 

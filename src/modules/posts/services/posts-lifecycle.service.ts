@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
-import { AuthContext, actorOf } from '../../../common/auth/auth-context';
-import { ApiError } from '../../../common/errors/api-error';
-import { EffectivePolicy, PolicyService } from '../../policy/policy.service';
+import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
 import type { UpdatePostDto } from '../dto/create-post.dto';
 import type { CancelledPostDto, PostActionResultDto, RetriedPostDto } from '../dto/post-response.dto';
 import { PostTargetEntity } from '../entities/post-target.entity';
@@ -47,12 +47,21 @@ export class PostsLifecycleService {
     const patch = dto.content !== undefined ? checkContentPatch(dto.content) : null;
     const policy = await this.policies.effective(auth.profileId);
     const now = new Date();
-    const newTime = dto.scheduledAt === undefined ? undefined : dto.scheduledAt === null ? null : parseScheduledAt(dto.scheduledAt, now, policy.maxScheduleDaysAhead);
+    const newTime =
+      dto.scheduledAt === undefined
+        ? undefined
+        : dto.scheduledAt === null
+          ? null
+          : parseScheduledAt(dto.scheduledAt, now, policy.maxScheduleDaysAhead);
     const actor = actorOf(auth);
 
     const { before, after } = await this.ds.transaction(async (m) => {
       const before = await this.repo.findInProfile(auth, id, m, true);
-      if (!EDITABLE.includes(before.state)) throw new ApiError('invalid_state_transition', `A ${before.state} post cannot be edited; only draft and scheduled posts can.`);
+      if (!EDITABLE.includes(before.state))
+        throw new ApiError(
+          'invalid_state_transition',
+          `A ${before.state} post cannot be edited; only draft and scheduled posts can.`,
+        );
       let post = before;
       const changes: Partial<PostEntity> = {};
       if (patch) {
@@ -64,9 +73,19 @@ export class PostsLifecycleService {
           targets.map((t) => ({ accountId: t.accountId, platform: t.platform })),
           STORED_PATHS,
         );
-        Object.assign(changes, { content, contentType: content.contentType, message: content.message ?? null, caption: content.caption ?? null, approvedByUserId: null });
+        Object.assign(changes, {
+          content,
+          contentType: content.contentType,
+          message: content.message ?? null,
+          caption: content.caption ?? null,
+          approvedByUserId: null,
+        });
       }
-      if (before.state === 'scheduled' && newTime === null) throw ApiError.invalid('scheduledAt', 'A scheduled post keeps its scheduledAt; cancel it with DELETE /v1/posts/{id} instead.');
+      if (before.state === 'scheduled' && newTime === null)
+        throw ApiError.invalid(
+          'scheduledAt',
+          'A scheduled post keeps its scheduledAt; cancel it with DELETE /v1/posts/{id} instead.',
+        );
       if (before.state === 'draft' && newTime !== undefined) changes.scheduledAt = newTime;
       if (Object.keys(changes).length > 0) {
         await m.update(PostEntity, { id: before.id }, changes as QueryDeepPartialEntity<PostEntity>);
@@ -78,14 +97,22 @@ export class PostsLifecycleService {
         assertHumanActor(auth);
         await this.assertPolicyAllows(m, post, policy);
         if (approvalNeeded(policy, post)) assertApproversExist(policy);
-        post = await this.flow.goLive(m, post, ['draft'], 'scheduled', policy, { actor, reason: 'scheduled by an edit' });
+        post = await this.flow.goLive(m, post, ['draft'], 'scheduled', policy, {
+          actor,
+          reason: 'scheduled by an edit',
+        });
       } else if (before.state === 'scheduled' && newTime && newTime.getTime() !== before.scheduledAt?.getTime()) {
         const targets = await this.repo.targetsOf([before.id], m);
         post = await this.transitions.transition(m, post, ['scheduled'], 'scheduled', {
           actor,
           reason: `rescheduled from ${before.scheduledAt?.toISOString() ?? 'none'} to ${newTime.toISOString()}`,
           set: { scheduledAt: newTime },
-          events: [{ type: 'post.scheduled', data: postEventData({ id: before.id, state: 'scheduled', scheduledAt: newTime }, targets) }],
+          events: [
+            {
+              type: 'post.scheduled',
+              data: postEventData({ id: before.id, state: 'scheduled', scheduledAt: newTime }, targets),
+            },
+          ],
         });
       }
       return { before, after: post };
@@ -99,7 +126,11 @@ export class PostsLifecycleService {
   async cancel(auth: AuthContext, id: string): Promise<CancelledPostDto> {
     const { before, after } = await this.ds.transaction(async (m) => {
       const before = await this.repo.findInProfile(auth, id, m, true);
-      if (!CANCELLABLE.includes(before.state)) throw new ApiError('invalid_state_transition', `Only scheduled or queued posts can be cancelled; this post is ${before.state}.`);
+      if (!CANCELLABLE.includes(before.state))
+        throw new ApiError(
+          'invalid_state_transition',
+          `Only scheduled or queued posts can be cancelled; this post is ${before.state}.`,
+        );
       const targets = await this.repo.targetsOf([before.id], m);
       const after = await this.transitions.transition(m, before, CANCELLABLE, 'cancelled', {
         actor: actorOf(auth),
@@ -117,25 +148,53 @@ export class PostsLifecycleService {
     const policy = await this.policies.effective(auth.profileId);
     const { before, after } = await this.ds.transaction(async (m) => {
       const before = await this.repo.findInProfile(auth, id, m, true);
-      if (!PUBLISHABLE.includes(before.state)) throw new ApiError('invalid_state_transition', `Only draft, scheduled or approved posts can be published; this post is ${before.state}.`);
+      if (!PUBLISHABLE.includes(before.state))
+        throw new ApiError(
+          'invalid_state_transition',
+          `Only draft, scheduled or approved posts can be published; this post is ${before.state}.`,
+        );
       assertHumanActor(auth);
       await this.assertPolicyAllows(m, before, policy);
       const actor = actorOf(auth);
-      if (before.state === 'approved') return { before, after: await this.flow.goLive(m, before, ['approved'], 'queued', policy, { actor, reason: 'published after approval' }) };
+      if (before.state === 'approved')
+        return {
+          before,
+          after: await this.flow.goLive(m, before, ['approved'], 'queued', policy, {
+            actor,
+            reason: 'published after approval',
+          }),
+        };
       if (approvalNeeded(policy, before)) assertApproversExist(policy);
-      return { before, after: await this.flow.goLive(m, before, [before.state], 'queued', policy, { actor, reason: 'publish requested', clearSchedule: true }) };
+      return {
+        before,
+        after: await this.flow.goLive(m, before, [before.state], 'queued', policy, {
+          actor,
+          reason: 'publish requested',
+          clearSchedule: true,
+        }),
+      };
     });
     await this.queue.sync(before, after);
-    return { message: after.state === 'pending_approval' ? 'Post sent for approval.' : 'Post queued for publishing.', post: { id: after.id, state: after.state } };
+    return {
+      message: after.state === 'pending_approval' ? 'Post sent for approval.' : 'Post queued for publishing.',
+      post: { id: after.id, state: after.state },
+    };
   }
 
   /** Requeues a failed or partially published post; only its failed targets publish again. */
   async retry(auth: AuthContext, id: string): Promise<RetriedPostDto> {
     const { before, after } = await this.ds.transaction(async (m) => {
       const before = await this.repo.findInProfile(auth, id, m, true);
-      if (!RETRYABLE.includes(before.state)) throw new ApiError('invalid_state_transition', `Only failed or partially_published posts can be retried; this post is ${before.state}.`);
+      if (!RETRYABLE.includes(before.state))
+        throw new ApiError(
+          'invalid_state_transition',
+          `Only failed or partially_published posts can be retried; this post is ${before.state}.`,
+        );
       assertHumanActor(auth);
-      const after = await this.transitions.transition(m, before, RETRYABLE, 'queued', { actor: actorOf(auth), reason: 'retry of the failed targets' });
+      const after = await this.transitions.transition(m, before, RETRYABLE, 'queued', {
+        actor: actorOf(auth),
+        reason: 'retry of the failed targets',
+      });
       // Successful targets keep their result; failed ones start over (publish_state kept, so an
       // unknown outcome is still checked on the network before anything is re-sent).
       await m
@@ -156,14 +215,23 @@ export class PostsLifecycleService {
    */
   private async assertPolicyAllows(m: EntityManager, post: PostEntity, policy: EffectivePolicy): Promise<void> {
     const targets = await this.repo.targetsOf([post.id], m);
-    assertTargetsAllowed({ chosen: targets.map((t) => ({ id: t.accountId, platform: t.platform, name: t.pageName })), notAllowed: [], missing: [], anyActive: true }, policy);
+    assertTargetsAllowed(
+      {
+        chosen: targets.map((t) => ({ id: t.accountId, platform: t.platform, name: t.pageName })),
+        notAllowed: [],
+        missing: [],
+        anyActive: true,
+      },
+      policy,
+    );
     this.validation.assertNoBlockedTerm(post.content, policy.blockedTerms, STORED_PATHS);
   }
 }
 
 function updateMessage(before: PostEntity, after: PostEntity): string {
   if (after.state === 'pending_approval') return 'Post updated and sent for approval.';
-  if (before.state === 'draft' && after.state === 'scheduled') return `Post scheduled for ${after.scheduledAt?.toISOString()}.`;
+  if (before.state === 'draft' && after.state === 'scheduled')
+    return `Post scheduled for ${after.scheduledAt?.toISOString()}.`;
   if (before.version !== after.version) return `Post rescheduled for ${after.scheduledAt?.toISOString()}.`;
   return 'Post updated.';
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { QueueService } from '../../../common/queue/queue.service';
+import { QueueService } from '@/common/queue/queue.service';
 import type { PostEntity } from '../entities/post.entity';
 
 type PostRef = Pick<PostEntity, 'id' | 'version'>;
@@ -20,14 +20,24 @@ export class PostsQueueService {
 
   /** `publish-post` for a post that just became queued. */
   async enqueuePublish(post: PostRef): Promise<void> {
-    await this.safely('publish-post', post, () => this.queues.enqueue('publish-post', { postId: post.id }, { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential', delay: 2000 } }));
+    await this.safely('publish-post', post, () =>
+      this.queues.enqueue(
+        'publish-post',
+        { postId: post.id },
+        { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+      ),
+    );
   }
 
   /** Delayed `schedule-post` for a post that just became scheduled (at its version). */
   async enqueueSchedule(post: PostRef & Pick<PostEntity, 'scheduledAt'>): Promise<void> {
     const delay = Math.max(0, (post.scheduledAt?.getTime() ?? Date.now()) - Date.now());
     await this.safely('schedule-post', post, () =>
-      this.queues.enqueue('schedule-post', { postId: post.id, version: post.version }, { jobId: scheduleJobId(post), delay, attempts: 5, backoff: { type: 'exponential', delay: 1000 } }),
+      this.queues.enqueue(
+        'schedule-post',
+        { postId: post.id, version: post.version },
+        { jobId: scheduleJobId(post), delay, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+      ),
     );
   }
 
@@ -46,7 +56,10 @@ export class PostsQueueService {
    * a new version that is queued/scheduled gets its job; a superseded schedule or a cancelled
    * queued post loses its old one. `before` is null for a new post.
    */
-  async sync(before: (PostRef & Pick<PostEntity, 'state'>) | null, after: PostRef & Pick<PostEntity, 'state' | 'scheduledAt'>): Promise<void> {
+  async sync(
+    before: (PostRef & Pick<PostEntity, 'state'>) | null,
+    after: PostRef & Pick<PostEntity, 'state' | 'scheduledAt'>,
+  ): Promise<void> {
     if (before && before.version === after.version) return;
     if (before?.state === 'scheduled') await this.removeSchedule(before);
     if (before?.state === 'queued' && after.state !== 'queued') await this.removePublish(before);
@@ -81,7 +94,10 @@ export class PostsQueueService {
     try {
       await fn();
     } catch (err) {
-      this.logger.warn({ job, postId: post.id, version: post.version, err: (err as Error).message }, 'Queue operation failed; the sweep will catch up');
+      this.logger.warn(
+        { job, postId: post.id, version: post.version, err: (err as Error).message },
+        'Queue operation failed; the sweep will catch up',
+      );
     }
   }
 }

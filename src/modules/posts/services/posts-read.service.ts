@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthContext } from '../../../common/auth/auth-context';
-import { paged, pageWindow } from '../../../common/pagination/pagination';
+import type { AuthContext } from '@/common/auth/auth-context';
+import { paged, pageWindow } from '@/common/pagination/pagination';
 import type { ListPostsQueryDto } from '../dto/list-posts.dto';
 import type { PostHistoryDto, PostListDto, PostResponseDto } from '../dto/post-response.dto';
 import type { PostTargetEntity } from '../entities/post-target.entity';
@@ -15,7 +15,11 @@ export class PostsReadService {
   /** One query for the page, one for its exact total (counter rows), one for the page's targets. */
   async list(auth: AuthContext, query: ListPostsQueryDto): Promise<PostListDto> {
     const window = pageWindow(query);
-    const { rows, total } = await this.repo.page(auth.profileId, { state: query.state, contentType: query.contentType, platform: query.platform }, window);
+    const { rows, total } = await this.repo.page(
+      auth.profileId,
+      { state: query.state, contentType: query.contentType, platform: query.platform },
+      window,
+    );
     const targets = await this.repo.targetsOf(rows.map((p) => p.id));
     const byPost = new Map<string, PostTargetEntity[]>();
     for (const t of targets) byPost.set(t.postId, [...(byPost.get(t.postId) ?? []), t]);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import type { AuthContext } from '../../../common/auth/auth-context';
-import { isUuid } from '../../../common/auth/auth.service';
-import { ApiError } from '../../../common/errors/api-error';
-import type { PageWindow } from '../../../common/pagination/pagination';
-import { SocialAccountEntity } from '../../accounts/entities/social-account.entity';
-import type { PlatformName } from '../../platforms/platform-name';
+import type { AuthContext } from '@/common/auth/auth-context';
+import { isUuid } from '@/common/auth/auth.service';
+import { ApiError } from '@/common/errors/api-error';
+import type { PageWindow } from '@/common/pagination/pagination';
+import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
+import type { PlatformName } from '@/modules/platforms/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
@@ -25,7 +25,12 @@ export class PostsRepository {
   constructor(private readonly ds: DataSource) {}
 
   /** A post of the caller's profile, optionally locked FOR UPDATE; 404 otherwise (ids of other profiles included). */
-  async findInProfile(auth: Pick<AuthContext, 'workspaceId' | 'profileId'>, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<PostEntity> {
+  async findInProfile(
+    auth: Pick<AuthContext, 'workspaceId' | 'profileId'>,
+    id: string,
+    m: EntityManager = this.ds.manager,
+    lock = false,
+  ): Promise<PostEntity> {
     if (!isUuid(id)) throw ApiError.notFound('post', id);
     const post = await m.findOne(PostEntity, {
       where: { id, profileId: auth.profileId, workspaceId: auth.workspaceId },
@@ -43,7 +48,10 @@ export class PostsRepository {
   async targetsOf(postIds: string[], m: EntityManager = this.ds.manager): Promise<PostTargetEntity[]> {
     if (postIds.length === 0) return [];
     // Targets of one post share created_at (one transaction): platform and page name make the order stable.
-    return m.find(PostTargetEntity, { where: { postId: In(postIds) }, order: { createdAt: 'ASC', platform: 'ASC', pageName: 'ASC', id: 'ASC' } });
+    return m.find(PostTargetEntity, {
+      where: { postId: In(postIds) },
+      order: { createdAt: 'ASC', platform: 'ASC', pageName: 'ASC', id: 'ASC' },
+    });
   }
 
   /**
@@ -52,14 +60,27 @@ export class PostsRepository {
    * post_targets (profile_id, platform, post_id). The total is exact and does not depend on
    * the number of posts: it sums the trigger-kept counter rows (see countPosts).
    */
-  async page(profileId: string, filters: PostFilters, window: PageWindow): Promise<{ rows: PostEntity[]; total: number }> {
-    const qb = this.ds.getRepository(PostEntity).createQueryBuilder('p').where('p.profile_id = :profileId', { profileId });
+  async page(
+    profileId: string,
+    filters: PostFilters,
+    window: PageWindow,
+  ): Promise<{ rows: PostEntity[]; total: number }> {
+    const qb = this.ds
+      .getRepository(PostEntity)
+      .createQueryBuilder('p')
+      .where('p.profile_id = :profileId', { profileId });
     if (filters.state) qb.andWhere('p.state = :state', { state: filters.state });
     if (filters.contentType) qb.andWhere('p.content_type = :contentType', { contentType: filters.contentType });
     if (filters.platform) {
-      qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = :platform AND t.post_id = p.id)', { platform: filters.platform });
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = :platform AND t.post_id = p.id)',
+        { platform: filters.platform },
+      );
     }
-    const [rows, total] = await Promise.all([qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(), this.countPosts(profileId, filters)]);
+    const [rows, total] = await Promise.all([
+      qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(),
+      this.countPosts(profileId, filters),
+    ]);
     return { rows, total };
   }
 
@@ -87,7 +108,10 @@ export class PostsRepository {
   }
 
   /** The profile's accounts that can publish now. */
-  async activeAccounts(m: EntityManager, auth: Pick<AuthContext, 'workspaceId' | 'profileId'>): Promise<ActiveAccount[]> {
+  async activeAccounts(
+    m: EntityManager,
+    auth: Pick<AuthContext, 'workspaceId' | 'profileId'>,
+  ): Promise<ActiveAccount[]> {
     return m.find(SocialAccountEntity, {
       select: { id: true, platform: true, name: true },
       where: { workspaceId: auth.workspaceId, profileId: auth.profileId, status: 'active' },
@@ -96,11 +120,18 @@ export class PostsRepository {
   }
 
   /** An account's targets published since `since` (with their network id), newest first: what analytics and comment sync re-read. */
-  async publishedTargetsOf(account: Pick<SocialAccountEntity, 'id' | 'profileId'>, since: Date, limit: number): Promise<PostTargetEntity[]> {
+  async publishedTargetsOf(
+    account: Pick<SocialAccountEntity, 'id' | 'profileId'>,
+    since: Date,
+    limit: number,
+  ): Promise<PostTargetEntity[]> {
     return this.ds
       .getRepository(PostTargetEntity)
       .createQueryBuilder('t')
-      .where('t.account_id = :accountId AND t.profile_id = :profileId', { accountId: account.id, profileId: account.profileId })
+      .where('t.account_id = :accountId AND t.profile_id = :profileId', {
+        accountId: account.id,
+        profileId: account.profileId,
+      })
       .andWhere(`t.status = 'success' AND t.external_id IS NOT NULL AND t.published_at >= :since`, { since })
       .orderBy('t.published_at', 'DESC')
       .limit(limit)
@@ -109,19 +140,26 @@ export class PostsRepository {
 
   /** Posts the key created since `since` (the daily cap; index posts(created_by_key_id, created_at)). */
   async countCreatedByKeySince(m: EntityManager, keyId: string, since: Date): Promise<number> {
-    const [row] = (await m.query('SELECT count(*)::int AS n FROM posts WHERE created_by_key_id = $1 AND created_at >= $2', [keyId, since])) as { n: number }[];
+    const [row] = (await m.query(
+      'SELECT count(*)::int AS n FROM posts WHERE created_by_key_id = $1 AND created_at >= $2',
+      [keyId, since],
+    )) as { n: number }[];
     return row?.n ?? 0;
   }
 
   /** Scheduled posts whose time has come (partial index ix_posts_due). */
   async findDueScheduled(limit: number): Promise<{ id: string }[]> {
-    return this.ds.query(`SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`, [limit]) as Promise<{ id: string }[]>;
+    return this.ds.query(
+      `SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
+      [limit],
+    ) as Promise<{ id: string }[]>;
   }
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
   async findStaleQueued(olderThanMs: number, limit: number): Promise<{ id: string; version: number }[]> {
-    return this.ds.query(`SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`, [olderThanMs, limit]) as Promise<
-      { id: string; version: number }[]
-    >;
+    return this.ds.query(
+      `SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`,
+      [olderThanMs, limit],
+    ) as Promise<{ id: string; version: number }[]>;
   }
 }

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { PageQueryDto, ProfileBodyDto } from '../../../common/pagination/pagination';
+import { PageQueryDto, ProfileBodyDto } from '@/common/pagination/pagination';
 
 export class CreateProfileDto extends ProfileBodyDto {
   /** Display name. */

@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { DataSource, In } from 'typeorm';
-import { SecretBox } from '../../../common/crypto/secret-box';
-import { QueueService } from '../../../common/queue/queue.service';
-import { AppConfig } from '../../../config/config';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { QueueService } from '@/common/queue/queue.service';
+import { AppConfig } from '@/config/config';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from '../entities/webhook-subscription.entity';
 import { WebhookSender } from '../webhook-sender';
@@ -53,7 +53,10 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
   onModuleInit(): void {
     const delays = this.config.webhooks.retryDelaysMs;
     // BullMQ passes the number of attempts made so far (1 after the first failure).
-    this.queues.registerBackoff(WEBHOOK_BACKOFF, (attemptsMade) => delays[Math.min(attemptsMade, delays.length) - 1] ?? 0);
+    this.queues.registerBackoff(
+      WEBHOOK_BACKOFF,
+      (attemptsMade) => delays[Math.min(attemptsMade, delays.length) - 1] ?? 0,
+    );
     // A receiver that hangs holds one slot for at most the time-out; keep plenty of slots.
     this.queues.configureQueue('webhooks', { concurrency: 50 });
     this.queues.handle('deliver-webhook', ({ deliveryId }, job) => this.attempt(deliveryId, job));
@@ -76,7 +79,10 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         {
           status: 'cancelled',
           nextAttemptAt: null,
-          error: !sub || sub.deletedAt ? 'Subscription deleted before the attempt' : 'Subscription paused before the attempt',
+          error:
+            !sub || sub.deletedAt
+              ? 'Subscription deleted before the attempt'
+              : 'Subscription paused before the attempt',
         },
       );
       return;
@@ -132,7 +138,13 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         nextAttemptAt: last ? null : new Date(Date.now() + delay),
       },
     );
-    if (last) this.logger.warn({ deliveryId: delivery.id, subscriptionId: sub.id, attempts: attempt }, 'Webhook delivery abandoned');
-    throw new DeliveryAttemptFailed(`Delivery ${delivery.id} attempt ${attempt} failed: ${result.error ?? 'unknown error'}`);
+    if (last)
+      this.logger.warn(
+        { deliveryId: delivery.id, subscriptionId: sub.id, attempts: attempt },
+        'Webhook delivery abandoned',
+      );
+    throw new DeliveryAttemptFailed(
+      `Delivery ${delivery.id} attempt ${attempt} failed: ${result.error ?? 'unknown error'}`,
+    );
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventEntity } from '../../../common/outbox/event.entity';
-import { OutboxRelayService } from '../../../common/outbox/outbox-relay.service';
-import { QueueService } from '../../../common/queue/queue.service';
+import { EventEntity } from '@/common/outbox/event.entity';
+import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
+import { QueueService } from '@/common/queue/queue.service';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { isWebhookEventType, WILDCARD } from '../event-types';
 import { deliveryJobOptions } from './webhook-jobs';
@@ -56,7 +56,8 @@ export class WebhookFanoutProcessor implements OnModuleInit {
         status: 'pending',
       },
     });
-    for (const d of pending) await this.queues.enqueue('deliver-webhook', { deliveryId: d.id }, deliveryJobOptions(d.id));
+    for (const d of pending)
+      await this.queues.enqueue('deliver-webhook', { deliveryId: d.id }, deliveryJobOptions(d.id));
     return pending.length;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { QueueService } from '../../../common/queue/queue.service';
-import { AppConfig } from '../../../config/config';
+import { QueueService } from '@/common/queue/queue.service';
+import { AppConfig } from '@/config/config';
 import { DELIVERY_ATTEMPTS, deliveryJobOptions } from './webhook-jobs';
 
 /** How long a delivery may look stuck before the sweep checks its job. */
@@ -43,7 +43,11 @@ export class WebhookSweepProcessor implements OnModuleInit {
         await job.remove().catch(() => undefined);
       }
       const left = row.event_id ? Math.max(1, DELIVERY_ATTEMPTS - row.attempts) : 1;
-      await this.queues.enqueue('deliver-webhook', { deliveryId: row.id }, { ...deliveryJobOptions(row.id), attempts: left });
+      await this.queues.enqueue(
+        'deliver-webhook',
+        { deliveryId: row.id },
+        { ...deliveryJobOptions(row.id), attempts: left },
+      );
       requeued += 1;
     }
     return requeued;
