@@ -1,14 +1,12 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
  * A target found in `publishing` after a crash has an unknown outcome: check before re-sending.
  */
 export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
-
-export type ErrorCategory =
-  'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
 
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })

@@ -6,9 +6,10 @@ import type {
   PlatformAdapter,
   PublishContent,
   PublishResult,
-} from '@/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import type { ErrorCategory, PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
+} from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composePublishContent } from './compose-content';
