@@ -71,9 +71,10 @@ describe('guardrails at publish time', () => {
     const shown = (res.body.post?.targets ?? res.body.targets) as { accountId: string; errorCategory: string }[];
     expect(shown.find((x) => x.accountId === fb.id)?.errorCategory).toBe('policy_violation');
     const events = await postEvents(t, postId);
-    expect(events.filter((e) => e.type.startsWith('post.') && e.type !== 'post.created').map((e) => e.type)).toEqual(
-      ['post.scheduled', 'post.partially_published'],
-    );
+    expect(events.filter((e) => e.type.startsWith('post.') && e.type !== 'post.created').map((e) => e.type)).toEqual([
+      'post.scheduled',
+      'post.partially_published',
+    ]);
   });
 
   it('should fail every target of a post holding a term blocked after scheduling', async () => {
