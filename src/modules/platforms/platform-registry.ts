@@ -59,7 +59,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   endpointsFor(platform: PlatformName, factory: AdapterFactory): AdapterEndpoints {
     const creds = this.config.credentials[platform];
-    const base = this.config.sandbox.enabled ? prefix(factory.sandbox, this.config.publicBaseUrl) : factory.real;
+    const base = this.config.sandbox.enabled ? prefix(factory.sandbox, this.config.sandbox.networkUrl) : factory.real;
     return {
       ...base,
       clientId: creds.clientId,

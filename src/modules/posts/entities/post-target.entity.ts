@@ -8,7 +8,14 @@ import type { PlatformName } from '@/modules/platforms/platform-name';
 export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
 
 export type ErrorCategory =
-  'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
+  | 'auth_expired'
+  | 'invalid_content'
+  | 'media_rejected'
+  | 'network_rate_limited'
+  | 'network_error'
+  | 'unknown_outcome'
+  /** Refused by the profile's policy at publish time; never sent. */
+  | 'policy_violation';
 
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })

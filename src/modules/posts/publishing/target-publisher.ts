@@ -53,6 +53,11 @@ export class TargetPublisher {
     await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
   }
 
+  /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
+  async refuse(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+    await this.fail(target, category, message);
+  }
+
   private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     const target = await this.reload(initial.id);
     if (!target || target.status === 'success' || target.status === 'failed') return;
