@@ -194,10 +194,13 @@ describe('exact post totals (counter tables)', () => {
     const approver = await createTenant(t);
     const account = await connect('facebook', approver);
     await setPolicy(t, approver, { requireApproval: true, approverUserIds: [approver.userId] });
-    const writer = await createKey(t, approver, {
-      permissions: ['posts:read', 'posts:write'],
-      ownerUserId: await addUser(t, approver),
-    });
+    const writer = await createKey(
+      t,
+      approver,
+      { permissions: ['posts:read', 'posts:write'] },
+      // A key for another person is the operator's to make (issue 8 item 3).
+      { owner: await addUser(t, approver) },
+    );
     const approved = await create(
       { content: 'Approve me', accountIds: [account.id], scheduledAt: inFuture(3_600_000) },
       writer.auth,

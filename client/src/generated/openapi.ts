@@ -1318,7 +1318,7 @@ export interface components {
             /** @description The network's message when this target failed. */
             error: string | null;
             /** @enum {string|null} */
-            errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | null;
+            errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | "policy_violation" | null;
             /** @description The network's id of the published item. */
             externalId: string | null;
             id: string;

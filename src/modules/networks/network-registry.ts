@@ -34,7 +34,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
   endpointsFor(platform: PlatformName): AdapterEndpoints {
     const network = NETWORKS[platform];
     const creds = this.config.credentials[platform];
-    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.publicBaseUrl) : network.real;
+    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
     return {
       ...base,
       clientId: creds.clientId,

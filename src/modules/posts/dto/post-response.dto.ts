@@ -11,6 +11,7 @@ const ERROR_CATEGORIES = [
   'network_rate_limited',
   'network_error',
   'unknown_outcome',
+  'policy_violation',
 ];
 
 /** One account a post publishes to, with its result. */

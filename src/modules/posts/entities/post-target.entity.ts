@@ -8,6 +8,12 @@ import type { PlatformName } from '@/modules/networks/platform-name';
  */
 export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
 
+/** A failed target's category: a network's (the adapter contract's), or ours before any network call. */
+export type TargetErrorCategory =
+  | ErrorCategory
+  /** Refused by the profile's policy at publish time; never sent. */
+  | 'policy_violation';
+
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
 @Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])
@@ -52,7 +58,7 @@ export class PostTargetEntity {
   error: string | null;
 
   @Column({ name: 'error_category', type: 'text', nullable: true })
-  errorCategory: ErrorCategory | null;
+  errorCategory: TargetErrorCategory | null;
 
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt: Date | null;

@@ -3,12 +3,14 @@ import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import { QueueService } from '@/common/queue/queue.service';
+import { PolicyService } from '@/modules/policy/policy.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { PostTransitions } from '../services/post-transitions';
 import { PostLocks } from './post-lock';
 import { finalPostState } from './publish-outcome';
+import { policyViolation } from './publish-policy';
 import { TargetPublisher } from './target-publisher';
 
 /** How long a job waits for another live worker to let go of the same post. */
@@ -23,6 +25,8 @@ export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | '
  * - a post already `processing` (a crashed worker's job re-run by stalled recovery, or the
  *   resume sweep) continues where the crashed one stopped — targets already `success`/`failed`
  *   are kept, one left `publishing` is checked on the network before anything is re-sent;
+ * - the profile's policy is applied again when the post goes out: a target it now forbids
+ *   (excluded platform, blocked term) fails as `policy_violation` without any network call;
  * - `processing → final` is guarded too, so each post.* event is written exactly once.
  */
 @Injectable()
@@ -35,6 +39,7 @@ export class PublishPostProcessor implements OnModuleInit {
     private readonly transitions: PostTransitions,
     private readonly locks: PostLocks,
     private readonly targets: TargetPublisher,
+    private readonly policies: PolicyService,
   ) {}
 
   onModuleInit(): void {
@@ -83,8 +88,12 @@ export class PublishPostProcessor implements OnModuleInit {
     const targets = await this.ds
       .getRepository(PostTargetEntity)
       .find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
+    const policy = await this.policies.effective(post.profileId);
     for (const target of targets) {
-      await this.targets.publish(post, target);
+      const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
+      if (violation) await this.targets.refuse(target, 'policy_violation', violation);
+      else await this.targets.publish(post, target);
     }
     return this.finish(post);
   }

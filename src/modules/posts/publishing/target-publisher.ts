@@ -8,8 +8,7 @@ import type {
   PublishResult,
 } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
-import type { ErrorCategory } from '@/modules/networks/kit/adapter';
-import type { PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
+import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composePublishContent } from './compose-content';
@@ -52,6 +51,11 @@ export class TargetPublisher {
   async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     if (initial.status === 'success' || initial.status === 'failed') return;
     await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
+  }
+
+  /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
+  async refuse(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
+    await this.fail(target, category, message);
   }
 
   private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
@@ -189,7 +193,7 @@ export class TargetPublisher {
   private async withRetries<T>(
     call: () => Promise<T>,
     unclassified: 'throw' | 'fail' = 'fail',
-  ): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
+  ): Promise<{ ok: true; value: T } | { ok: false; category: TargetErrorCategory; message: string }> {
     for (let tries = 1; ; tries++) {
       try {
         return { ok: true, value: await call() };
@@ -258,7 +262,7 @@ export class TargetPublisher {
     });
   }
 
-  private async fail(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+  private async fail(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
     this.logger.warn(
       {
         targetId: target.id,
