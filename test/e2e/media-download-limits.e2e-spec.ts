@@ -47,6 +47,7 @@ describe('media downloads: size caps and one time limit per target', () => {
       res.writeHead(200, { 'content-type': type });
       if (path.startsWith('/endless')) return endless(res, path, 5);
       if (path.startsWith('/slow')) return endless(res, path, 200, Buffer.from('x'));
+      served.set(path, (served.get(path) ?? 0) + 1000);
       res.end(Buffer.alloc(1000, 1));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,7 +61,7 @@ describe('media downloads: size caps and one time limit per target', () => {
     });
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
-    for (const platform of ['linkedin', 'youtube'] as const) {
+    for (const platform of ['linkedin', 'youtube', 'facebook'] as const) {
       await connectThroughSandbox(t, tenant, platform);
       const account = (await accountsOf(t, tenant.profileId)).find((a) => a.platform === platform);
       accounts.set(platform, account!.id);
@@ -82,6 +83,7 @@ describe('media downloads: size caps and one time limit per target', () => {
         content: `Media limits ${Date.now()} ${Math.random()}`,
         accountIds: [accounts.get(platform)],
         mediaUrls: [mediaUrl],
+        platforms: { youtube: { title: 'A clip' } },
         publishNow: true,
       });
     expect(res.status).toBe(201);
@@ -96,16 +98,19 @@ describe('media downloads: size caps and one time limit per target', () => {
     ['linkedin', '/endless.mp4', 'a video that streams past the video cap'],
     ['youtube', '/declared-huge.mp4', 'a video whose Content-Length is over the video cap'],
     ['youtube', '/endless.mp4?yt', 'a video that streams past the video cap'],
-  ] as const)('should fail a %s target at once on %s (%s), reading no more than the cap', async (platform, path) => {
-    const heapBefore = process.memoryUsage().heapUsed;
-    const { category, ms } = await publish(platform, `${base}${path}`);
-    expect(category).toBe('media_rejected');
-    expect(ms).toBeLessThan(TIME_LIMIT_MS + 5_000);
-    const cap = path.includes('.mp4') ? MAX_VIDEO : MAX_IMAGE;
-    // The worker stopped reading at the cap (plus what sockets buffer), not after the whole body.
-    expect(served.get(path) ?? 0).toBeLessThan(cap + 8 * 1024 * 1024);
-    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
-  });
+  ] as const)(
+    'should fail a %s target at once on %s (%s), reading no more than the cap',
+    async (platform, path, _why) => {
+      const heapBefore = process.memoryUsage().heapUsed;
+      const { category, ms } = await publish(platform, `${base}${path}`);
+      expect(category).toBe('media_rejected');
+      expect(ms).toBeLessThan(TIME_LIMIT_MS + 5_000);
+      const cap = path.includes('.mp4') ? MAX_VIDEO : MAX_IMAGE;
+      // The worker stopped reading at the cap (plus what sockets buffer), not after the whole body.
+      expect(served.get(path) ?? 0).toBeLessThan(cap + 8 * 1024 * 1024);
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+    },
+  );
 
   it.each([
     ['linkedin', '/slow.png'],
@@ -115,5 +120,13 @@ describe('media downloads: size caps and one time limit per target', () => {
     expect(category).toBe('media_rejected');
     expect(ms).toBeGreaterThanOrEqual(TIME_LIMIT_MS);
     expect(ms).toBeLessThan(TIME_LIMIT_MS + 5_000);
+  });
+
+  it("should not let a simulator fetch media on a private address other than the service's own sample media", async () => {
+    // Facebook pulls the URL itself; in sandbox mode the simulator downloads it, through the
+    // SSRF-safe agent: a loopback address that is not this service's is refused unhit.
+    const { category } = await publish('facebook', `${base}/fine.png`);
+    expect(category).toBe('media_rejected');
+    expect(served.get('/fine.png')).toBeUndefined();
   });
 });

@@ -41,6 +41,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
       clientSecret: creds.clientSecret,
       timeoutMs: NETWORK_TIMEOUT_MS,
       fetchMedia: this.media.fetch,
+      mediaLimits: this.config.mediaDownloads,
     };
   }
 
