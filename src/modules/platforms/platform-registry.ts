@@ -16,9 +16,9 @@ import { youtubeAdapterFactory } from './youtube/youtube.adapter';
  * /sandbox. In sandbox mode the same adapter is pointed at `${PUBLIC_BASE_URL}/sandbox/...`.
  */
 export interface AdapterFactory {
-  real: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia'>;
+  real: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia' | 'processingWaitMs'>;
   /** Same shape, relative to `${PUBLIC_BASE_URL}` (e.g. { apiBaseUrl: '/sandbox/facebook/v23.0', … }). */
-  sandbox: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia'>;
+  sandbox: Omit<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs' | 'fetchMedia' | 'processingWaitMs'>;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
 }
 
@@ -65,6 +65,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
       clientId: creds.clientId,
       clientSecret: creds.clientSecret,
       timeoutMs: NETWORK_TIMEOUT_MS,
+      processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,
     };
   }

@@ -14,6 +14,7 @@ import {
   verifyToken,
 } from './graph-sandbox';
 import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
+import { parseMagicWords } from './magic-words';
 import { MetaContainers, SandboxMedia } from './meta-containers';
 import { SandboxController } from './sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from './sandbox-metrics';
@@ -123,6 +124,7 @@ export class InstagramSandboxController {
             mediaUrls: [body.video_url],
             children: [],
             error: problem ? `ERROR: ${problem} (2207026)` : null,
+            readyAt: parseMagicWords(caption).review ? Date.now() + this.config.sandbox.reviewMs : null,
           })
         ).id,
       };

@@ -9,12 +9,13 @@ import type {
   NetworkComment,
   OAuthTokens,
   PlatformAdapter,
+  ProcessingCheck,
   PublishContent,
   PublishRequest,
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
-import { ContainerPublisher, PollOptions } from '../meta/container-publisher';
+import { ContainerPublisher, PollOptions, pollWithin } from '../meta/container-publisher';
 import { FacebookLogin } from '../meta/facebook-login';
 import { FetchFn, GraphClient } from '../meta/graph-client';
 import { countHashtags, GraphInsight, GraphList, insightTotal, unixDay } from '../meta/graph-shapes';
@@ -79,7 +80,7 @@ export class InstagramAdapter implements PlatformAdapter {
         },
         beforePublish: (user, token) => this.checkPublishingLimit(user, token),
       },
-      poll,
+      poll ?? pollWithin(endpoints.processingWaitMs),
     );
   }
 
@@ -159,6 +160,10 @@ export class InstagramAdapter implements PlatformAdapter {
       req,
       req.content.contentType === 'image' && req.content.imageUrls.length >= INSTAGRAM_CAROUSEL.min,
     );
+  }
+
+  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    return this.publisher.checkProcessing(req);
   }
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {

@@ -8,12 +8,13 @@ import type {
   NetworkComment,
   OAuthTokens,
   PlatformAdapter,
+  ProcessingCheck,
   PublishContent,
   PublishRequest,
   PublishResult,
   ValidationIssue,
 } from '../platform-adapter';
-import { ContainerPublisher, PollOptions } from '../meta/container-publisher';
+import { ContainerPublisher, PollOptions, pollWithin } from '../meta/container-publisher';
 import { FetchFn, GraphClient } from '../meta/graph-client';
 import { expiresAt, GraphInsight, GraphList, GraphTokenResponse, insightTotal, unixDay } from '../meta/graph-shapes';
 
@@ -63,7 +64,7 @@ export class ThreadsAdapter implements PlatformAdapter {
           return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
         },
       },
-      poll,
+      poll ?? pollWithin(endpoints.processingWaitMs),
     );
   }
 
@@ -166,6 +167,10 @@ export class ThreadsAdapter implements PlatformAdapter {
       req,
       req.content.contentType === 'image' && req.content.imageUrls.length >= THREADS_CAROUSEL.min,
     );
+  }
+
+  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    return this.publisher.checkProcessing(req);
   }
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
