@@ -387,6 +387,7 @@ export class TargetPublisher {
       errorCategory: null,
       publishedAt: new Date(),
       nextCheckAt: null,
+      waitingSince: null,
     });
   }
 
@@ -405,6 +406,7 @@ export class TargetPublisher {
       error: message,
       errorCategory: category,
       nextCheckAt: null,
+      waitingSince: null,
     });
   }
 
@@ -413,7 +415,14 @@ export class TargetPublisher {
     set: Partial<
       Pick<
         PostTargetEntity,
-        'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt' | 'nextCheckAt'
+        | 'status'
+        | 'externalId'
+        | 'externalUrl'
+        | 'error'
+        | 'errorCategory'
+        | 'publishedAt'
+        | 'nextCheckAt'
+        | 'waitingSince'
       >
     >,
   ): Promise<void> {
