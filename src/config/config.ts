@@ -34,6 +34,7 @@ export const configSchema = z
     PROCESS_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
     SANDBOX_AUTO_CONSENT: bool(true),
+    SANDBOX_NETWORK_URL: z.string().url().optional(),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
     WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine(
       (d) => d.length === 6,
@@ -108,7 +109,8 @@ export class AppConfig {
   readonly redisUrl: string;
   readonly redisPrefix: string;
   readonly role: Env['PROCESS_ROLE'];
-  readonly sandbox: { enabled: boolean; autoConsent: boolean; reviewMs: number };
+  /** `networkUrl`: where sandbox-mode adapters send their calls (default: this service's own /sandbox). */
+  readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string; reviewMs: number };
   /**
    * processingWaitMs: how long a publish attempt waits for a network's processing;
    * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
@@ -153,6 +155,7 @@ export class AppConfig {
     this.sandbox = {
       enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
       autoConsent: env.SANDBOX_AUTO_CONSENT,
+      networkUrl: (env.SANDBOX_NETWORK_URL ?? this.publicBaseUrl).replace(/\/$/, ''),
       reviewMs: env.SANDBOX_REVIEW_MS,
     };
     this.publishing = {

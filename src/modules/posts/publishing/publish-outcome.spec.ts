@@ -1,4 +1,4 @@
-import { PlatformError, StillProcessingError } from '@/modules/platforms/platform-adapter';
+import { PlatformError, StillProcessingError } from '@/modules/networks/kit/adapter';
 import {
   decideAfterError,
   decideAfterLookup,
