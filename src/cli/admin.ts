@@ -15,11 +15,11 @@ import { DataSource, IsNull } from 'typeorm';
 import { loadConfig, loadDotEnv } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
-import { displayPrefix, generateApiKey, hashApiKey } from '../common/auth/api-key-secret';
 import { AuthChange, authChannel } from '../common/auth/auth-cache';
+import { SYSTEM_ACTOR } from '../common/auth/auth-context';
 import { isGrant } from '../common/auth/permissions';
-import { EventEntity } from '../common/outbox/event.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { issueApiKey } from '../modules/keys/issue-api-key';
 import { ProfileEntity } from '../modules/profiles/profile.entity';
 import { PLAN_NAMES, PlanName, TRIAL_DAYS } from '../modules/plans/plans';
 import { bootstrapWorkspace } from '../modules/workspaces/bootstrap-workspace';
@@ -204,39 +204,18 @@ export function buildProgram(): Command {
               order: { createdAt: 'ASC' },
             });
             if (o.email && !owner) throw new Error(`${o.email} is not a user of workspace ${o.workspace}`);
-            const apiKey = generateApiKey();
-            const key = await m.save(
-              m.create(ApiKeyEntity, {
+            const { entity: key, secret: apiKey } = await issueApiKey(
+              m,
+              {
                 workspaceId: o.workspace,
                 name: o.name,
-                prefix: displayPrefix(apiKey),
-                keyHash: hashApiKey(apiKey),
                 permissions: o.permissions,
-                profileIds: null,
-                accountIds: null,
                 homeProfileId: profile.id,
                 ownerUserId: owner?.id ?? null,
-                expiresAt: null,
-                maxPostsPerDay: null,
                 rateLimitPerMinute: o.rateLimit ?? null,
                 rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null,
-                createdByKeyId: null,
-                lastUsedAt: null,
-                revokedAt: null,
-              }),
-            );
-            await m.save(
-              m.create(EventEntity, {
-                workspaceId: o.workspace,
-                profileId: profile.id,
-                type: 'api_key.created',
-                actor: { type: 'system', id: null },
-                data: {
-                  profileId: profile.id,
-                  apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions },
-                },
-                dispatchedAt: null,
-              }),
+              },
+              { actor: SYSTEM_ACTOR, profileId: profile.id },
             );
             return { keyId: key.id, apiKey, profileId: profile.id };
           }),
