@@ -70,8 +70,13 @@ for (const line of lines) {
       break;
     }
     case 'RUN': {
-      const exports = Object.entries(env).map(([k, v]) => `${k}=${q(v)}`).join(' ');
-      out.push(`echo ${q(`RUN ${rest}`)}`, `(cd ${q(`${root}/${stage}`)} && env ${exports} bash -c ${q(`${noChown}${mapText(rest)}`)})`);
+      const exports = Object.entries(env)
+        .map(([k, v]) => `${k}=${q(v)}`)
+        .join(' ');
+      out.push(
+        `echo ${q(`RUN ${rest}`)}`,
+        `(cd ${q(`${root}/${stage}`)} && env ${exports} bash -c ${q(`${noChown}${mapText(rest)}`)})`,
+      );
       break;
     }
     case 'CMD':

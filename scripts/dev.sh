@@ -25,6 +25,19 @@ export PORT="${PORT:-3000}"
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$PORT}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
+# package.json engines is the supported range; outside it (e.g. Node 20, end of life) npm warns
+# EBADENGINE and things may work, but nothing is promised.
+node -e '
+  const range = require("./package.json").engines.node;
+  const [maj, min, pat] = process.versions.node.split(".").map(Number);
+  const ok = range.split("||").some((r) => {
+    const m = /^(\^|>=)(\d+)\.(\d+)\.(\d+)$/.exec(r.trim());
+    const cmp = maj - +m[2] || min - +m[3] || pat - +m[4];
+    return m[1] === "^" ? maj === +m[2] && cmp >= 0 : cmp >= 0;
+  });
+  if (!ok) console.warn(`Note: Node ${process.version} is outside the supported range ${range} (package.json engines).`);
+'
+
 # shellcheck source=ensure-services.sh
 . scripts/ensure-services.sh
 ensure_services
