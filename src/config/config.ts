@@ -34,6 +34,7 @@ export const configSchema = z
     PROCESS_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
     SANDBOX_AUTO_CONSENT: bool(true),
+    SANDBOX_NETWORK_URL: z.string().url().optional(),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
     WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine(
       (d) => d.length === 6,
@@ -65,6 +66,9 @@ export const configSchema = z
       .default('1mb'),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(500),
     SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
+    NETWORK_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).default(65000),
+    NETWORK_CHECK_BASE_MS: z.coerce.number().int().min(10).default(15000),
+    SANDBOX_REVIEW_MS: z.coerce.number().int().min(0).default(180000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
     // Network app credentials; in sandbox mode the sandbox accepts any values.
@@ -105,7 +109,13 @@ export class AppConfig {
   readonly redisUrl: string;
   readonly redisPrefix: string;
   readonly role: Env['PROCESS_ROLE'];
-  readonly sandbox: { enabled: boolean; autoConsent: boolean };
+  /** `networkUrl`: where sandbox-mode adapters send their calls (default: this service's own /sandbox). */
+  readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string; reviewMs: number };
+  /**
+   * processingWaitMs: how long a publish attempt waits for a network's processing;
+   * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
+   */
+  readonly publishing: { processingWaitMs: number; checkBaseMs: number };
   readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
   /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
@@ -145,6 +155,12 @@ export class AppConfig {
     this.sandbox = {
       enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
       autoConsent: env.SANDBOX_AUTO_CONSENT,
+      networkUrl: (env.SANDBOX_NETWORK_URL ?? this.publicBaseUrl).replace(/\/$/, ''),
+      reviewMs: env.SANDBOX_REVIEW_MS,
+    };
+    this.publishing = {
+      processingWaitMs: env.NETWORK_PROCESSING_WAIT_MS,
+      checkBaseMs: env.NETWORK_CHECK_BASE_MS,
     };
     this.webhooks = {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
