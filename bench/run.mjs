@@ -180,7 +180,8 @@ async function main() {
       TOKEN_ENCRYPTION_KEY_ID: 'k1',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_DELAYS_MS: '600000,600000,600000,600000,600000,600000',
-      LOG_LEVEL: 'warn',
+      // The default level: a production process logs each request (to /dev/null here).
+      LOG_LEVEL: 'info',
     };
     const url = await app.start(serviceEnv);
     const bare = await startChild('bench/lib/bare-server.mjs', {

@@ -34,20 +34,16 @@ export class AppModule {
           ],
           autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
           customProps: (req) => ({ workspaceId: (req as unknown as ServiceRequest).auth?.workspaceId }),
-          // The path and a redacted query only: URLs carry page tokens, OAuth codes and upload signatures.
+          // One short line per request: id, method, path with a redacted query (URLs carry page tokens,
+          // OAuth codes and upload signatures) and status, never headers or bodies (serialising whole
+          // request/response objects cost a fifth of a cheap request's CPU).
           serializers: {
-            req: (req: {
-              id?: unknown;
-              method?: string;
-              url?: string;
-              headers?: unknown;
-              raw?: { originalUrl?: string };
-            }) => ({
+            req: (req: { id?: unknown; method?: string; url?: string; raw?: { originalUrl?: string } }) => ({
               id: req.id,
               method: req.method,
               url: redactUrl(req.raw?.originalUrl ?? req.url),
-              headers: req.headers,
             }),
+            res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
           },
           quietReqLogger: true,
         },

@@ -10,10 +10,12 @@
  */
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
+import IORedis from 'ioredis';
 import { DataSource, IsNull } from 'typeorm';
 import { loadConfig, loadDotEnv } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
+import { AuthChange, authChannel } from '../common/auth/auth-cache';
 import { SYSTEM_ACTOR } from '../common/auth/auth-context';
 import { isGrant } from '../common/auth/permissions';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
@@ -70,6 +72,20 @@ async function withDb<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
   }
 }
 
+/** Tells running service processes that a key or workspace changed (they drop their AuthCache). */
+async function announce(what: AuthChange): Promise<void> {
+  const config = loadConfig();
+  const redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.publish(authChannel(config), what);
+  } catch (err) {
+    console.error(`Warning: could not notify running services (${(err as Error).message}); they see it within 5 s.`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function print(json: boolean, value: Record<string, unknown>, text: string): void {
   console.log(json ? JSON.stringify(value) : text);
 }
@@ -121,6 +137,7 @@ export function buildProgram(): Command {
         const r = await ds.getRepository(WorkspaceEntity).update({ id: o.workspace }, { plan: o.plan, trialEndsAt });
         if (!r.affected) throw new Error(`No workspace ${o.workspace}`);
       });
+      await announce(`workspace:${o.workspace}`);
       print(
         !!o.json,
         { workspaceId: o.workspace, plan: o.plan, trialEndsAt: trialEndsAt?.toISOString() ?? null },
@@ -220,6 +237,7 @@ export function buildProgram(): Command {
           .update({ id: o.key }, { rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) });
         if (!r.affected) throw new Error(`No API key ${o.key}`);
       });
+      await announce(`key:${o.key}`);
       print(
         !!o.json,
         { keyId: o.key, rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) },

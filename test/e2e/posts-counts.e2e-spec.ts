@@ -1,4 +1,4 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
 import { connectThroughSandbox } from '../support/connect-flow';

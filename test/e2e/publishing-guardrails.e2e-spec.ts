@@ -1,4 +1,4 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { inFuture, setPolicy } from '../support/post-fixtures';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PlatformError } from '@/modules/platforms/platform-adapter';
-import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/platforms/platform-adapter';
-import { instagramAdapterFactory } from '@/modules/platforms/instagram/instagram.adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
+import { PlatformError } from '@/modules/networks/kit/adapter';
+import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
+import { instagramNetwork } from '@/modules/networks/instagram/instagram.network';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '../support/sandbox-connect';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -367,8 +367,8 @@ describe('sandbox: Meta networks driven through their adapters', () => {
 
     it('should report an unknown outcome on a time-out and find the media afterwards', async () => {
       const registry = t.app.get(PlatformRegistry);
-      const slow = instagramAdapterFactory.create({
-        ...registry.endpointsFor('instagram', instagramAdapterFactory),
+      const slow = instagramNetwork.create({
+        ...registry.endpointsFor('instagram'),
         timeoutMs: 1000,
       });
       const { tokens, accounts } = await connectSandbox(slow);

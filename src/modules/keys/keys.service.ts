@@ -4,6 +4,7 @@ import { DataSource, Repository } from 'typeorm';
 import { AppConfig } from '@/config/config';
 import { parseStrictDateTime } from '@/common/dates/strict-dates';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { AuthCache } from '@/common/auth/auth-cache';
 import { isUuid } from '@/common/auth/auth.service';
 import { isGrant, isSubset } from '@/common/auth/permissions';
 import { ApiError } from '@/common/errors/api-error';
@@ -29,6 +30,7 @@ export class KeysService {
     private readonly outbox: OutboxService,
     private readonly config: AppConfig,
     private readonly entitlements: EntitlementsService,
+    private readonly authCache: AuthCache,
   ) {}
 
   toDto(k: ApiKeyEntity): ApiKeyDto {
@@ -154,7 +156,7 @@ export class KeysService {
   }
 
   async revoke(auth: AuthContext, id: string): Promise<RevokedApiKeyDto> {
-    return this.dataSource.transaction(async (m) => {
+    const revoked = await this.dataSource.transaction(async (m) => {
       const key = isUuid(id)
         ? await m.findOne(ApiKeyEntity, {
             where: { id, workspaceId: auth.workspaceId },
@@ -181,6 +183,9 @@ export class KeysService {
       }
       return { id: key.id, revoked: true, revokedAt: key.revokedAt.toISOString() };
     });
+    // Every process drops its cached copy of the key (AuthCache), this one before answering.
+    await this.authCache.changed(`key:${revoked.id}`);
+    return revoked;
   }
 
   private async assertProfilesExist(

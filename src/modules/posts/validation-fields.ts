@@ -1,4 +1,4 @@
-import type { PlatformName } from '../platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import type { PostContent } from './entities/post.entity';
 import type { FieldPaths } from './post-shape';
 

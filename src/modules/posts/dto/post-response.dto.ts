@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ActorDto } from '@/modules/audit/dto/audit.dto';
-import { PLATFORM_NAMES } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
 import { CONTENT_TYPES, POST_STATES } from '../entities/post.entity';
 
 const TARGET_STATUSES = ['pending', 'publishing', 'success', 'failed'];

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
@@ -7,13 +8,9 @@ import type { PlatformName } from '@/modules/platforms/platform-name';
  */
 export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
 
-export type ErrorCategory =
-  | 'auth_expired'
-  | 'invalid_content'
-  | 'media_rejected'
-  | 'network_rate_limited'
-  | 'network_error'
-  | 'unknown_outcome'
+/** A failed target's category: a network's (the adapter contract's), or ours before any network call. */
+export type TargetErrorCategory =
+  | ErrorCategory
   /** Refused by the profile's policy at publish time; never sent. */
   | 'policy_violation';
 
@@ -61,7 +58,7 @@ export class PostTargetEntity {
   error: string | null;
 
   @Column({ name: 'error_category', type: 'text', nullable: true })
-  errorCategory: ErrorCategory | null;
+  errorCategory: TargetErrorCategory | null;
 
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt: Date | null;

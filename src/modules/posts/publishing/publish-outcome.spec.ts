@@ -1,4 +1,4 @@
-import { PlatformError } from '@/modules/platforms/platform-adapter';
+import { PlatformError } from '@/modules/networks/kit/adapter';
 import { decideAfterError, decideAfterLookup, finalPostState, RetryPolicy } from './publish-outcome';
 
 const policy: RetryPolicy = {

@@ -1,5 +1,6 @@
-import { PlatformError, PublishResult } from '@/modules/platforms/platform-adapter';
-import type { ErrorCategory, PostTargetEntity } from '../entities/post-target.entity';
+import { PlatformError, PublishResult } from '@/modules/networks/kit/adapter';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PostTargetEntity } from '../entities/post-target.entity';
 import type { PostState } from '../entities/post.entity';
 
 /** How hard one attempt tries a target before recording a failure. */

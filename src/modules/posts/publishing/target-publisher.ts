@@ -6,9 +6,9 @@ import type {
   PlatformAdapter,
   PublishContent,
   PublishResult,
-} from '@/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import type { ErrorCategory, PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
+} from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composePublishContent } from './compose-content';
@@ -54,7 +54,7 @@ export class TargetPublisher {
   }
 
   /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
-  async refuse(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+  async refuse(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
     await this.fail(target, category, message);
   }
 
@@ -193,7 +193,7 @@ export class TargetPublisher {
   private async withRetries<T>(
     call: () => Promise<T>,
     unclassified: 'throw' | 'fail' = 'fail',
-  ): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
+  ): Promise<{ ok: true; value: T } | { ok: false; category: TargetErrorCategory; message: string }> {
     for (let tries = 1; ; tries++) {
       try {
         return { ok: true, value: await call() };
@@ -262,7 +262,7 @@ export class TargetPublisher {
     });
   }
 
-  private async fail(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+  private async fail(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
     this.logger.warn(
       {
         targetId: target.id,

@@ -5,7 +5,7 @@ import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
 import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
