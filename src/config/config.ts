@@ -67,6 +67,9 @@ export const configSchema = z
       .default('1mb'),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(500),
     SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
+    NETWORK_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).default(65000),
+    NETWORK_CHECK_BASE_MS: z.coerce.number().int().min(10).default(15000),
+    SANDBOX_REVIEW_MS: z.coerce.number().int().min(0).default(180000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
     // Network app credentials; in sandbox mode the sandbox accepts any values.
@@ -108,7 +111,12 @@ export class AppConfig {
   readonly redisPrefix: string;
   readonly role: Env['PROCESS_ROLE'];
   /** `networkUrl`: where sandbox-mode adapters send their calls (default: this service's own /sandbox). */
-  readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string };
+  readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string; reviewMs: number };
+  /**
+   * processingWaitMs: how long a publish attempt waits for a network's processing;
+   * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
+   */
+  readonly publishing: { processingWaitMs: number; checkBaseMs: number };
   readonly webhooks: {
     allowPrivateUrls: boolean;
     retryDelaysMs: number[];
@@ -155,6 +163,11 @@ export class AppConfig {
       enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
       autoConsent: env.SANDBOX_AUTO_CONSENT,
       networkUrl: (env.SANDBOX_NETWORK_URL ?? this.publicBaseUrl).replace(/\/$/, ''),
+      reviewMs: env.SANDBOX_REVIEW_MS,
+    };
+    this.publishing = {
+      processingWaitMs: env.NETWORK_PROCESSING_WAIT_MS,
+      checkBaseMs: env.NETWORK_CHECK_BASE_MS,
     };
     this.webhooks = {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,

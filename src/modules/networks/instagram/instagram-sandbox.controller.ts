@@ -14,6 +14,7 @@ import {
   verifyToken,
 } from '../kit/sandbox/graph-sandbox';
 import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
+import { parseMagicWords } from '../kit/sandbox/magic-words';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -123,6 +124,7 @@ export class InstagramSandboxController {
             mediaUrls: [body.video_url],
             children: [],
             error: problem ? `ERROR: ${problem} (2207026)` : null,
+            readyAt: parseMagicWords(caption).review ? Date.now() + this.config.sandbox.reviewMs : null,
           })
         ).id,
       };

@@ -43,6 +43,8 @@ export interface TtPublish {
   privacy: string;
   failReason: string | null;
   polls: number;
+  /** #sandbox-review: still processing (moderation) until this time (ms since epoch). */
+  readyAt?: number | null;
   videoId: string | null;
   mediaBytes: number;
 }
