@@ -49,6 +49,7 @@ export const configSchema = z
       'must list exactly 6 delays (7 attempts)',
     ),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+    WEBHOOK_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(10),
     TOKEN_ENCRYPTION_KEY: z
       .string()
       .refine(
@@ -135,7 +136,13 @@ export class AppConfig {
    * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
    */
   readonly publishing: { processingWaitMs: number; checkBaseMs: number };
-  readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
+  readonly webhooks: {
+    allowPrivateUrls: boolean;
+    retryDelaysMs: number[];
+    timeoutMs: number;
+    /** Deliveries of one workspace in flight at once, across every worker process. */
+    concurrencyPerWorkspace: number;
+  };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
   /**
    * Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or
@@ -188,6 +195,7 @@ export class AppConfig {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      concurrencyPerWorkspace: env.WEBHOOK_CONCURRENCY_PER_WORKSPACE,
     };
     const keys: Record<string, Buffer> = {};
     for (const pair of env.TOKEN_ENCRYPTION_OLD_KEYS.split(',').filter(Boolean)) {
