@@ -148,6 +148,7 @@ export async function sandboxItems(
     linkedin: ['linkedin', 'posts', account.platformAccountId],
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
+    tiktok: ['tiktok', 'videos', account.platformAccountId],
   };
   const parts = lists[account.platform];
   if (!parts) throw new Error(`sandboxItems: no item list known for ${account.platform}`);

@@ -1327,8 +1327,12 @@ export interface components {
             /** @enum {string} */
             platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
             publishedAt: string | null;
-            /** @enum {string} */
-            status: "pending" | "publishing" | "success" | "failed";
+            /**
+             * @description `waiting_on_network`: the network took the item and is still processing it (moderation,
+             *     transcoding, a media container); it is checked again with back-off for up to 24 hours.
+             * @enum {string}
+             */
+            status: "pending" | "publishing" | "waiting_on_network" | "success" | "failed";
             /** @description Link to the published item. */
             url: string | null;
         };

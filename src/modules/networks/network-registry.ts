@@ -40,7 +40,9 @@ export class PlatformRegistry implements OnApplicationShutdown {
       clientId: creds.clientId,
       clientSecret: creds.clientSecret,
       timeoutMs: NETWORK_TIMEOUT_MS,
+      processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,
+      mediaLimits: this.config.mediaDownloads,
     };
   }
 

@@ -8,12 +8,13 @@ import type {
   NetworkComment,
   OAuthTokens,
   PlatformAdapter,
+  ProcessingCheck,
   PublishContent,
   PublishRequest,
   PublishResult,
   ValidationIssue,
 } from '../kit/adapter';
-import { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
+import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { countHashtags, GraphInsight, GraphList, insightTotal, unixDay } from '../kit/graph/graph-shapes';
@@ -78,7 +79,7 @@ export class InstagramAdapter implements PlatformAdapter {
         },
         beforePublish: (user, token) => this.checkPublishingLimit(user, token),
       },
-      poll,
+      poll ?? pollWithin(endpoints.processingWaitMs),
     );
   }
 
@@ -158,6 +159,10 @@ export class InstagramAdapter implements PlatformAdapter {
       req,
       req.content.contentType === 'image' && req.content.imageUrls.length >= INSTAGRAM_CAROUSEL.min,
     );
+  }
+
+  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    return this.publisher.checkProcessing(req);
   }
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {

@@ -1,3 +1,4 @@
+import type { MediaLimits } from '@/config/config';
 import type { PlatformName } from '../platform-name';
 
 /** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
@@ -114,6 +115,34 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * Thrown by `publish` when the network took the item and is still processing it (TikTok
+ * moderation, YouTube processing, an Instagram video container) after the in-attempt wait
+ * (`AdapterEndpoints.processingWaitMs`). Everything needed to follow it up is in publishState
+ * already and nothing may be sent again: the publisher saves the target as waiting on the network,
+ * frees the worker, and asks `checkProcessing` later. A PlatformError (retryable network_error),
+ * so code that does not know it still treats it as a transient failure.
+ */
+export class StillProcessingError extends PlatformError {
+  readonly stillProcessing = true;
+  constructor(message: string) {
+    super(message, 'network_error', true);
+  }
+}
+
+export function isStillProcessing(err: unknown): err is PlatformError {
+  return err instanceof Error && (err as { stillProcessing?: unknown }).stillProcessing === true;
+}
+
+/** One look at an item the network is still processing (see StillProcessingError). */
+export type ProcessingCheck =
+  | { status: 'processing' }
+  | { status: 'published'; result: PublishResult }
+  /** The network gave up on it (moderation refused it, the media failed): certainly not published. */
+  | { status: 'failed'; error: PlatformError }
+  /** Processing is over and the publish continues from publishState (e.g. a finished container). */
+  | { status: 'ready' };
+
 /** listComments of a network whose API offers no comments (supportsComments = false). */
 export function commentsUnavailable(network: string): Promise<never> {
   return Promise.reject(
@@ -145,6 +174,12 @@ export interface PlatformAdapter {
    */
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'>;
 
+  /**
+   * Networks that can outlast the in-attempt wait (they throw StillProcessingError): one status
+   * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
+   */
+  checkProcessing?(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck>;
+
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;
   listComments(
@@ -167,11 +202,18 @@ export interface AdapterEndpoints {
   /** Per-request time-out for calls to the network. */
   timeoutMs: number;
   /**
+   * How long one publish attempt waits for the network's processing (moderation, transcoding,
+   * containers) before handing the item over to follow-up checks (StillProcessingError).
+   */
+  processingWaitMs?: number;
+  /**
    * Downloads the media URLs of a post (user-given: an SSRF risk). The registry fills it with a
    * fetch over the SSRF-safe agent (no private or loopback address unless the sandbox is on or
    * MEDIA_ALLOW_PRIVATE_URLS=true); unit tests that build an adapter directly get global fetch.
    */
   fetchMedia?: MediaFetch;
+  /** Size caps and the per-target time limit of those downloads (defaults: config's). */
+  mediaLimits?: MediaLimits;
 }
 
 /** What a media download needs of a response (global fetch's and undici's both fit). */
@@ -179,7 +221,7 @@ export interface MediaResponse {
   status: number;
   ok: boolean;
   headers: { get(name: string): string | null };
-  arrayBuffer(): Promise<ArrayBuffer>;
+  body: ReadableStream<Uint8Array> | null;
 }
 
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;

@@ -7,12 +7,13 @@ import type {
   NetworkComment,
   OAuthTokens,
   PlatformAdapter,
+  ProcessingCheck,
   PublishContent,
   PublishRequest,
   PublishResult,
   ValidationIssue,
 } from '../kit/adapter';
-import { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
+import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import {
   expiresAt,
@@ -69,7 +70,7 @@ export class ThreadsAdapter implements PlatformAdapter {
           return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
         },
       },
-      poll,
+      poll ?? pollWithin(endpoints.processingWaitMs),
     );
   }
 
@@ -172,6 +173,10 @@ export class ThreadsAdapter implements PlatformAdapter {
       req,
       req.content.contentType === 'image' && req.content.imageUrls.length >= THREADS_CAROUSEL.min,
     );
+  }
+
+  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    return this.publisher.checkProcessing(req);
   }
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {

@@ -1,6 +1,7 @@
 import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { AppConfig } from '@/config/config';
+import { applyMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { qs } from '../kit/sandbox/sandbox-request';
@@ -24,11 +25,14 @@ const REFRESH_TTL = 365 * 86_400;
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
  * PULL_FROM_URL). A publish reports PROCESSING_DOWNLOAD on its first status fetch and its final
- * status from the second on.
+ * status from the second on (#sandbox-review: PROCESSING_DOWNLOAD until SANDBOX_REVIEW_MS passed).
  */
 @SandboxController('tiktok')
 export class TikTokSandboxController {
-  constructor(private readonly tt: TikTokSandbox) {}
+  constructor(
+    private readonly tt: TikTokSandbox,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('v2/auth/authorize')
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
@@ -148,7 +152,7 @@ export class TikTokSandboxController {
     if (!p || p.openId !== c.openId)
       throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
     p.polls += 1;
-    if (p.polls < 2) {
+    if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt)) {
       await this.tt.savePublish(p);
       res
         .type('application/json')
@@ -265,6 +269,7 @@ export class TikTokSandboxController {
       privacy,
       failReason: await this.tt.pullProblem(kind, urls),
       polls: 0,
+      readyAt: parseMagicWords(text).review ? Date.now() + this.config.sandbox.reviewMs : null,
       videoId: null,
       mediaBytes: 10_000,
     };

@@ -6,12 +6,13 @@ import type {
   ItemMetrics,
   OAuthTokens,
   PlatformAdapter,
+  ProcessingCheck,
   PublishContent,
   PublishRequest,
   PublishResult,
   ValidationIssue,
 } from '../kit/adapter';
-import { commentsUnavailable, PlatformError } from '../kit/adapter';
+import { commentsUnavailable, PlatformError, StillProcessingError } from '../kit/adapter';
 import { arr, obj, sleep, str } from '../kit/http';
 import { TokenEndpoint } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
@@ -48,6 +49,7 @@ export class TikTokAdapter implements PlatformAdapter {
   readonly supportsComments = false;
   private readonly client: TikTokClient;
   private readonly oauth: TokenEndpoint;
+  /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
   constructor(
@@ -56,7 +58,7 @@ export class TikTokAdapter implements PlatformAdapter {
   ) {
     this.client = new TikTokClient(endpoints);
     this.oauth = new TokenEndpoint('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, 'client_key');
-    this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+    this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
 
   authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
@@ -170,11 +172,7 @@ export class TikTokAdapter implements PlatformAdapter {
       throw outcome.error;
     }
     if (outcome.kind === 'pending')
-      throw new PlatformError(
-        'TikTok is still processing the post; the next attempt keeps polling it.',
-        'network_error',
-        true,
-      );
+      throw new StillProcessingError('TikTok is still processing the post (moderation); it is checked again later.');
     state.postId = outcome.postId;
     await save();
     return postResult(outcome.postId, username);
@@ -218,16 +216,34 @@ export class TikTokAdapter implements PlatformAdapter {
   private async pollStatus(token: string, publishId: string): Promise<PollOutcome> {
     for (const delay of [0, ...this.pollDelaysMs]) {
       if (delay) await sleep(delay);
-      const reply = await this.client.api(token, 'POST', '/v2/post/publish/status/fetch/', {
-        json: { publish_id: publishId },
-      });
-      const data = obj(obj(reply.json).data);
-      const status = str(data.status);
-      if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
-        return { kind: 'done', postId: publicPostIds(reply.text)[0] ?? publishId };
-      if (status === 'FAILED') return { kind: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
+      const outcome = await this.fetchStatus(token, publishId);
+      if (outcome.kind !== 'pending') return outcome;
     }
     return { kind: 'pending' };
+  }
+
+  private async fetchStatus(token: string, publishId: string): Promise<PollOutcome> {
+    const reply = await this.client.api(token, 'POST', '/v2/post/publish/status/fetch/', {
+      json: { publish_id: publishId },
+    });
+    const data = obj(obj(reply.json).data);
+    const status = str(data.status);
+    if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
+      return { kind: 'done', postId: publicPostIds(reply.text)[0] ?? publishId };
+    if (status === 'FAILED') return { kind: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
+    return { kind: 'pending' };
+  }
+
+  /** One status/fetch of the saved publish_id. */
+  async checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    const state = req.publishState as TikTokState;
+    const username = str(req.account.metadata.username) ?? null;
+    if (state.postId) return { status: 'published', result: postResult(state.postId, username) };
+    if (!state.publishId) return { status: 'ready' };
+    const outcome = await this.fetchStatus(req.account.accessToken, state.publishId);
+    if (outcome.kind === 'done') return { status: 'published', result: postResult(outcome.postId, username) };
+    if (outcome.kind === 'failed') return { status: 'failed', error: outcome.error };
+    return { status: 'processing' };
   }
 
   async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
@@ -263,6 +279,19 @@ export class TikTokAdapter implements PlatformAdapter {
   listComments(): Promise<never> {
     return commentsUnavailable('TikTok');
   }
+}
+
+/** The poll delays that fit in `budgetMs` (the last one shortened); all of them without a budget. */
+function withinBudget(delays: number[], budgetMs: number | undefined): number[] {
+  if (budgetMs === undefined) return delays;
+  const out: number[] = [];
+  let left = budgetMs;
+  for (const d of delays) {
+    if (left <= 0) break;
+    out.push(Math.min(d, left));
+    left -= d;
+  }
+  return out;
 }
 
 function answeredWithError(err: unknown): boolean {

@@ -5,8 +5,10 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 /**
  * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
  * A target found in `publishing` after a crash has an unknown outcome: check before re-sending.
+ * `waiting_on_network`: the network took the item and is still processing it (moderation,
+ * transcoding, a media container); follow-up checks settle it, nothing is sent again.
  */
-export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
+export type TargetStatus = 'pending' | 'publishing' | 'waiting_on_network' | 'success' | 'failed';
 
 /** A failed target's category: a network's (the adapter contract's), or ours before any network call. */
 export type TargetErrorCategory =
@@ -53,6 +55,18 @@ export class PostTargetEntity {
   /** Network-side work in progress (container id, upload URL…) so a resumed publish continues it. */
   @Column({ name: 'publish_state', type: 'jsonb', default: () => "'{}'" })
   publishState: Record<string, unknown>;
+
+  /** When the target started waiting on the network's processing. */
+  @Column({ name: 'waiting_since', type: 'timestamptz', nullable: true })
+  waitingSince: Date | null;
+
+  /** When a follow-up check of a target waiting on the network is due. */
+  @Column({ name: 'next_check_at', type: 'timestamptz', nullable: true })
+  nextCheckAt: Date | null;
+
+  /** Follow-up checks made while waiting on the network. */
+  @Column({ type: 'int', default: 0 })
+  checks: number;
 
   @Column({ type: 'text', nullable: true })
   error: string | null;

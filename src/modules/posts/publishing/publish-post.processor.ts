@@ -15,8 +15,18 @@ import { TargetPublisher } from './target-publisher';
 
 /** How long a job waits for another live worker to let go of the same post. */
 const LOCK_WAIT_MS = 30_000;
+/** A check-publish job may fire a little before this clock agrees it is due. */
+const DUE_TOLERANCE_MS = 1000;
 
-export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | 'partially_published' | 'failed';
+export type PublishRunOutcome =
+  | 'missing'
+  | 'skipped'
+  | 'busy'
+  /** Targets wait on the network's processing: the post stays processing, a check-publish job is due. */
+  | 'waiting'
+  | 'published'
+  | 'partially_published'
+  | 'failed';
 
 /**
  * The `publish-post` job. Safe to run twice and to race a cancel:
@@ -27,6 +37,9 @@ export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | '
  *   are kept, one left `publishing` is checked on the network before anything is re-sent;
  * - the profile's policy is applied again when the post goes out: a target it now forbids
  *   (excluded platform, blocked term) fails as `policy_violation` without any network call;
+ * - a target the network is still processing waits on it (`waiting_on_network`): the run ends,
+ *   the post stays `processing`, and a delayed `check-publish` job (same run, same lock) checks
+ *   the targets that are due, until every target is settled;
  * - `processing → final` is guarded too, so each post.* event is written exactly once.
  */
 @Injectable()
@@ -44,6 +57,7 @@ export class PublishPostProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.queues.handle('publish-post', ({ postId }) => this.run(postId));
+    this.queues.handle('check-publish', ({ postId }) => this.run(postId));
   }
 
   async run(postId: string): Promise<PublishRunOutcome> {
@@ -93,9 +107,31 @@ export class PublishPostProcessor implements OnModuleInit {
     for (const target of targets) {
       const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
       if (violation) await this.targets.refuse(target, 'policy_violation', violation);
-      else await this.targets.publish(post, target);
+      else if (target.status === 'waiting_on_network') {
+        if (target.nextCheckAt && target.nextCheckAt.getTime() <= Date.now() + DUE_TOLERANCE_MS)
+          await this.targets.followUp(post, target);
+      } else await this.targets.publish(post, target);
     }
     return this.finish(post);
+  }
+
+  /**
+   * The next `check-publish` job, at the earliest due check (job id per due time: a second
+   * schedule for the same time is a no-op). Lost with Redis? resume-stuck-posts re-runs the post
+   * once the check is overdue.
+   */
+  private async scheduleCheck(postId: string, waiting: PostTargetEntity[]): Promise<void> {
+    const due = Math.min(...waiting.map((t) => t.nextCheckAt?.getTime() ?? Date.now()));
+    await this.queues.enqueue(
+      'check-publish',
+      { postId },
+      {
+        jobId: `check:${postId}:${due}`,
+        delay: Math.max(0, due - Date.now()),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+      },
+    );
   }
 
   private async finish(post: PostEntity): Promise<PublishRunOutcome> {
@@ -105,7 +141,13 @@ export class PublishPostProcessor implements OnModuleInit {
         order: { createdAt: 'ASC', id: 'ASC' },
       });
       const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
-      if (open.length > 0) throw new Error(`Post ${post.id} still has ${open.length} unfinished target(s)`);
+      const waiting = open.filter((t) => t.status === 'waiting_on_network');
+      if (open.length > waiting.length)
+        throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
+      if (waiting.length > 0) {
+        await this.scheduleCheck(post.id, waiting);
+        return 'waiting';
+      }
       const to = finalPostState(targets);
       const ok = targets.filter((t) => t.status === 'success').length;
       const reason =

@@ -1,5 +1,5 @@
-import { PlatformError } from '../adapter';
-import type { PublishContent, PublishRequest, PublishResult } from '../adapter';
+import { PlatformError, StillProcessingError } from '../adapter';
+import type { ProcessingCheck, PublishContent, PublishRequest, PublishResult } from '../adapter';
 import type { GraphClient, GraphParams } from './graph-client';
 import type { GraphList } from './graph-shapes';
 
@@ -135,6 +135,30 @@ export class ContainerPublisher {
     );
   }
 
+  /**
+   * One look at the saved container while the network processes it: IN_PROGRESS → processing,
+   * ERROR → failed (media_rejected), anything else → the publish continues from publishState.
+   */
+  async checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    const state = req.publishState as ContainerPublishState;
+    const token = req.account.accessToken;
+    if (state.mediaId)
+      return {
+        status: 'published',
+        result: { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) },
+      };
+    if (!state.containerId) return { status: 'ready' };
+    const f = this.flavor;
+    const c = await this.graph.get<Record<string, unknown>>(
+      `/${state.containerId}`,
+      { fields: `id,${f.statusField},${f.errorField}` },
+      token,
+    );
+    const status = String(c[f.statusField] ?? '');
+    if (status === 'ERROR') return { status: 'failed', error: processingError(c[f.errorField]) };
+    return status === 'IN_PROGRESS' ? { status: 'processing' } : { status: 'ready' };
+  }
+
   async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
@@ -171,18 +195,10 @@ export class ContainerPublisher {
       );
       const status = String(c[f.statusField] ?? '');
       if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
-      if (status === 'ERROR')
-        throw new PlatformError(
-          `The network could not process the media: ${String(c[f.errorField] ?? 'unknown error')}.`,
-          'media_rejected',
-          false,
-          {
-            networkCode: String(c[f.errorField] ?? 'ERROR'),
-          },
-        );
+      if (status === 'ERROR') throw processingError(c[f.errorField]);
       await new Promise((r) => setTimeout(r, this.poll.intervalMs));
     }
-    throw new PlatformError('The network is still processing the media; try again later.', 'network_error', true);
+    throw new StillProcessingError('The network is still processing the media container; it is checked again later.');
   }
 
   private async permalink(id: string, token: string): Promise<string | null> {
@@ -192,4 +208,20 @@ export class ContainerPublisher {
       return null;
     }
   }
+}
+
+function processingError(reason: unknown): PlatformError {
+  return new PlatformError(
+    `The network could not process the media: ${String(reason ?? 'unknown error')}.`,
+    'media_rejected',
+    false,
+    { networkCode: String(reason ?? 'ERROR') },
+  );
+}
+
+/** Container polls that fit in the endpoints' processingWaitMs (one a second). */
+export function pollWithin(processingWaitMs: number | undefined): PollOptions | undefined {
+  return processingWaitMs === undefined
+    ? undefined
+    : { intervalMs: 1000, maxPolls: Math.max(1, Math.ceil(processingWaitMs / 1000)) };
 }

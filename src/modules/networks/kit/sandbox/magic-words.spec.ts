@@ -8,6 +8,7 @@ describe('parseMagicWords', () => {
       failPlatforms: [],
       flakyPlatforms: [],
       slow: false,
+      review: false,
     });
     expect(parseMagicWords(null).failAll).toBe(false);
   });
@@ -23,11 +24,14 @@ describe('parseMagicWords', () => {
       failPlatforms: ['facebook'],
       flakyPlatforms: ['instagram', 'threads'],
       slow: false,
+      review: false,
     });
   });
 
   it('should read #sandbox-slow', () => {
     expect(parseMagicWords('wait for it #sandbox-slow').slow).toBe(true);
+    expect(parseMagicWords('under review #Sandbox-Review').review).toBe(true);
+    expect(parseMagicWords('#sandbox-reviewed').review).toBe(false);
   });
 
   it('should not match words glued to other characters', () => {

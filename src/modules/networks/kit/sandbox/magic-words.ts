@@ -8,24 +8,34 @@ import { sleep } from './sandbox-http';
  *   #sandbox-fail:<platform>  targets on that platform fail
  *   #sandbox-flaky:<platform> that platform fails the first publish of an account+content, then succeeds
  *   #sandbox-slow             each publish call takes ~2 s
+ *   #sandbox-review           the network's processing after the upload (TikTok moderation, an
+ *                             Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
  */
 export interface MagicWords {
   failAll: boolean;
   failPlatforms: string[];
   flakyPlatforms: string[];
   slow: boolean;
+  review: boolean;
 }
 
 export const SANDBOX_SLOW_MS = 2000;
 
-const WORD = /(^|[^\w-])#sandbox-(fail|flaky|slow)(?::([a-z]+))?(?![\w-])/gi;
+const WORD = /(^|[^\w-])#sandbox-(fail|flaky|slow|review)(?::([a-z]+))?(?![\w-])/gi;
 
 export function parseMagicWords(text: string | null | undefined): MagicWords {
-  const out: MagicWords = { failAll: false, failPlatforms: [], flakyPlatforms: [], slow: false };
+  const out: MagicWords = {
+    failAll: false,
+    failPlatforms: [],
+    flakyPlatforms: [],
+    slow: false,
+    review: false,
+  };
   for (const m of (text ?? '').matchAll(WORD)) {
     const kind = m[2].toLowerCase();
     const platform = m[3]?.toLowerCase();
     if (kind === 'slow') out.slow = true;
+    else if (kind === 'review') out.review = true;
     else if (kind === 'fail' && !platform) out.failAll = true;
     else if (kind === 'fail' && platform) out.failPlatforms.push(platform);
     else if (kind === 'flaky' && platform) out.flakyPlatforms.push(platform);

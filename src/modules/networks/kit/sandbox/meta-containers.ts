@@ -5,7 +5,8 @@ import { SandboxStore } from './sandbox-store';
 /**
  * Media containers as Instagram and Threads keep them: created IN_PROGRESS, FINISHED after a
  * couple of status polls (or 3 s), ERROR when the media could not be downloaded, PUBLISHED once
- * published, EXPIRED after 24 h. Published media are listed per account, newest first.
+ * published, EXPIRED after 24 h. A video container of a #sandbox-review post stays IN_PROGRESS
+ * until its `readyAt` (SANDBOX_REVIEW_MS after creation). Published media are listed per account, newest first.
  */
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
 
@@ -23,6 +24,8 @@ export interface SandboxContainer {
   error: string | null;
   mediaId: string | null;
   extra: Record<string, string>;
+  /** #sandbox-review: processing lasts until this time (ms since epoch). */
+  readyAt?: number | null;
 }
 
 export interface SandboxMedia {
@@ -67,6 +70,7 @@ export class MetaContainers {
     if (c.mediaId) return 'PUBLISHED';
     if (Date.now() - Date.parse(c.createdAt) > EXPIRES_MS) return 'EXPIRED';
     if (c.polls < READY_AFTER_POLLS && Date.now() - Date.parse(c.createdAt) < READY_AFTER_MS) return 'IN_PROGRESS';
+    if (c.readyAt && Date.now() < c.readyAt) return 'IN_PROGRESS';
     return c.error ? 'ERROR' : 'FINISHED';
   }
 
