@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
+/** Caps on media the worker downloads to push to a network (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+export interface MediaLimits {
+  maxImageBytes: number;
+  maxVideoBytes: number;
+  /** For all the media of one target together. */
+  timeoutMs: number;
+}
+
 /** Every environment variable the service reads. `process.env` is read here and nowhere else. */
 const bool = (fallback: boolean) =>
   z
@@ -41,6 +49,7 @@ export const configSchema = z
       'must list exactly 6 delays (7 attempts)',
     ),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+    WEBHOOK_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(10),
     TOKEN_ENCRYPTION_KEY: z
       .string()
       .refine(
@@ -53,6 +62,17 @@ export const configSchema = z
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
     MEDIA_ALLOW_PRIVATE_URLS: bool(false),
+    MEDIA_MAX_IMAGE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(20 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(256 * 1024 * 1024),
+    MEDIA_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.string().url().optional(),
@@ -116,10 +136,19 @@ export class AppConfig {
    * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
    */
   readonly publishing: { processingWaitMs: number; checkBaseMs: number };
-  readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
+  readonly webhooks: {
+    allowPrivateUrls: boolean;
+    retryDelaysMs: number[];
+    timeoutMs: number;
+    /** Deliveries of one workspace in flight at once, across every worker process. */
+    concurrencyPerWorkspace: number;
+  };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
-  /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
-  readonly mediaDownloads: { allowPrivateUrls: boolean };
+  /**
+   * Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or
+   * allowPrivateUrls; at most max{Image,Video}Bytes per file; all of a target's media within timeoutMs.
+   */
+  readonly mediaDownloads: { allowPrivateUrls: boolean } & MediaLimits;
   readonly media: Pick<
     Env,
     | 'MEDIA_STORAGE'
@@ -166,6 +195,7 @@ export class AppConfig {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      concurrencyPerWorkspace: env.WEBHOOK_CONCURRENCY_PER_WORKSPACE,
     };
     const keys: Record<string, Buffer> = {};
     for (const pair of env.TOKEN_ENCRYPTION_OLD_KEYS.split(',').filter(Boolean)) {
@@ -174,7 +204,12 @@ export class AppConfig {
     }
     keys[env.TOKEN_ENCRYPTION_KEY_ID] = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? DEV_TOKEN_KEY, 'base64');
     this.tokenKeys = { currentId: env.TOKEN_ENCRYPTION_KEY_ID, keys };
-    this.mediaDownloads = { allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS };
+    this.mediaDownloads = {
+      allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS,
+      maxImageBytes: env.MEDIA_MAX_IMAGE_BYTES,
+      maxVideoBytes: env.MEDIA_MAX_VIDEO_BYTES,
+      timeoutMs: env.MEDIA_DOWNLOAD_TIMEOUT_MS,
+    };
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,

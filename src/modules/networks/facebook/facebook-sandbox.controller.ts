@@ -1,3 +1,4 @@
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
@@ -6,7 +7,6 @@ import {
   commentPage,
   dailyInsights,
   facebookLoginToken,
-  fetchMediaProblem,
   graphFail,
   GraphToken,
   graphPaging,
@@ -26,6 +26,7 @@ const V = 'v23.0';
 @SandboxController('facebook')
 export class FacebookSandboxController {
   constructor(
+    private readonly media: SandboxMediaFetch,
     private readonly fb: FacebookSandbox,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
@@ -120,7 +121,7 @@ export class FacebookSandboxController {
       await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
       true,
     );
-    const problem = await fetchMediaProblem(body.url, 'image');
+    const problem = await this.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
     if (body.published === 'false') return { id: photo.id };
@@ -146,7 +147,7 @@ export class FacebookSandboxController {
       await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
       true,
     );
-    const problem = await fetchMediaProblem(body.file_url, 'video');
+    const problem = await this.media.problem(body.file_url, 'video');
     if (problem)
       throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
         code: 352,

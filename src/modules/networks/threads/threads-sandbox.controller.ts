@@ -1,8 +1,8 @@
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
-  fetchMediaProblem,
   graphDate,
   graphFail,
   GraphToken,
@@ -26,6 +26,7 @@ const THREADS_MAX_TEXT = 500;
 @SandboxController('threads')
 export class ThreadsSandboxController {
   constructor(
+    private readonly media: SandboxMediaFetch,
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
@@ -110,7 +111,7 @@ export class ThreadsSandboxController {
           ).id,
         };
       case 'IMAGE': {
-        const problem = await fetchMediaProblem(body.image_url, 'image');
+        const problem = await this.media.problem(body.image_url, 'image');
         if (problem)
           throw graphFail('Media download has failed.', {
             code: 100,
@@ -131,7 +132,7 @@ export class ThreadsSandboxController {
         };
       }
       case 'VIDEO': {
-        const problem = await fetchMediaProblem(body.video_url, 'video');
+        const problem = await this.media.problem(body.video_url, 'video');
         return {
           id: (
             await this.containers.create(NET, {
