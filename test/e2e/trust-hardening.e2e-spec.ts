@@ -90,7 +90,10 @@ describe('hardening', () => {
     });
 
     it('answers a URL too large for the HTTP parser with the envelope too', async () => {
-      const res = await t.http().get(`/v1/posts?q=${'x'.repeat(20_000)}`).set(tenant.auth);
+      const res = await t
+        .http()
+        .get(`/v1/posts?q=${'x'.repeat(20_000)}`)
+        .set(tenant.auth);
       expect(expectError(res, 431, 'invalid_request').details).toEqual({ field: 'headers' });
     });
 

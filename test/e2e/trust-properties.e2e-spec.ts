@@ -234,7 +234,11 @@ describe('hostile input on every operation (property-based)', () => {
             if ((await fingerprint()) !== before) throw new Error(`a 4xx wrote something: ${where}`);
           }
         }),
-        { numRuns: Number(process.env.FC_RUNS ?? 12), seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+        {
+          numRuns: Number(process.env.FC_RUNS ?? 12),
+          seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31),
+          endOnFailure: true,
+        },
       );
     }
   }, 110_000);
