@@ -12,6 +12,7 @@ import type { ServiceRequest } from '../common/request/request-context';
 import { requestIdMiddleware } from '../common/request/request-id.middleware';
 import { AppConfig } from '../config/config';
 import { migrate } from '../database/migrate';
+import { isUploadPut } from '../modules/media/media-files.controller';
 import { setupSwagger } from './swagger';
 
 async function loadSwaggerMetadata(): Promise<void> {
@@ -37,8 +38,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestIdMiddleware);
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: config.bodyLimit }));
+  // The upload PUT streams its body itself, after checking the signed URL (media-files.controller).
+  const json = express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  const urlencoded = express.urlencoded({ extended: false, limit: config.bodyLimit });
+  app.use((req: ServiceRequest, res: Response, next: NextFunction) =>
+    isUploadPut(req) ? next() : json(req, res, next),
+  );
+  app.use((req: ServiceRequest, res: Response, next: NextFunction) =>
+    isUploadPut(req) ? next() : urlencoded(req, res, next),
+  );
   const bodyErrors = new NestLogger('BodyParser');
   // Body-parser failures (malformed JSON, oversized bodies) get the envelope too.
   app.use((err: unknown, req: ServiceRequest, res: Response, next: NextFunction) =>

@@ -52,6 +52,7 @@ export const configSchema = z
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
     MEDIA_ALLOW_PRIVATE_URLS: bool(false),
+    MEDIA_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(1000).default(8),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.string().url().optional(),
@@ -114,6 +115,7 @@ export class AppConfig {
     Env,
     | 'MEDIA_STORAGE'
     | 'MEDIA_LOCAL_DIR'
+    | 'MEDIA_MAX_CONCURRENT_UPLOADS'
     | 'S3_BUCKET'
     | 'S3_REGION'
     | 'S3_ENDPOINT'
@@ -162,6 +164,7 @@ export class AppConfig {
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,
+      MEDIA_MAX_CONCURRENT_UPLOADS: env.MEDIA_MAX_CONCURRENT_UPLOADS,
       S3_BUCKET: env.S3_BUCKET,
       S3_REGION: env.S3_REGION,
       S3_ENDPOINT: env.S3_ENDPOINT,
