@@ -1,4 +1,8 @@
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+/** The feature modules a network folder may not import (it knows only its kit, src/common and src/config). */
+const otherModules = readdirSync(new URL('./src/modules', import.meta.url)).filter((m) => m !== 'networks');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'client/**', 'bench/**', 'src/metadata.ts', 'migrations/**', 'var/**'] },
@@ -26,6 +30,23 @@ export default tseslint.config(
       '@typescript-eslint/no-base-to-string': 'off',
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
+    files: ['src/modules/networks/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)modules/(?!networks(/|$))|^(\\.\\./)+(${otherModules.join('|')})(/|$)`,
+              message:
+                'The network layer imports only its kit, src/common and src/config, never posts or other modules.',
+            },
+          ],
+        },
+      ],
     },
   },
   { files: ['test/**/*.ts', '**/*.spec.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },

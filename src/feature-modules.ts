@@ -9,18 +9,18 @@ import { KeysModule } from './modules/keys/keys.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { MediaModule } from './modules/media/media.module';
 import { PlansModule } from './modules/plans/plans.module';
-import { PlatformsModule } from './modules/platforms/platforms.module';
+import { NetworksModule } from '@/modules/networks/networks.module';
 import { PublishingModule } from './modules/posts/publishing/publishing.module';
 import { PostsModule } from './modules/posts/posts.module';
 import { PolicyModule } from './modules/policy/policy.module';
 import { ProfilesModule } from './modules/profiles/profiles.module';
-import { SandboxModule } from './modules/sandbox/sandbox.module';
+import { SandboxModule } from '@/modules/networks/sandbox.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Domain modules, in one list so each feature adds itself in one line. */
 export const FEATURE_MODULES: Type[] = [
   PlansModule,
-  PlatformsModule,
+  NetworksModule,
   HealthModule,
   ProfilesModule,
   KeysModule,

@@ -90,8 +90,8 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
     ...extra,
   });
 
-  /** Creates and migrates the database, a workspace on the enterprise plan and a key without a practical rate limit. */
-  function bootstrap(workspace) {
+  /** Creates and migrates the database, a workspace (enterprise plan unless told) and a key without a practical rate limit. */
+  function bootstrap(workspace, plan = 'enterprise') {
     const boot = spawnSync(
       process.execPath,
       [
@@ -100,7 +100,7 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
         '--workspace',
         workspace,
         '--plan',
-        'enterprise',
+        plan,
         '--rate-limit',
         '10000000',
         '--json',
@@ -115,13 +115,19 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
     return JSON.parse(boot.stdout.trim().split('\n').pop());
   }
 
-  /** Starts the service (api role) on a free port; returns its base URL. */
-  async function start() {
+  /** Starts the service (api role unless `extra` says otherwise) on a free port; returns its base URL. */
+  async function start(extra = {}) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, node('main'), {
       cwd: root,
-      env: env({ PORT: String(port), PUBLIC_BASE_URL: url, PROCESS_ROLE: 'api', DB_MIGRATE_ON_START: 'false' }),
+      env: env({
+        PORT: String(port),
+        PUBLIC_BASE_URL: url,
+        PROCESS_ROLE: 'api',
+        DB_MIGRATE_ON_START: 'false',
+        ...extra,
+      }),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     return url;
@@ -165,5 +171,7 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
     process.once('SIGTERM', stop);
   }
 
-  return { dbName, dbUrl, redisPrefix, bootstrap, start, waitForHealth, cleanup, cleanupOnSignal };
+  const pid = () => server?.pid;
+
+  return { dbName, dbUrl, redisUrl, redisPrefix, bootstrap, start, pid, waitForHealth, cleanup, cleanupOnSignal };
 }

@@ -3,12 +3,16 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import express, { NextFunction, Response } from 'express';
+import express, { NextFunction, RequestHandler, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
+import { AuthGuard } from '../common/auth/auth.guard';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
+import { bodyReadError } from '../common/errors/error-envelope';
+import { RequestLogMiddleware } from '../common/logging/request-log.middleware';
 import { createValidationPipe } from '../common/errors/validation';
 import type { ServiceRequest } from '../common/request/request-context';
+import { rejectNulCharacters } from '../common/request/reject-nul.middleware';
 import { requestIdMiddleware } from '../common/request/request-id.middleware';
 import { AppConfig } from '../config/config';
 import { migrate } from '../database/migrate';
@@ -26,6 +30,22 @@ async function loadSwaggerMetadata(): Promise<void> {
   }
 }
 
+/** A body parser whose every failure becomes the one body error (bodyReadError): a 4xx, never a 5xx. */
+function readBody(parse: RequestHandler): RequestHandler {
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
+}
+
+function exceptUploadPut(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => (isUploadPut(req) ? next() : parse(req, res, next));
+}
+
+function identifyCaller(guard: AuthGuard, rateLimit: boolean): RequestHandler {
+  return (req, res, next) => {
+    guard.identify(req as ServiceRequest, res, { rateLimit }).then(() => next(), next);
+  };
+}
+
 /** Builds the HTTP application (api or all role). Used by main.ts and by the e2e tests. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   if (config.migrateOnStart) await migrate(config.databaseUrl);
@@ -38,17 +58,25 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestIdMiddleware);
+  // One request-log row per /v1 request, refusals before the body is read included.
+  const requestLog = app.get(RequestLogMiddleware);
+  app.use('/v1', (req: ServiceRequest, res: Response, next: NextFunction) => requestLog.use(req, res, next));
+  // Who is calling, before any body is read: without a valid key the answer is 401 whatever the
+  // body; with one, the rate limit is applied and its headers set, so even a malformed body's 400
+  // carries them. /mcp only authenticates here (its tools are rate-limited as REST calls).
+  const guard = app.get(AuthGuard);
+  app.use('/v1', identifyCaller(guard, true));
+  app.use('/mcp', identifyCaller(guard, false));
   // The upload PUT streams its body itself, after checking the signed URL (media-files.controller).
-  const json = express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
-  const urlencoded = express.urlencoded({ extended: false, limit: config.bodyLimit });
-  app.use((req: ServiceRequest, res: Response, next: NextFunction) =>
-    isUploadPut(req) ? next() : json(req, res, next),
+  app.use(
+    exceptUploadPut(
+      readBody(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })),
+    ),
   );
-  app.use((req: ServiceRequest, res: Response, next: NextFunction) =>
-    isUploadPut(req) ? next() : urlencoded(req, res, next),
-  );
+  app.use(exceptUploadPut(readBody(express.urlencoded({ extended: false, limit: config.bodyLimit }))));
+  app.use(rejectNulCharacters);
   const bodyErrors = new NestLogger('BodyParser');
-  // Body-parser failures (malformed JSON, oversized bodies) get the envelope too.
+  // Failures before the routes (a refused key, an unreadable body, a NUL character) get the envelope too.
   app.use((err: unknown, req: ServiceRequest, res: Response, next: NextFunction) =>
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );

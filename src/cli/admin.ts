@@ -10,14 +10,16 @@
  */
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
+import IORedis from 'ioredis';
 import { DataSource, IsNull } from 'typeorm';
 import { loadConfig, loadDotEnv } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
-import { displayPrefix, generateApiKey, hashApiKey } from '../common/auth/api-key-secret';
+import { AuthChange, authChannel } from '../common/auth/auth-cache';
+import { SYSTEM_ACTOR } from '../common/auth/auth-context';
 import { isGrant } from '../common/auth/permissions';
-import { EventEntity } from '../common/outbox/event.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { issueApiKey } from '../modules/keys/issue-api-key';
 import { ProfileEntity } from '../modules/profiles/profile.entity';
 import { PLAN_NAMES, PlanName, TRIAL_DAYS } from '../modules/plans/plans';
 import { bootstrapWorkspace } from '../modules/workspaces/bootstrap-workspace';
@@ -67,6 +69,20 @@ async function withDb<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
     return await fn(ds);
   } finally {
     await ds.destroy();
+  }
+}
+
+/** Tells running service processes that a key or workspace changed (they drop their AuthCache). */
+async function announce(what: AuthChange): Promise<void> {
+  const config = loadConfig();
+  const redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.publish(authChannel(config), what);
+  } catch (err) {
+    console.error(`Warning: could not notify running services (${(err as Error).message}); they see it within 5 s.`);
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -121,6 +137,7 @@ export function buildProgram(): Command {
         const r = await ds.getRepository(WorkspaceEntity).update({ id: o.workspace }, { plan: o.plan, trialEndsAt });
         if (!r.affected) throw new Error(`No workspace ${o.workspace}`);
       });
+      await announce(`workspace:${o.workspace}`);
       print(
         !!o.json,
         { workspaceId: o.workspace, plan: o.plan, trialEndsAt: trialEndsAt?.toISOString() ?? null },
@@ -187,39 +204,18 @@ export function buildProgram(): Command {
               order: { createdAt: 'ASC' },
             });
             if (o.email && !owner) throw new Error(`${o.email} is not a user of workspace ${o.workspace}`);
-            const apiKey = generateApiKey();
-            const key = await m.save(
-              m.create(ApiKeyEntity, {
+            const { entity: key, secret: apiKey } = await issueApiKey(
+              m,
+              {
                 workspaceId: o.workspace,
                 name: o.name,
-                prefix: displayPrefix(apiKey),
-                keyHash: hashApiKey(apiKey),
                 permissions: o.permissions,
-                profileIds: null,
-                accountIds: null,
                 homeProfileId: profile.id,
                 ownerUserId: owner?.id ?? null,
-                expiresAt: null,
-                maxPostsPerDay: null,
                 rateLimitPerMinute: o.rateLimit ?? null,
                 rateLimitPerHour: o.rateLimit ? hourlyFor(o.rateLimit) : null,
-                createdByKeyId: null,
-                lastUsedAt: null,
-                revokedAt: null,
-              }),
-            );
-            await m.save(
-              m.create(EventEntity, {
-                workspaceId: o.workspace,
-                profileId: profile.id,
-                type: 'api_key.created',
-                actor: { type: 'system', id: null },
-                data: {
-                  profileId: profile.id,
-                  apiKey: { id: key.id, name: key.name, prefix: key.prefix, permissions: key.permissions },
-                },
-                dispatchedAt: null,
-              }),
+              },
+              { actor: SYSTEM_ACTOR, profileId: profile.id },
             );
             return { keyId: key.id, apiKey, profileId: profile.id };
           }),
@@ -241,6 +237,7 @@ export function buildProgram(): Command {
           .update({ id: o.key }, { rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) });
         if (!r.affected) throw new Error(`No API key ${o.key}`);
       });
+      await announce(`key:${o.key}`);
       print(
         !!o.json,
         { keyId: o.key, rateLimitPerMinute: o.rateLimit, rateLimitPerHour: hourlyFor(o.rateLimit) },

@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
+/** Caps on media the worker downloads to push to a network (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+export interface MediaLimits {
+  maxImageBytes: number;
+  maxVideoBytes: number;
+  /** For all the media of one target together. */
+  timeoutMs: number;
+}
+
 /** Every environment variable the service reads. `process.env` is read here and nowhere else. */
 const bool = (fallback: boolean) =>
   z
@@ -34,12 +42,14 @@ export const configSchema = z
     PROCESS_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     SANDBOX_PLATFORMS: z.enum(['true', 'false', '1', '0']).optional(),
     SANDBOX_AUTO_CONSENT: bool(true),
+    SANDBOX_NETWORK_URL: z.string().url().optional(),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
     WEBHOOK_RETRY_DELAYS_MS: csvInts('30000,120000,600000,3600000,21600000,86400000').refine(
       (d) => d.length === 6,
       'must list exactly 6 delays (7 attempts)',
     ),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+    WEBHOOK_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(10),
     TOKEN_ENCRYPTION_KEY: z
       .string()
       .refine(
@@ -53,6 +63,17 @@ export const configSchema = z
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
     MEDIA_ALLOW_PRIVATE_URLS: bool(false),
     MEDIA_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(1000).default(8),
+    MEDIA_MAX_IMAGE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(20 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(256 * 1024 * 1024),
+    MEDIA_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.string().url().optional(),
@@ -66,6 +87,9 @@ export const configSchema = z
       .default('1mb'),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(500),
     SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
+    NETWORK_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).default(65000),
+    NETWORK_CHECK_BASE_MS: z.coerce.number().int().min(10).default(15000),
+    SANDBOX_REVIEW_MS: z.coerce.number().int().min(0).default(180000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
     // Network app credentials; in sandbox mode the sandbox accepts any values.
@@ -106,11 +130,26 @@ export class AppConfig {
   readonly redisUrl: string;
   readonly redisPrefix: string;
   readonly role: Env['PROCESS_ROLE'];
-  readonly sandbox: { enabled: boolean; autoConsent: boolean };
-  readonly webhooks: { allowPrivateUrls: boolean; retryDelaysMs: number[]; timeoutMs: number };
+  /** `networkUrl`: where sandbox-mode adapters send their calls (default: this service's own /sandbox). */
+  readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string; reviewMs: number };
+  /**
+   * processingWaitMs: how long a publish attempt waits for a network's processing;
+   * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
+   */
+  readonly publishing: { processingWaitMs: number; checkBaseMs: number };
+  readonly webhooks: {
+    allowPrivateUrls: boolean;
+    retryDelaysMs: number[];
+    timeoutMs: number;
+    /** Deliveries of one workspace in flight at once, across every worker process. */
+    concurrencyPerWorkspace: number;
+  };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
-  /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
-  readonly mediaDownloads: { allowPrivateUrls: boolean };
+  /**
+   * Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or
+   * allowPrivateUrls; at most max{Image,Video}Bytes per file; all of a target's media within timeoutMs.
+   */
+  readonly mediaDownloads: { allowPrivateUrls: boolean } & MediaLimits;
   readonly media: Pick<
     Env,
     | 'MEDIA_STORAGE'
@@ -147,11 +186,18 @@ export class AppConfig {
     this.sandbox = {
       enabled: env.SANDBOX_PLATFORMS === undefined ? sandboxDefault : ['true', '1'].includes(env.SANDBOX_PLATFORMS),
       autoConsent: env.SANDBOX_AUTO_CONSENT,
+      networkUrl: (env.SANDBOX_NETWORK_URL ?? this.publicBaseUrl).replace(/\/$/, ''),
+      reviewMs: env.SANDBOX_REVIEW_MS,
+    };
+    this.publishing = {
+      processingWaitMs: env.NETWORK_PROCESSING_WAIT_MS,
+      checkBaseMs: env.NETWORK_CHECK_BASE_MS,
     };
     this.webhooks = {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      concurrencyPerWorkspace: env.WEBHOOK_CONCURRENCY_PER_WORKSPACE,
     };
     const keys: Record<string, Buffer> = {};
     for (const pair of env.TOKEN_ENCRYPTION_OLD_KEYS.split(',').filter(Boolean)) {
@@ -160,7 +206,12 @@ export class AppConfig {
     }
     keys[env.TOKEN_ENCRYPTION_KEY_ID] = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? DEV_TOKEN_KEY, 'base64');
     this.tokenKeys = { currentId: env.TOKEN_ENCRYPTION_KEY_ID, keys };
-    this.mediaDownloads = { allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS };
+    this.mediaDownloads = {
+      allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS,
+      maxImageBytes: env.MEDIA_MAX_IMAGE_BYTES,
+      maxVideoBytes: env.MEDIA_MAX_VIDEO_BYTES,
+      timeoutMs: env.MEDIA_DOWNLOAD_TIMEOUT_MS,
+    };
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,

@@ -1,7 +1,7 @@
 import { AccountConnectionsService } from '@/modules/accounts/account-connections.service';
 import type { AccountDto } from '@/modules/accounts/dto/account.dto';
-import type { GrantedAccount } from '@/modules/platforms/platform-adapter';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { GrantedAccount } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**

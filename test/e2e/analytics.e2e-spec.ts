@@ -1,6 +1,6 @@
 import { AnalyticsSnapshotService } from '@/modules/analytics/analytics-snapshot.service';
-import type { PlatformName } from '@/modules/platforms/platform-name';
-import { dailyAccountMetrics, dateRange, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
+import type { PlatformName } from '@/modules/networks/platform-name';
+import { dailyAccountMetrics, dateRange, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { createKey } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';

@@ -3,9 +3,9 @@ import { loadConfig } from '@/config/config';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
 import type { AccountDto } from '@/modules/accounts/dto/account.dto';
 import { ConnectSessionsService } from '@/modules/connect/connect-sessions.service';
-import { GrantedAccount, PlatformError } from '@/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { GrantedAccount, PlatformError } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 import { CLIENT_RETURN_URL, connectThroughSandbox, follow, parseForm, submitForm } from '../support/connect-flow';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 

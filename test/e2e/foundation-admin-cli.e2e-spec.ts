@@ -6,8 +6,11 @@ import { createTestApp, TestApp } from '../support/test-app';
 /** `npm run admin -- …` without a build: the entry point itself through swc-node (a child process). */
 const adminProcess = (args: string[], databaseUrl: string) =>
   runTs('src/cli/admin.ts', args, { DATABASE_URL: databaseUrl });
-/** The same commands in this process (fast). */
-const admin = runAdminInProcess;
+/** The same commands in this process (fast), with the service's Redis namespace (as an operator runs it). */
+const admin = (args: string[], databaseUrl: string) =>
+  runAdminInProcess(args, databaseUrl, redisPrefix ? { REDIS_PREFIX: redisPrefix } : {});
+
+let redisPrefix: string | undefined;
 
 describe('operator CLI (foundation)', () => {
   // A database that does not exist yet: the CLI creates and migrates it. The run's teardown drops it.
@@ -22,6 +25,7 @@ describe('operator CLI (foundation)', () => {
     if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
     first = JSON.parse(res.stdout.trim()) as typeof first;
     t = await createTestApp({ env: { DATABASE_URL: databaseUrl } });
+    redisPrefix = t.redisPrefix;
   }, 120000);
   afterAll(async () => t?.close());
 

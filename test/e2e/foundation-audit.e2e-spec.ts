@@ -35,7 +35,7 @@ describe('audit events and request logs (foundation)', () => {
 
     it('should list the audit trail newest first with actor and data', async () => {
       const res = await t.http().get('/v1/events').set(tenant.auth).expect(200);
-      expect(res.body).toMatchObject({ page: 1, limit: 20, total: 25, hasMore: true });
+      expect(res.body).toMatchObject({ page: 1, limit: 20, total: 26, hasMore: true });
       expect(res.body.events).toHaveLength(20);
       const [newest] = res.body.events;
       expect(newest).toEqual({
@@ -52,26 +52,32 @@ describe('audit events and request logs (foundation)', () => {
 
     it('should paginate with page and limit, total and hasMore', async () => {
       const p2 = await t.http().get('/v1/events?page=2').set(tenant.auth).expect(200);
-      expect(p2.body).toMatchObject({ page: 2, limit: 20, total: 25, hasMore: false });
-      expect(p2.body.events).toHaveLength(5);
-      expect(p2.body.events.at(-1).type).toBe('workspace.created');
+      expect(p2.body).toMatchObject({ page: 2, limit: 20, total: 26, hasMore: false });
+      expect(p2.body.events).toHaveLength(6);
+      // Bootstrap writes the workspace and its first key (issueApiKey) in one transaction.
+      expect(
+        p2.body.events
+          .slice(-2)
+          .map((e: { type: string }) => e.type)
+          .sort(),
+      ).toEqual(['api_key.created', 'workspace.created']);
       const small = await t.http().get('/v1/events?page=3&limit=10').set(tenant.auth).expect(200);
-      expect(small.body).toMatchObject({ page: 3, limit: 10, total: 25, hasMore: false });
-      expect(small.body.events).toHaveLength(5);
+      expect(small.body).toMatchObject({ page: 3, limit: 10, total: 26, hasMore: false });
+      expect(small.body.events).toHaveLength(6);
       const beyond = await t.http().get('/v1/events?page=9').set(tenant.auth).expect(200);
-      expect(beyond.body).toMatchObject({ events: [], page: 9, total: 25, hasMore: false });
+      expect(beyond.body).toMatchObject({ events: [], page: 9, total: 26, hasMore: false });
       const all = new Set<string>();
       for (let page = 1; page <= 3; page++) {
         const r = await t.http().get(`/v1/events?page=${page}&limit=10`).set(tenant.auth).expect(200);
         for (const e of r.body.events) all.add(e.id);
       }
-      expect(all.size).toBe(25);
+      expect(all.size).toBe(26);
     });
 
     it('should clamp limit to 100 without error, and refuse limits and pages below 1', async () => {
       const res = await t.http().get('/v1/events?limit=1000').set(tenant.auth).expect(200);
-      expect(res.body).toMatchObject({ limit: 100, total: 25, hasMore: false });
-      expect(res.body.events).toHaveLength(25);
+      expect(res.body).toMatchObject({ limit: 100, total: 26, hasMore: false });
+      expect(res.body.events).toHaveLength(26);
       const keys = await t.http().get('/v1/api-keys?limit=101').set(tenant.auth).expect(200);
       expect(keys.body.limit).toBe(100);
       const profiles = await t.http().get('/v1/profiles?limit=5000').set(tenant.auth).expect(200);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createKey, expectError } from '../support/foundation';
+import { authChanged, createKey, expectError } from '../support/foundation';
 import { concretePath, discoverRoutes, expressRoutes } from '../support/routes';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -77,6 +77,7 @@ describe('authentication and permissions (foundation)', () => {
       });
       await t.http().get('/v1/profile').set(key.auth).expect(200);
       await t.ds.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [key.id]);
+      await authChanged(t, `key:${key.id}`);
       expectError(await t.http().get('/v1/profile').set(key.auth), 401, 'api_key_expired');
     });
 

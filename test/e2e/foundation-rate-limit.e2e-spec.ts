@@ -1,5 +1,5 @@
 import { RateLimitService } from '@/common/rate-limit/rate-limit.service';
-import { createKey, expectError, rateHeaders, setKeyLimits } from '../support/foundation';
+import { authChanged, createKey, expectError, rateHeaders, setKeyLimits } from '../support/foundation';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -94,6 +94,7 @@ describe('rate limiting (foundation)', () => {
   it('should apply the 1000 per hour default', async () => {
     const tenant = await createTenant(a, { rateLimitPerMinute: null, rateLimitPerHour: null });
     await a.ds.query('UPDATE api_keys SET rate_limit_per_minute = 5000 WHERE id = $1', [tenant.keyId]);
+    await authChanged(a, `key:${tenant.keyId}`);
     const res = await a.http().get('/v1/profile').set(tenant.auth).expect(200);
     // 4999 left of the minute, 999 of the hour: the hour is the binding window.
     expect(rateHeaders(res)).toMatchObject({ limit: 1000, remaining: 999, policy: '1000;w=3600' });

@@ -1,4 +1,4 @@
-import { createKey, expectError, insertAccount } from '../support/foundation';
+import { authChanged, createKey, expectError, insertAccount } from '../support/foundation';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
@@ -187,6 +187,7 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [
         trial.workspaceId,
       ]);
+      await authChanged(t, `workspace:${trial.workspaceId}`);
       expectError(await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Late' }), 402, 'trial_expired');
       expectError(
         await t
@@ -203,6 +204,7 @@ describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
       await t.http().get('/v1/policy').set(trial.auth).expect(200);
       // Choosing a plan lifts it.
       await t.ds.query(`UPDATE workspaces SET plan = 'pro', trial_ends_at = NULL WHERE id = $1`, [trial.workspaceId]);
+      await authChanged(t, `workspace:${trial.workspaceId}`);
       await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Paid' }).expect(201);
     });
   });

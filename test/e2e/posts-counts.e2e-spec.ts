@@ -1,4 +1,4 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
 import { connectThroughSandbox } from '../support/connect-flow';
@@ -194,10 +194,13 @@ describe('exact post totals (counter tables)', () => {
     const approver = await createTenant(t);
     const account = await connect('facebook', approver);
     await setPolicy(t, approver, { requireApproval: true, approverUserIds: [approver.userId] });
-    const writer = await createKey(t, approver, {
-      permissions: ['posts:read', 'posts:write'],
-      ownerUserId: await addUser(t, approver),
-    });
+    const writer = await createKey(
+      t,
+      approver,
+      { permissions: ['posts:read', 'posts:write'] },
+      // A key for another person is the operator's to make (issue 8 item 3).
+      { owner: await addUser(t, approver) },
+    );
     const approved = await create(
       { content: 'Approve me', accountIds: [account.id], scheduledAt: inFuture(3_600_000) },
       writer.auth,

@@ -1,6 +1,6 @@
 import IORedis from 'ioredis';
 import { QueueService } from '@/common/queue/queue.service';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';

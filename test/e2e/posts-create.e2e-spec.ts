@@ -9,6 +9,7 @@ import {
   VIDEO_CONTENT,
 } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { authChanged } from '../support/foundation';
 
 describe('POST /v1/posts', () => {
   let t: TestApp;
@@ -163,6 +164,7 @@ describe('POST /v1/posts', () => {
       await t.ds.query(`UPDATE workspaces SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [
         trial.workspaceId,
       ]);
+      await authChanged(t, `workspace:${trial.workspaceId}`);
       const res = await post({ content: 'x', accountIds: [randomUUID()] }, trial.auth).expect(402);
       expect(res.body.error.code).toBe('trial_expired');
     });

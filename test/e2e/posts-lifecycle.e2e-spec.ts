@@ -241,10 +241,13 @@ describe('post state machine', () => {
       account = await connectAccount(t, approvals, 'facebook');
       await setPolicy(t, approvals, { requireApproval: true, approverUserIds: [approvals.userId] });
       // A writer whose owner is not an approver.
-      writer = await createKey(t, approvals, {
-        permissions: ['posts:read', 'posts:write', 'posts:approve'],
-        ownerUserId: await addUser(t, approvals),
-      });
+      writer = await createKey(
+        t,
+        approvals,
+        { permissions: ['posts:read', 'posts:write', 'posts:approve'] },
+        // A key for another person is the operator's to make (issue 8 item 3).
+        { owner: await addUser(t, approvals) },
+      );
     });
 
     const pending = async (body: object = {}) =>

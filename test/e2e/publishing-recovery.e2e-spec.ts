@@ -1,7 +1,7 @@
 import IORedis from 'ioredis';
-import { PlatformError, PlatformAdapter } from '@/modules/platforms/platform-adapter';
-import type { PlatformName } from '@/modules/platforms/platform-name';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import { PlatformError, PlatformAdapter } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { PostEntity } from '@/modules/posts/entities/post.entity';
 import { NetworkConcurrency } from '@/modules/posts/publishing/network-concurrency';

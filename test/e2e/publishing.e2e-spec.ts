@@ -1,6 +1,6 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { QueueService } from '@/common/queue/queue.service';
-import { SandboxStore } from '@/modules/sandbox/sandbox-store';
+import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';

@@ -5,11 +5,11 @@ import type {
   PlatformAdapter,
   PublishContent,
   PublishResult,
-} from '@/modules/platforms/platform-adapter';
-import { PlatformError } from '@/modules/platforms/platform-adapter';
-import type { PlatformName } from '@/modules/platforms/platform-name';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import { dailyAccountMetrics, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
+} from '@/modules/networks/kit/adapter';
+import { PlatformError } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PlatformError } from '@/modules/platforms/platform-adapter';
-import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/platforms/platform-adapter';
-import { instagramAdapterFactory } from '@/modules/platforms/instagram/instagram.adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/sandbox/sandbox-metrics';
+import { PlatformError } from '@/modules/networks/kit/adapter';
+import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
+import { instagramNetwork } from '@/modules/networks/instagram/instagram.network';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '../support/sandbox-connect';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -234,7 +234,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       expect(fb.validate(text('x'.repeat(63_207)))[0].field).toBe('text');
       expect(
         fb.validate({ ...text('x'), contentType: 'image', imageUrls: Array(11).fill('https://e.x/a.png') })[0].field,
-      ).toBe('mediaUrls');
+      ).toBe('imageUrls');
     });
   });
 
@@ -367,8 +367,8 @@ describe('sandbox: Meta networks driven through their adapters', () => {
 
     it('should report an unknown outcome on a time-out and find the media afterwards', async () => {
       const registry = t.app.get(PlatformRegistry);
-      const slow = instagramAdapterFactory.create({
-        ...registry.endpointsFor('instagram', instagramAdapterFactory),
+      const slow = instagramNetwork.create({
+        ...registry.endpointsFor('instagram'),
         timeoutMs: 1000,
       });
       const { tokens, accounts } = await connectSandbox(slow);
@@ -397,8 +397,8 @@ describe('sandbox: Meta networks driven through their adapters', () => {
         imageUrls: Array(n).fill('https://e.x/a.png'),
       });
       expect(ig.validate(img(1))).toEqual([]);
-      expect(ig.validate(text('only text'))[0].field).toBe('mediaUrls');
-      expect(ig.validate(img(11))[0].field).toBe('mediaUrls');
+      expect(ig.validate(text('only text'))[0].field).toBe('imageUrls');
+      expect(ig.validate(img(11))[0].field).toBe('imageUrls');
       expect(ig.validate(img(1, 'x'.repeat(2201)))[0].field).toBe('text');
       expect(ig.validate(img(1, Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ')))[0].message).toContain(
         '30 hashtags',
@@ -498,7 +498,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       expect(th.validate(text(`${'x'.repeat(497)}😀`))[0].field).toBe('text');
       expect(
         th.validate({ ...text('x'), contentType: 'image', imageUrls: Array(21).fill('https://e.x/a.png') })[0].field,
-      ).toBe('mediaUrls');
+      ).toBe('imageUrls');
     });
   });
 

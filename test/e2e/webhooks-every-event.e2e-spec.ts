@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
 import { CLIENT_RETURN_URL, connectThroughSandbox, follow } from '../support/connect-flow';
 import { inFuture } from '../support/post-fixtures';

@@ -1,4 +1,4 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf, FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';

@@ -1,4 +1,4 @@
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import type { Tenant, TestApp } from './test-app';
 
 /** Where the test's client app would receive people back (never fetched). */

@@ -1,4 +1,4 @@
-import type { AccountCredentials, PublishContent, PublishRequest } from '@/modules/platforms/platform-adapter';
+import type { AccountCredentials, PublishContent, PublishRequest } from '@/modules/networks/kit/adapter';
 
 /**
  * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies

@@ -1,4 +1,4 @@
-import type { FetchFn } from '@/modules/platforms/meta/graph-client';
+import type { FetchFn } from '@/modules/networks/kit/graph/graph-client';
 
 /**
  * A tiny stand-in for fetch, ONLY for doc-body unit tests of adapters: answers canned bodies

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PlatformAdapter, PublishRequest, PublishResult } from '@/modules/platforms/platform-adapter';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformAdapter, PublishRequest, PublishResult } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 export interface FakeItem {
   id: string;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
+import { AuthCache, AuthChange } from '@/common/auth/auth-cache';
 import type { TestApp, Tenant } from './test-app';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -101,6 +102,16 @@ export async function createKey(t: TestApp, tenant: Tenant, body: Record<string,
   };
 }
 
+/**
+ * After a key, workspace or profile row is edited directly (as an operator would): announces the
+ * change as the admin CLI does, so every instance drops its cached keys (AuthCache), and gives
+ * the other instances a moment to receive it over Redis.
+ */
+export async function authChanged(t: TestApp, what: AuthChange = '*'): Promise<void> {
+  await t.app.get(AuthCache).changed(what);
+  await new Promise((r) => setTimeout(r, 100));
+}
+
 /** Sets the per-minute and per-hour ceilings of a key directly (what the operator CLI does). */
 export async function setKeyLimits(
   t: TestApp,
@@ -113,6 +124,7 @@ export async function setKeyLimits(
     perMinute,
     perHour,
   ]);
+  await authChanged(t, `key:${keyId}`);
 }
 
 /** Adds a connected social account row to a profile (the accounts module's own flows are tested elsewhere). */
@@ -177,9 +189,15 @@ export function runTs(
  * commands as `npm run admin -- …`, without a child process per call. Exit code 1 on any error,
  * like the entry point.
  */
-export async function runAdminInProcess(args: string[], databaseUrl: string): Promise<RunResult> {
+export async function runAdminInProcess(
+  args: string[],
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
   const { buildProgram } = await import('@/cli/admin');
   const saved = process.env.DATABASE_URL;
+  const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
   let stdout = '';
   let stderr = '';
   const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (stdout += `${a.join(' ')}\n`));
@@ -202,5 +220,9 @@ export async function runAdminInProcess(args: string[], databaseUrl: string): Pr
     log.mockRestore();
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
+    for (const [k, v] of Object.entries(savedEnv)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }

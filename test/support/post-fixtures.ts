@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import type { Tenant, TestApp } from './test-app';
 
 export interface TestAccount {

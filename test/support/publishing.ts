@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { REDIS, redisKey } from '@/common/redis/redis.module';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import type { PostContent, PostState } from '@/modules/posts/entities/post.entity';
 import { PostEntity } from '@/modules/posts/entities/post.entity';
@@ -148,6 +148,7 @@ export async function sandboxItems(
     linkedin: ['linkedin', 'posts', account.platformAccountId],
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
+    tiktok: ['tiktok', 'videos', account.platformAccountId],
   };
   const parts = lists[account.platform];
   if (!parts) throw new Error(`sandboxItems: no item list known for ${account.platform}`);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { GrantedAccount, OAuthTokens, PlatformAdapter } from '@/modules/platforms/platform-adapter';
+import type { GrantedAccount, OAuthTokens, PlatformAdapter } from '@/modules/networks/kit/adapter';
 
 /** Where the sandbox sends the browser back; never contacted (redirects are not followed). */
 export const SANDBOX_REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';

@@ -1318,7 +1318,7 @@ export interface components {
             /** @description The network's message when this target failed. */
             error: string | null;
             /** @enum {string|null} */
-            errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | null;
+            errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | "policy_violation" | null;
             /** @description The network's id of the published item. */
             externalId: string | null;
             id: string;
@@ -1327,8 +1327,12 @@ export interface components {
             /** @enum {string} */
             platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
             publishedAt: string | null;
-            /** @enum {string} */
-            status: "pending" | "publishing" | "success" | "failed";
+            /**
+             * @description `waiting_on_network`: the network took the item and is still processing it (moderation,
+             *     transcoding, a media container); it is checked again with back-off for up to 24 hours.
+             * @enum {string}
+             */
+            status: "pending" | "publishing" | "waiting_on_network" | "success" | "failed";
             /** @description Link to the published item. */
             url: string | null;
         };

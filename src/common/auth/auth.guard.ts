@@ -35,14 +35,36 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  /** Shared with the MCP endpoint, which authenticates per HTTP request too. */
-  async authenticateRequest(req: ServiceRequest, res: Response, required: Permission | undefined): Promise<void> {
+  /**
+   * Runs before the body is read (create-app.ts): the key behind the request (401 otherwise, so a
+   * request without a valid key is refused before its body is judged) and, with `rateLimit`, its
+   * rate limit and RateLimit headers, so every later answer (a malformed body's 400 included)
+   * carries them.
+   */
+  async identify(req: ServiceRequest, res: Response, opts: { rateLimit: boolean }): Promise<void> {
+    const found = await this.bearer(req);
+    if (opts.rateLimit) {
+      await this.applyRateLimit(found, res);
+      req.identified = found;
+    }
+  }
+
+  private async bearer(req: ServiceRequest): Promise<AuthenticatedKey> {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match?.[1]) throw new ApiError('authentication_required');
     const found = await this.auth.authenticate(match[1]);
     req.caller = { workspaceId: found.key.workspaceId, keyId: found.key.id, homeProfileId: found.key.homeProfileId };
-    await this.applyRateLimit(found, res);
+    return found;
+  }
+
+  /** Shared with the MCP endpoint, which authenticates per HTTP request too. */
+  async authenticateRequest(req: ServiceRequest, res: Response, required: Permission | undefined): Promise<void> {
+    let found = req.identified;
+    if (!found) {
+      found = await this.bearer(req);
+      await this.applyRateLimit(found, res);
+    }
     if (!required)
       throw new ApiError('insufficient_permission', 'This route is not open to API keys.', { required: 'unknown' });
     if (!hasPermission(found.key.permissions, required)) {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
+import { redactUrl } from '../logging/redact-url';
 import { ServiceRequest, newRequestId } from '../request/request-context';
 import { ReplayedResponse } from '../idempotency/idempotency.interceptor';
 import { asErrorEnvelope, renderError, toApiError, wantsLegacyErrors } from './error-envelope';
@@ -36,7 +37,10 @@ export function sendError(
   const { error, unexpected } = toApiError(exception);
   // The log keeps the internals; the client gets the catalogue's generic message only.
   if (unexpected)
-    logger.error({ err: exception, requestId: req.id }, `Unhandled error on ${req.method} ${req.originalUrl}`);
+    logger.error(
+      { err: exception, requestId: req.id },
+      `Unhandled error on ${req.method} ${redactUrl(req.originalUrl)}`,
+    );
   const rendered = renderError(error, {
     requestId: req.id,
     docsBaseUrl,
@@ -47,6 +51,12 @@ export function sendError(
     return;
   }
   res.setHeader('X-Request-Id', req.id);
+  // RFC 6750: a 401 names the scheme it wants.
+  if (rendered.status === 401)
+    res.setHeader(
+      'WWW-Authenticate',
+      error.code === 'authentication_required' ? 'Bearer' : 'Bearer error="invalid_token"',
+    );
   for (const [k, v] of Object.entries(rendered.headers)) res.setHeader(k, v);
   res.status(rendered.status).json(rendered.body);
 }

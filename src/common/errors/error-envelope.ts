@@ -50,29 +50,32 @@ export function isBackingServiceDown(err: unknown): boolean {
   );
 }
 
+/**
+ * The one rule for a body that cannot be read (body-parser errors, a Content-Encoding that does
+ * not match the bytes, a broken stream, bad JSON, an unknown charset): 400 invalid_request on
+ * the field `body`, or 413 when it is too large. Never a 5xx: the request is at fault.
+ */
+export function bodyReadError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const bp = (err ?? {}) as BodyParserError & { code?: unknown };
+  if (bp.type === 'entity.too.large' || bp.status === 413) return new ApiError('payload_too_large');
+  if (bp.type === 'entity.parse.failed')
+    return new ApiError('invalid_request', 'The request body is not valid JSON.', { field: 'body' });
+  if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported')
+    return new ApiError('invalid_request', 'Unsupported body encoding.', { field: 'body' });
+  if (typeof bp.code === 'string' && bp.code.startsWith('Z_'))
+    return new ApiError('invalid_request', 'The request body does not match its Content-Encoding.', {
+      field: 'body',
+    });
+  return new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' });
+}
+
 /** Maps anything thrown to an ApiError; unknown errors become internal_error (and are logged by the caller). */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   const bp = err as BodyParserError;
-  if (bp && typeof bp === 'object' && typeof bp.type === 'string' && !(err instanceof HttpException)) {
-    if (bp.type === 'entity.too.large') return { error: new ApiError('payload_too_large'), unexpected: false };
-    if (bp.type === 'entity.parse.failed')
-      return {
-        error: new ApiError('invalid_request', 'The request body is not valid JSON.', { field: 'body' }),
-        unexpected: false,
-      };
-    if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported')
-      return {
-        error: new ApiError('invalid_request', 'Unsupported body encoding.', { field: 'body' }),
-        unexpected: false,
-      };
-    // request.aborted, request.size.invalid, parameters.too.many, …: the client's request is at fault.
-    if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500)
-      return {
-        error: new ApiError('invalid_request', 'The request body could not be read.', { field: 'body' }),
-        unexpected: false,
-      };
-  }
+  if (bp && typeof bp === 'object' && typeof bp.type === 'string' && !(err instanceof HttpException))
+    return { error: bodyReadError(err), unexpected: false };
   if (err instanceof HttpException) {
     const status = err.getStatus();
     const response = err.getResponse();

@@ -1,13 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+/** The highest `page`: keeps `OFFSET` far inside what Postgres accepts whatever the page size. */
+export const MAX_PAGE = 1_000_000;
+
+/**
+ * An integer query value: digits only, and a safe integer (a longer run of digits stays a string
+ * and fails the integer check). Every integer query parameter goes through it, with bounds.
+ */
+export const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
 
 /** Base for query DTOs: every endpoint accepts `profileId`. */
 export class ProfileQueryDto {
@@ -45,11 +52,12 @@ export function PageLimit(): PropertyDecorator {
 
 export class PageQueryDto extends ProfileQueryDto {
   /** Page number, from 1. */
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'page must be an integer' })
   @Min(1, { message: 'page must be at least 1' })
+  @Max(MAX_PAGE, { message: `page must be at most ${MAX_PAGE}` })
   page?: number;
 
   /** Results per page; values over 100 are clamped to 100. */

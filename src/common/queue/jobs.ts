@@ -10,6 +10,8 @@ export interface JobPayloads {
   'dispatch-event': { eventId: string };
   /** Publish (or resume publishing) one post. */
   'publish-post': { postId: string };
+  /** Check again on the targets of a post waiting on the network's processing (delayed, back-off). */
+  'check-publish': { postId: string };
   /** Move a scheduled post to queued when its time comes; `version` detects a superseded schedule. */
   'schedule-post': { postId: string; version: number };
   /** One webhook delivery attempt. */
@@ -41,6 +43,7 @@ export type JobName = keyof JobPayloads;
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   'dispatch-event': 'events',
   'publish-post': 'publish',
+  'check-publish': 'publish',
   'schedule-post': 'publish',
   'deliver-webhook': 'webhooks',
   'relay-outbox': 'maintenance',

@@ -3,7 +3,12 @@ import { Job, JobsOptions, MinimalJob, Queue, Worker } from 'bullmq';
 import { AppConfig } from '@/config/config';
 import { JOB_QUEUE, JobName, JobPayloads, QueueName, QUEUES } from './jobs';
 
-export type JobHandler<J extends JobName> = (payload: JobPayloads[J], job: Job<JobPayloads[J]>) => Promise<unknown>;
+/** `token` is the worker's lock token (for job.moveToDelayed). */
+export type JobHandler<J extends JobName> = (
+  payload: JobPayloads[J],
+  job: Job<JobPayloads[J]>,
+  token?: string,
+) => Promise<unknown>;
 export type BackoffStrategy = (attemptsMade: number, err: Error, job: MinimalJob) => number;
 
 interface QueueOptions {
@@ -91,7 +96,7 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
     for (const name of QUEUES) {
       const jobs = [...this.handlers.keys()].filter((j) => JOB_QUEUE[j] === name);
       if (jobs.length === 0) continue;
-      const worker = new Worker(name, (job: Job) => this.process(job), {
+      const worker = new Worker(name, (job: Job, token?: string) => this.process(job, token), {
         connection: this.connection(),
         prefix: `${this.config.redisPrefix}:bull`,
         concurrency: this.options[name]?.concurrency ?? DEFAULT_CONCURRENCY[name],
@@ -143,10 +148,10 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
     return restored;
   }
 
-  private async process(job: Job): Promise<unknown> {
+  private async process(job: Job, token?: string): Promise<unknown> {
     const handler = this.handlers.get(job.name as JobName);
     if (!handler) throw new Error(`No handler for job ${job.name}`);
-    return handler(job.data as never, job as never);
+    return handler(job.data as never, job as never, token);
   }
 
   /** Stops workers (letting running jobs finish) before connections close. */

@@ -53,19 +53,27 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+type RollingRedis = Redis & { rollingWindows(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<number[]> };
+
 @Injectable()
 export class RateLimitService {
+  private readonly scripted: RollingRedis;
+
   constructor(
-    @InjectRedis() private readonly redis: Redis,
+    @InjectRedis() redis: Redis,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // EVALSHA of the cached script (ioredis loads it on first NOSCRIPT): one small round trip.
+    if (!('rollingWindows' in redis)) redis.defineCommand('rollingWindows', { lua: SCRIPT });
+    this.scripted = redis as RollingRedis;
+  }
 
   async consume(subject: string, windows: RateWindow[]): Promise<RateDecision> {
     const keys = windows.map((w) => redisKey(this.config, 'rl', subject, String(w.windowSeconds)));
     const args: (string | number)[] = [];
     for (const w of windows) args.push(w.windowSeconds * 1000, w.limit);
     args.push(`${Date.now()}-${randomBytes(6).toString('hex')}`);
-    const raw = (await this.redis.eval(SCRIPT, keys.length, ...keys, ...args)) as number[];
+    const raw = await this.scripted.rollingWindows(keys.length, ...keys, ...args);
     const allowed = raw[0] === 1;
     const now = Number(raw[1]);
     const states = windows.map((w, i) => {

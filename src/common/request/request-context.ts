@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AuthContext } from '../auth/auth-context';
+import type { AuthenticatedKey } from '../auth/auth.service';
 
 /** What the service attaches to each Express request. */
 export interface ServiceRequest extends Request {
@@ -10,6 +11,8 @@ export interface ServiceRequest extends Request {
   /** The key behind the request once it authenticated, even when a later check (rate limit,
    * permission, trial, profile) refused it: request logs attribute those refusals to the key. */
   caller?: { workspaceId: string; keyId: string; homeProfileId: string };
+  /** The key and workspace found (and rate-limited) before the body was read. */
+  identified?: AuthenticatedKey;
   /** Set when the response was replayed from the idempotency store. */
   idempotentReplay?: boolean;
 }

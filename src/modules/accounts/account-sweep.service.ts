@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, MoreThan, Repository } from 'typeorm';
-import type { AccountCredentials, PlatformAdapter } from '../platforms/platform-adapter';
-import { PlatformRegistry } from '../platforms/platform-registry';
+import type { AccountCredentials, PlatformAdapter } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { AccountCredentialsService } from './account-credentials.service';
 import { SocialAccountEntity } from './entities/social-account.entity';
 

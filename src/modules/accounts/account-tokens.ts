@@ -1,5 +1,5 @@
 import type { SecretBox } from '@/common/crypto/secret-box';
-import type { OAuthTokens } from '../platforms/platform-adapter';
+import type { OAuthTokens } from '@/modules/networks/kit/adapter';
 import type { SocialAccountEntity } from './entities/social-account.entity';
 
 export type TokenColumns = Pick<

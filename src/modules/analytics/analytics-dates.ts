@@ -1,18 +1,14 @@
 /** Calendar dates as `YYYY-MM-DD` strings, always UTC. */
+import { isCalendarDate } from '@/common/dates/strict-dates';
 
 const DAY_MS = 86_400_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function utcDate(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-/** True for a real calendar date in `YYYY-MM-DD` form (2026-02-30 is not). */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const t = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(t) && utcDate(new Date(t)) === value;
-}
+/** Strict: a real calendar day, years 1970–9999 (src/common/dates/strict-dates.ts). */
+export { isCalendarDate };
 
 export function addDays(date: string, days: number): string {
   return utcDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));

@@ -5,6 +5,7 @@ import { ApiError } from '@/common/errors/api-error';
 import { addDays, daysInclusive, isCalendarDate, utcDate } from './analytics-dates';
 import { buildHistory, DailyPlatformRow, HistoryRange, LastFollowersRow } from './analytics-history';
 import { AnalyticsHistoryDto, AnalyticsHistoryQueryDto, TopContentDto } from './dto/analytics.dto';
+import { postScopeCondition } from '../posts/post-scope';
 import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';
 
 export const DEFAULT_RANGE_DAYS_BACK = 28;
@@ -88,7 +89,8 @@ export class AnalyticsHistoryService {
   }
 
   /**
-   * Posts with a target published in the range, ranked by the engagement of their items'
+   * Posts with a target published in the range (for a key restricted to accounts: only posts
+   * whose targets are all among them, post-scope.ts), ranked by the engagement of their items'
    * latest snapshot on or before `to` (summed over networks).
    */
   private async topContent(scope: Scope, range: HistoryRange): Promise<TopContentDto[]> {
@@ -109,7 +111,7 @@ export class AnalyticsHistoryService {
          FROM latest l
          JOIN post_targets t ON t.id = l.target_id AND t.profile_id = $2
          JOIN posts p ON p.id = l.post_id AND p.profile_id = $2 AND p.workspace_id = $1
-        WHERE t.published_at >= $3::date AND t.published_at < $4::date + 1
+        WHERE ($5::uuid[] IS NULL OR ${postScopeCondition('p', '$5')}) AND t.published_at >= $3::date AND t.published_at < $4::date + 1
         GROUP BY l.post_id, p.message, p.caption, p.content_type
         ORDER BY engagement DESC, "publishedAt" DESC, l.post_id
         LIMIT ${TOP_CONTENT}`,

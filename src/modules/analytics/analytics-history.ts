@@ -1,4 +1,4 @@
-import type { PlatformName } from '../platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { datesBetween } from './analytics-dates';
 import type {
   AnalyticsHistoryDto,

@@ -5,10 +5,11 @@ import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import { AccountCredentialsService } from '../accounts/account-credentials.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
-import { PlatformError } from '../platforms/platform-adapter';
-import { PlatformRegistry } from '../platforms/platform-registry';
+import { PlatformError } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { PostEntity } from '../posts/entities/post.entity';
 import { PostTargetEntity } from '../posts/entities/post-target.entity';
+import { isPostInScope } from '../posts/post-scope';
 import { utcDate } from './analytics-dates';
 import {
   LiveAccountDto,
@@ -102,7 +103,9 @@ export class AnalyticsLiveService {
           .getRepository(PostEntity)
           .findOne({ where: { id: postId, workspaceId: auth.workspaceId, profileId: auth.profileId } })
       : null;
-    if (!post) throw ApiError.notFound('post', postId);
+    // A post the key may not see (a target outside its accounts) answers like a missing one.
+    if (!post || !(await isPostInScope(this.dataSource.manager, auth, post.id)))
+      throw ApiError.notFound('post', postId);
     const where: FindOptionsWhere<PostTargetEntity> = { postId: post.id, profileId: auth.profileId, status: 'success' };
     if (accountId) where.accountId = accountId;
     else if (auth.accountIds) where.accountId = In(auth.accountIds);

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { QueueService } from '@/common/queue/queue.service';
 import { AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
-import type { AccountCredentials, PlatformAdapter } from '../platforms/platform-adapter';
+import type { AccountCredentials, PlatformAdapter } from '@/modules/networks/kit/adapter';
 import { PostsRepository } from '../posts/services/posts.repository';
 import { addDays, utcDate } from './analytics-dates';
 import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';

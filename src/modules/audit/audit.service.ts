@@ -5,6 +5,7 @@ import { AuthContext } from '@/common/auth/auth-context';
 import { RequestLogEntity } from '@/common/logging/request-log.entity';
 import { EventEntity } from '@/common/outbox/event.entity';
 import { paged, pageWindow } from '@/common/pagination/pagination';
+import { eventScopeCondition } from './event-scope';
 import { AuditEventListDto, ListEventsQueryDto, ListLogsQueryDto, RequestLogListDto } from './dto/audit.dto';
 
 @Injectable()
@@ -16,17 +17,18 @@ export class AuditService {
 
   async listEvents(auth: AuthContext, query: ListEventsQueryDto): Promise<AuditEventListDto> {
     const window = pageWindow(query);
-    const where = {
-      workspaceId: auth.workspaceId,
-      profileId: auth.profileId,
-      ...(query.type ? { type: query.type } : {}),
-    };
-    const [rows, total] = await this.events.findAndCount({
-      where,
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: window.offset,
-      take: window.limit,
-    });
+    const qb = this.events
+      .createQueryBuilder('e')
+      .where('e.workspace_id = :ws AND e.profile_id = :profileId', { ws: auth.workspaceId, profileId: auth.profileId });
+    if (query.type) qb.andWhere('e.type = :type', { type: query.type });
+    // A key restricted to accounts sees only events about its accounts and its posts (event-scope.ts).
+    if (auth.accountIds) qb.andWhere(eventScopeCondition('e.data'), { scopeAccountIds: auth.accountIds });
+    const [rows, total] = await qb
+      .orderBy('e.created_at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .skip(window.offset)
+      .take(window.limit)
+      .getManyAndCount();
     return {
       events: rows.map((e) => ({
         id: e.id,
@@ -46,6 +48,8 @@ export class AuditService {
       profileId: auth.profileId,
       ...(query.status ? { status: query.status } : {}),
       ...(query.method ? { method: query.method } : {}),
+      // A key restricted to accounts sees only its own requests (paths name other accounts' posts).
+      ...(auth.accountIds ? { keyId: auth.keyId } : {}),
     };
     const [rows, total] = await this.logs.findAndCount({
       where,

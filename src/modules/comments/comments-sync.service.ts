@@ -5,7 +5,7 @@ import { OutboxService } from '@/common/outbox/outbox.service';
 import { QueueService } from '@/common/queue/queue.service';
 import { AccountFilter, AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
-import type { AccountCredentials, NetworkComment, PlatformAdapter } from '../platforms/platform-adapter';
+import type { AccountCredentials, NetworkComment, PlatformAdapter } from '@/modules/networks/kit/adapter';
 import { PostTargetEntity } from '../posts/entities/post-target.entity';
 import { PostsRepository } from '../posts/services/posts.repository';
 import { CommentEntity } from './entities/comment.entity';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AuthContext } from '@/common/auth/auth-context';
+import { parseIsoDateTime } from '@/common/dates/strict-dates';
 import { ApiError } from '@/common/errors/api-error';
 import { pageLimit } from '@/common/pagination/pagination';
 import { CommentDto, CommentListDto, ListCommentsQueryDto } from './dto/comment.dto';
@@ -38,7 +39,7 @@ export function decodeCursor(cursor: string): Cursor {
     if (
       typeof createdAt === 'string' &&
       typeof id === 'string' &&
-      Number.isFinite(Date.parse(createdAt)) &&
+      parseIsoDateTime(createdAt) !== null &&
       /^[0-9a-f-]{36}$/.test(id)
     )
       return { createdAt, id };

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { PlatformName } from '../platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * The hosted connect pages: plain, server-rendered, accessible HTML (no scripts). Every value

@@ -12,8 +12,8 @@ import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntitlementsService } from '../plans/entitlements.service';
-import { PlatformRegistry } from '../platforms/platform-registry';
-import type { PlatformName } from '../platforms/platform-name';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { ConnectSessionDto } from './dto/connect.dto';
 import { ConnectSessionEntity, ConnectSessionError } from './entities/connect-session.entity';
 

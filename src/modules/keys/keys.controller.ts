@@ -29,6 +29,7 @@ export class KeysController {
     errors: [
       'invalid_request',
       'account_not_allowed',
+      'plan_limit',
       'trial_expired',
       'idempotency_key_reused',
       'idempotency_key_in_use',

@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { AppConfig } from '@/config/config';
-import { displayPrefix, generateApiKey, hashApiKey } from '@/common/auth/api-key-secret';
+import { parseStrictDateTime } from '@/common/dates/strict-dates';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { AuthCache } from '@/common/auth/auth-cache';
 import { isUuid } from '@/common/auth/auth.service';
 import { isGrant, isSubset } from '@/common/auth/permissions';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { paged, pageWindow } from '@/common/pagination/pagination';
+import { EntitlementsService } from '../plans/entitlements.service';
 import { ApiKeyEntity } from './api-key.entity';
+import { issueApiKey } from './issue-api-key';
 import {
   ApiKeyDto,
   ApiKeyListDto,
@@ -19,21 +22,6 @@ import {
   RevokedApiKeyDto,
 } from './dto/api-key.dto';
 
-export interface NewKeyInput {
-  workspaceId: string;
-  name: string;
-  permissions: string[];
-  homeProfileId: string;
-  profileIds?: string[] | null;
-  accountIds?: string[] | null;
-  ownerUserId?: string | null;
-  expiresAt?: Date | null;
-  maxPostsPerDay?: number | null;
-  rateLimitPerMinute?: number | null;
-  rateLimitPerHour?: number | null;
-  createdByKeyId?: string | null;
-}
-
 @Injectable()
 export class KeysService {
   constructor(
@@ -41,6 +29,8 @@ export class KeysService {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly config: AppConfig,
+    private readonly entitlements: EntitlementsService,
+    private readonly authCache: AuthCache,
   ) {}
 
   toDto(k: ApiKeyEntity): ApiKeyDto {
@@ -56,6 +46,7 @@ export class KeysService {
       expiresAt: k.expiresAt?.toISOString() ?? null,
       maxPostsPerDay: k.maxPostsPerDay,
       rateLimitPerMinute: k.rateLimitPerMinute ?? this.config.rateLimit.perMinute,
+      rateLimitPerHour: k.rateLimitPerHour ?? this.config.rateLimit.perHour,
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       revokedAt: k.revokedAt?.toISOString() ?? null,
       createdAt: k.createdAt.toISOString(),
@@ -77,6 +68,11 @@ export class KeysService {
     return { apiKeys: rows.map((k) => this.toDto(k)), ...paged(window, total) };
   }
 
+  /**
+   * A key made by a key never exceeds its maker: permissions, profiles and accounts inside the
+   * maker's; expiry not later, `maxPostsPerDay` and rate ceilings not higher (each inherited when
+   * omitted); the owner is the maker's own (the operator CLI makes keys for other people).
+   */
   async create(auth: AuthContext, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     const permissions = dto.permissions ?? auth.permissions;
     const bad = permissions.find((p) => !isGrant(p));
@@ -101,52 +97,66 @@ export class KeysService {
       dto.homeProfileId ?? (profileIds && !profileIds.includes(auth.profileId) ? profileIds[0]! : auth.profileId);
     if (profileIds && !profileIds.includes(homeProfileId))
       throw ApiError.invalid('homeProfileId', 'homeProfileId must be one of profileIds.');
-    const expiresAt = dto.expiresAt ? new Date(dto.expiresAt) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now())
-      throw ApiError.invalid('expiresAt', 'expiresAt must be in the future.');
-    const ceiling = await this.rateCeiling(auth.keyId);
-    if (dto.rateLimitPerMinute && dto.rateLimitPerMinute > ceiling) {
+    if (dto.ownerUserId !== undefined && dto.ownerUserId !== auth.ownerUserId)
       throw ApiError.invalid(
-        'rateLimitPerMinute',
-        `rateLimitPerMinute cannot exceed the creating key's own (${ceiling}).`,
+        'ownerUserId',
+        "ownerUserId can only be the creating key's own owner; keys for other people are made with the operator CLI (npm run admin -- key --email).",
       );
-    }
+    const maker = await this.keys.findOne({ where: { id: auth.keyId, workspaceId: auth.workspaceId } });
+    if (!maker) throw new ApiError('invalid_api_key');
+    const limits = this.inheritedLimits(maker, dto);
     return this.dataSource.transaction(async (m) => {
       await this.assertProfilesExist(m, auth.workspaceId, [homeProfileId, ...(profileIds ?? [])]);
-      const ownerUserId = dto.ownerUserId ?? auth.ownerUserId;
-      if (ownerUserId) {
-        const [u] = (await m.query('SELECT 1 FROM users WHERE id = $1 AND workspace_id = $2', [
-          ownerUserId,
-          auth.workspaceId,
-        ])) as unknown[];
-        if (!u) throw ApiError.invalid('ownerUserId', `ownerUserId '${ownerUserId}' is not a user of this workspace.`);
-      }
-      const { entity, secret } = await this.insertKey(m.getRepository(ApiKeyEntity), {
-        workspaceId: auth.workspaceId,
-        name: dto.name,
-        permissions,
-        homeProfileId,
-        profileIds,
-        accountIds,
-        ownerUserId,
-        expiresAt,
-        maxPostsPerDay: dto.maxPostsPerDay ?? null,
-        rateLimitPerMinute: dto.rateLimitPerMinute ?? null,
-        createdByKeyId: auth.keyId,
-      });
-      await this.outbox.record(m, {
-        workspaceId: auth.workspaceId,
-        profileId: auth.profileId,
-        type: 'api_key.created',
-        actor: actorOf(auth),
-        data: { apiKey: this.toDto(entity) },
-      });
+      await this.entitlements.assertKeyQuota(m, auth);
+      const { entity, secret } = await issueApiKey(
+        m,
+        {
+          workspaceId: auth.workspaceId,
+          name: dto.name,
+          permissions,
+          homeProfileId,
+          profileIds,
+          accountIds,
+          ownerUserId: auth.ownerUserId,
+          ...limits,
+          createdByKeyId: auth.keyId,
+        },
+        { actor: actorOf(auth), profileId: auth.profileId },
+      );
       return { apiKey: this.toDto(entity), secret };
     });
   }
 
+  /** Expiry, daily cap and rate ceilings of a key made by `maker`: at most the maker's, the maker's when omitted. */
+  private inheritedLimits(
+    maker: ApiKeyEntity,
+    dto: CreateApiKeyDto,
+  ): Pick<ApiKeyEntity, 'expiresAt' | 'maxPostsPerDay' | 'rateLimitPerMinute' | 'rateLimitPerHour'> {
+    const expiresAt = dto.expiresAt !== undefined ? parseStrictDateTime(dto.expiresAt, 'expiresAt') : maker.expiresAt;
+    if (dto.expiresAt !== undefined && expiresAt!.getTime() <= Date.now())
+      throw ApiError.invalid('expiresAt', 'expiresAt must be in the future.');
+    if (expiresAt && maker.expiresAt && expiresAt.getTime() > maker.expiresAt.getTime())
+      throw ApiError.invalid(
+        'expiresAt',
+        `expiresAt cannot be later than the creating key's own expiry (${maker.expiresAt.toISOString()}).`,
+      );
+    const cap = (field: 'maxPostsPerDay' | 'rateLimitPerMinute' | 'rateLimitPerHour', ceiling: number | null) => {
+      const asked = dto[field];
+      if (asked === undefined) return maker[field];
+      if (ceiling !== null && asked > ceiling)
+        throw ApiError.invalid(field, `${field} cannot exceed the creating key's own (${ceiling}).`);
+      return asked;
+    };
+    return {
+      expiresAt,
+      maxPostsPerDay: cap('maxPostsPerDay', maker.maxPostsPerDay),
+      rateLimitPerMinute: cap('rateLimitPerMinute', maker.rateLimitPerMinute ?? this.config.rateLimit.perMinute),
+      rateLimitPerHour: cap('rateLimitPerHour', maker.rateLimitPerHour ?? this.config.rateLimit.perHour),
+    };
+  }
+
   async revoke(auth: AuthContext, id: string): Promise<RevokedApiKeyDto> {
-    return this.dataSource.transaction(async (m) => {
+    const revoked = await this.dataSource.transaction(async (m) => {
       const key = isUuid(id)
         ? await m.findOne(ApiKeyEntity, {
             where: { id, workspaceId: auth.workspaceId },
@@ -173,38 +183,9 @@ export class KeysService {
       }
       return { id: key.id, revoked: true, revokedAt: key.revokedAt.toISOString() };
     });
-  }
-
-  /** Creates a key row; used by the API and by the operator CLI. Returns the secret once. */
-  async insertKey(
-    repo: Repository<ApiKeyEntity>,
-    input: NewKeyInput,
-  ): Promise<{ entity: ApiKeyEntity; secret: string }> {
-    const secret = generateApiKey();
-    const entity = await repo.save(
-      repo.create({
-        workspaceId: input.workspaceId,
-        name: input.name,
-        prefix: displayPrefix(secret),
-        keyHash: hashApiKey(secret),
-        permissions: input.permissions,
-        homeProfileId: input.homeProfileId,
-        profileIds: input.profileIds ?? null,
-        accountIds: input.accountIds ?? null,
-        ownerUserId: input.ownerUserId ?? null,
-        expiresAt: input.expiresAt ?? null,
-        maxPostsPerDay: input.maxPostsPerDay ?? null,
-        rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-        rateLimitPerHour: input.rateLimitPerHour ?? null,
-        createdByKeyId: input.createdByKeyId ?? null,
-      }),
-    );
-    return { entity, secret };
-  }
-
-  private async rateCeiling(keyId: string): Promise<number> {
-    const key = await this.keys.findOne({ where: { id: keyId } });
-    return key?.rateLimitPerMinute ?? this.config.rateLimit.perMinute;
+    // Every process drops its cached copy of the key (AuthCache), this one before answering.
+    await this.authCache.changed(`key:${revoked.id}`);
+    return revoked;
   }
 
   private async assertProfilesExist(

@@ -1,7 +1,7 @@
 import type { McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CONTENT_TYPES, POST_STATES } from '../posts/entities/post.entity';
-import { PLATFORM_NAMES } from '../platforms/platform-name';
+import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
 import { CallerContext, forwardToRest, RestCall, segment } from './rest-forwarder';
 
 /**

@@ -1,7 +1,7 @@
 import type { AuthContext } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import type { EffectivePolicy } from '../policy/policy.service';
-import type { PlatformName } from '../platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import type { PostEntity } from './entities/post.entity';
 
 /** Pure rules shared by creation, edits, publishing and approval. */

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from '@/common/errors/api-error';
-import { isPlatformName, PLATFORM_NAMES, PlatformName } from '../platforms/platform-name';
+import { isPlatformName, PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 import { PublishContentDto } from './dto/create-post.dto';
 import type { ContentType, PostContent } from './entities/post.entity';
 

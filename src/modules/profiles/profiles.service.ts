@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, Repository } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
+import { AuthCache } from '@/common/auth/auth-cache';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
@@ -36,6 +37,7 @@ export class ProfilesService {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly entitlements: EntitlementsService,
+    private readonly authCache: AuthCache,
   ) {}
 
   async list(auth: AuthContext, query: ListProfilesQueryDto): Promise<ProfileListDto> {
@@ -129,6 +131,8 @@ export class ProfilesService {
         data: { id: found.id },
       });
     });
+    // Keys stop reaching the profile in every process (AuthCache caches reachable profiles).
+    await this.authCache.changed(`profile:${id}`);
     return { id, deleted: true };
   }
 

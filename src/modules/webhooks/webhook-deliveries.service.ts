@@ -8,6 +8,7 @@ import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { paged, pageWindow } from '@/common/pagination/pagination';
 import { QueueService } from '@/common/queue/queue.service';
+import { eventScopeCondition } from '../audit/event-scope';
 import { EntitlementsService } from '../plans/entitlements.service';
 import {
   ListDeliveriesQueryDto,
@@ -41,6 +42,14 @@ export function toDeliveryDto(d: WebhookDeliveryEntity): WebhookDeliveryDto {
   };
 }
 
+/**
+ * A key restricted to accounts sees the deliveries of real events it may see (event-scope.ts);
+ * test deliveries (no event, made-up data) stay visible.
+ */
+function deliveryScopeCondition(alias: string): string {
+  return `(${alias}.event_id IS NULL OR ${eventScopeCondition(`${alias}.payload`)})`;
+}
+
 const REDELIVERABLE: DeliveryStatus[] = ['failed', 'abandoned', 'cancelled'];
 
 /** Delivery records of a subscription: listing, synthetic test events, manual redelivery. */
@@ -64,16 +73,17 @@ export class WebhookDeliveriesService {
     this.entitlements.assertFeature(auth, 'webhooks');
     const sub = await this.webhooks.findOwned(auth, subscriptionId);
     const window = pageWindow(query);
-    const [rows, total] = await this.deliveries.findAndCount({
-      where: {
-        workspaceId: auth.workspaceId,
-        subscriptionId: sub.id,
-        ...(query.status ? { status: query.status } : {}),
-      },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: window.offset,
-      take: window.limit,
-    });
+    const qb = this.deliveries
+      .createQueryBuilder('d')
+      .where('d.workspace_id = :ws AND d.subscription_id = :sub', { ws: auth.workspaceId, sub: sub.id });
+    if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    if (auth.accountIds) qb.andWhere(deliveryScopeCondition('d'), { scopeAccountIds: auth.accountIds });
+    const [rows, total] = await qb
+      .orderBy('d.created_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .skip(window.offset)
+      .take(window.limit)
+      .getManyAndCount();
     return { deliveries: rows.map(toDeliveryDto), ...paged(window, total) };
   }
 
@@ -122,14 +132,17 @@ export class WebhookDeliveriesService {
     if (!isUuid(deliveryId)) throw ApiError.notFound('delivery', deliveryId);
     const { delivery, previous } = await this.dataSource.transaction(async (m) => {
       const sub = await this.webhooks.findOwned(auth, subscriptionId, m);
-      const found = await m.getRepository(WebhookDeliveryEntity).findOne({
-        where: {
+      const qb = m
+        .getRepository(WebhookDeliveryEntity)
+        .createQueryBuilder('d')
+        .where('d.id = :id AND d.subscription_id = :sub AND d.workspace_id = :ws', {
           id: deliveryId,
-          subscriptionId: sub.id,
-          workspaceId: auth.workspaceId,
-        },
-        lock: { mode: 'pessimistic_write' },
-      });
+          sub: sub.id,
+          ws: auth.workspaceId,
+        })
+        .setLock('pessimistic_write');
+      if (auth.accountIds) qb.andWhere(deliveryScopeCondition('d'), { scopeAccountIds: auth.accountIds });
+      const found = await qb.getOne();
       if (!found) throw ApiError.notFound('delivery', deliveryId);
       if (!REDELIVERABLE.includes(found.status)) {
         throw new ApiError(

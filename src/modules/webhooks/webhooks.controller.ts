@@ -43,7 +43,7 @@ export class WebhooksController {
   /** Create a subscription; the signing secret is returned this once. */
   @Post()
   @RequirePermission('webhooks:write', {
-    errors: ['invalid_request', ...WRITE_ERRORS],
+    errors: ['invalid_request', 'account_not_allowed', ...WRITE_ERRORS],
   })
   create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
     return this.webhooks.create(auth, dto);
@@ -59,7 +59,7 @@ export class WebhooksController {
   /** Change url, events or isActive. `isActive: false` pauses: events while paused are dropped, not queued. */
   @Patch(':id')
   @RequirePermission('webhooks:write', {
-    errors: ['not_found', 'invalid_request', ...WRITE_ERRORS],
+    errors: ['not_found', 'invalid_request', 'account_not_allowed', ...WRITE_ERRORS],
   })
   update(
     @CurrentAuth() auth: AuthContext,

@@ -6,6 +6,7 @@ import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entit
 import { WebhookDeliveryProcessor } from './jobs/webhook-delivery.processor';
 import { WebhookFanoutProcessor } from './jobs/webhook-fanout.processor';
 import { WebhookSweepProcessor } from './jobs/webhook-sweep.processor';
+import { WorkspaceDeliverySlots } from './jobs/workspace-delivery-slots';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
@@ -22,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookFanoutProcessor,
     WebhookDeliveryProcessor,
     WebhookSweepProcessor,
+    WorkspaceDeliverySlots,
   ],
   exports: [WebhooksService],
 })

@@ -43,6 +43,26 @@ function normaliseEvents(events: string[]): string[] {
   return events.includes(WILDCARD) ? [WILDCARD] : events;
 }
 
+/**
+ * An `account` scope subscription receives every profile's events: a key limited to some
+ * profiles neither sees nor changes one (it answers like a missing subscription).
+ */
+function visibleScopes(auth: AuthContext): { scope?: 'profile' } {
+  return auth.profileIds ? { scope: 'profile' } : {};
+}
+
+/**
+ * A subscription receives the events of every account of its profile: a key restricted to some
+ * accounts cannot choose where they go (create one, or change its url).
+ */
+function assertMayPointReceivers(auth: AuthContext): void {
+  if (auth.accountIds)
+    throw new ApiError(
+      'account_not_allowed',
+      "A key restricted to accounts cannot create a subscription or change its url: subscriptions receive every account's events.",
+    );
+}
+
 /** Subscriptions: CRUD and secret rotation. Every write commits with its audit row. */
 @Injectable()
 export class WebhooksService {
@@ -64,6 +84,7 @@ export class WebhooksService {
         workspaceId: auth.workspaceId,
         profileId: auth.profileId,
         deletedAt: IsNull(),
+        ...visibleScopes(auth),
       },
       order: { createdAt: 'ASC', id: 'ASC' },
       skip: window.offset,
@@ -79,6 +100,7 @@ export class WebhooksService {
 
   async create(auth: AuthContext, dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
     this.entitlements.assertFeature(auth, 'webhooks');
+    assertMayPointReceivers(auth);
     const scope = dto.scope ?? 'profile';
     // An account-wide subscription sees every profile's events: only for keys that reach every profile.
     if (scope === 'account' && auth.profileIds)
@@ -89,6 +111,7 @@ export class WebhooksService {
     await this.assertReceiverUrl(dto.url);
     const secret = generateWebhookSecret();
     const saved = await this.dataSource.transaction(async (m) => {
+      await this.entitlements.assertWebhookQuota(m, auth, auth.profileId);
       const row = await m.save(
         m.create(WebhookSubscriptionEntity, {
           workspaceId: auth.workspaceId,
@@ -110,6 +133,7 @@ export class WebhooksService {
 
   async update(auth: AuthContext, id: string, dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
     this.entitlements.assertFeature(auth, 'webhooks');
+    if (dto.url !== undefined) assertMayPointReceivers(auth);
     if (dto.url !== undefined) await this.assertReceiverUrl(dto.url);
     const saved = await this.dataSource.transaction(async (m) => {
       const found = await this.findOwned(auth, id, m);
@@ -175,6 +199,7 @@ export class WebhooksService {
         workspaceId: auth.workspaceId,
         profileId: auth.profileId,
         deletedAt: IsNull(),
+        ...visibleScopes(auth),
       },
       ...(m ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });

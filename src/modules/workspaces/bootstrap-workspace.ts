@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { displayPrefix, generateApiKey, hashApiKey } from '@/common/auth/api-key-secret';
+import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { EventEntity } from '@/common/outbox/event.entity';
-import { ApiKeyEntity } from '../keys/api-key.entity';
+import { issueApiKey } from '../keys/issue-api-key';
 import { PlanName, TRIAL_DAYS } from '../plans/plans';
 import { ProfileEntity } from '../profiles/profile.entity';
 import { UserEntity } from './user.entity';
@@ -46,26 +46,18 @@ export async function bootstrapWorkspace(ds: DataSource, input: BootstrapInput):
         externalId: null,
       }),
     );
-    const apiKey = generateApiKey();
-    const key = await m.save(
-      m.create(ApiKeyEntity, {
+    const { entity: key, secret: apiKey } = await issueApiKey(
+      m,
+      {
         workspaceId: workspace.id,
         name: input.keyName ?? 'First key',
-        prefix: displayPrefix(apiKey),
-        keyHash: hashApiKey(apiKey),
         permissions: input.permissions ?? ['*'],
-        profileIds: null,
-        accountIds: null,
         homeProfileId: profile.id,
         ownerUserId: input.withOwner === false ? null : user.id,
-        expiresAt: null,
-        maxPostsPerDay: null,
         rateLimitPerMinute: input.rateLimitPerMinute ?? null,
         rateLimitPerHour: input.rateLimitPerHour ?? null,
-        createdByKeyId: null,
-        lastUsedAt: null,
-        revokedAt: null,
-      }),
+      },
+      { actor: SYSTEM_ACTOR, profileId: profile.id },
     );
     await m.save(
       m.create(EventEntity, {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ProfileBodyDto, ProfileQueryDto } from '@/common/pagination/pagination';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 import type { AccountStatus } from '../entities/social-account.entity';
 
 export class ListAccountsQueryDto extends ProfileQueryDto {

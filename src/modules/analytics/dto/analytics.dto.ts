@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { ProfileQueryDto } from '@/common/pagination/pagination';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

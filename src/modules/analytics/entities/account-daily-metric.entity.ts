@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /** One account's numbers for one UTC day, as the network reports them (today's row is updated until the day ends). */
 @Entity({ name: 'account_daily_metrics' })

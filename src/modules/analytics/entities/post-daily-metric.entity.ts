@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /** Lifetime numbers of one published item (a post's target) as read on one UTC day. */
 @Entity({ name: 'post_daily_metrics' })

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto } from '@/common/pagination/pagination';
+import { PageQueryDto, toInt } from '@/common/pagination/pagination';
 
 export class ListEventsQueryDto extends PageQueryDto {
   /** Only events of this type (e.g. post.published, api_key.created). */
@@ -13,9 +13,7 @@ export class ListEventsQueryDto extends PageQueryDto {
 export class ListLogsQueryDto extends PageQueryDto {
   /** Only requests answered with this HTTP status. */
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value,
-  )
+  @Transform(toInt)
   @IsInt({ message: 'status must be an HTTP status code' })
   @Min(100)
   @Max(599)

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUUID } from 'class-validator';
 import { PageLimit, ProfileQueryDto } from '@/common/pagination/pagination';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 
 export class ListCommentsQueryDto extends ProfileQueryDto {
   /** Only comments on this account's items. */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /** A comment read from a network on one of our published items. */
 @Entity({ name: 'comments' })

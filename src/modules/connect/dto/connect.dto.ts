@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUrl, MaxLength } from 'class-validator';
 import { ProfileBodyDto, ProfileQueryDto } from '@/common/pagination/pagination';
 import { AccountDto } from '@/modules/accounts/dto/account.dto';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 import type { ConnectSessionStatus } from '../entities/connect-session.entity';
 
 const PLATFORM_MESSAGE = `platform must be one of ${PLATFORM_NAMES.join(', ')}`;

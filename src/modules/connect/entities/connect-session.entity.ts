@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { Actor } from '@/common/outbox/event.entity';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 export type ConnectSessionStatus = 'pending' | 'completed' | 'failed' | 'expired';
 

@@ -2,7 +2,6 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayUnique,
   IsArray,
-  IsDateString,
   IsInt,
   IsOptional,
   IsString,
@@ -46,29 +45,37 @@ export class CreateApiKeyDto extends ProfileBodyDto {
   @IsUUID('all', { message: 'homeProfileId must be a profile id' })
   homeProfileId?: string;
 
-  /** Owner (a user of the workspace); defaults to the creating key's owner. */
+  /** Owner: only the creating key's own owner (the default); the operator CLI makes keys for others. */
   @IsOptional()
   @IsUUID('all', { message: 'ownerUserId must be a user id' })
   ownerUserId?: string;
 
-  /** ISO 8601 expiry. */
+  /** ISO 8601 expiry; not later than the creating key's (inherited when omitted). */
+  @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
-  @IsDateString({ strict: true }, { message: 'expiresAt must be an ISO 8601 date-time' })
+  @IsString({ message: 'expiresAt must be an ISO 8601 date-time' })
   expiresAt?: string;
 
-  /** Daily post cap, reset at midnight UTC. */
+  /** Daily post cap, reset at midnight UTC; at most the creating key's (inherited when omitted). */
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxPostsPerDay?: number;
 
-  /** Requests per rolling minute; at most the creating key's. */
+  /** Requests per rolling minute; at most the creating key's (inherited when omitted). */
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(100_000)
   rateLimitPerMinute?: number;
+
+  /** Requests per rolling hour; at most the creating key's (inherited when omitted). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  rateLimitPerHour?: number;
 }
 
 export class ListApiKeysQueryDto extends PageQueryDto {}
@@ -86,6 +93,7 @@ export class ApiKeyDto {
   expiresAt: string | null;
   maxPostsPerDay: number | null;
   rateLimitPerMinute: number;
+  rateLimitPerHour: number;
   lastUsedAt: string | null;
   revokedAt: string | null;
   createdAt: string;

@@ -13,7 +13,7 @@ import {
   Min,
 } from 'class-validator';
 import { ProfileBodyDto } from '@/common/pagination/pagination';
-import { PLATFORM_NAMES } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
 
 /** Fields left out keep their current value. */
 export class UpdatePolicyDto extends ProfileBodyDto {

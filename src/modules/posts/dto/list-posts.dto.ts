@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '@/common/pagination/pagination';
-import { PLATFORM_NAMES, PlatformName } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '../entities/post.entity';
 
 export class ListPostsQueryDto extends PageQueryDto {

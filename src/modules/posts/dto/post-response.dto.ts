@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ActorDto } from '@/modules/audit/dto/audit.dto';
-import { PLATFORM_NAMES } from '@/modules/platforms/platform-name';
+import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
 import { CONTENT_TYPES, POST_STATES } from '../entities/post.entity';
 
-const TARGET_STATUSES = ['pending', 'publishing', 'success', 'failed'];
+const TARGET_STATUSES = ['pending', 'publishing', 'waiting_on_network', 'success', 'failed'];
 const ERROR_CATEGORIES = [
   'auth_expired',
   'invalid_content',
@@ -11,6 +11,7 @@ const ERROR_CATEGORIES = [
   'network_rate_limited',
   'network_error',
   'unknown_outcome',
+  'policy_violation',
 ];
 
 /** One account a post publishes to, with its result. */
@@ -21,6 +22,10 @@ export class PostTargetDto {
   platform: string;
   /** Page name at the time the post was created. */
   pageName: string;
+  /**
+   * `waiting_on_network`: the network took the item and is still processing it (moderation,
+   * transcoding, a media container); it is checked again with back-off for up to 24 hours.
+   */
   @ApiProperty({ enum: TARGET_STATUSES })
   status: string;
   /** The network's id of the published item. */

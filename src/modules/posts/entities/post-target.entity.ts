@@ -1,14 +1,20 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * `pending` → `publishing` (a call to the network is under way) → `success` | `failed`.
  * A target found in `publishing` after a crash has an unknown outcome: check before re-sending.
+ * `waiting_on_network`: the network took the item and is still processing it (moderation,
+ * transcoding, a media container); follow-up checks settle it, nothing is sent again.
  */
-export type TargetStatus = 'pending' | 'publishing' | 'success' | 'failed';
+export type TargetStatus = 'pending' | 'publishing' | 'waiting_on_network' | 'success' | 'failed';
 
-export type ErrorCategory =
-  'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
+/** A failed target's category: a network's (the adapter contract's), or ours before any network call. */
+export type TargetErrorCategory =
+  | ErrorCategory
+  /** Refused by the profile's policy at publish time; never sent. */
+  | 'policy_violation';
 
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
@@ -50,11 +56,23 @@ export class PostTargetEntity {
   @Column({ name: 'publish_state', type: 'jsonb', default: () => "'{}'" })
   publishState: Record<string, unknown>;
 
+  /** When the target started waiting on the network's processing. */
+  @Column({ name: 'waiting_since', type: 'timestamptz', nullable: true })
+  waitingSince: Date | null;
+
+  /** When a follow-up check of a target waiting on the network is due. */
+  @Column({ name: 'next_check_at', type: 'timestamptz', nullable: true })
+  nextCheckAt: Date | null;
+
+  /** Follow-up checks made while waiting on the network. */
+  @Column({ type: 'int', default: 0 })
+  checks: number;
+
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
   @Column({ name: 'error_category', type: 'text', nullable: true })
-  errorCategory: ErrorCategory | null;
+  errorCategory: TargetErrorCategory | null;
 
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt: Date | null;

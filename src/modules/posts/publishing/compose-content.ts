@@ -1,4 +1,4 @@
-import type { PublishContent } from '@/modules/platforms/platform-adapter';
+import type { PublishContent } from '@/modules/networks/kit/adapter';
 import type { PostContent, PostEntity } from '../entities/post.entity';
 import type { PostTargetEntity } from '../entities/post-target.entity';
 

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
 import { AppConfig } from '@/config/config';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * Slots: a sorted set per network, member = holder token, score = lease expiry (Redis clock).

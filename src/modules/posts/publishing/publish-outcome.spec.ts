@@ -1,5 +1,12 @@
-import { PlatformError } from '@/modules/platforms/platform-adapter';
-import { decideAfterError, decideAfterLookup, finalPostState, RetryPolicy } from './publish-outcome';
+import { PlatformError, StillProcessingError } from '@/modules/networks/kit/adapter';
+import {
+  decideAfterError,
+  decideAfterLookup,
+  finalPostState,
+  MAX_CHECK_DELAY_MS,
+  nextCheckDelayMs,
+  RetryPolicy,
+} from './publish-outcome';
 
 const policy: RetryPolicy = {
   tries: 3,
@@ -128,5 +135,20 @@ describe('finalPostState', () => {
   });
   it('should be failed when every target failed', () => {
     expect(finalPostState([{ status: 'failed' }, { status: 'failed' }])).toBe('failed');
+  });
+});
+
+describe('nextCheckDelayMs', () => {
+  it('should double from the base and stop at 15 minutes', () => {
+    expect([0, 1, 2, 3].map((n) => nextCheckDelayMs(n, 15_000))).toEqual([15_000, 30_000, 60_000, 120_000]);
+    expect(nextCheckDelayMs(10, 15_000)).toBe(MAX_CHECK_DELAY_MS);
+    expect(nextCheckDelayMs(500, 15_000)).toBe(MAX_CHECK_DELAY_MS);
+  });
+});
+
+describe('StillProcessingError', () => {
+  it('should read as a transient network_error to code that does not know it', () => {
+    const err = new StillProcessingError('still in review');
+    expect(decideAfterError(err, 1, policy, noJitter)).toEqual({ kind: 'retry', delayMs: 1000 });
   });
 });

@@ -1,5 +1,6 @@
-import { PlatformError, PublishResult } from '@/modules/platforms/platform-adapter';
-import type { ErrorCategory, PostTargetEntity } from '../entities/post-target.entity';
+import { PlatformError, PublishResult } from '@/modules/networks/kit/adapter';
+import type { ErrorCategory } from '@/modules/networks/kit/adapter';
+import type { PostTargetEntity } from '../entities/post-target.entity';
 import type { PostState } from '../entities/post.entity';
 
 /** How hard one attempt tries a target before recording a failure. */
@@ -18,6 +19,16 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 10_000,
   retryAfterCapMs: 30_000,
 };
+
+/** A target waits on the network's processing at most this long, then fails as unknown_outcome. */
+export const WAITING_LIMIT_MS = 24 * 3_600_000;
+/** Longest pause between two follow-up checks of a target waiting on the network. */
+export const MAX_CHECK_DELAY_MS = 15 * 60_000;
+
+/** Delay before follow-up check number `checksMade + 1`: base, doubling, at most 15 minutes. */
+export function nextCheckDelayMs(checksMade: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.min(checksMade, 20), MAX_CHECK_DELAY_MS);
+}
 
 /** What to do after a publish (or credentials) call threw. */
 export type ErrorDecision =

@@ -3,18 +3,30 @@ import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import { QueueService } from '@/common/queue/queue.service';
+import { PolicyService } from '@/modules/policy/policy.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { PostTransitions } from '../services/post-transitions';
 import { PostLocks } from './post-lock';
 import { finalPostState } from './publish-outcome';
+import { policyViolation } from './publish-policy';
 import { TargetPublisher } from './target-publisher';
 
 /** How long a job waits for another live worker to let go of the same post. */
 const LOCK_WAIT_MS = 30_000;
+/** A check-publish job may fire a little before this clock agrees it is due. */
+const DUE_TOLERANCE_MS = 1000;
 
-export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | 'partially_published' | 'failed';
+export type PublishRunOutcome =
+  | 'missing'
+  | 'skipped'
+  | 'busy'
+  /** Targets wait on the network's processing: the post stays processing, a check-publish job is due. */
+  | 'waiting'
+  | 'published'
+  | 'partially_published'
+  | 'failed';
 
 /**
  * The `publish-post` job. Safe to run twice and to race a cancel:
@@ -23,6 +35,11 @@ export type PublishRunOutcome = 'missing' | 'skipped' | 'busy' | 'published' | '
  * - a post already `processing` (a crashed worker's job re-run by stalled recovery, or the
  *   resume sweep) continues where the crashed one stopped — targets already `success`/`failed`
  *   are kept, one left `publishing` is checked on the network before anything is re-sent;
+ * - the profile's policy is applied again when the post goes out: a target it now forbids
+ *   (excluded platform, blocked term) fails as `policy_violation` without any network call;
+ * - a target the network is still processing waits on it (`waiting_on_network`): the run ends,
+ *   the post stays `processing`, and a delayed `check-publish` job (same run, same lock) checks
+ *   the targets that are due, until every target is settled;
  * - `processing → final` is guarded too, so each post.* event is written exactly once.
  */
 @Injectable()
@@ -35,10 +52,12 @@ export class PublishPostProcessor implements OnModuleInit {
     private readonly transitions: PostTransitions,
     private readonly locks: PostLocks,
     private readonly targets: TargetPublisher,
+    private readonly policies: PolicyService,
   ) {}
 
   onModuleInit(): void {
     this.queues.handle('publish-post', ({ postId }) => this.run(postId));
+    this.queues.handle('check-publish', ({ postId }) => this.run(postId));
   }
 
   async run(postId: string): Promise<PublishRunOutcome> {
@@ -83,10 +102,36 @@ export class PublishPostProcessor implements OnModuleInit {
     const targets = await this.ds
       .getRepository(PostTargetEntity)
       .find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
+    const policy = await this.policies.effective(post.profileId);
     for (const target of targets) {
-      await this.targets.publish(post, target);
+      const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
+      if (violation) await this.targets.refuse(target, 'policy_violation', violation);
+      else if (target.status === 'waiting_on_network') {
+        if (target.nextCheckAt && target.nextCheckAt.getTime() <= Date.now() + DUE_TOLERANCE_MS)
+          await this.targets.followUp(post, target);
+      } else await this.targets.publish(post, target);
     }
     return this.finish(post);
+  }
+
+  /**
+   * The next `check-publish` job, at the earliest due check (job id per due time: a second
+   * schedule for the same time is a no-op). Lost with Redis? resume-stuck-posts re-runs the post
+   * once the check is overdue.
+   */
+  private async scheduleCheck(postId: string, waiting: PostTargetEntity[]): Promise<void> {
+    const due = Math.min(...waiting.map((t) => t.nextCheckAt?.getTime() ?? Date.now()));
+    await this.queues.enqueue(
+      'check-publish',
+      { postId },
+      {
+        jobId: `check:${postId}:${due}`,
+        delay: Math.max(0, due - Date.now()),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+      },
+    );
   }
 
   private async finish(post: PostEntity): Promise<PublishRunOutcome> {
@@ -96,7 +141,13 @@ export class PublishPostProcessor implements OnModuleInit {
         order: { createdAt: 'ASC', id: 'ASC' },
       });
       const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
-      if (open.length > 0) throw new Error(`Post ${post.id} still has ${open.length} unfinished target(s)`);
+      const waiting = open.filter((t) => t.status === 'waiting_on_network');
+      if (open.length > waiting.length)
+        throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
+      if (waiting.length > 0) {
+        await this.scheduleCheck(post.id, waiting);
+        return 'waiting';
+      }
       const to = finalPostState(targets);
       const ok = targets.filter((t) => t.status === 'success').length;
       const reason =

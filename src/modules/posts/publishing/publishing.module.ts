@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { PolicyModule } from '@/modules/policy/policy.module';
 import { PostsModule } from '../posts.module';
 import { NetworkConcurrency } from './network-concurrency';
 import { PostLocks } from './post-lock';
@@ -12,7 +13,7 @@ import { TargetPublisher } from './target-publisher';
  * `resume-stuck-posts` sweep. Handlers register in every role; they run in the worker role.
  */
 @Module({
-  imports: [AccountsModule, PostsModule],
+  imports: [AccountsModule, PolicyModule, PostsModule],
   providers: [PostLocks, NetworkConcurrency, TargetPublisher, PublishPostProcessor, ResumeStuckPosts],
   exports: [PublishPostProcessor, NetworkConcurrency, TargetPublisher, ResumeStuckPosts],
 })

@@ -9,7 +9,9 @@ const BATCH = 100;
 /**
  * The `resume-stuck-posts` job: a post in `processing` whose worker died and whose job will not
  * come back (stalled more than BullMQ allows, Redis lost) is re-enqueued. "Stuck" = no progress
- * on the post or its targets for a while AND no live worker holding its lock.
+ * on the post or its targets for a while AND no live worker holding its lock. A post whose targets
+ * wait on the network is not stuck while their next check is ahead (its check-publish job is due
+ * then); once a check is overdue (the job was lost with Redis) the post is re-run like any other.
  */
 @Injectable()
 export class ResumeStuckPosts implements OnModuleInit {
@@ -38,7 +40,8 @@ export class ResumeStuckPosts implements OnModuleInit {
     const rows = (await this.ds.query(
       `SELECT p.id FROM posts p
         WHERE p.state = 'processing' AND p.updated_at < $1
-          AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.updated_at >= $1)
+          AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id
+                           AND (t.updated_at >= $1 OR (t.status = 'waiting_on_network' AND t.next_check_at >= $1)))
         ORDER BY p.updated_at LIMIT ${BATCH}`,
       [cutoff],
     )) as { id: string }[];

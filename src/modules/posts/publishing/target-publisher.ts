@@ -1,14 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import { AppConfig } from '@/config/config';
 import type {
   AccountCredentials,
   PlatformAdapter,
   PublishContent,
   PublishResult,
-} from '@/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import type { ErrorCategory, PostTargetEntity, TargetStatus } from '../entities/post-target.entity';
+} from '@/modules/networks/kit/adapter';
+import { isStillProcessing } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composePublishContent } from './compose-content';
@@ -18,8 +20,10 @@ import {
   decideAfterError,
   decideAfterLookup,
   DEFAULT_RETRY_POLICY,
+  nextCheckDelayMs,
   RetryPolicy,
   unknownOutcomeMessage,
+  WAITING_LIMIT_MS,
 } from './publish-outcome';
 
 type PostForPublishing = Pick<PostEntity, 'id' | 'contentType' | 'message' | 'caption' | 'content'>;
@@ -29,6 +33,9 @@ type PostForPublishing = Pick<PostEntity, 'id' | 'contentType' | 'message' | 'ca
  * `pending` → `publishing` (committed before the call) → `success` | `failed`.
  * A target already `publishing` when we get to it was left by a worker that died mid-call:
  * its outcome is unknown, so the network is asked (`findPublished`) before anything is re-sent.
+ * A network still processing the item after the in-attempt wait (StillProcessingError) leaves the
+ * target `waiting_on_network` with a due time; `followUp` checks it then (one status call, never
+ * a new publish) until the network answers, or 24 hours pass (then `unknown_outcome`).
  * The caller holds the post's lock, so no other worker touches these rows meanwhile.
  */
 @Injectable()
@@ -41,6 +48,7 @@ export class TargetPublisher {
     private readonly platforms: PlatformRegistry,
     private readonly credentials: AccountCredentialsService,
     private readonly concurrency: NetworkConcurrency,
+    private readonly config: AppConfig,
   ) {}
 
   /** Tests shorten the in-attempt backoff. */
@@ -49,13 +57,19 @@ export class TargetPublisher {
   }
 
   async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
-    if (initial.status === 'success' || initial.status === 'failed') return;
+    // Settled, or waiting on the network (followUp's business).
+    if (initial.status !== 'pending' && initial.status !== 'publishing') return;
     await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
+  }
+
+  /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
+  async refuse(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
+    await this.fail(target, category, message);
   }
 
   private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     const target = await this.reload(initial.id);
-    if (!target || target.status === 'success' || target.status === 'failed') return;
+    if (!target || (target.status !== 'pending' && target.status !== 'publishing')) return;
     let adapter: PlatformAdapter;
     try {
       adapter = this.platforms.get(target.platform);
@@ -80,6 +94,21 @@ export class TargetPublisher {
       return this.fail(target, account.category, account.message);
     }
 
+    if (target.status === 'publishing' && adapter.checkProcessing && Object.keys(target.publishState).length > 0) {
+      // A previous run died during the call, maybe while the network was processing the item.
+      const check = await this.withRetries(() =>
+        adapter.checkProcessing!({ account: account.value, content, publishState: target.publishState }),
+      );
+      if (check.ok && check.value.status === 'processing')
+        return this.park(target, 'the worker stopped while the network was processing the item');
+      if (check.ok && check.value.status === 'published') return this.succeed(target, check.value.result);
+      if (check.ok && check.value.status === 'failed') {
+        await this.saveState(target, {});
+        return this.fail(target, check.value.error.category, check.value.error.message);
+      }
+      // 'ready' or no answer: the usual unknown-outcome check below decides.
+    }
+
     if (target.status === 'publishing') {
       // A previous run died during the call: find out what the network did with it.
       const settled = await this.settleUnknownOutcome(
@@ -102,16 +131,28 @@ export class TargetPublisher {
     }
 
     if (!(await this.markPublishing(target))) return;
+    return this.send(adapter, target, account.value, content);
+  }
+
+  /** The publish call with its in-attempt retries; the target is `publishing` (committed). */
+  private async send(
+    adapter: PlatformAdapter,
+    target: PostTargetEntity,
+    account: AccountCredentials,
+    content: PublishContent,
+  ): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         const result = await adapter.publish({
-          account: account.value,
+          account,
           content,
           publishState: target.publishState,
           saveState: (s) => this.saveState(target, s),
         });
         return await this.succeed(target, result);
       } catch (err) {
+        // Taken by the network, still processing: free the worker, check back later.
+        if (isStillProcessing(err)) return this.park(target, (err as Error).message);
         const decision = decideAfterError(err, tries, this.policy);
         switch (decision.kind) {
           case 'fail':
@@ -130,7 +171,7 @@ export class TargetPublisher {
             await sleep(decision.delayMs);
             break;
           case 'check': {
-            const settled = await this.settleUnknownOutcome(adapter, target, account.value, content, decision.message);
+            const settled = await this.settleUnknownOutcome(adapter, target, account, content, decision.message);
             if (settled) return;
             // Certainly not published: send again while tries remain.
             if (tries >= this.policy.tries) return this.fail(target, 'network_error', decision.message);
@@ -139,6 +180,97 @@ export class TargetPublisher {
         }
       }
     }
+  }
+
+  /**
+   * A follow-up check of a target waiting on the network (the post's lock is held): one status
+   * call. Published → success; given up by the network → failed with its category; processing
+   * over → the publish continues from the saved progress; still processing → the next check is
+   * due later (back-off), or after 24 hours of waiting the target fails as `unknown_outcome`.
+   */
+  async followUp(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+    if (initial.status !== 'waiting_on_network') return;
+    await this.concurrency.run(initial.platform, () => this.followUpHoldingSlot(post, initial));
+  }
+
+  private async followUpHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+    const target = await this.reload(initial.id);
+    if (!target || target.status !== 'waiting_on_network') return;
+    const waited = Date.now() - (target.waitingSince ?? target.updatedAt).getTime();
+    const giveUp = (cause: string) =>
+      this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`the network was still processing it: ${cause}`));
+    let adapter: PlatformAdapter;
+    try {
+      adapter = this.platforms.get(target.platform);
+    } catch (err) {
+      return giveUp((err as Error).message);
+    }
+    const content = composePublishContent(post, target);
+    const checkFailed = (failure: { category: TargetErrorCategory; message: string }): Promise<void> => {
+      // A transient failure of the check itself: try again at the next due time.
+      const transient = failure.category === 'network_error' || failure.category === 'network_rate_limited';
+      if (transient && waited < WAITING_LIMIT_MS) return this.scheduleCheck(target);
+      return giveUp(`the check failed: ${failure.message}`);
+    };
+    const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
+    if (!account.ok) return checkFailed(account);
+    const checkProcessing = adapter.checkProcessing?.bind(adapter);
+    if (!checkProcessing) return giveUp('this network offers no status check');
+    const check = await this.withRetries(() =>
+      checkProcessing({ account: account.value, content, publishState: target.publishState }),
+    );
+    if (!check.ok) return checkFailed(check);
+    const answer = check.value;
+    switch (answer.status) {
+      case 'published':
+        return this.succeed(target, answer.result);
+      case 'failed':
+        // Certainly not published: forget the network-side progress so a retry starts over.
+        await this.saveState(target, {});
+        return this.fail(target, answer.error.category, answer.error.message);
+      case 'processing':
+        if (waited >= WAITING_LIMIT_MS) return giveUp(`still processing after ${Math.round(waited / 3_600_000)} h`);
+        return this.scheduleCheck(target);
+      case 'ready':
+        if (!(await this.markPublishing(target))) return;
+        return this.send(adapter, target, account.value, content);
+    }
+  }
+
+  /** publishing → waiting_on_network, first check due after the base delay. */
+  private async park(target: PostTargetEntity, message: string): Promise<void> {
+    const now = Date.now();
+    const set = {
+      status: 'waiting_on_network' as const,
+      waitingSince: target.waitingSince ?? new Date(now),
+      checks: 0,
+      nextCheckAt: new Date(now + nextCheckDelayMs(0, this.config.publishing.checkBaseMs)),
+    };
+    const res = await this.ds
+      .createQueryBuilder()
+      .update(TargetRow)
+      .set(set)
+      .where('id = :id AND status = :from', { id: target.id, from: 'publishing' satisfies TargetStatus })
+      .execute();
+    if (!res.affected) return;
+    Object.assign(target, set);
+    this.logger.log(
+      { targetId: target.id, platform: target.platform, nextCheckAt: set.nextCheckAt, err: message },
+      'Network still processing; waiting on it',
+    );
+  }
+
+  /** Another follow-up check, later (doubling up to the cap). */
+  private async scheduleCheck(target: PostTargetEntity): Promise<void> {
+    const checks = target.checks + 1;
+    const nextCheckAt = new Date(Date.now() + nextCheckDelayMs(checks, this.config.publishing.checkBaseMs));
+    await this.ds
+      .createQueryBuilder()
+      .update(TargetRow)
+      .set({ checks, nextCheckAt })
+      .where('id = :id AND status = :s', { id: target.id, s: 'waiting_on_network' satisfies TargetStatus })
+      .execute();
+    Object.assign(target, { checks, nextCheckAt });
   }
 
   /**
@@ -188,7 +320,7 @@ export class TargetPublisher {
   private async withRetries<T>(
     call: () => Promise<T>,
     unclassified: 'throw' | 'fail' = 'fail',
-  ): Promise<{ ok: true; value: T } | { ok: false; category: ErrorCategory; message: string }> {
+  ): Promise<{ ok: true; value: T } | { ok: false; category: TargetErrorCategory; message: string }> {
     for (let tries = 1; ; tries++) {
       try {
         return { ok: true, value: await call() };
@@ -225,7 +357,7 @@ export class TargetPublisher {
       })
       .where('id = :id AND status IN (:...from) AND attempts = :attempts', {
         id: target.id,
-        from: ['pending', 'publishing'] satisfies TargetStatus[],
+        from: ['pending', 'publishing', 'waiting_on_network'] satisfies TargetStatus[],
         attempts: target.attempts,
       })
       .execute();
@@ -254,10 +386,12 @@ export class TargetPublisher {
       error: null,
       errorCategory: null,
       publishedAt: new Date(),
+      nextCheckAt: null,
+      waitingSince: null,
     });
   }
 
-  private async fail(target: PostTargetEntity, category: ErrorCategory, message: string): Promise<void> {
+  private async fail(target: PostTargetEntity, category: TargetErrorCategory, message: string): Promise<void> {
     this.logger.warn(
       {
         targetId: target.id,
@@ -271,13 +405,25 @@ export class TargetPublisher {
       status: 'failed',
       error: message,
       errorCategory: category,
+      nextCheckAt: null,
+      waitingSince: null,
     });
   }
 
   private async finish(
     target: PostTargetEntity,
     set: Partial<
-      Pick<PostTargetEntity, 'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt'>
+      Pick<
+        PostTargetEntity,
+        | 'status'
+        | 'externalId'
+        | 'externalUrl'
+        | 'error'
+        | 'errorCategory'
+        | 'publishedAt'
+        | 'nextCheckAt'
+        | 'waitingSince'
+      >
     >,
   ): Promise<void> {
     await this.ds
@@ -286,7 +432,7 @@ export class TargetPublisher {
       .set(set)
       .where('id = :id AND status IN (:...from)', {
         id: target.id,
-        from: ['pending', 'publishing'] satisfies TargetStatus[],
+        from: ['pending', 'publishing', 'waiting_on_network'] satisfies TargetStatus[],
       })
       .execute();
     Object.assign(target, set);

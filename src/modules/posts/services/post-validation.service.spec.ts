@@ -1,7 +1,7 @@
 import { loadConfig } from '@/config/config';
-import type { PlatformAdapter, PublishContent, ValidationIssue } from '@/modules/platforms/platform-adapter';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformAdapter, PublishContent, ValidationIssue } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { normaliseCreate, STORED_PATHS } from '../post-shape';
 import { requestField } from '../validation-fields';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
@@ -92,11 +92,11 @@ describe('PostValidationService', () => {
     expect(requestField('youtube.privacyStatus', content, targets[1]!, STORED_PATHS)).toBe(
       'content.youtube.privacyStatus',
     );
-    expect(requestField('mediaUrls', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
+    expect(requestField('videoUrl', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
       'content.videoUrl',
     );
     expect(
-      requestField('mediaUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
+      requestField('imageUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
     ).toBe('mediaUrls');
   });
 

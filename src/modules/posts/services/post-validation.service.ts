@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@/common/errors/api-error';
-import { PlatformRegistry } from '@/modules/platforms/platform-registry';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PostContent } from '../entities/post.entity';
 import type { FieldPaths } from '../post-shape';
 import { composePublishContent } from '../publishing/compose-content';

@@ -19,6 +19,7 @@ export class PostsReadService {
       auth.profileId,
       { state: query.state, contentType: query.contentType, platform: query.platform },
       window,
+      auth,
     );
     const targets = await this.repo.targetsOf(rows.map((p) => p.id));
     const byPost = new Map<string, PostTargetEntity[]>();

@@ -5,11 +5,12 @@ import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
 import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
-import type { PlatformName } from '@/modules/platforms/platform-name';
+import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
+import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
 
 export interface PostFilters {
   state?: PostState;
@@ -24,9 +25,12 @@ export type ActiveAccount = Pick<SocialAccountEntity, 'id' | 'platform' | 'name'
 export class PostsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** A post of the caller's profile, optionally locked FOR UPDATE; 404 otherwise (ids of other profiles included). */
+  /**
+   * A post of the caller's profile that the key may see (post-scope.ts), optionally locked FOR
+   * UPDATE; 404 otherwise (ids of other profiles, or of other accounts for restricted keys, included).
+   */
   async findInProfile(
-    auth: Pick<AuthContext, 'workspaceId' | 'profileId'>,
+    auth: Pick<AuthContext, 'workspaceId' | 'profileId'> & Partial<PostScope>,
     id: string,
     m: EntityManager = this.ds.manager,
     lock = false,
@@ -36,7 +40,8 @@ export class PostsRepository {
       where: { id, profileId: auth.profileId, workspaceId: auth.workspaceId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    if (!post) throw ApiError.notFound('post', id);
+    if (!post || !(await isPostInScope(m, { accountIds: auth.accountIds ?? null }, post.id)))
+      throw ApiError.notFound('post', id);
     return post;
   }
 
@@ -58,12 +63,14 @@ export class PostsRepository {
    * One page of a profile's posts, newest first, and the total. Each filter keeps to an index
    * (profile_id[, state | content_type], created_at); the platform filter is an EXISTS on
    * post_targets (profile_id, platform, post_id). The total is exact and does not depend on
-   * the number of posts: it sums the trigger-kept counter rows (see countPosts).
+   * the number of posts: it sums the trigger-kept counter rows (see countPosts). For a key
+   * restricted to accounts, the page and the total both keep to the posts it may see.
    */
   async page(
     profileId: string,
     filters: PostFilters,
     window: PageWindow,
+    scope: PostScope = { accountIds: null },
   ): Promise<{ rows: PostEntity[]; total: number }> {
     const qb = this.ds
       .getRepository(PostEntity)
@@ -77,9 +84,16 @@ export class PostsRepository {
         { platform: filters.platform },
       );
     }
+    if (scope.accountIds) qb.andWhere(postScopeCondition('p'), { scopeAccountIds: scope.accountIds });
     const [rows, total] = await Promise.all([
-      qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').offset(window.offset).limit(window.limit).getMany(),
-      this.countPosts(profileId, filters),
+      qb
+        .clone()
+        .orderBy('p.created_at', 'DESC')
+        .addOrderBy('p.id', 'DESC')
+        .offset(window.offset)
+        .limit(window.limit)
+        .getMany(),
+      scope.accountIds ? qb.getCount() : this.countPosts(profileId, filters),
     ]);
     return { rows, total };
   }

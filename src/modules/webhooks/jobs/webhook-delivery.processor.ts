@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { DataSource, In } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { QueueService } from '@/common/queue/queue.service';
@@ -9,6 +9,10 @@ import { WebhookSubscriptionEntity } from '../entities/webhook-subscription.enti
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
 import { WEBHOOK_BACKOFF } from './webhook-jobs';
+import { WorkspaceDeliverySlots } from './workspace-delivery-slots';
+
+/** How long a delivery whose workspace has no free slot waits before it is tried again (plus jitter). */
+const SLOT_RETRY_MS = 250;
 
 export const USER_AGENT = 'SocialPublishingService-Webhooks/1.0';
 
@@ -48,6 +52,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     private readonly sender: WebhookSender,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
+    private readonly slots: WorkspaceDeliverySlots,
   ) {}
 
   onModuleInit(): void {
@@ -59,7 +64,29 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
     // A receiver that hangs holds one slot for at most the time-out; keep plenty of slots.
     this.queues.configureQueue('webhooks', { concurrency: 50 });
-    this.queues.handle('deliver-webhook', ({ deliveryId }, job) => this.attempt(deliveryId, job));
+    this.queues.handle('deliver-webhook', ({ deliveryId }, job, token) => this.attemptFairly(deliveryId, job, token));
+  }
+
+  /**
+   * One attempt within the workspace's share of deliveries in flight. When the share is taken,
+   * the job goes back to the queue for a moment (no attempt counted, no worker slot held), so one
+   * tenant's hanging receivers cannot delay the other tenants' deliveries.
+   */
+  async attemptFairly(deliveryId: string, job: Job, token: string | undefined): Promise<void> {
+    const row = await this.dataSource
+      .getRepository(WebhookDeliveryEntity)
+      .findOne({ select: { id: true, workspaceId: true }, where: { id: deliveryId } });
+    if (!row) return;
+    const slot = await this.slots.tryAcquire(row.workspaceId);
+    if (!slot) {
+      await job.moveToDelayed(Date.now() + SLOT_RETRY_MS + Math.floor(Math.random() * SLOT_RETRY_MS), token);
+      throw new DelayedError();
+    }
+    try {
+      await this.attempt(deliveryId, job);
+    } finally {
+      await slot.release();
+    }
   }
 
   async attempt(deliveryId: string, job: Pick<Job, 'attemptsMade' | 'opts'>): Promise<void> {

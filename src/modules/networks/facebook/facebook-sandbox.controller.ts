@@ -1,0 +1,306 @@
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
+import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppConfig } from '@/config/config';
+import { FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
+import { FACEBOOK_RULES } from './facebook.adapter';
+import {
+  commentPage,
+  dailyInsights,
+  facebookLoginToken,
+  graphFail,
+  GraphToken,
+  graphPaging,
+  numericId,
+  permalinkPage,
+  tokenOf,
+  verifyToken,
+} from '../kit/sandbox/graph-sandbox';
+import { SandboxController } from '../kit/sandbox/sandbox-http';
+import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
+
+type Q = Record<string, string | undefined>;
+const V = 'v23.0';
+
+/** Simulated Facebook Login + Pages API (Graph v23.0) under /sandbox/facebook. */
+@SandboxController('facebook')
+export class FacebookSandboxController {
+  constructor(
+    private readonly media: SandboxMediaFetch,
+    private readonly fb: FacebookSandbox,
+    private readonly oauth: SandboxOAuth,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get(`${V}/dialog/oauth`)
+  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
+    return this.oauth.authorizeQuery(q, { network: 'facebook', appLabel: 'Facebook app' }, res);
+  }
+
+  /** code → short-lived user token (1 h); grant_type=fb_exchange_token → long-lived (60 d). */
+  @Get(`${V}/oauth/access_token`)
+  token(@Query() q: Q): Promise<GraphToken> {
+    return facebookLoginToken(this.oauth, 'facebook', q, { short: 'EAAsbxS', long: 'EAAsbxL' });
+  }
+
+  @Get(`${V}/me`)
+  async me(@Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string; name: string }> {
+    const info = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+    if (info.subject) {
+      const page = await this.fb.page(info.subject);
+      return { id: info.subject, name: page?.name ?? 'Sandbox Page' };
+    }
+    return { id: info.grant.userId, name: `Sandbox User ${info.grant.userId.slice(-4)}` };
+  }
+
+  @Get(`${V}/me/accounts`)
+  async accounts(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const info = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+    if (info.subject)
+      throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
+    const pages = await this.fb.pagesOf(info.grant);
+    return {
+      data: pages.map((p) => ({
+        access_token: p.accessToken,
+        category: p.category,
+        category_list: [{ id: '2256', name: p.category }],
+        name: p.name,
+        id: p.id,
+        username: p.username,
+        tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
+        picture: { data: { url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?page=${p.id}` } },
+      })),
+      paging: { cursors: { before: 'MAZDZD', after: 'MgZDZD' } },
+    };
+  }
+
+  @Post(`${V}/:pageId/feed`)
+  async feed(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
+    const message = body.message ?? '';
+    const photoIds = Object.keys(body)
+      .filter((k) => /^attached_media\[\d+\]$/.test(k))
+      .map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
+    if (!message && !body.link && photoIds.length === 0)
+      throw graphFail('(#100) Missing message or attachment.', { code: 100 });
+    if ([...message].length > FACEBOOK_RULES.maxText) throw graphFail('(#100) The message is too long.', { code: 100 });
+    const urls: string[] = [];
+    for (const id of photoIds) {
+      const photo = await this.fb.photo(id);
+      if (!photo || photo.pageId !== page.id) throw graphFail(`(#100) Invalid media_fbid: ${id}`, { code: 100 });
+      urls.push(photo.url);
+    }
+    await this.fb.magic(page.id, message, [body.link ?? '', ...urls].join('|'));
+    const item = await this.fb.createItem(page, {
+      kind: photoIds.length ? 'album' : 'status',
+      message,
+      link: body.link,
+      mediaUrls: urls,
+    });
+    return { id: item.id };
+  }
+
+  @Post(`${V}/:pageId/photos`)
+  async photos(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string; post_id?: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
+    const problem = await this.media.problem(body.url, 'image');
+    if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
+    const photo = await this.fb.addPhoto(page.id, body.url ?? '');
+    if (body.published === 'false') return { id: photo.id };
+    const caption = body.caption ?? body.message ?? '';
+    await this.fb.magic(page.id, caption, photo.url);
+    const item = await this.fb.createItem(
+      page,
+      { kind: 'photo', message: caption, mediaUrls: [photo.url] },
+      `${page.id}_${photo.id}`,
+    );
+    return { id: photo.id, post_id: item.id };
+  }
+
+  @Post(`${V}/:pageId/videos`)
+  async videos(
+    @Param('pageId') pageId: string,
+    @Body() body: Q,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<{ id: string }> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
+      true,
+    );
+    const problem = await this.media.problem(body.file_url, 'video');
+    if (problem)
+      throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
+        code: 352,
+      });
+    const description = body.description ?? '';
+    await this.fb.magic(page.id, description, body.file_url ?? '');
+    const item = await this.fb.createItem(
+      page,
+      { kind: 'video', message: description, mediaUrls: [body.file_url ?? ''] },
+      numericId(),
+    );
+    return { id: item.id };
+  }
+
+  @Get(`${V}/:pageId/published_posts`)
+  async publishedPosts(
+    @Param('pageId') pageId: string,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
+      false,
+    );
+    const items = await this.fb.items(
+      page.id,
+      (i) => i.kind !== 'video',
+      Number(q.since) || undefined,
+      Number(q.until) || undefined,
+    );
+    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'message')) };
+  }
+
+  @Get(`${V}/:pageId/videos`)
+  async listVideos(
+    @Param('pageId') pageId: string,
+    @Query() q: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const page = await this.fb.authorizePage(
+      pageId,
+      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
+      false,
+    );
+    const items = await this.fb.items(
+      page.id,
+      (i) => i.kind === 'video',
+      Number(q.since) || undefined,
+      Number(q.until) || undefined,
+    );
+    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'description')) };
+  }
+
+  @Get(`${V}/:id/insights`)
+  async insights(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+    const item = await this.fb.item(id);
+    if (item) {
+      await this.fb.authorizePage(item.pageId, token, false);
+      const m = itemMetrics(id);
+      const lifetime = (name: string, value: number) => ({
+        name,
+        period: 'lifetime',
+        values: [{ value }],
+        title: name,
+        id: `${id}/insights/${name}/lifetime`,
+      });
+      return { data: [lifetime('post_media_view', m.views), lifetime('post_total_media_view_unique', m.reach)] };
+    }
+    const page = await this.fb.authorizePage(id, token, false);
+    const all = {
+      page_media_view: (m: { views: number }) => m.views,
+      page_total_media_view_unique: (m: { reach: number }) => m.reach,
+      page_post_engagements: (m: { engagement: number }) => m.engagement,
+      page_follows: (m: { followers: number }) => m.followers,
+    };
+    const wanted = (q.metric ?? '').split(',').filter((n): n is keyof typeof all => n in all);
+    if (wanted.length === 0) throw graphFail('(#100) The value must be a valid insights metric', { code: 100 });
+    return {
+      data: dailyInsights(page.id, Object.fromEntries(wanted.map((n) => [n, all[n]])), q.since, q.until),
+      paging: {},
+    };
+  }
+
+  @Get(`${V}/:id/comments`)
+  async comments(
+    @Param('id') id: string,
+    @Query() q: Q,
+    @Req() req: Request,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+    const item = await this.fb.item(id);
+    if (!item)
+      throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
+    await this.fb.authorizePage(item.pageId, token, false);
+    const page = commentPage(id, new Date(item.createdTime).toISOString(), q.after, q.limit);
+    return {
+      data: page.items.map((c) => ({
+        id: c.id,
+        message: c.text,
+        created_time: graphTime(new Date(c.createdAt)),
+        from: { id: c.authorId, name: c.authorName },
+      })),
+      paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
+    };
+  }
+
+  @Get(`${V}/:id`)
+  async node(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+    const item = await this.fb.item(id);
+    if (!item) {
+      const page = await this.fb.authorizePage(id, token, false);
+      return { id: page.id, name: page.name, username: page.username, category: page.category };
+    }
+    await this.fb.authorizePage(item.pageId, token, false);
+    const m = itemMetrics(id);
+    return {
+      ...this.view(item, item.kind === 'video' ? 'description' : 'message'),
+      shares: { count: m.shares },
+      comments: { data: [], summary: { order: 'ranked', total_count: m.comments, can_comment: true } },
+      reactions: { data: [], summary: { total_count: m.likes, viewer_reaction: 'NONE' } },
+    };
+  }
+
+  /** What a permalink opens: a tiny page showing the post. */
+  @Get('www/:pageId/:kind/:id')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  async permalink(
+    @Param('pageId') pageId: string,
+    @Param('kind') kind: string,
+    @Param('id') id: string,
+  ): Promise<string> {
+    const item = await this.fb.item(kind === 'videos' ? id : `${pageId}_${id}`);
+    if (!item) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
+    return permalinkPage('Facebook', item.message, item.mediaUrls, item.createdTime);
+  }
+
+  private view(i: FbItem, textField: 'message' | 'description'): Record<string, unknown> {
+    return {
+      id: i.id,
+      [textField]: i.message,
+      created_time: i.createdTime,
+      permalink_url: i.permalinkUrl,
+      shares: { count: itemMetrics(i.id).shares },
+      ...(i.link ? { link: i.link } : {}),
+    };
+  }
+}

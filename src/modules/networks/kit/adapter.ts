@@ -1,0 +1,227 @@
+import type { MediaLimits } from '@/config/config';
+import type { PlatformName } from '../platform-name';
+
+/** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
+export type ErrorCategory =
+  'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
+
+/**
+ * The contract every network adapter implements (one folder per network under
+ * src/modules/networks/<network>/). Generic code (connect, publishing, analytics) talks only
+ * to this interface; it never branches on the platform name.
+ */
+
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken?: string | null;
+  /** When the access token stops working; null = does not expire. */
+  expiresAt?: Date | null;
+  refreshExpiresAt?: Date | null;
+  scopes?: string[];
+}
+
+/** One page/organisation/channel/account a grant covers. */
+export interface GrantedAccount {
+  platformAccountId: string;
+  name: string;
+  username?: string | null;
+  avatarUrl?: string | null;
+  /** A per-account token where the network issues one (Facebook Page tokens); else the grant's. */
+  tokens?: OAuthTokens;
+  metadata?: Record<string, unknown>;
+}
+
+/** What an adapter needs to act for a connected account. */
+export interface AccountCredentials {
+  platformAccountId: string;
+  accessToken: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface PublishContent {
+  contentType: 'text' | 'image' | 'video';
+  /** Final text for this target (platformCaptions / perAccount already applied). */
+  text: string;
+  link?: string | null;
+  imageUrls: string[];
+  videoUrl?: string | null;
+  /** Per-platform options (e.g. youtube { title, privacyStatus }, tiktok { privacyLevel }), perAccount overrides merged in. */
+  options: Record<string, unknown>;
+}
+
+export interface PublishRequest {
+  account: AccountCredentials;
+  content: PublishContent;
+  /** Network-side progress saved by earlier (possibly crashed) attempts of this target. */
+  publishState: Record<string, unknown>;
+  /**
+   * Persist progress *before* the next network call (container id, upload URL, publish id), so
+   * a resumed attempt continues instead of starting over, and an unknown outcome can be checked.
+   */
+  saveState: (state: Record<string, unknown>) => Promise<void>;
+}
+
+export interface PublishResult {
+  externalId: string;
+  url?: string | null;
+}
+
+export interface ValidationIssue {
+  field: string;
+  message: string;
+}
+
+export interface ItemMetrics {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  reach: number;
+  engagement: number;
+}
+
+export interface DailyAccountMetrics {
+  /** YYYY-MM-DD (UTC) */
+  date: string;
+  views: number;
+  engagement: number;
+  shares: number;
+  followers: number;
+  reach: number;
+}
+
+export interface NetworkComment {
+  id: string;
+  externalPostId: string;
+  authorName: string;
+  text: string;
+  createdAt: string;
+}
+
+/**
+ * Thrown by adapters for every failure the network reports (or a transport failure).
+ * `retryable` = transient (5xx, network errors, network rate limits); `category` is what
+ * clients see as `errorCategory` on a failed target.
+ */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly category: ErrorCategory,
+    readonly retryable: boolean,
+    readonly details: { status?: number; networkCode?: string | number; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}
+
+/**
+ * Thrown by `publish` when the network took the item and is still processing it (TikTok
+ * moderation, YouTube processing, an Instagram video container) after the in-attempt wait
+ * (`AdapterEndpoints.processingWaitMs`). Everything needed to follow it up is in publishState
+ * already and nothing may be sent again: the publisher saves the target as waiting on the network,
+ * frees the worker, and asks `checkProcessing` later. A PlatformError (retryable network_error),
+ * so code that does not know it still treats it as a transient failure.
+ */
+export class StillProcessingError extends PlatformError {
+  readonly stillProcessing = true;
+  constructor(message: string) {
+    super(message, 'network_error', true);
+  }
+}
+
+export function isStillProcessing(err: unknown): err is PlatformError {
+  return err instanceof Error && (err as { stillProcessing?: unknown }).stillProcessing === true;
+}
+
+/** One look at an item the network is still processing (see StillProcessingError). */
+export type ProcessingCheck =
+  | { status: 'processing' }
+  | { status: 'published'; result: PublishResult }
+  /** The network gave up on it (moderation refused it, the media failed): certainly not published. */
+  | { status: 'failed'; error: PlatformError }
+  /** Processing is over and the publish continues from publishState (e.g. a finished container). */
+  | { status: 'ready' };
+
+/** listComments of a network whose API offers no comments (supportsComments = false). */
+export function commentsUnavailable(network: string): Promise<never> {
+  return Promise.reject(
+    new PlatformError(`Comments are not available for ${network} accounts.`, 'invalid_content', false),
+  );
+}
+
+export interface PlatformAdapter {
+  readonly platform: PlatformName;
+  /** Whether the network offers comments through its API (facebook, instagram). */
+  readonly supportsComments: boolean;
+
+  /** The network's consent page for this app. */
+  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string;
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens>;
+  /** Throws PlatformError with category auth_expired when the grant can no longer be refreshed. */
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens>;
+  /** Does this account's token need a refresh now (e.g. expires within the hour)? */
+  listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]>;
+
+  /** The network's own rules (text length, media kinds and counts, required fields). */
+  validate(content: PublishContent): ValidationIssue[];
+
+  publish(req: PublishRequest): Promise<PublishResult>;
+  /**
+   * After an unknown outcome (time-out, lost answer): look for the item on the network using the
+   * saved publishState. Returns the item, null when it certainly was not published, or
+   * 'unknown' when the network offers no way to tell.
+   */
+  findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'>;
+
+  /**
+   * Networks that can outlast the in-attempt wait (they throw StillProcessingError): one status
+   * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
+   */
+  checkProcessing?(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck>;
+
+  getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
+  getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;
+  listComments(
+    account: AccountCredentials,
+    externalPostId: string,
+    cursor?: string | null,
+  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }>;
+}
+
+/** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */
+export interface AdapterEndpoints {
+  /** e.g. https://graph.facebook.com/v23.0 — or {PUBLIC_BASE_URL}/sandbox/facebook/v23.0 */
+  apiBaseUrl: string;
+  /** Where the consent page lives (e.g. https://www.facebook.com/v23.0/dialog/oauth). */
+  authBaseUrl: string;
+  /** For networks with a separate upload host (YouTube). */
+  uploadBaseUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  /** Per-request time-out for calls to the network. */
+  timeoutMs: number;
+  /**
+   * How long one publish attempt waits for the network's processing (moderation, transcoding,
+   * containers) before handing the item over to follow-up checks (StillProcessingError).
+   */
+  processingWaitMs?: number;
+  /**
+   * Downloads the media URLs of a post (user-given: an SSRF risk). The registry fills it with a
+   * fetch over the SSRF-safe agent (no private or loopback address unless the sandbox is on or
+   * MEDIA_ALLOW_PRIVATE_URLS=true); unit tests that build an adapter directly get global fetch.
+   */
+  fetchMedia?: MediaFetch;
+  /** Size caps and the per-target time limit of those downloads (defaults: config's). */
+  mediaLimits?: MediaLimits;
+}
+
+/** What a media download needs of a response (global fetch's and undici's both fit). */
+export interface MediaResponse {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+}
+
+export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;

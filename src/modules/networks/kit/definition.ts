@@ -1,0 +1,22 @@
+import type { Provider, Type } from '@nestjs/common';
+import type { AdapterEndpoints, PlatformAdapter } from './adapter';
+import type { PlatformName } from '../platform-name';
+
+/** Base URLs of a network: the real ones, or (in `sandbox`) paths relative to PUBLIC_BASE_URL. */
+export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl' | 'uploadBaseUrl'>;
+
+/**
+ * Everything the service knows about one network, in its folder's `<net>.network.ts`:
+ * where it lives (real and simulated), how its adapter is built, and its simulator's parts.
+ * networks.ts lists one per PlatformName; the compiler rejects a missing one.
+ */
+export interface NetworkDefinition {
+  name: PlatformName;
+  /** Env vars of the app's client id and secret (config.ts reads them; .env.example lists them). */
+  configKeys: { clientId: string; clientSecret: string };
+  real: NetworkUrls;
+  sandbox: NetworkUrls;
+  create: (endpoints: AdapterEndpoints) => PlatformAdapter;
+  /** The simulator under /sandbox/<name> (registered by SandboxModule). */
+  simulator: { controllers: Type[]; providers: Provider[] };
+}

@@ -1,0 +1,227 @@
+import { PlatformError, StillProcessingError } from '../adapter';
+import type { ProcessingCheck, PublishContent, PublishRequest, PublishResult } from '../adapter';
+import type { GraphClient, GraphParams } from './graph-client';
+import type { GraphList } from './graph-shapes';
+
+/**
+ * The container flow Instagram and Threads share:
+ *   [carousel children: POST /{user}/<edge> { …, is_carousel_item=true }]
+ *   → POST /{user}/<edge> (the container) → GET /{container}?fields=<status> until FINISHED
+ *   → POST /{user}/<publish edge> { creation_id } → GET /{media}?fields=permalink
+ * Container ids are saved before the next call; the time the publish call was sent is saved
+ * before it is sent, so after a lost answer findPublished can ask the container and the
+ * account's recent media.
+ */
+export type ContainerPublishState = {
+  childIds?: string[];
+  containerId?: string;
+  /** ISO time the publish call was sent (its outcome may be unknown). */
+  publishSentAt?: string;
+  mediaId?: string;
+};
+
+export interface ContainerFlavor {
+  /** 'media' (Instagram) / 'threads' */
+  containerEdge: string;
+  /** 'media_publish' / 'threads_publish' */
+  publishEdge: string;
+  /** Container status field: 'status_code' (Instagram) / 'status' (Threads). */
+  statusField: string;
+  /** Field with the reason of an ERROR: 'status' (Instagram) / 'error_message' (Threads). */
+  errorField: string;
+  /** Caption field on media: 'caption' / 'text'. */
+  textField: string;
+  /** Parameters of one carousel item. */
+  childParams(url: string): GraphParams;
+  /** Parameters of the main container (childIds set for a carousel). */
+  containerParams(content: PublishContent, childIds: string[]): GraphParams;
+  /** e.g. Instagram's content_publishing_limit check. */
+  beforePublish?(userId: string, token: string): Promise<void>;
+}
+
+export interface PollOptions {
+  intervalMs: number;
+  maxPolls: number;
+}
+
+interface RecentMedia {
+  id: string;
+  timestamp?: string;
+  permalink?: string;
+  [field: string]: unknown;
+}
+
+export class ContainerPublisher {
+  constructor(
+    private readonly graph: GraphClient,
+    private readonly flavor: ContainerFlavor,
+    private readonly poll: PollOptions = { intervalMs: 1000, maxPolls: 60 },
+  ) {}
+
+  async publish(req: PublishRequest, isCarousel: boolean): Promise<PublishResult> {
+    const { account, content } = req;
+    const user = account.platformAccountId;
+    const token = account.accessToken;
+    const f = this.flavor;
+    let state = req.publishState as ContainerPublishState;
+    const save = async (patch: ContainerPublishState): Promise<void> => {
+      state = { ...state, ...patch };
+      await req.saveState({ ...state });
+    };
+    if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
+    if (state.publishSentAt) {
+      const found = await this.findPublished({ account, content, publishState: state });
+      if (found === 'unknown')
+        throw new PlatformError(
+          'An earlier publish call may have succeeded; the network cannot tell yet.',
+          'unknown_outcome',
+          false,
+        );
+      if (found) {
+        await save({ mediaId: found.externalId });
+        return found;
+      }
+    }
+    if (!state.containerId) {
+      const childIds = [...(state.childIds ?? [])];
+      if (isCarousel) {
+        for (const url of content.imageUrls.slice(childIds.length)) {
+          childIds.push(
+            (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.childParams(url), token)).id,
+          );
+          await save({ childIds });
+        }
+      }
+      const container = await this.graph.post<{ id: string }>(
+        `/${user}/${f.containerEdge}`,
+        f.containerParams(content, childIds),
+        token,
+      );
+      await save({ containerId: container.id });
+    }
+    const containerId = state.containerId!;
+    const status = await this.waitFinished(containerId, token);
+    if (status === 'EXPIRED') {
+      await save({ containerId: undefined, childIds: undefined });
+      throw new PlatformError(
+        'The media container expired before it was published; it will be recreated.',
+        'network_error',
+        true,
+      );
+    }
+    if (status !== 'PUBLISHED') {
+      await f.beforePublish?.(user, token);
+      await save({ publishSentAt: new Date().toISOString() });
+      const media = await this.graph.post<{ id: string }>(
+        `/${user}/${f.publishEdge}`,
+        { creation_id: containerId },
+        token,
+        { publish: true },
+      );
+      await save({ mediaId: media.id });
+      return { externalId: media.id, url: await this.permalink(media.id, token) };
+    }
+    // The container says it was published by an earlier attempt: find the media.
+    const found = await this.findPublished({
+      account,
+      content,
+      publishState: { ...state, publishSentAt: state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString() },
+    });
+    if (found && found !== 'unknown') return found;
+    throw new PlatformError(
+      'The container was published but its media could not be found yet.',
+      'unknown_outcome',
+      false,
+    );
+  }
+
+  /**
+   * One look at the saved container while the network processes it: IN_PROGRESS → processing,
+   * ERROR → failed (media_rejected), anything else → the publish continues from publishState.
+   */
+  async checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+    const state = req.publishState as ContainerPublishState;
+    const token = req.account.accessToken;
+    if (state.mediaId)
+      return {
+        status: 'published',
+        result: { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) },
+      };
+    if (!state.containerId) return { status: 'ready' };
+    const f = this.flavor;
+    const c = await this.graph.get<Record<string, unknown>>(
+      `/${state.containerId}`,
+      { fields: `id,${f.statusField},${f.errorField}` },
+      token,
+    );
+    const status = String(c[f.statusField] ?? '');
+    if (status === 'ERROR') return { status: 'failed', error: processingError(c[f.errorField]) };
+    return status === 'IN_PROGRESS' ? { status: 'processing' } : { status: 'ready' };
+  }
+
+  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+    const state = req.publishState as ContainerPublishState;
+    const token = req.account.accessToken;
+    if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
+    if (!state.containerId || !state.publishSentAt) return null;
+    const container = await this.graph.get<Record<string, unknown>>(
+      `/${state.containerId}`,
+      { fields: `id,${this.flavor.statusField}` },
+      token,
+    );
+    if (container[this.flavor.statusField] !== 'PUBLISHED') return null;
+    const since = Date.parse(state.publishSentAt) - 120_000;
+    const recent = await this.graph.get<GraphList<RecentMedia>>(
+      `/${req.account.platformAccountId}/${this.flavor.containerEdge}`,
+      { fields: `id,${this.flavor.textField},timestamp,permalink`, limit: 25 },
+      token,
+    );
+    const text = req.content.text.trim();
+    const hit = recent.data.find(
+      (m) =>
+        String(m[this.flavor.textField] ?? '').trim() === text && (!m.timestamp || Date.parse(m.timestamp) >= since),
+    );
+    return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
+  }
+
+  /** Polls the container; ERROR → media_rejected with the network's reason; still busy → retryable. */
+  private async waitFinished(containerId: string, token: string): Promise<string> {
+    const f = this.flavor;
+    for (let i = 0; i < this.poll.maxPolls; i++) {
+      const c = await this.graph.get<Record<string, unknown>>(
+        `/${containerId}`,
+        { fields: `id,${f.statusField},${f.errorField}` },
+        token,
+      );
+      const status = String(c[f.statusField] ?? '');
+      if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
+      if (status === 'ERROR') throw processingError(c[f.errorField]);
+      await new Promise((r) => setTimeout(r, this.poll.intervalMs));
+    }
+    throw new StillProcessingError('The network is still processing the media container; it is checked again later.');
+  }
+
+  private async permalink(id: string, token: string): Promise<string | null> {
+    try {
+      return (await this.graph.get<{ permalink?: string }>(`/${id}`, { fields: 'permalink' }, token)).permalink ?? null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function processingError(reason: unknown): PlatformError {
+  return new PlatformError(
+    `The network could not process the media: ${String(reason ?? 'unknown error')}.`,
+    'media_rejected',
+    false,
+    { networkCode: String(reason ?? 'ERROR') },
+  );
+}
+
+/** Container polls that fit in the endpoints' processingWaitMs (one a second). */
+export function pollWithin(processingWaitMs: number | undefined): PollOptions | undefined {
+  return processingWaitMs === undefined
+    ? undefined
+    : { intervalMs: 1000, maxPolls: Math.max(1, Math.ceil(processingWaitMs / 1000)) };
+}

@@ -1,0 +1,60 @@
+import type { AdapterEndpoints, OAuthTokens } from '../adapter';
+import { GraphClient } from './graph-client';
+import { expiresAt, GraphTokenResponse } from './graph-shapes';
+
+/**
+ * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:
+ * the OAuth dialog with PKCE, code → short-lived user token → long-lived (~60 d) user token.
+ * There are no refresh tokens: a still-valid long-lived token is exchanged for a fresh one.
+ */
+export class FacebookLogin {
+  constructor(
+    private readonly graph: GraphClient,
+    private readonly endpoints: Pick<AdapterEndpoints, 'authBaseUrl' | 'clientId' | 'clientSecret'>,
+    private readonly scopes: string[],
+  ) {}
+
+  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
+    const u = new URL(this.endpoints.authBaseUrl);
+    u.search = new URLSearchParams({
+      client_id: this.endpoints.clientId,
+      redirect_uri: p.redirectUri,
+      state: p.state,
+      response_type: 'code',
+      scope: this.scopes.join(','),
+      code_challenge: p.codeChallenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    return u.toString();
+  }
+
+  async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    const { clientId, clientSecret } = this.endpoints;
+    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uri: p.redirectUri,
+      code: p.code,
+      code_verifier: p.codeVerifier,
+    });
+    return this.longLived(short.access_token);
+  }
+
+  /** A long-lived user token for a still-valid (short- or long-lived) one. */
+  async longLived(token: string): Promise<OAuthTokens> {
+    const { clientId, clientSecret } = this.endpoints;
+    const now = Date.now();
+    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
+      grant_type: 'fb_exchange_token',
+      client_id: clientId,
+      client_secret: clientSecret,
+      fb_exchange_token: token,
+    });
+    return {
+      accessToken: res.access_token,
+      refreshToken: null,
+      expiresAt: expiresAt(res.expires_in, now),
+      scopes: this.scopes,
+    };
+  }
+}

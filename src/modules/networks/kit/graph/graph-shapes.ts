@@ -1,0 +1,68 @@
+/** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
+
+export interface GraphPaging {
+  cursors?: { before?: string; after?: string };
+  next?: string;
+  previous?: string;
+}
+
+export interface GraphList<T> {
+  data: T[];
+  paging?: GraphPaging;
+}
+
+/** `GET /{object}/insights` (Pages, Instagram, Threads). */
+export interface GraphInsight {
+  name: string;
+  period?: string;
+  values?: { value: number | Record<string, number>; end_time?: string }[];
+  total_value?: { value: number };
+  title?: string;
+  description?: string;
+  id?: string;
+}
+
+/** Token endpoints (`/oauth/access_token`, `fb_exchange_token`, `th_exchange_token`, `th_refresh_token`). */
+export interface GraphTokenResponse {
+  access_token: string;
+  token_type?: string;
+  /** Seconds */
+  expires_in?: number;
+  user_id?: string | number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A daily value's `end_time` is the end of its day (next day, Pacific midnight) → the day it covers. */
+export function insightDay(endTime: string): string {
+  return new Date(Date.parse(endTime) - DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Sum of a metric: its total_value, or the sum of its numeric values. */
+export function insightTotal(insights: GraphInsight[], name: string): number {
+  const m = insights.find((i) => i.name === name);
+  if (!m) return 0;
+  if (m.total_value) return m.total_value.value;
+  return (m.values ?? []).reduce((s, v) => s + (typeof v.value === 'number' ? v.value : 0), 0);
+}
+
+/** metric name → (day → value) for period=day series. */
+export function insightSeries(insights: GraphInsight[]): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const m of insights) {
+    const days = out.get(m.name) ?? new Map<string, number>();
+    for (const v of m.values ?? [])
+      if (v.end_time && typeof v.value === 'number') days.set(insightDay(v.end_time), v.value);
+    out.set(m.name, days);
+  }
+  return out;
+}
+
+export function expiresAt(expiresIn: number | undefined | null, now = Date.now()): Date | null {
+  return expiresIn ? new Date(now + expiresIn * 1000) : null;
+}
+
+/** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */
+export function unixDay(date: string, plusDays = 0): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
+}

@@ -1,0 +1,242 @@
+import type { MediaLimits } from '@/config/config';
+import { AdapterEndpoints, MediaResponse, PlatformError } from './adapter';
+
+/**
+ * Outbound HTTP for network adapters: built-in fetch with a per-call time-out, and one place
+ * that turns transport failures into PlatformErrors. A lost answer on the call that creates the
+ * item is an `unknown_outcome` (it may have been created); on any other call a `network_error`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface NetworkCall {
+  method?: HttpMethod;
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON body (sets Content-Type). */
+  json?: unknown;
+  /** application/x-www-form-urlencoded body. */
+  form?: Record<string, string>;
+  /** Raw bytes (media uploads). */
+  bytes?: Uint8Array;
+  timeoutMs: number;
+  /** This call creates the item on the network: a time-out or lost connection is an unknown outcome. */
+  creates?: boolean;
+  /** Statuses the caller handles itself (e.g. 308 of a resumable upload). */
+  accept?: number[];
+}
+
+export interface NetworkReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body, or null when the body is empty or not JSON. */
+  json: unknown;
+}
+
+/** Builds the PlatformError for a reply the network marked as failed (network-specific body). */
+export type ErrorMapper = (reply: NetworkReply) => PlatformError;
+
+export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
+  const headers: Record<string, string> = { ...call.headers };
+  let body: string | Uint8Array | undefined;
+  if (call.json !== undefined) {
+    headers['Content-Type'] ??= 'application/json';
+    body = JSON.stringify(call.json);
+  } else if (call.form) {
+    headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(call.form).toString();
+  } else if (call.bytes) {
+    body = call.bytes;
+  }
+  let reply: NetworkReply;
+  try {
+    const res = await fetch(call.url, {
+      method: call.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(call.timeoutMs),
+    });
+    const text = await res.text();
+    reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
+  } catch (err) {
+    throw transportError(err, call);
+  }
+  const ok = (reply.status >= 200 && reply.status < 300) || (call.accept ?? []).includes(reply.status);
+  if (!ok) throw mapError(reply);
+  return reply;
+}
+
+function transportError(err: unknown, call: NetworkCall): PlatformError {
+  const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+  const what = timedOut
+    ? `timed out after ${call.timeoutMs} ms`
+    : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
+  const host = safeHost(call.url);
+  if (call.creates) {
+    return new PlatformError(
+      `The request to ${host} ${what}; the item may or may not have been published.`,
+      'unknown_outcome',
+      true,
+    );
+  }
+  return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
+}
+
+function causeOf(err: Error): string {
+  const cause = (err as Error & { cause?: unknown }).cause;
+  return cause instanceof Error ? cause.message : err.message;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the network';
+  }
+}
+
+export function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Seconds from a Retry-After header (delta-seconds or HTTP date). */
+export function retryAfterSeconds(headers: Headers): number | undefined {
+  const v = headers.get('retry-after');
+  if (!v) return undefined;
+  const n = Number(v);
+  if (Number.isFinite(n)) return Math.max(0, Math.round(n));
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
+}
+
+export interface FetchedMedia {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+  maxImageBytes: 20 * 1024 * 1024,
+  maxVideoBytes: 256 * 1024 * 1024,
+  timeoutMs: 120_000,
+};
+
+/** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
+export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
+  return Date.now() + (endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS).timeoutMs;
+}
+
+/**
+ * Downloads a post's media so it can be pushed to a network that does not pull URLs itself,
+ * through the adapter's `fetchMedia` (the registry's SSRF-safe fetch; redirects included).
+ * A file over its type's cap (declared or read) or not finished by `deadline` (one per target),
+ * a 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
+ * another transport failure is worth a retry. Never holds more than the cap in memory.
+ */
+export async function downloadMedia(
+  endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
+  url: string,
+  kind: 'image' | 'video',
+  deadline = mediaDeadline(endpoints),
+): Promise<FetchedMedia> {
+  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
+  const limits = endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS;
+  const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
+  const rejected = (why: string, details = {}) =>
+    new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
+  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
+  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  let res: MediaResponse | undefined;
+  try {
+    res = await fetchMedia(url, { signal });
+    if (res.status >= 500)
+      throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, {
+        status: res.status,
+      });
+    if (!res.ok) throw rejected(`could not be downloaded: HTTP ${res.status}`, { status: res.status });
+    if (Number(res.headers.get('content-length') ?? 0) > cap)
+      throw rejected(`is larger than the ${kind} limit of ${cap} bytes`);
+    const bytes = await readCapped(res.body, cap, () => rejected(`is larger than the ${kind} limit of ${cap} bytes`));
+    if (bytes.byteLength === 0) throw rejected('is empty');
+    return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
+  } catch (err) {
+    await res?.body?.cancel().catch(() => undefined);
+    if (err instanceof PlatformError) throw err;
+    if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
+    if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
+    throw new PlatformError(
+      `Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`,
+      'network_error',
+      true,
+    );
+  }
+}
+
+/** Reads a body into one buffer, giving up (with `tooLarge()`) as soon as it passes `cap` bytes. */
+async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (body) {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > cap) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The SSRF guard's refusal (BlockedAddressError, code ERR_SSRF_BLOCKED), however deep fetch wrapped it. */
+function blockedAddress(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'ERR_SSRF_BLOCKED') return true;
+  }
+  return false;
+}
+
+// ---- reading untyped JSON without `any` ----
+
+export type Json = Record<string, unknown>;
+
+export function obj(v: unknown): Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+}
+
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+export function num(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : 0;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Every UTC day from `from` to `to` (YYYY-MM-DD), inclusive. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  const end = Date.parse(`${to}T00:00:00Z`);
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 1000; t += 86_400_000) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+import { PlatformError } from '../kit/adapter';
+import { arr, downloadMedia, mediaDeadline, num, obj, sleep, str } from '../kit/http';
+import { enc, LinkedInClient } from './linkedin-api';
+
+/** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
+export interface LinkedInState {
+  /** Image URNs whose bytes are uploaded, by position. */
+  images?: (string | null)[];
+  video?: VideoUpload;
+  /** Set just before POST /rest/posts: from here on the post may exist. */
+  postAttemptedAt?: string;
+  postUrn?: string;
+}
+
+export interface UploadInstruction {
+  uploadUrl: string;
+  firstByte: number;
+  lastByte: number;
+}
+
+export interface VideoUpload {
+  urn: string;
+  uploadToken: string;
+  instructions: UploadInstruction[];
+  expiresAt: number;
+  partIds: string[];
+  finalized: boolean;
+}
+
+export function readState(raw: Record<string, unknown>): LinkedInState {
+  return { ...(raw as LinkedInState) };
+}
+
+export interface MediaContext {
+  client: LinkedInClient;
+  token: string;
+  owner: string;
+  state: LinkedInState;
+  save: () => Promise<void>;
+  pollDelaysMs: number[];
+}
+
+/** Images API: fetch each image, initializeUpload, PUT the bytes; returns the image URNs in order. */
+export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<string[]> {
+  const done = ctx.state.images ?? [];
+  const urns: string[] = [];
+  const deadline = mediaDeadline(ctx.client.endpoints);
+  for (const [i, url] of urls.entries()) {
+    const existing = done[i];
+    if (existing) {
+      urns.push(existing);
+      continue;
+    }
+    const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
+    const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', {
+      json: { initializeUploadRequest: { owner: ctx.owner } },
+    });
+    const value = obj(obj(init.json).value);
+    const uploadUrl = str(value.uploadUrl);
+    const urn = str(value.image);
+    if (!uploadUrl || !urn)
+      throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
+    await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
+    done[i] = urn;
+    ctx.state.images = done;
+    await ctx.save();
+    urns.push(urn);
+  }
+  return urns;
+}
+
+/** Videos API: initializeUpload, PUT each part (ETag = part id), finalizeUpload, wait until AVAILABLE. */
+export async function uploadVideo(ctx: MediaContext, url: string): Promise<string> {
+  let video = ctx.state.video;
+  if (!video?.finalized) {
+    const media = await downloadMedia(ctx.client.endpoints, url, 'video');
+    if (!video || video.expiresAt <= Date.now() + 60_000) {
+      video = await initializeVideo(ctx, media.bytes.byteLength);
+      ctx.state.video = video;
+      await ctx.save();
+    }
+    for (const [i, part] of video.instructions.entries()) {
+      if (video.partIds[i]) continue;
+      const reply = await ctx.client.upload(
+        part.uploadUrl,
+        media.bytes.subarray(part.firstByte, part.lastByte + 1),
+        'application/octet-stream',
+      );
+      const etag = reply.headers.get('etag');
+      if (!etag)
+        throw new PlatformError('LinkedIn returned no ETag for an uploaded video part.', 'network_error', true);
+      video.partIds[i] = etag;
+      await ctx.save();
+    }
+    await ctx.client.rest(ctx.token, 'POST', '/videos?action=finalizeUpload', {
+      json: {
+        finalizeUploadRequest: { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds },
+      },
+    });
+    video.finalized = true;
+    await ctx.save();
+  }
+  await waitUntilAvailable(ctx, video.urn);
+  return video.urn;
+}
+
+async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
+  const init = await ctx.client.rest(ctx.token, 'POST', '/videos?action=initializeUpload', {
+    json: {
+      initializeUploadRequest: { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false },
+    },
+  });
+  const value = obj(obj(init.json).value);
+  const urn = str(value.video);
+  const instructions = arr(value.uploadInstructions).map((raw) => {
+    const it = obj(raw);
+    return { uploadUrl: str(it.uploadUrl) ?? '', firstByte: num(it.firstByte), lastByte: num(it.lastByte) };
+  });
+  if (!urn || instructions.length === 0 || instructions.some((i) => !i.uploadUrl)) {
+    throw new PlatformError('LinkedIn returned no upload instructions for the video.', 'network_error', true);
+  }
+  return {
+    urn,
+    uploadToken: str(value.uploadToken) ?? '',
+    instructions,
+    expiresAt: num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000,
+    partIds: [],
+    finalized: false,
+  };
+}
+
+/** A video can be referenced by a post once processing made it AVAILABLE. */
+async function waitUntilAvailable(ctx: MediaContext, urn: string): Promise<void> {
+  for (const delay of [0, ...ctx.pollDelaysMs]) {
+    if (delay) await sleep(delay);
+    const reply = await ctx.client.rest(ctx.token, 'GET', `/videos/${enc(urn)}`);
+    const body = obj(reply.json);
+    const status = str(body.status);
+    if (status === 'AVAILABLE') return;
+    if (status === 'PROCESSING_FAILED') {
+      throw new PlatformError(
+        str(body.processingFailureReason) ?? 'LinkedIn could not process the video.',
+        'media_rejected',
+        false,
+        { networkCode: status },
+      );
+    }
+  }
+  throw new PlatformError(
+    'LinkedIn is still processing the video; the next attempt continues from here.',
+    'network_error',
+    true,
+  );
+}

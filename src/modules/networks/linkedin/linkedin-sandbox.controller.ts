@@ -1,0 +1,195 @@
+import { LINKEDIN_RULES } from './linkedin.adapter';
+import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
+import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { qs } from '../kit/sandbox/sandbox-request';
+
+type Q = Record<string, unknown>;
+const ACCESS_TTL = 60 * 24 * 3600;
+const REFRESH_TTL = 365 * 24 * 3600;
+
+/** Simulated LinkedIn OAuth 2.0, OpenID userinfo, organizationAcls/organizations and the Posts API. */
+@SandboxController('linkedin')
+export class LinkedInSandboxController {
+  constructor(private readonly li: LinkedInSandbox) {}
+
+  @Get('oauth/v2/authorization')
+  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
+    return this.li.oauth.authorizeQuery(q, { network: 'linkedin', appLabel: 'LinkedIn app' }, res);
+  }
+
+  /** authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
+  @Post('oauth/v2/accessToken')
+  @HttpCode(200)
+  async token(@Body() body: Q): Promise<Record<string, unknown>> {
+    const { grant, refreshing } = await this.li.oauth.tokenGrant('linkedin', body, {
+      invalidClient: () =>
+        new SandboxHttpError(401, { error: 'invalid_client', error_description: 'Client authentication failed' }),
+      unsupportedGrant: () =>
+        new SandboxHttpError(400, {
+          error: 'unsupported_grant_type',
+          error_description: 'The grant_type is not supported',
+        }),
+      invalidGrant: (refreshingGrant) =>
+        new SandboxHttpError(400, {
+          error: 'invalid_request',
+          error_description: refreshingGrant
+            ? 'The provided refresh token is invalid'
+            : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+        }),
+    });
+    const refreshToken = refreshing ? qs(body.refresh_token) : null;
+    const issued = await this.li.oauth.issueTokens(grant, {
+      accessTtlSeconds: ACCESS_TTL,
+      ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }),
+      prefix: 'AQ',
+    });
+    return {
+      access_token: issued.accessToken,
+      expires_in: ACCESS_TTL,
+      refresh_token: refreshToken ?? issued.refreshToken,
+      refresh_token_expires_in: REFRESH_TTL,
+      scope: grant.scopes.join(','),
+    };
+  }
+
+  @Get('v2/userinfo')
+  async userinfo(@Headers('authorization') auth?: string): Promise<Record<string, unknown>> {
+    const m = await this.li.member(auth);
+    const [given, ...family] = m.name.split(' ');
+    return {
+      sub: m.sub,
+      name: m.name,
+      given_name: given,
+      family_name: family.join(' '),
+      picture: `${this.li.base.replace('/linkedin', '/_control')}/media/image.png`,
+      locale: 'en-US',
+      email_verified: true,
+      email: `${m.sub}@sandbox.example`,
+    };
+  }
+
+  @Get('rest/organizationAcls')
+  async acls(@Query() q: Q, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
+    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
+    const m = await this.li.member(h.authorization);
+    if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    const role = qs(q.role);
+    const elements =
+      role && role !== 'ADMINISTRATOR'
+        ? []
+        : m.orgs.map((o) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn }));
+    return { paging: { count: 10, start: 0, links: [] }, elements };
+  }
+
+  @Get('rest/organizations/:id')
+  async organization(@Param('id') rawId: string, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
+    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
+    const m = await this.li.member(h.authorization);
+    const id = Number(rawId);
+    const org = m.orgs.find((o) => o.id === id);
+    if (!org)
+      throw liFail(
+        403,
+        `Not enough permissions to access: organizations.GET.20240101 for urn:li:organization:${id}`,
+        'ACCESS_DENIED',
+        100,
+      );
+    return {
+      vanityName: org.vanity,
+      localizedName: org.name,
+      id: org.id,
+      $URN: org.urn,
+      localizedWebsite: `https://${org.vanity}.example.com`,
+      primaryOrganizationType: 'NONE',
+    };
+  }
+
+  @Post('rest/posts')
+  async createPost(
+    @Body() body: Q,
+    @Headers() h: Record<string, string | undefined>,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
+    const m = await this.li.member(h.authorization);
+    for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
+      if (body[field] === undefined)
+        throw liFail(422, `ERROR :: /${field} :: field is required but not found and has no default value\n`);
+    }
+    const author = this.li.assertOwner(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
+    const plain = littleTextToPlain(qs(body.commentary));
+    if (plain.length > LINKEDIN_RULES.maxText)
+      throw liFail(
+        422,
+        `ERROR :: /commentary :: length of ${plain.length} exceeds the maximum allowed length of ${LINKEDIN_RULES.maxText}\n`,
+      );
+    const content =
+      body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
+    const hasVideo = await this.checkContent(author, content);
+    const outcome = await applyMagicWords(this.li.store, {
+      platform: 'linkedin',
+      accountId: author,
+      text: plain,
+      contentKey: JSON.stringify(content ?? {}),
+    });
+    if (outcome.kind === 'fail') throw liFail(422, outcome.message, 'UNPROCESSABLE_ENTITY');
+    if (outcome.kind === 'flaky') throw liFail(503, outcome.message, 'SERVICE_UNAVAILABLE');
+    const now = Date.now();
+    const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${this.li.newId()}`;
+    const post: LiPost = {
+      id,
+      author,
+      commentary: qs(body.commentary),
+      visibility: qs(body.visibility),
+      lifecycleState: qs(body.lifecycleState),
+      content,
+      createdAt: now,
+      publishedAt: now,
+      lastModifiedAt: now,
+    };
+    await this.li.savePost(post);
+    res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
+  }
+
+  /** FINDER q=author: the author's posts, newest first. */
+  @Get('rest/posts')
+  async posts(@Query() q: Q, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
+    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
+    const m = await this.li.member(h.authorization);
+    if (qs(q.q) !== 'author') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    const author = this.li.assertOwner(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
+    const start = Math.max(0, Number(qs(q.start)) || 0);
+    const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
+    const elements = await this.li.postsOf(author, start, count);
+    return { paging: { start, count, links: [], total: await this.li.postCount(author) }, elements };
+  }
+
+  /** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
+  private async checkContent(author: string, content: Record<string, unknown> | undefined): Promise<boolean> {
+    if (!content) return false;
+    const media = content.media as { id?: unknown } | undefined;
+    const multi = (content.multiImage as { images?: { id?: unknown }[] } | undefined)?.images;
+    const ids = media ? [media.id] : (multi ?? []).map((i) => i.id);
+    if (multi && (multi.length < 2 || multi.length > 20))
+      throw liFail(422, `ERROR :: /content/multiImage/images :: array size ${multi.length} is not within 2..20\n`);
+    let video = false;
+    for (const raw of ids) {
+      const id = typeof raw === 'string' ? raw : '';
+      if (id.startsWith('urn:li:video:')) {
+        const v = await this.li.video(id);
+        if (!v || v.owner !== author || !v.finalizedAt)
+          throw liFail(400, `Video ${id} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
+        video = true;
+        continue;
+      }
+      const img = await this.li.image(id);
+      if (!img || img.owner !== author || img.status !== 'AVAILABLE')
+        throw liFail(400, `Image ${id || '(none)'} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
+    }
+    if (video && ids.length > 1) throw liFail(422, 'ERROR :: /content :: a post holds one video and no images\n');
+    return video;
+  }
+}

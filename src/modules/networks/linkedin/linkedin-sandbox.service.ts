@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomInt } from 'node:crypto';
+import { AppConfig } from '@/config/config';
+import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { stableInt } from '../kit/sandbox/sandbox-metrics';
+import { SandboxOAuth, SandboxOAuthError } from '../kit/sandbox/sandbox-oauth';
+import { bearerToken } from '../kit/sandbox/sandbox-request';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
+
+/** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
+
+/** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
+export function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
+  return new SandboxHttpError(status, {
+    status,
+    ...(serviceErrorCode !== undefined ? { serviceErrorCode } : {}),
+    ...(code ? { code } : {}),
+    message,
+  });
+}
+
+export interface LiOrg {
+  urn: string;
+  id: number;
+  name: string;
+  vanity: string;
+}
+
+export interface LiMember {
+  userId: string;
+  sub: string;
+  urn: string;
+  name: string;
+  orgs: LiOrg[];
+}
+
+export interface LiImage {
+  urn: string;
+  owner: string;
+  status: 'WAITING_UPLOAD' | 'AVAILABLE';
+}
+
+export interface LiVideo {
+  urn: string;
+  owner: string;
+  size: number;
+  parts: { firstByte: number; lastByte: number; etag: string | null }[];
+  finalizedAt: string | null;
+}
+
+export interface LiPost {
+  id: string;
+  author: string;
+  commentary: string;
+  visibility: string;
+  lifecycleState: string;
+  content?: Record<string, unknown>;
+  createdAt: number;
+  publishedAt: number;
+  lastModifiedAt: number;
+}
+
+/** Videos leave PROCESSING this long after finalizeUpload (the adapter polls at least once). */
+export const LI_VIDEO_PROCESSING_MS = 500;
+export const LI_PART_BYTES = 4 * 1024 * 1024;
+
+const ORG_NAMES = ['Sandbox Labs', 'Sandbox Media'];
+
+@Injectable()
+export class LinkedInSandbox {
+  constructor(
+    readonly store: SandboxStore,
+    readonly oauth: SandboxOAuth,
+    private readonly config: AppConfig,
+  ) {}
+
+  get base(): string {
+    return `${this.config.publicBaseUrl}/sandbox/linkedin`;
+  }
+
+  /** The member behind a bearer token, with the two organisations every sandbox member administers. */
+  async member(authorization: string | undefined): Promise<LiMember> {
+    const token = bearerToken(authorization);
+    if (!token) throw liFail(401, 'Empty oauth2_access_token', undefined, 401);
+    const info = await this.oauth.verify('linkedin', token).catch((err: unknown) => {
+      if (!(err instanceof SandboxOAuthError)) throw err;
+      if (err.reason === 'expired_token')
+        throw liFail(401, 'The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601);
+      if (err.reason === 'revoked_token')
+        throw liFail(401, 'The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602);
+      throw liFail(401, 'Invalid access token', 'INVALID_ACCESS_TOKEN', 65600);
+    });
+    return memberOf(info.grant.userId);
+  }
+
+  /** Versioned /rest calls need both headers, like LinkedIn's. */
+  requireVersion(version: string | undefined, restli: string | undefined): void {
+    if (!version)
+      throw liFail(
+        400,
+        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+        'VERSION_MISSING',
+      );
+    if (!/^\d{6}(\.\d{2})?$/.test(version))
+      throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
+    if (restli !== '2.0.0')
+      throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
+  }
+
+  /** May the member act as `owner` (itself or an organisation it administers)? */
+  assertOwner(member: LiMember, owner: unknown, what: string): string {
+    if (typeof owner === 'string' && (owner === member.urn || member.orgs.some((o) => o.urn === owner))) return owner;
+    throw liFail(403, `Not enough permissions to access: ${what} for owner ${String(owner)}`, 'ACCESS_DENIED', 100);
+  }
+
+  newId(): string {
+    return `${Date.now()}${randomInt(100000, 999999)}`.slice(0, 19);
+  }
+
+  newMediaKey(): string {
+    return `C4E${randomBytes(9).toString('base64url')}`;
+  }
+
+  image(urn: string): Promise<LiImage | null> {
+    return this.store.get<LiImage>(['linkedin', 'image', urn]);
+  }
+
+  saveImage(image: LiImage): Promise<void> {
+    return this.store.put(['linkedin', 'image', image.urn], image);
+  }
+
+  video(urn: string): Promise<LiVideo | null> {
+    return this.store.get<LiVideo>(['linkedin', 'video', urn]);
+  }
+
+  saveVideo(video: LiVideo): Promise<void> {
+    return this.store.put(['linkedin', 'video', video.urn], video);
+  }
+
+  async savePost(post: LiPost): Promise<void> {
+    await this.store.put(['linkedin', 'post', post.id], post);
+    await this.store.push(['linkedin', 'posts', post.author], post.id);
+  }
+
+  async postsOf(author: string, start: number, count: number): Promise<LiPost[]> {
+    const ids = await this.store.list<string>(['linkedin', 'posts', author], start, start + count - 1);
+    const posts = await Promise.all(ids.map((id) => this.store.get<LiPost>(['linkedin', 'post', id])));
+    return posts.filter((p): p is LiPost => p !== null);
+  }
+
+  async postCount(author: string): Promise<number> {
+    return (await this.store.list<string>(['linkedin', 'posts', author])).length;
+  }
+}
+
+export function memberOf(userId: string): LiMember {
+  const sub = BigInt(userId).toString(36);
+  const orgs = ORG_NAMES.map((name, i) => {
+    const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
+    return {
+      urn: `urn:li:organization:${id}`,
+      id,
+      name: `${name} ${userId.slice(-4)}`,
+      vanity: `${name.toLowerCase().replace(/\s+/g, '-')}-${userId.slice(-4)}`,
+    };
+  });
+  return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${userId.slice(-4)}`, orgs };
+}
+
+/** LinkedIn's "little text": reserved characters arrive backslash-escaped. */
+export function littleTextToPlain(text: string): string {
+  return text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
+}

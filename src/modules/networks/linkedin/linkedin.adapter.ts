@@ -1,0 +1,235 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
+import type {
+  AccountCredentials,
+  AdapterEndpoints,
+  DailyAccountMetrics,
+  GrantedAccount,
+  ItemMetrics,
+  OAuthTokens,
+  PlatformAdapter,
+  PublishContent,
+  PublishRequest,
+  PublishResult,
+  ValidationIssue,
+} from '../kit/adapter';
+import { commentsUnavailable, PlatformError } from '../kit/adapter';
+import { arr, num, obj, str } from '../kit/http';
+import { TokenEndpoint } from '../kit/oauth';
+import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
+import { LinkedInState, MediaContext, readState, uploadImages, uploadVideo } from './linkedin-media';
+import { dailyMetrics, itemMetrics } from './linkedin-metrics';
+
+/**
+ * LinkedIn: OAuth 2.0 (3-legged), OpenID userinfo for the member, organizationAcls for the pages
+ * the member administers, the Posts API with the Images and Videos APIs for media.
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
+ */
+
+export const LINKEDIN_SCOPES = [
+  'openid',
+  'profile',
+  'w_member_social',
+  'r_member_postAnalytics',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+];
+export const LINKEDIN_RULES: ContentRules = {
+  label: 'LinkedIn',
+  maxText: 3000,
+  textLength: (text) => text.length,
+  textPost: 'text-or-link',
+  images: { max: 20 },
+  noImagesWithVideo: true,
+};
+
+export interface LinkedInAdapterOptions {
+  /** Waits between checks of a processing video. */
+  pollDelaysMs?: number[];
+}
+
+const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
+
+export class LinkedInAdapter implements PlatformAdapter {
+  readonly platform = 'linkedin' as const;
+  readonly supportsComments = false;
+  private readonly client: LinkedInClient;
+  private readonly oauth: TokenEndpoint;
+  private readonly pollDelaysMs: number[];
+
+  constructor(
+    private readonly endpoints: AdapterEndpoints,
+    options: LinkedInAdapterOptions = {},
+  ) {
+    this.client = new LinkedInClient(endpoints);
+    this.oauth = new TokenEndpoint('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints);
+    this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+  }
+
+  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.endpoints.clientId,
+      redirect_uri: params.redirectUri,
+      state: params.state,
+      scope: LINKEDIN_SCOPES.join(' '),
+      code_challenge: params.codeChallenge,
+      code_challenge_method: 'S256',
+    });
+    return `${this.endpoints.authBaseUrl}/authorization?${q.toString()}`;
+  }
+
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.oauth.exchangeCode(params);
+  }
+
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+    // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
+    return this.oauth.refresh(tokens.refreshToken, 'LinkedIn granted no refresh token; reconnect the account.');
+  }
+
+  /** The member, plus every organisation page the member administers (a page picker chooses among them). */
+  async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
+    const token = tokens.accessToken;
+    const me = obj((await this.client.userinfo(token)).json);
+    const sub = str(me.sub);
+    if (!sub) throw new PlatformError('LinkedIn userinfo returned no member id.', 'network_error', true);
+    const memberUrn = `urn:li:person:${sub}`;
+    const accounts: GrantedAccount[] = [
+      {
+        platformAccountId: memberUrn,
+        name: str(me.name) ?? sub,
+        avatarUrl: str(me.picture) ?? null,
+        metadata: { kind: 'member' },
+      },
+    ];
+    // Without the organisation permissions LinkedIn answers 403: the grant then covers the member only.
+    const acls = await this.client
+      .rest(token, 'GET', '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
+      .catch((err: unknown) => {
+        if (err instanceof PlatformError && err.details.status === 403) return null;
+        throw err;
+      });
+    if (!acls) return accounts;
+    const orgUrns = [...new Set(arr(obj(acls.json).elements).map((el) => str(obj(el).organization)))].filter(
+      (u): u is string => !!u,
+    );
+    for (const orgUrn of orgUrns) {
+      const org = obj((await this.client.rest(token, 'GET', `/organizations/${orgUrn.split(':').pop() ?? ''}`)).json);
+      accounts.push({
+        platformAccountId: orgUrn,
+        name: str(org.localizedName) ?? orgUrn,
+        username: str(org.vanityName) ?? null,
+        metadata: { kind: 'organization', memberUrn },
+      });
+    }
+    return accounts;
+  }
+
+  validate(content: PublishContent): ValidationIssue[] {
+    return checkContent(LINKEDIN_RULES, content);
+  }
+
+  async publish(req: PublishRequest): Promise<PublishResult> {
+    const state = readState(req.publishState);
+    const save = () => req.saveState({ ...state });
+    if (state.postUrn) return postResult(state.postUrn);
+    if (state.postAttemptedAt) {
+      // An earlier attempt may have created the post: look before posting again.
+      const found = await this.findPublished(req);
+      if (found === 'unknown')
+        throw new PlatformError(
+          'An earlier attempt may have published this post; LinkedIn cannot tell.',
+          'unknown_outcome',
+          false,
+        );
+      if (found) return found;
+    }
+    const author = req.account.platformAccountId;
+    const ctx: MediaContext = {
+      client: this.client,
+      token: req.account.accessToken,
+      owner: author,
+      state,
+      save,
+      pollDelaysMs: this.pollDelaysMs,
+    };
+    const c = req.content;
+    const title = str(c.options.title);
+    let content: Record<string, unknown> | undefined;
+    if (c.contentType === 'video' && c.videoUrl) {
+      content = { media: { id: await uploadVideo(ctx, c.videoUrl), ...(title ? { title } : {}) } };
+    } else if (c.contentType === 'image' && c.imageUrls.length > 0) {
+      const urns = await uploadImages(ctx, c.imageUrls);
+      content = urns.length === 1 ? { media: { id: urns[0] } } : { multiImage: { images: urns.map((id) => ({ id })) } };
+    } else if (c.link) {
+      content = { article: { source: c.link, title: title ?? c.link } };
+    }
+    const isOrg = author.startsWith('urn:li:organization:');
+    const body = {
+      author,
+      commentary: escapeLittleText(c.text),
+      visibility: !isOrg && str(c.options.visibility) === 'CONNECTIONS' ? 'CONNECTIONS' : 'PUBLIC',
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: 'PUBLISHED',
+      isReshareDisabledByAuthor: false,
+      ...(content ? { content } : {}),
+    };
+    state.postAttemptedAt = new Date().toISOString();
+    await save();
+    const reply = await this.client.rest(ctx.token, 'POST', '/posts', { json: body, creates: true });
+    const urn = reply.headers.get('x-restli-id') ?? str(obj(reply.json).id);
+    if (!urn) throw new PlatformError('LinkedIn accepted the post but returned no id.', 'unknown_outcome', true);
+    state.postUrn = urn;
+    await save();
+    return postResult(urn);
+  }
+
+  /** Lists the author's latest posts and looks for the one an interrupted attempt may have created. */
+  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+    const state: LinkedInState = readState(req.publishState);
+    if (state.postUrn) return postResult(state.postUrn);
+    if (!state.postAttemptedAt) return null;
+    const since = Date.parse(state.postAttemptedAt) - 120_000;
+    const author = req.account.platformAccountId;
+    const reply = await this.client.rest(
+      req.account.accessToken,
+      'GET',
+      `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`,
+    );
+    const commentary = [req.content.text, escapeLittleText(req.content.text)];
+    const mediaIds = new Set([...(state.images ?? []), state.video?.urn].filter((u): u is string => !!u));
+    for (const raw of arr(obj(reply.json).elements)) {
+      const post = obj(raw);
+      const id = str(post.id);
+      if (!id || num(post.createdAt) < since) continue;
+      const sameText = commentary.includes(str(post.commentary) ?? '');
+      const sameMedia = mediaIdsOf(post).some((m) => mediaIds.has(m));
+      if (sameMedia || (sameText && mediaIds.size === 0)) return postResult(id);
+    }
+    return null;
+  }
+
+  getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
+    return itemMetrics(this.client, account, externalId);
+  }
+
+  getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
+    return dailyMetrics(this.client, account, from, to);
+  }
+
+  listComments(): Promise<never> {
+    return commentsUnavailable('LinkedIn');
+  }
+}
+
+function postResult(urn: string): PublishResult {
+  return { externalId: urn, url: `https://www.linkedin.com/feed/update/${urn}/` };
+}
+
+function mediaIdsOf(post: Record<string, unknown>): string[] {
+  const content = obj(post.content);
+  const single = str(obj(content.media).id);
+  const multi = arr(obj(content.multiImage).images).map((i) => str(obj(i).id));
+  return [single, ...multi].filter((u): u is string => !!u);
+}

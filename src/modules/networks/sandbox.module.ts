@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { MetaContainers } from './kit/sandbox/meta-containers';
+import { SandboxControlController } from './kit/sandbox/sandbox-control.controller';
+import { SandboxMediaFetch } from './kit/sandbox/sandbox-media';
+import { SandboxOAuth } from './kit/sandbox/sandbox-oauth';
+import { SandboxStore } from './kit/sandbox/sandbox-store';
+import { NETWORKS } from './networks';
+
+const simulators = Object.values(NETWORKS).map((n) => n.simulator);
+
+/**
+ * The simulated networks under /sandbox/<network>/… (404 unless SANDBOX_PLATFORMS is on): each
+ * network's simulator from its definition, on the shared kit (store, OAuth, magic words, metrics).
+ */
+@Module({
+  controllers: [SandboxControlController, ...simulators.flatMap((s) => s.controllers)],
+  providers: [SandboxStore, SandboxOAuth, SandboxMediaFetch, MetaContainers, ...simulators.flatMap((s) => s.providers)],
+  exports: [SandboxStore, SandboxOAuth],
+})
+export class SandboxModule {}

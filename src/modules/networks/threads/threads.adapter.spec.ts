@@ -1,0 +1,120 @@
+import { PlatformError } from '../kit/adapter';
+import { fakeEndpoints, fakeFetch } from '@test/support/fake-fetch';
+import { ThreadsAdapter } from './threads.adapter';
+
+const make = (f: ReturnType<typeof fakeFetch>) =>
+  new ThreadsAdapter(fakeEndpoints('https://graph.threads.net/v1.0', 'https://threads.net/oauth/authorize'), f.fetch, {
+    intervalMs: 1,
+    maxPolls: 5,
+  });
+const account = { platformAccountId: '1234', accessToken: 'th-token', metadata: {} };
+
+describe('ThreadsAdapter (doc bodies)', () => {
+  it('should exchange the code and then for a long-lived token at the host root', async () => {
+    // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions and …/long-lived-tokens
+    const f = fakeFetch()
+      .on('POST', '/oauth/access_token', { body: { access_token: 'THQVJ...', user_id: 12345678 } })
+      .on('GET', '/access_token', {
+        body: { access_token: '<LONG_LIVED_USER_ACCESS_TOKEN>', token_type: 'bearer', expires_in: 5183944 },
+      });
+    const tokens = await make(f).exchangeCode({
+      code: 'c',
+      redirectUri: 'https://app.example/cb',
+      codeVerifier: 'unused',
+    });
+    expect(tokens.accessToken).toBe('<LONG_LIVED_USER_ACCESS_TOKEN>');
+    expect(f.calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([
+      'POST /oauth/access_token',
+      'GET /access_token',
+    ]);
+    expect(f.calls[0].params).toMatchObject({
+      grant_type: 'authorization_code',
+      code: 'c',
+      client_secret: 'app-secret',
+    });
+    expect(f.calls[1].params).toMatchObject({ grant_type: 'th_exchange_token', access_token: 'THQVJ...' });
+  });
+
+  it('should refresh with th_refresh_token, and map a dead token to auth_expired', async () => {
+    const ok = fakeFetch().on('GET', '/refresh_access_token', {
+      body: { access_token: 'new', token_type: 'bearer', expires_in: 5183944 },
+    });
+    expect((await make(ok).refresh({ accessToken: 'old', refreshToken: null })).accessToken).toBe('new');
+    const dead = fakeFetch().on('GET', '/refresh_access_token', {
+      status: 400,
+      body: {
+        error: {
+          message: 'Error validating access token: Session has expired.',
+          type: 'OAuthException',
+          code: 190,
+          error_subcode: 463,
+          fbtrace_id: 'x',
+        },
+      },
+    });
+    await expect(make(dead).refresh({ accessToken: 'old', refreshToken: null })).rejects.toMatchObject({
+      category: 'auth_expired',
+      retryable: false,
+    });
+  });
+
+  it('should publish a TEXT container after its status is FINISHED', async () => {
+    // Status sample: https://developers.facebook.com/docs/threads/troubleshooting
+    const f = fakeFetch()
+      .on('POST', '/1234/threads', { body: { id: '17889615691921648' } })
+      .on('GET', '/17889615691921648', { body: { status: 'FINISHED', id: '17889615691921648' } })
+      .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
+      .on('GET', '/1234567', { body: { permalink: 'https://www.threads.net/@user/post/abc', id: '1234567' } });
+    const res = await make(f).publish({
+      account,
+      content: { contentType: 'text', text: 'Hi', link: 'https://e.x', imageUrls: [], options: {} },
+      publishState: {},
+      saveState: async () => {},
+    });
+    expect(res).toEqual({ externalId: '1234567', url: 'https://www.threads.net/@user/post/abc' });
+    expect(f.calls[0].params).toMatchObject({ media_type: 'TEXT', text: 'Hi', link_attachment: 'https://e.x' });
+    expect(f.calls[1].params.fields).toContain('status');
+  });
+
+  it('should reject the media when the container reports ERROR with an error_message', async () => {
+    const f = fakeFetch()
+      .on('POST', '/threads', { body: { id: '17889615691921648' } })
+      .on('GET', '/17889615691921648', {
+        body: { status: 'ERROR', id: '17889615691921648', error_message: 'FAILED_DOWNLOADING_VIDEO' },
+      });
+    const err = (await make(f)
+      .publish({
+        account,
+        content: { contentType: 'video', text: 'v', videoUrl: 'https://e.x/v.mp4', imageUrls: [], options: {} },
+        publishState: {},
+        saveState: async () => {},
+      })
+      .catch((e: unknown) => e)) as PlatformError;
+    expect(err).toMatchObject({ category: 'media_rejected' });
+    expect(err.message).toContain('FAILED_DOWNLOADING_VIDEO');
+  });
+
+  it('should read views as a daily series and the rest as totals', async () => {
+    // Shapes from https://developers.facebook.com/docs/threads/insights (user insights: views has values, others total_value)
+    const f = fakeFetch().on('GET', '/1234/threads_insights', {
+      body: {
+        data: [
+          {
+            name: 'views',
+            period: 'day',
+            values: [{ value: 10, end_time: '2026-03-02T08:00:00+0000' }],
+            title: 'views',
+            id: '1234/insights/views/day',
+          },
+          { name: 'likes', period: 'day', title: 'likes', total_value: { value: 4 }, id: '1234/insights/likes/day' },
+          { name: 'replies', period: 'day', total_value: { value: 2 } },
+          { name: 'reposts', period: 'day', total_value: { value: 1 } },
+          { name: 'followers_count', period: 'day', total_value: { value: 88 } },
+        ],
+      },
+    });
+    expect(await make(f).getDailyMetrics(account, '2026-03-01', '2026-03-01')).toEqual([
+      { date: '2026-03-01', views: 10, reach: 10, engagement: 7, shares: 1, followers: 88 },
+    ]);
+  });
+});

@@ -1,0 +1,111 @@
+import type { ErrorCategory } from '../kit/adapter';
+import type { AdapterEndpoints } from '../kit/adapter';
+import { PlatformError } from '../kit/adapter';
+import { callNetwork, HttpMethod, NetworkReply, obj, retryAfterSeconds, str } from '../kit/http';
+
+/**
+ * TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
+ * (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post, "Error codes").
+ */
+
+const CATEGORY_BY_CODE: Record<string, ErrorCategory> = {
+  access_token_invalid: 'auth_expired',
+  scope_not_authorized: 'auth_expired',
+  scope_permission_missed: 'auth_expired',
+  token_not_authorized_for_specified_open_id: 'auth_expired',
+  rate_limit_exceeded: 'network_rate_limited',
+  spam_risk_too_many_posts: 'network_rate_limited',
+  spam_risk_too_many_pending_share: 'network_rate_limited',
+  reached_active_user_cap: 'network_rate_limited',
+  url_ownership_unverified: 'media_rejected',
+  internal_error: 'network_error',
+};
+
+/** `fail_reason` of a FAILED publish (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */
+const CATEGORY_BY_FAIL_REASON: Record<string, ErrorCategory> = {
+  file_format_check_failed: 'media_rejected',
+  duration_check_failed: 'media_rejected',
+  frame_rate_check_failed: 'media_rejected',
+  picture_size_check_failed: 'media_rejected',
+  video_pull_failed: 'media_rejected',
+  photo_pull_failed: 'media_rejected',
+  auth_removed: 'auth_expired',
+  spam_risk_too_many_posts: 'network_rate_limited',
+  spam_risk_user_banned_from_posting: 'invalid_content',
+  spam_risk_text: 'invalid_content',
+  spam_risk: 'invalid_content',
+  publish_cancelled: 'invalid_content',
+  internal: 'network_error',
+};
+
+const isRetryable = (c: ErrorCategory): boolean => c === 'network_error' || c === 'network_rate_limited';
+
+export function tiktokError(reply: NetworkReply): PlatformError {
+  const err = obj(obj(reply.json).error);
+  const code = str(err.code) ?? `http_${reply.status}`;
+  const message = str(err.message) || code;
+  const category: ErrorCategory =
+    CATEGORY_BY_CODE[code] ??
+    (reply.status >= 500
+      ? 'network_error'
+      : reply.status === 429
+        ? 'network_rate_limited'
+        : reply.status === 401
+          ? 'auth_expired'
+          : 'invalid_content');
+  return new PlatformError(message, category, isRetryable(category), {
+    status: reply.status,
+    networkCode: code,
+    retryAfterSeconds: retryAfterSeconds(reply.headers),
+  });
+}
+
+export function failReasonError(reason: string): PlatformError {
+  const category = CATEGORY_BY_FAIL_REASON[reason] ?? 'invalid_content';
+  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, isRetryable(category), {
+    networkCode: reason,
+  });
+}
+
+/**
+ * Post ids are int64 and may arrive as bare JSON numbers beyond 2^53: read them from the text
+ * rather than through JSON.parse, which would round them.
+ */
+export function publicPostIds(text: string): string[] {
+  const m = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(text);
+  if (!m?.[1]) return [];
+  return m[1]
+    .split(',')
+    .map((s) => s.trim().replace(/^"|"$/g, ''))
+    .filter(Boolean);
+}
+
+export class TikTokClient {
+  constructor(readonly endpoints: AdapterEndpoints) {}
+
+  /** An open.tiktokapis.com call; an envelope whose error.code is not "ok" is a failure even on HTTP 200. */
+  async api(
+    token: string,
+    method: HttpMethod,
+    pathAndQuery: string,
+    opts: { json?: unknown; creates?: boolean } = {},
+  ): Promise<NetworkReply> {
+    const reply = await callNetwork(
+      {
+        method,
+        url: `${this.endpoints.apiBaseUrl}${pathAndQuery}`,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(opts.json !== undefined ? { 'Content-Type': 'application/json; charset=UTF-8' } : {}),
+        },
+        json: opts.json,
+        creates: opts.creates,
+        timeoutMs: this.endpoints.timeoutMs,
+      },
+      tiktokError,
+    );
+    const code = str(obj(obj(reply.json).error).code);
+    if (code && code !== 'ok') throw tiktokError(reply);
+    return reply;
+  }
+}

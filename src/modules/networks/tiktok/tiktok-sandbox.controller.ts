@@ -1,0 +1,298 @@
+import { TIKTOK_RULES } from './tiktok.adapter';
+import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppConfig } from '@/config/config';
+import { applyMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { qs } from '../kit/sandbox/sandbox-request';
+import {
+  TikTokSandbox,
+  TtPublish,
+  TtVideo,
+  ttFail,
+  ttOk,
+  ttOkText,
+  TT_PRIVACY_OPTIONS,
+  openIdOf,
+} from './tiktok-sandbox.service';
+
+type Q = Record<string, unknown>;
+const ACCESS_TTL = 86_400;
+const REFRESH_TTL = 365 * 86_400;
+
+/**
+ * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
+ * PULL_FROM_URL). A publish reports PROCESSING_DOWNLOAD on its first status fetch and its final
+ * status from the second on (#sandbox-review: PROCESSING_DOWNLOAD until SANDBOX_REVIEW_MS passed).
+ */
+@SandboxController('tiktok')
+export class TikTokSandboxController {
+  constructor(
+    private readonly tt: TikTokSandbox,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('v2/auth/authorize')
+  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
+    return this.tt.oauth.authorizeQuery(
+      q,
+      { network: 'tiktok', appLabel: 'TikTok app', clientIdParam: 'client_key' },
+      res,
+    );
+  }
+
+  @Post('v2/oauth/token')
+  @HttpCode(200)
+  async token(@Body() body: Q): Promise<Record<string, unknown>> {
+    const fail = (error: string, description: string) =>
+      new SandboxHttpError(400, { error, error_description: description, log_id: `${Date.now()}SANDBOX` });
+    const { grant } = await this.tt.oauth.tokenGrant('tiktok', body, {
+      clientIdParam: 'client_key',
+      invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
+      unsupportedGrant: () => fail('invalid_request', 'The request parameters are malformed.'),
+      invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
+    });
+    // Refresh tokens rotate: every refresh answers with a new one.
+    const t = await this.tt.oauth.issueTokens(grant, {
+      accessTtlSeconds: ACCESS_TTL,
+      refreshTtlSeconds: REFRESH_TTL,
+      prefix: 'act.',
+    });
+    return {
+      access_token: t.accessToken,
+      expires_in: ACCESS_TTL,
+      open_id: openIdOf(grant.userId),
+      refresh_expires_in: REFRESH_TTL,
+      refresh_token: t.refreshToken,
+      scope: grant.scopes.join(','),
+      token_type: 'Bearer',
+    };
+  }
+
+  @Get('v2/user/info')
+  async userInfo(@Query('fields') fields: string, @Headers('authorization') auth?: string): Promise<unknown> {
+    const c = await this.tt.creator(auth);
+    const today = new Date().toISOString().slice(0, 10);
+    const all: Record<string, unknown> = {
+      open_id: c.openId,
+      union_id: `u-${c.openId}`,
+      avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
+      display_name: c.displayName,
+      username: c.username,
+      bio_description: 'A simulated TikTok creator.',
+      is_verified: false,
+      follower_count: dailyAccountMetrics(c.openId, today).followers,
+      following_count: 42,
+      likes_count: 1000,
+      video_count: (await this.tt.videosOf(c.openId, 0, 1000)).videos.length,
+    };
+    const wanted = qs(fields)
+      .split(',')
+      .filter((f) => f in all);
+    if (wanted.length === 0)
+      throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
+    return ttOk({ user: Object.fromEntries(wanted.map((f) => [f, all[f]])) });
+  }
+
+  @Post('v2/post/publish/creator_info/query')
+  @HttpCode(200)
+  async creatorInfo(@Headers('authorization') auth?: string): Promise<unknown> {
+    const c = await this.tt.creator(auth, 'video.publish');
+    return ttOk({
+      creator_avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
+      creator_username: c.username,
+      creator_nickname: c.displayName,
+      privacy_level_options: TT_PRIVACY_OPTIONS,
+      comment_disabled: false,
+      duet_disabled: false,
+      stitch_disabled: false,
+      max_video_post_duration_sec: 600,
+    });
+  }
+
+  @Post('v2/post/publish/video/init')
+  @HttpCode(200)
+  async videoInit(@Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const info = (body.post_info ?? {}) as Q;
+    const source = (body.source_info ?? {}) as Q;
+    if (qs(source.source) !== 'PULL_FROM_URL')
+      throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
+    if (!qs(source.video_url)) throw ttFail(400, 'invalid_params', 'source_info.video_url is required.');
+    return this.init(auth, 'video', info, qs(info.title), [qs(source.video_url)]);
+  }
+
+  @Post('v2/post/publish/content/init')
+  @HttpCode(200)
+  async contentInit(@Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const info = (body.post_info ?? {}) as Q;
+    const source = (body.source_info ?? {}) as Q;
+    const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
+    if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
+      throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
+    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TIKTOK_RULES.images.max)
+      throw ttFail(
+        400,
+        'invalid_params',
+        `source_info.photo_images must list 1 to ${TIKTOK_RULES.images.max} URLs pulled from URL.`,
+      );
+    return this.init(auth, 'photo', info, qs(info.description), images);
+  }
+
+  @Post('v2/post/publish/status/fetch')
+  @HttpCode(200)
+  async status(
+    @Body() body: Q,
+    @Headers('authorization') auth: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const c = await this.tt.creator(auth);
+    const p = await this.tt.publish(qs(body.publish_id));
+    if (!p || p.openId !== c.openId)
+      throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
+    p.polls += 1;
+    if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt)) {
+      await this.tt.savePublish(p);
+      res
+        .type('application/json')
+        .send(
+          ttOkText(JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) })),
+        );
+      return;
+    }
+    if (p.failReason) {
+      await this.tt.savePublish(p);
+      res.type('application/json').send(
+        ttOkText(
+          JSON.stringify({
+            status: 'FAILED',
+            fail_reason: p.failReason,
+            publicaly_available_post_id: [],
+            uploaded_bytes: 0,
+          }),
+        ),
+      );
+      return;
+    }
+    if (!p.videoId && p.privacy !== 'SELF_ONLY') {
+      const video: TtVideo = {
+        id: this.tt.newVideoId(),
+        openId: c.openId,
+        title: p.title,
+        description: p.description,
+        createTime: Math.floor(Date.now() / 1000),
+        shareUrl: '',
+      };
+      video.shareUrl = `https://www.tiktok.com/@${c.username}/video/${video.id}`;
+      await this.tt.saveVideo(video);
+      p.videoId = video.id;
+    }
+    await this.tt.savePublish(p);
+    // Post ids are int64: sent as bare numbers, like TikTok does.
+    res
+      .type('application/json')
+      .send(
+        ttOkText(
+          `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${p.videoId ?? ''}],"downloaded_bytes":${p.mediaBytes}}`,
+        ),
+      );
+  }
+
+  @Post('v2/video/list')
+  @HttpCode(200)
+  async list(
+    @Query('fields') fields: string,
+    @Body() body: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const c = await this.tt.creator(auth, 'video.list');
+    const start = Number(body.cursor) || 0;
+    const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
+    const { videos, hasMore } = await this.tt.videosOf(c.openId, start, count);
+    return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: start + videos.length, has_more: hasMore });
+  }
+
+  @Post('v2/video/query')
+  @HttpCode(200)
+  async query(
+    @Query('fields') fields: string,
+    @Body() body: Q,
+    @Headers('authorization') auth?: string,
+  ): Promise<unknown> {
+    const c = await this.tt.creator(auth, 'video.list');
+    const ids = Array.isArray((body.filters as Q | undefined)?.video_ids)
+      ? ((body.filters as Q).video_ids as unknown[]).map(qs).slice(0, 20)
+      : [];
+    const videos = (await Promise.all(ids.map((id) => this.tt.video(id)))).filter(
+      (v): v is TtVideo => v !== null && v.openId === c.openId,
+    );
+    return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: 0, has_more: false });
+  }
+
+  private async init(
+    auth: string | undefined,
+    kind: 'video' | 'photo',
+    info: Q,
+    text: string,
+    urls: string[],
+  ): Promise<unknown> {
+    const c = await this.tt.creator(auth, 'video.publish');
+    await this.tt.countInit(c.token);
+    const privacy = qs(info.privacy_level);
+    if (!TT_PRIVACY_OPTIONS.includes(privacy))
+      throw ttFail(
+        400,
+        'privacy_level_option_mismatch',
+        `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
+      );
+    if (text.length > TIKTOK_RULES.maxText)
+      throw ttFail(
+        400,
+        'invalid_params',
+        `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
+      );
+    const outcome = await applyMagicWords(this.tt.store, {
+      platform: 'tiktok',
+      accountId: c.openId,
+      text,
+      contentKey: urls.join('|'),
+    });
+    if (outcome.kind === 'fail') throw ttFail(403, 'spam_risk_text', outcome.message);
+    if (outcome.kind === 'flaky') throw ttFail(500, 'internal_error', outcome.message);
+    const p: TtPublish = {
+      publishId: this.tt.newPublishId(kind),
+      openId: c.openId,
+      kind,
+      title: kind === 'video' ? text : qs(info.title),
+      description: text,
+      privacy,
+      failReason: await this.tt.pullProblem(kind, urls),
+      polls: 0,
+      readyAt: parseMagicWords(text).review ? Date.now() + this.config.sandbox.reviewMs : null,
+      videoId: null,
+      mediaBytes: 10_000,
+    };
+    await this.tt.savePublish(p);
+    return ttOk({ publish_id: p.publishId });
+  }
+}
+
+function pickFields(v: TtVideo, fields: string): Record<string, unknown> {
+  const m = itemMetrics(v.id);
+  const all: Record<string, unknown> = {
+    id: v.id,
+    title: v.title,
+    video_description: v.description,
+    create_time: v.createTime,
+    share_url: v.shareUrl,
+    view_count: m.views,
+    like_count: m.likes,
+    comment_count: m.comments,
+    share_count: m.shares,
+    duration: 15,
+  };
+  const wanted = qs(fields)
+    .split(',')
+    .filter((f) => f in all);
+  return Object.fromEntries((wanted.length ? wanted : ['id']).map((f) => [f, all[f]]));
+}

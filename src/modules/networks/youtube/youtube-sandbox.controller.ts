@@ -1,0 +1,202 @@
+import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import {
+  etag,
+  YouTubeSandbox,
+  YtSession,
+  YtVideo,
+  ytFail,
+  YT_DESCRIPTION_BYTES,
+  YT_PRIVACY,
+  YT_TITLE_LIMIT,
+} from './youtube-sandbox.service';
+
+type Q = Record<string, unknown>;
+type H = Record<string, string | undefined>;
+const ACCESS_TTL = 3599;
+
+/**
+ * Simulated Google OAuth and YouTube Data API v3: channels?mine=true and the resumable upload
+ * protocol (POST → Location session URL → PUT bytes, status queries with `Content-Range: bytes * /size`).
+ */
+@SandboxController('youtube')
+export class YouTubeSandboxController {
+  constructor(private readonly yt: YouTubeSandbox) {}
+
+  @Get('o/oauth2/v2/auth')
+  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
+    return this.yt.oauth.authorizeQuery(q, { network: 'youtube', appLabel: 'Google app', scopeSeparator: /\s+/ }, res);
+  }
+
+  /** oauth2.googleapis.com/token: authorization_code (with a refresh token that does not expire) and refresh_token. */
+  @Post('token')
+  @HttpCode(200)
+  async token(@Body() body: Q): Promise<Record<string, unknown>> {
+    const { grant, refreshing } = await this.yt.oauth.tokenGrant('youtube', body, {
+      invalidClient: () =>
+        new SandboxHttpError(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' }),
+      unsupportedGrant: () =>
+        new SandboxHttpError(400, {
+          error: 'unsupported_grant_type',
+          error_description: `Invalid grant_type: ${qs(body.grant_type)}`,
+        }),
+      invalidGrant: (refreshingGrant) =>
+        new SandboxHttpError(400, {
+          error: 'invalid_grant',
+          error_description: refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.',
+        }),
+    });
+    const t = await this.yt.oauth.issueTokens(grant, {
+      accessTtlSeconds: ACCESS_TTL,
+      ...(refreshing ? {} : { refreshTtlSeconds: null }),
+      prefix: 'ya29.',
+    });
+    return {
+      access_token: t.accessToken,
+      expires_in: ACCESS_TTL,
+      ...(refreshing ? {} : { refresh_token: t.refreshToken }),
+      scope: grant.scopes.join(' '),
+      token_type: 'Bearer',
+    };
+  }
+
+  @Get('youtube/v3/channels')
+  async channels(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+    const ch = await this.yt.channel(auth);
+    const parts = qs(q.part).split(',').filter(Boolean);
+    if (parts.length === 0)
+      throw ytFail(
+        400,
+        'missingRequiredParameter',
+        'No filter selected. Expected one of: forUsername, managedByMe, id, mine, forHandle, categoryId',
+        'youtube.parameter',
+      );
+    const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
+    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.uploads(ch.id, 1000)).length)] : [];
+    return {
+      kind: 'youtube#channelListResponse',
+      etag: etag(`${ch.id}:${parts.join()}`),
+      pageInfo: { totalResults: items.length, resultsPerPage: 5 },
+      items,
+    };
+  }
+
+  /** Step 1: the video resource → a session URL in Location. */
+  @Post('upload/youtube/v3/videos')
+  async startUpload(@Query() q: Q, @Body() body: Q, @Headers() h: H, @Res() res: Response): Promise<void> {
+    const ch = await this.yt.channel(h.authorization);
+    if (qs(q.uploadType) !== 'resumable')
+      throw ytFail(400, 'badRequest', 'The sandbox supports uploadType=resumable only.', 'global');
+    const snippet = (body.snippet ?? {}) as Q;
+    const status = (body.status ?? {}) as Q;
+    const title = qs(snippet.title);
+    const description = qs(snippet.description);
+    if (!title.trim() || title.length > YT_TITLE_LIMIT || /[<>]/.test(title))
+      throw ytFail(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+    if (Buffer.byteLength(description) > YT_DESCRIPTION_BYTES || /[<>]/.test(description))
+      throw ytFail(400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
+    const privacy = qs(status.privacyStatus) || 'public';
+    if (!YT_PRIVACY.includes(privacy))
+      throw ytFail(400, 'invalidVideoMetadata', `The request metadata is invalid: privacyStatus '${privacy}'.`);
+    const size = Number(h['x-upload-content-length']);
+    if (!Number.isInteger(size) || size <= 0)
+      throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
+    const outcome = await applyMagicWords(this.yt.store, {
+      platform: 'youtube',
+      accountId: ch.id,
+      text: `${title}\n${description}`,
+      contentKey: String(size),
+    });
+    if (outcome.kind === 'fail') throw ytFail(400, 'invalidVideoMetadata', outcome.message);
+    if (outcome.kind === 'flaky') throw ytFail(503, 'backendError', outcome.message, 'global');
+    const session: YtSession = {
+      id: this.yt.newId(24),
+      channelId: ch.id,
+      snippet: { ...snippet, title, description },
+      status: { ...status, privacyStatus: privacy },
+      size,
+      contentType: h['x-upload-content-type'] ?? 'application/octet-stream',
+      received: 0,
+      videoId: null,
+    };
+    await this.yt.saveSession(session);
+    const part = qs(q.part) || 'snippet,status';
+    res
+      .status(200)
+      .set(
+        'Location',
+        `${this.yt.base}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${session.id}&part=${part}`,
+      )
+      .end();
+  }
+
+  /** Step 2/3: bytes (whole or from an offset with Content-Range), or a status query (`bytes * /size`, no body). */
+  @Put('upload/youtube/v3/videos')
+  async upload(
+    @Query('upload_id') uploadId: string,
+    @Headers() h: H,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const ch = await this.yt.channel(h.authorization);
+    const session = await this.yt.session(uploadId ?? '');
+    if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
+    const bytes = await readRawBody(req);
+    const range = h['content-range'] ?? '';
+    if (/^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range)) return this.answer(session, res);
+    if (session.videoId) return this.answer(session, res);
+    const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
+    const first = m ? Number(m[1]) : 0;
+    if (first !== session.received)
+      throw ytFail(400, 'badRequest', `Invalid Content-Range: expected bytes from ${session.received}.`, 'global');
+    session.received = Math.min(session.size, session.received + bytes.length);
+    if (session.received === session.size) session.videoId = await this.createVideo(session, ch.title);
+    await this.yt.saveSession(session);
+    return this.answer(session, res, 201);
+  }
+
+  /** 308 + Range while bytes are missing; the video once the upload is complete. */
+  private async answer(session: YtSession, res: Response, completeStatus = 200): Promise<void> {
+    if (!session.videoId) {
+      if (session.received > 0) res.set('Range', `bytes=0-${session.received - 1}`);
+      res.status(308).end();
+      return;
+    }
+    res.status(completeStatus).json(await this.yt.video(session.videoId));
+  }
+
+  private async createVideo(session: YtSession, channelTitle: string): Promise<string> {
+    const id = this.yt.newId(8).slice(0, 11);
+    // Processing fails for bytes that were not declared as a video, as YouTube reports it.
+    const playable = session.contentType.startsWith('video/') || session.contentType === 'application/octet-stream';
+    const video: YtVideo = {
+      kind: 'youtube#video',
+      etag: etag(id),
+      id,
+      snippet: {
+        publishedAt: new Date().toISOString(),
+        channelId: session.channelId,
+        title: session.snippet.title,
+        description: session.snippet.description,
+        channelTitle,
+        categoryId: session.snippet.categoryId ?? '22',
+        tags: session.snippet.tags,
+        liveBroadcastContent: 'none',
+      },
+      status: {
+        uploadStatus: playable ? 'uploaded' : 'failed',
+        ...(playable ? {} : { failureReason: 'invalidFile' }),
+        privacyStatus: session.status.privacyStatus,
+        license: 'youtube',
+        embeddable: true,
+        publicStatsViewable: true,
+        selfDeclaredMadeForKids: session.status.selfDeclaredMadeForKids === true,
+      },
+    };
+    await this.yt.saveVideo(session.channelId, video);
+    return id;
+  }
+}

@@ -1,0 +1,133 @@
+import { PlatformError } from '../kit/adapter';
+import { callNetwork, downloadMedia, Json, obj, str } from '../kit/http';
+import { youtubeError, YouTubeClient } from './youtube-api';
+
+/**
+ * The resumable upload protocol (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol):
+ * POST the video resource → `Location` = session URL → PUT the bytes → 200/201 with the video.
+ * An interrupted session is asked for its status with `Content-Range: bytes * /size`:
+ * 308 + `Range` = bytes received so far, 200/201 = complete, 404/410 = expired.
+ */
+
+export interface YouTubeState {
+  uploadUrl?: string;
+  size?: number;
+  /** Set just before the bytes are sent: from here on the video may exist. */
+  uploadAttemptedAt?: string;
+  videoId?: string;
+}
+
+export type SessionStatus =
+  { kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' };
+
+export async function sessionStatus(
+  client: YouTubeClient,
+  token: string,
+  uploadUrl: string,
+  size: number,
+): Promise<SessionStatus> {
+  const reply = await callNetwork(
+    {
+      method: 'PUT',
+      url: uploadUrl,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Range': `bytes */${size}` },
+      bytes: new Uint8Array(0),
+      accept: [308, 404, 410],
+      timeoutMs: client.endpoints.timeoutMs,
+    },
+    youtubeError,
+  );
+  if (reply.status === 404 || reply.status === 410) return { kind: 'gone' };
+  if (reply.status === 308) {
+    const m = /bytes=0-(\d+)/.exec(reply.headers.get('range') ?? '');
+    return { kind: 'incomplete', received: m?.[1] ? Number(m[1]) + 1 : 0 };
+  }
+  return { kind: 'complete', video: obj(reply.json) };
+}
+
+export interface UploadContext {
+  client: YouTubeClient;
+  token: string;
+  state: YouTubeState;
+  save: () => Promise<void>;
+}
+
+/** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
+export async function resumableUpload(ctx: UploadContext, videoUrl: string, resource: Json): Promise<Json> {
+  const { client, token, state } = ctx;
+  const media = await downloadMedia(client.endpoints, videoUrl, 'video');
+  const size = media.bytes.byteLength;
+  let offset = 0;
+  if (state.uploadUrl && state.size === size) {
+    const status = await sessionStatus(client, token, state.uploadUrl, size);
+    if (status.kind === 'complete') return status.video;
+    if (status.kind === 'incomplete') offset = status.received;
+    else delete state.uploadUrl;
+  }
+  if (!state.uploadUrl) {
+    const init = await callNetwork(
+      {
+        method: 'POST',
+        url: `${client.endpoints.uploadBaseUrl ?? client.endpoints.apiBaseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json; charset=UTF-8',
+          'X-Upload-Content-Length': String(size),
+          'X-Upload-Content-Type': media.contentType,
+        },
+        json: resource,
+        timeoutMs: client.endpoints.timeoutMs,
+      },
+      youtubeError,
+    );
+    const location = init.headers.get('location');
+    if (!location)
+      throw new PlatformError('YouTube opened no upload session (no Location header).', 'network_error', true);
+    Object.assign(state, { uploadUrl: location, size });
+    offset = 0;
+  }
+  state.uploadAttemptedAt = new Date().toISOString();
+  await ctx.save();
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': media.contentType };
+  if (offset > 0) headers['Content-Range'] = `bytes ${offset}-${size - 1}/${size}`;
+  const reply = await callNetwork(
+    {
+      method: 'PUT',
+      url: state.uploadUrl ?? '',
+      headers,
+      bytes: media.bytes.subarray(offset),
+      accept: [308],
+      creates: true,
+      timeoutMs: client.endpoints.timeoutMs,
+    },
+    youtubeError,
+  );
+  if (reply.status === 308)
+    throw new PlatformError(
+      'YouTube received only part of the video; the next attempt resumes the upload.',
+      'network_error',
+      true,
+    );
+  return obj(reply.json);
+}
+
+/** A video YouTube already refused while processing the upload. */
+export function rejectedUpload(video: Json): PlatformError | null {
+  const status = obj(video.status);
+  const upload = str(status.uploadStatus);
+  if (upload === 'rejected')
+    return new PlatformError(
+      `YouTube rejected the video: ${str(status.rejectionReason) ?? 'rejected'}.`,
+      'media_rejected',
+      false,
+      { networkCode: str(status.rejectionReason) },
+    );
+  if (upload === 'failed')
+    return new PlatformError(
+      `YouTube could not process the video: ${str(status.failureReason) ?? 'failed'}.`,
+      'media_rejected',
+      false,
+      { networkCode: str(status.failureReason) },
+    );
+  return null;
+}

@@ -1,0 +1,253 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
+import type {
+  AccountCredentials,
+  AdapterEndpoints,
+  DailyAccountMetrics,
+  GrantedAccount,
+  ItemMetrics,
+  OAuthTokens,
+  PlatformAdapter,
+  PublishContent,
+  PublishRequest,
+  PublishResult,
+  ValidationIssue,
+} from '../kit/adapter';
+import { commentsUnavailable, PlatformError } from '../kit/adapter';
+import { arr, daysBetween, num, obj, str } from '../kit/http';
+import { TokenEndpoint } from '../kit/oauth';
+import { YouTubeClient } from './youtube-api';
+import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
+
+/**
+ * YouTube Data API v3: Google OAuth (offline access → refresh token), channels?mine=true for the
+ * channel, resumable upload of one video per post, YouTube Analytics for daily numbers.
+ */
+
+export const YOUTUBE_SCOPES = [
+  'https://www.googleapis.com/auth/youtube.upload',
+  'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/yt-analytics.readonly',
+];
+export const YOUTUBE_TITLE_LIMIT = 100;
+/** The description is the post's text, counted in UTF-8 bytes. */
+export const YOUTUBE_RULES: ContentRules = {
+  label: 'YouTube',
+  maxText: 5000,
+  textLength: (text) => Buffer.byteLength(text, 'utf8'),
+  textUnit: 'bytes',
+  requireVideo: true,
+  images: { max: 0 },
+};
+const PRIVACY = ['public', 'unlisted', 'private'];
+
+export class YouTubeAdapter implements PlatformAdapter {
+  readonly platform = 'youtube' as const;
+  readonly supportsComments = false;
+  private readonly client: YouTubeClient;
+  private readonly oauth: TokenEndpoint;
+
+  constructor(private readonly endpoints: AdapterEndpoints) {
+    this.client = new YouTubeClient(endpoints);
+    this.oauth = new TokenEndpoint('Google', this.client.hosts.tokenUrl, endpoints);
+  }
+
+  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
+    const q = new URLSearchParams({
+      client_id: this.endpoints.clientId,
+      redirect_uri: params.redirectUri,
+      response_type: 'code',
+      scope: YOUTUBE_SCOPES.join(' '),
+      // offline + consent: Google returns a refresh token on every grant.
+      access_type: 'offline',
+      prompt: 'consent',
+      include_granted_scopes: 'true',
+      state: params.state,
+      code_challenge: params.codeChallenge,
+      code_challenge_method: 'S256',
+    });
+    return `${this.endpoints.authBaseUrl}/auth?${q.toString()}`;
+  }
+
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.oauth.exchangeCode(params);
+  }
+
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+    return this.oauth.refresh(tokens.refreshToken, 'Google granted no refresh token; reconnect the channel.');
+  }
+
+  async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
+    const reply = await this.client.api(tokens.accessToken, 'GET', '/channels?part=snippet,contentDetails&mine=true');
+    return arr(obj(reply.json).items).map((raw) => {
+      const ch = obj(raw);
+      const snippet = obj(ch.snippet);
+      const id = str(ch.id) ?? '';
+      return {
+        platformAccountId: id,
+        name: str(snippet.title) ?? id,
+        username: str(snippet.customUrl) ?? null,
+        avatarUrl: str(obj(obj(snippet.thumbnails).default).url) ?? null,
+        metadata: { uploadsPlaylistId: str(obj(obj(ch.contentDetails).relatedPlaylists).uploads) ?? null },
+      };
+    });
+  }
+
+  validate(content: PublishContent): ValidationIssue[] {
+    const issues = checkContent(YOUTUBE_RULES, content);
+    const title = str(content.options.title)?.trim();
+    if (!title) issues.push({ field: 'youtube.title', message: 'YouTube needs a video title.' });
+    else if (title.length > YOUTUBE_TITLE_LIMIT)
+      issues.push({
+        field: 'youtube.title',
+        message: `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`,
+      });
+    if (title && /[<>]/.test(title))
+      issues.push({ field: 'youtube.title', message: 'YouTube titles cannot contain < or >.' });
+    if (/[<>]/.test(content.text))
+      issues.push({ field: 'text', message: 'YouTube descriptions cannot contain < or >.' });
+    const privacy = str(content.options.privacyStatus);
+    if (privacy && !PRIVACY.includes(privacy))
+      issues.push({ field: 'youtube.privacyStatus', message: `privacyStatus must be one of ${PRIVACY.join(', ')}.` });
+    return issues;
+  }
+
+  async publish(req: PublishRequest): Promise<PublishResult> {
+    const state: YouTubeState = { ...(req.publishState as YouTubeState) };
+    const save = () => req.saveState({ ...state });
+    if (state.videoId) return videoResult(state.videoId);
+    const c = req.content;
+    if (!c.videoUrl) throw new PlatformError('A YouTube post needs a video.', 'invalid_content', false);
+    const o = c.options;
+    const tags = arr(o.tags)
+      .map(str)
+      .filter((t): t is string => !!t);
+    const resource = {
+      snippet: {
+        title: str(o.title) ?? '',
+        description: c.text,
+        categoryId: str(o.categoryId) ?? '22',
+        ...(tags.length ? { tags } : {}),
+      },
+      status: { privacyStatus: str(o.privacyStatus) ?? 'public', selfDeclaredMadeForKids: o.madeForKids === true },
+    };
+    const video = await resumableUpload(
+      { client: this.client, token: req.account.accessToken, state, save },
+      c.videoUrl,
+      resource,
+    );
+    const id = str(video.id);
+    if (!id) throw new PlatformError('YouTube finished the upload but returned no video id.', 'unknown_outcome', false);
+    const rejected = rejectedUpload(video);
+    if (rejected) throw rejected;
+    state.videoId = id;
+    await save();
+    return videoResult(id);
+  }
+
+  /** Asks the saved upload session; when it expired, looks among the channel's latest uploads. */
+  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+    const state = req.publishState as YouTubeState;
+    if (state.videoId) return videoResult(state.videoId);
+    if (!state.uploadUrl || !state.size || !state.uploadAttemptedAt) return null;
+    const token = req.account.accessToken;
+    const status = await sessionStatus(this.client, token, state.uploadUrl, state.size);
+    if (status.kind === 'complete') {
+      const id = str(status.video.id);
+      return id ? videoResult(id) : 'unknown';
+    }
+    // Not every byte arrived: YouTube creates the video only with the last one.
+    if (status.kind === 'incomplete') return null;
+    const playlistId =
+      str(req.account.metadata.uploadsPlaylistId) ?? (await this.uploadsPlaylist(token, req.account.platformAccountId));
+    if (!playlistId) return 'unknown';
+    const reply = await this.client.api(
+      token,
+      'GET',
+      `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`,
+    );
+    const since = Date.parse(state.uploadAttemptedAt) - 120_000;
+    const title = str(req.content.options.title) ?? '';
+    for (const raw of arr(obj(reply.json).items)) {
+      const snippet = obj(obj(raw).snippet);
+      const videoId = str(obj(snippet.resourceId).videoId);
+      if (videoId && snippet.title === title && Date.parse(str(snippet.publishedAt) ?? '') >= since)
+        return videoResult(videoId);
+    }
+    return null;
+  }
+
+  private async uploadsPlaylist(token: string, channelId: string): Promise<string | undefined> {
+    const reply = await this.client.api(
+      token,
+      'GET',
+      `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
+    );
+    return str(obj(obj(obj(arr(obj(reply.json).items)[0]).contentDetails).relatedPlaylists).uploads);
+  }
+
+  async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
+    const reply = await this.client.api(
+      account.accessToken,
+      'GET',
+      `/videos?part=statistics&id=${encodeURIComponent(externalId)}`,
+    );
+    const s = obj(obj(arr(obj(reply.json).items)[0]).statistics);
+    const views = num(s.viewCount);
+    const likes = num(s.likeCount);
+    const comments = num(s.commentCount);
+    // The Data API has no share or reach counters per video.
+    return { views, likes, comments, shares: 0, reach: views, engagement: likes + comments };
+  }
+
+  /** YouTube Analytics by day; subscribers per day counted back from today's total. */
+  async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
+    const token = account.accessToken;
+    const [report, channel] = await Promise.all([
+      this.client.report(token, {
+        ids: `channel==${account.platformAccountId}`,
+        startDate: from,
+        endDate: to,
+        metrics: 'views,likes,comments,shares,subscribersGained,subscribersLost',
+        dimensions: 'day',
+        sort: 'day',
+      }),
+      this.client.api(token, 'GET', `/channels?part=statistics&id=${encodeURIComponent(account.platformAccountId)}`),
+    ]);
+    const body = obj(report.json);
+    const columns = arr(body.columnHeaders).map((h) => str(obj(h).name) ?? '');
+    const byDay = new Map<string, Record<string, number>>();
+    for (const raw of arr(body.rows)) {
+      const cells = arr(raw);
+      const values: Record<string, number> = {};
+      columns.forEach((name, i) => (values[name] = num(cells[i])));
+      byDay.set(str(cells[columns.indexOf('day')]) ?? '', values);
+    }
+    let followers = num(obj(obj(arr(obj(channel.json).items)[0]).statistics).subscriberCount);
+    const rows = daysBetween(from, to).map((date) => ({
+      date,
+      views: 0,
+      engagement: 0,
+      shares: 0,
+      followers: 0,
+      reach: 0,
+    }));
+    for (const row of [...rows].reverse()) {
+      const v = byDay.get(row.date) ?? {};
+      row.followers = followers;
+      followers -= (v.subscribersGained ?? 0) - (v.subscribersLost ?? 0);
+      row.views = v.views ?? 0;
+      row.reach = row.views;
+      row.shares = v.shares ?? 0;
+      row.engagement = (v.likes ?? 0) + (v.comments ?? 0) + row.shares;
+    }
+    return rows;
+  }
+
+  listComments(): Promise<never> {
+    return commentsUnavailable('YouTube');
+  }
+}
+
+function videoResult(id: string): PublishResult {
+  return { externalId: id, url: `https://www.youtube.com/watch?v=${id}` };
+}

@@ -1,0 +1,62 @@
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Issue 8 item 6: webhook delivery concurrency per workspace. One tenant's 50 hanging receivers
+ * hold at most its own share of delivery slots; another tenant's deliveries still arrive within
+ * seconds.
+ */
+describe('fan-out fairness', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_CONCURRENCY_PER_WORKSPACE: '5' },
+    });
+    receiver = await WebhookReceiver.start();
+    // Never answers: each delivery holds its connection until the 10 s time-out.
+    receiver.on('/hang', () => new Promise<void>(() => undefined));
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  const subscribe = (tenant: Tenant, path: string) =>
+    t
+      .http()
+      .post('/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: receiver.url(path), events: ['*'] })
+      .expect(201);
+
+  const emit = (tenant: Tenant, type: string) =>
+    t.ds.transaction((m) =>
+      t.app.get(OutboxService).record(m, {
+        workspaceId: tenant.workspaceId,
+        profileId: tenant.profileId,
+        type,
+        actor: { type: 'system', id: null },
+        data: {},
+      }),
+    );
+
+  it("delivers another tenant's events within seconds while one tenant has 50 hanging receivers", async () => {
+    const noisy = await createTenant(t, { plan: 'enterprise' });
+    const quiet = await createTenant(t);
+    for (let i = 0; i < 50; i++) await subscribe(noisy, '/hang');
+    await subscribe(quiet, '/quiet');
+
+    await emit(noisy, 'account.connected');
+    // The noisy tenant's deliveries are in flight (and hanging) before the quiet tenant's event.
+    await receiver.waitFor('/hang', 5, 15_000);
+    const sentAt = Date.now();
+    await emit(quiet, 'account.connected');
+    const [hit] = await receiver.waitFor('/quiet', 1, 9_000);
+    expect(hit!.at - sentAt).toBeLessThan(3_000);
+    // The noisy tenant never has more than its share in flight.
+    expect(receiver.at('/hang').length).toBeLessThanOrEqual(5);
+  }, 60_000);
+});
