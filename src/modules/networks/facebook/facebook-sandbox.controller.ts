@@ -2,7 +2,8 @@ import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
-import { FACEBOOK_MAX_TEXT, FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
+import { FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
+import { FACEBOOK_RULES } from './facebook.adapter';
 import {
   commentPage,
   dailyInsights,
@@ -92,7 +93,7 @@ export class FacebookSandboxController {
       .map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
     if (!message && !body.link && photoIds.length === 0)
       throw graphFail('(#100) Missing message or attachment.', { code: 100 });
-    if ([...message].length > FACEBOOK_MAX_TEXT) throw graphFail('(#100) The message is too long.', { code: 100 });
+    if ([...message].length > FACEBOOK_RULES.maxText) throw graphFail('(#100) The message is too long.', { code: 100 });
     const urls: string[] = [];
     for (const id of photoIds) {
       const photo = await this.fb.photo(id);

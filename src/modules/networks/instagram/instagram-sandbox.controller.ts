@@ -1,3 +1,4 @@
+import { INSTAGRAM_RULES } from './instagram.adapter';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -74,7 +75,7 @@ export class InstagramSandboxController {
   ): Promise<{ id: string }> {
     const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
     const caption = body.caption ?? '';
-    if ([...caption].length > 2200)
+    if ([...caption].length > INSTAGRAM_RULES.maxText)
       throw graphFail('The caption is too long.', {
         code: 100,
         subcode: 2207010,

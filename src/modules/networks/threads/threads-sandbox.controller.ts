@@ -1,3 +1,4 @@
+import { THREADS_RULES } from './threads.adapter';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
@@ -20,7 +21,6 @@ import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './thre
 
 type Q = Record<string, string | undefined>;
 const NET = 'threads';
-const THREADS_MAX_TEXT = 500;
 
 /** Simulated Threads API (graph.threads.net, v1.0) under /sandbox/threads. */
 @SandboxController('threads')
@@ -84,8 +84,8 @@ export class ThreadsSandboxController {
   ): Promise<{ id: string }> {
     const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
     const text = body.text ?? '';
-    if ([...text].length > THREADS_MAX_TEXT)
-      throw graphFail(`Param text must be at most ${THREADS_MAX_TEXT} characters long.`, {
+    if ([...text].length > THREADS_RULES.maxText)
+      throw graphFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, {
         code: 100,
         type: 'THApiException',
       });

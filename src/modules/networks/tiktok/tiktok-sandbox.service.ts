@@ -59,8 +59,6 @@ export interface TtVideo {
 }
 
 export const TT_PRIVACY_OPTIONS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
-export const TT_TITLE_LIMIT = 2200;
-export const TT_PHOTO_LIMIT = 35;
 /** Direct Post init requests allowed per access token per minute (as documented). */
 export const TT_INITS_PER_MINUTE = 6;
 
