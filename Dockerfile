@@ -2,7 +2,7 @@
 # One image, two roles: the compose file runs it as `api` (PROCESS_ROLE=api) and `worker`.
 
 # ---- build: dev dependencies, swagger metadata, tsc ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: production dependencies and dist/ only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     MEDIA_LOCAL_DIR=/app/var/media

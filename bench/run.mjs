@@ -247,7 +247,6 @@ async function main() {
       // Each run starts from the same state: the pro plan's monthly quota must not run out.
       await db.query(`DELETE FROM posts WHERE workspace_id = $1`, [main.workspaceId]);
       await db.query(`DELETE FROM events WHERE workspace_id = $1`, [main.workspaceId]);
-      await db.query(`DELETE FROM usage_counters WHERE workspace_id = $1`, [main.workspaceId]).catch(() => undefined);
     };
     for (const s of http) {
       process.stdout.write(`${s.name}: `);

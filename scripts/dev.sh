@@ -3,8 +3,8 @@
 #   1. PostgreSQL and Redis: checked, started when installed but stopped (scripts/ensure-services.sh)
 #   2. npm install when node_modules is missing, then build
 #   3. migrations (the database is created when missing)
-#   4. a first workspace, owner, profile and API key, once: kept in var/first-key.json, so a
-#      rerun reuses it (a new one is made only when that workspace no longer exists)
+#   4. a first workspace, owner, profile and API key (DEV_KEY_RATE_LIMIT requests a minute, default
+#      600), once: kept in var/first-key.json, so a rerun reuses it (a new one is made only when that workspace no longer exists)
 #   5. the service (api + worker in one process, built-in network sandbox), with the Swagger URL
 #      and the key printed once it answers. Ctrl-C stops it.
 # Settings come from the environment, then ./.env (see .env.example); defaults fit a local machine.
@@ -25,13 +25,27 @@ export PORT="${PORT:-3000}"
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$PORT}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
+# package.json engines is the supported range; outside it (e.g. Node 20, end of life) npm warns
+# EBADENGINE and things may work, but nothing is promised.
+node -e '
+  const range = require("./package.json").engines.node;
+  const [maj, min, pat] = process.versions.node.split(".").map(Number);
+  const ok = range.split("||").some((r) => {
+    const m = /^(\^|>=)(\d+)\.(\d+)\.(\d+)$/.exec(r.trim());
+    const cmp = maj - +m[2] || min - +m[3] || pat - +m[4];
+    return m[1] === "^" ? maj === +m[2] && cmp >= 0 : cmp >= 0;
+  });
+  if (!ok) console.warn(`Note: Node ${process.version} is outside the supported range ${range} (package.json engines).`);
+'
+
 # shellcheck source=ensure-services.sh
 . scripts/ensure-services.sh
 ensure_services
 
 if [ ! -d node_modules ]; then
   echo "Installing dependencies…"
-  npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+  # npm ci only: the lock is the contract. A failure here is lock drift, not something to paper over.
+  npm ci --no-audit --no-fund || { echo "npm ci failed: package-lock.json does not match package.json (see above)." >&2; exit 1; }
 fi
 
 echo "Building…"
@@ -54,7 +68,10 @@ if [ -f "$key_file" ]; then
   fi
 fi
 if [ -z "$workspace_id" ]; then
-  npm run --silent admin -- bootstrap --workspace "Sandbox workspace" --email owner@example.com --plan pro --json >"$key_file.tmp"
+  # The development key gets a generous ceiling (DEV_KEY_RATE_LIMIT, default 600 a minute): the
+  # spec's default of 16 is for production keys, and Swagger UI exploration would hit 429 at once.
+  npm run --silent admin -- bootstrap --workspace "Sandbox workspace" --email owner@example.com --plan pro \
+    --rate-limit "${DEV_KEY_RATE_LIMIT:-600}" --json >"$key_file.tmp"
   mv "$key_file.tmp" "$key_file"
 fi
 api_key=$(node -e 'process.stdout.write(require("./var/first-key.json").apiKey)')

@@ -18,6 +18,7 @@ import { rejectNulCharacters } from '../common/request/reject-nul.middleware';
 import { requestIdMiddleware } from '../common/request/request-id.middleware';
 import { AppConfig } from '../config/config';
 import { migrate } from '../database/migrate';
+import { isUploadPut } from '../modules/media/media-files.controller';
 import { setupSwagger } from './swagger';
 
 async function loadSwaggerMetadata(): Promise<void> {
@@ -35,6 +36,10 @@ async function loadSwaggerMetadata(): Promise<void> {
 function readBody(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
+}
+
+function exceptUploadPut(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => (isUploadPut(req) ? next() : parse(req, res, next));
 }
 
 function identifyCaller(guard: AuthGuard, rateLimit: boolean): RequestHandler {
@@ -64,8 +69,13 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const guard = app.get(AuthGuard);
   app.use('/v1', identifyCaller(guard, true));
   app.use('/mcp', identifyCaller(guard, false));
-  app.use(readBody(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })));
-  app.use(readBody(express.urlencoded({ extended: false, limit: config.bodyLimit })));
+  // The upload PUT streams its body itself, after checking the signed URL (media-files.controller).
+  app.use(
+    exceptUploadPut(
+      readBody(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })),
+    ),
+  );
+  app.use(exceptUploadPut(readBody(express.urlencoded({ extended: false, limit: config.bodyLimit }))));
   app.use(rejectNulCharacters);
   const bodyErrors = new NestLogger('BodyParser');
   // Failures before the routes (a refused key, an unreadable body, a NUL character) get the envelope too.
