@@ -62,6 +62,7 @@ export const configSchema = z
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
     MEDIA_ALLOW_PRIVATE_URLS: bool(false),
+    MEDIA_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(1000).default(8),
     MEDIA_MAX_IMAGE_BYTES: z.coerce
       .number()
       .int()
@@ -153,6 +154,7 @@ export class AppConfig {
     Env,
     | 'MEDIA_STORAGE'
     | 'MEDIA_LOCAL_DIR'
+    | 'MEDIA_MAX_CONCURRENT_UPLOADS'
     | 'S3_BUCKET'
     | 'S3_REGION'
     | 'S3_ENDPOINT'
@@ -213,6 +215,7 @@ export class AppConfig {
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,
+      MEDIA_MAX_CONCURRENT_UPLOADS: env.MEDIA_MAX_CONCURRENT_UPLOADS,
       S3_BUCKET: env.S3_BUCKET,
       S3_REGION: env.S3_REGION,
       S3_ENDPOINT: env.S3_ENDPOINT,
