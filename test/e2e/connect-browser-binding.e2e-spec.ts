@@ -99,7 +99,9 @@ describe('connect flow driven with curl (README)', () => {
 
   const curl = (args: string[]) =>
     new Promise<string>((resolve, reject) =>
-      execFile('curl', args, { timeout: 20_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+      execFile('curl', args, { timeout: 20_000 }, (err, stdout) =>
+        err ? reject(new Error(err.message)) : resolve(stdout),
+      ),
     );
 
   it("should connect with `curl -sL -b ''` and not without the cookie engine", async () => {
