@@ -6,7 +6,14 @@ import { ConnectSessionsService } from '@/modules/connect/connect-sessions.servi
 import { GrantedAccount, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
-import { CLIENT_RETURN_URL, connectThroughSandbox, defaultJar, follow, parseForm, submitForm } from '../support/connect-flow';
+import {
+  CLIENT_RETURN_URL,
+  connectThroughSandbox,
+  defaultJar,
+  follow,
+  parseForm,
+  submitForm,
+} from '../support/connect-flow';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface AccountRow {
