@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -9,6 +10,7 @@ import { AppModule } from '../app.module';
 import { AuthGuard } from '../common/auth/auth.guard';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { bodyReadError } from '../common/errors/error-envelope';
+import { answerClientErrorsWithEnvelope } from '../common/errors/http-client-errors';
 import { RequestLogMiddleware } from '../common/logging/request-log.middleware';
 import { createValidationPipe } from '../common/errors/validation';
 import type { ServiceRequest } from '../common/request/request-context';
@@ -81,6 +83,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
+  answerClientErrorsWithEnvelope(app.getHttpServer() as Server, config.docsBaseUrl);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);
