@@ -761,6 +761,7 @@ export interface components {
             /** @description The first characters of the key, to recognise it. */
             prefix: string;
             profileIds: string[] | null;
+            rateLimitPerHour: number;
             rateLimitPerMinute: number;
             revokedAt: string | null;
         };
@@ -844,19 +845,22 @@ export interface components {
         CreateApiKeyDto: {
             /** @description Restrict the key to these connected accounts. */
             accountIds?: string[];
-            /** @description ISO 8601 expiry. */
+            /**
+             * Format: date-time
+             * @description ISO 8601 expiry; not later than the creating key's (inherited when omitted).
+             */
             expiresAt?: string;
             /**
              * Format: uuid
              * @description The key's home profile; defaults to the profile this request resolves to.
              */
             homeProfileId?: string;
-            /** @description Daily post cap, reset at midnight UTC. */
+            /** @description Daily post cap, reset at midnight UTC; at most the creating key's (inherited when omitted). */
             maxPostsPerDay?: number;
             name: string;
             /**
              * Format: uuid
-             * @description Owner (a user of the workspace); defaults to the creating key's owner.
+             * @description Owner: only the creating key's own owner (the default); the operator CLI makes keys for others.
              */
             ownerUserId?: string;
             /** @description Permissions of the new key; a subset of the creating key's. Defaults to the creator's. */
@@ -865,7 +869,9 @@ export interface components {
             profileId?: string;
             /** @description Restrict the key to these profiles (null or absent = the creator's scope). */
             profileIds?: string[];
-            /** @description Requests per rolling minute; at most the creating key's. */
+            /** @description Requests per rolling hour; at most the creating key's (inherited when omitted). */
+            rateLimitPerHour?: number;
+            /** @description Requests per rolling minute; at most the creating key's (inherited when omitted). */
             rateLimitPerMinute?: number;
         };
         CreateConnectSessionDto: {
@@ -2789,7 +2795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `account_not_allowed`: Key restricted to accounts and a supplied accountId is not among them. */
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `account_not_allowed`: Key restricted to accounts and a supplied accountId is not among them. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6832,7 +6838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. */
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `account_not_allowed`: Key restricted to accounts and a supplied accountId is not among them. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7212,7 +7218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. */
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `account_not_allowed`: Key restricted to accounts and a supplied accountId is not among them. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
