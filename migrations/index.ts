@@ -11,7 +11,8 @@ import { AnalyticsComments1795217997057 } from './1795217997057-AnalyticsComment
 import { OutboxHandled1795222420242 } from './1795222420242-OutboxHandled';
 import { TargetsWaitingOnNetwork1795230000000 } from './1795230000000-TargetsWaitingOnNetwork';
 import { PostUsage1795525000000 } from './1795525000000-PostUsage';
-import { PostingQueues1795600000000 } from './1795600000000-PostingQueues';
+import { ConnectBrowserBinding1795600000000 } from './1795600000000-ConnectBrowserBinding';
+import { PostingQueues1795610000000 } from './1795610000000-PostingQueues';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -27,6 +28,7 @@ export const MIGRATIONS: Function[] = [
   OutboxHandled1795222420242,
   TargetsWaitingOnNetwork1795230000000,
   PostUsage1795525000000,
-  PostingQueues1795600000000,
+  ConnectBrowserBinding1795600000000,
+  PostingQueues1795610000000,
   // @generated-list
 ];

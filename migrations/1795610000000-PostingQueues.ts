@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * makes a slot go to one post only: concurrent creations that pick the same slot conflict there,
  * and the later one moves on to the next free slot.
  */
-export class PostingQueues1795600000000 implements MigrationInterface {
-  name = 'PostingQueues1795600000000';
+export class PostingQueues1795610000000 implements MigrationInterface {
+  name = 'PostingQueues1795610000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
