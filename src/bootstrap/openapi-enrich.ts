@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA, REDIRECT_METADATA } from '@nestjs/
 import { ModulesContainer } from '@nestjs/core';
 import { ApiResponse, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ERROR_CATALOGUE, ERROR_CODES } from '../common/errors/error-catalogue';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../common/errors/error-catalogue';
 import { REQUEST_EXAMPLES } from './openapi-examples';
 import { makeNullablesStrict } from './openapi-strict';
 
@@ -132,6 +132,35 @@ export function finishOpenApiDocument(document: OpenAPIObject, opts: { docsBaseU
       const example = REQUEST_EXAMPLES[`${method.toUpperCase()} ${path}`];
       if (json && json.example === undefined && example !== undefined) json.example = example;
       const authenticated = Array.isArray(operation.security) && operation.security.length > 0;
+      // Answers any operation can give, whatever its handler: an oversized body, a store that is down.
+      const common: ErrorCode[] = [];
+      if (operation.requestBody) common.push('payload_too_large');
+      if (authenticated) common.push('service_unavailable');
+      for (const code of common) {
+        const status = String(ERROR_CATALOGUE[code].status);
+        operation.responses[status] ??= {
+          description: `\`${code}\`: ${ERROR_CATALOGUE[code].description}`,
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: {
+                [code]: {
+                  summary: code,
+                  value: {
+                    error: {
+                      code,
+                      message: ERROR_CATALOGUE[code].message,
+                      docsUrl: `https://api.example.com/errors#${code}`,
+                      requestId: 'req_3fa85f6457174562',
+                    },
+                    message: ERROR_CATALOGUE[code].message,
+                  },
+                },
+              },
+            },
+          },
+        };
+      }
       if (!operation.security) operation.security = [];
       const idempotent = authenticated && WRITE_METHODS.has(method);
       if (

@@ -66,13 +66,26 @@ function buildContract(document: Json): Contract {
       const m = method.toLowerCase();
       const route = routes.find((r) => r.method === m && r.pattern.test(path));
       if (!route) {
-        if (/^\/(v1|health)(\/|$)/.test(path) && res.status !== 404 && res.status !== 405)
+        // Unknown routes answer 404 (401 first under /v1: the key is checked before routing).
+        if (/^\/(v1|health)(\/|$)/.test(path) && ![401, 404, 405].includes(res.status))
           throw new Error(
             `contract: ${method.toUpperCase()} ${path} answered ${res.status} but is not in /openapi.json`,
           );
         return;
       }
       const at = `${method.toUpperCase()} ${route.template} → ${res.status}`;
+      // The older error shape on request (Service-Error-Format: legacy, described in the document's intro).
+      const legacy = /legacy/i.test(
+        String(
+          (res as { req?: { getHeader?: (h: string) => unknown } }).req?.getHeader?.('service-error-format') ?? '',
+        ),
+      );
+      if (legacy && res.status >= 400) {
+        const b = res.body as { error?: unknown; code?: unknown };
+        if (typeof b?.error !== 'string' || typeof b?.code !== 'string')
+          throw new Error(`contract: ${at}: a legacy error is { error, code }, got ${JSON.stringify(b).slice(0, 300)}`);
+        return;
+      }
       const responses = (route.operation.responses ?? {}) as Record<string, Json>;
       const status = String(res.status);
       const spec = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
