@@ -245,9 +245,18 @@ async function main() {
     const results = [];
     const resetUsage = async () => {
       // Each run starts from the same state: the pro plan's monthly quota must not run out.
-      await db.query(`DELETE FROM posts WHERE workspace_id = $1`, [main.workspaceId]);
-      await db.query(`DELETE FROM events WHERE workspace_id = $1`, [main.workspaceId]);
-      await db.query(`DELETE FROM usage_counters WHERE workspace_id = $1`, [main.workspaceId]).catch(() => undefined);
+      // Requests cut at the end of a run may still be committing: let them, retry on a deadlock.
+      await sleep(300);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await db.query(`DELETE FROM posts WHERE workspace_id = $1`, [main.workspaceId]);
+          await db.query(`DELETE FROM events WHERE workspace_id = $1`, [main.workspaceId]);
+          return;
+        } catch (err) {
+          if (attempt >= 5) throw err;
+          await sleep(500);
+        }
+      }
     };
     for (const s of http) {
       process.stdout.write(`${s.name}: `);

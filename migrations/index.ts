@@ -10,6 +10,7 @@ import { PostCounts1795217764109 } from './1795217764109-PostCounts';
 import { AnalyticsComments1795217997057 } from './1795217997057-AnalyticsComments';
 import { OutboxHandled1795222420242 } from './1795222420242-OutboxHandled';
 import { TargetsWaitingOnNetwork1795230000000 } from './1795230000000-TargetsWaitingOnNetwork';
+import { PostUsage1795525000000 } from './1795525000000-PostUsage';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -24,5 +25,6 @@ export const MIGRATIONS: Function[] = [
   AnalyticsComments1795217997057,
   OutboxHandled1795222420242,
   TargetsWaitingOnNetwork1795230000000,
+  PostUsage1795525000000,
   // @generated-list
 ];

@@ -15,6 +15,7 @@ import IORedis from 'ioredis';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+pool.on('error', () => undefined); // idle clients cut when the bench drops the database
 const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = `${process.env.REDIS_PREFIX ?? 'bare'}:barerl`;
 

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { Agent, request } from 'undici';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+pool.on('error', () => undefined); // idle clients cut when the bench drops the database
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const connection = { host: redisUrl.hostname, port: Number(redisUrl.port || 6379), maxRetriesPerRequest: null };
 const prefix = process.env.BULL_PREFIX ?? 'bare:bull';

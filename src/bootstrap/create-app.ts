@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -9,6 +10,7 @@ import { AppModule } from '../app.module';
 import { AuthGuard } from '../common/auth/auth.guard';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { bodyReadError } from '../common/errors/error-envelope';
+import { answerClientErrorsWithEnvelope } from '../common/errors/http-client-errors';
 import { RequestLogMiddleware } from '../common/logging/request-log.middleware';
 import { httpMetrics, mountOperatorEndpoints } from '../common/metrics/operator';
 import { createValidationPipe } from '../common/errors/validation';
@@ -17,6 +19,7 @@ import { rejectNulCharacters } from '../common/request/reject-nul.middleware';
 import { requestIdMiddleware } from '../common/request/request-id.middleware';
 import { AppConfig } from '../config/config';
 import { migrate } from '../database/migrate';
+import { isUploadPut } from '../modules/media/media-files.controller';
 import { setupSwagger } from './swagger';
 
 async function loadSwaggerMetadata(): Promise<void> {
@@ -34,6 +37,10 @@ async function loadSwaggerMetadata(): Promise<void> {
 function readBody(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
+}
+
+function exceptUploadPut(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => (isUploadPut(req) ? next() : parse(req, res, next));
 }
 
 function identifyCaller(guard: AuthGuard, rateLimit: boolean): RequestHandler {
@@ -66,8 +73,13 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const guard = app.get(AuthGuard);
   app.use('/v1', identifyCaller(guard, true));
   app.use('/mcp', identifyCaller(guard, false));
-  app.use(readBody(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })));
-  app.use(readBody(express.urlencoded({ extended: false, limit: config.bodyLimit })));
+  // The upload PUT streams its body itself, after checking the signed URL (media-files.controller).
+  app.use(
+    exceptUploadPut(
+      readBody(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] })),
+    ),
+  );
+  app.use(exceptUploadPut(readBody(express.urlencoded({ extended: false, limit: config.bodyLimit }))));
   app.use(rejectNulCharacters);
   const bodyErrors = new NestLogger('BodyParser');
   // Failures before the routes (a refused key, an unreadable body, a NUL character) get the envelope too.
@@ -75,6 +87,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
+  answerClientErrorsWithEnvelope(app.getHttpServer() as Server, config.docsBaseUrl);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);

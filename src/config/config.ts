@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
+/** Caps on media the worker downloads to push to a network (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+export interface MediaLimits {
+  maxImageBytes: number;
+  maxVideoBytes: number;
+  /** For all the media of one target together. */
+  timeoutMs: number;
+}
+
 /** Every environment variable the service reads. `process.env` is read here and nowhere else. */
 const bool = (fallback: boolean) =>
   z
@@ -54,6 +62,18 @@ export const configSchema = z
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().default('./var/media'),
     MEDIA_ALLOW_PRIVATE_URLS: bool(false),
+    MEDIA_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(1000).default(8),
+    MEDIA_MAX_IMAGE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(20 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(256 * 1024 * 1024),
+    MEDIA_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.string().url().optional(),
@@ -129,12 +149,16 @@ export class AppConfig {
     concurrencyPerWorkspace: number;
   };
   readonly tokenKeys: { currentId: string; keys: Record<string, Buffer> };
-  /** Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or this flag. */
-  readonly mediaDownloads: { allowPrivateUrls: boolean };
+  /**
+   * Adapters downloading posts' media URLs: private/loopback hosts only with the sandbox on or
+   * allowPrivateUrls; at most max{Image,Video}Bytes per file; all of a target's media within timeoutMs.
+   */
+  readonly mediaDownloads: { allowPrivateUrls: boolean } & MediaLimits;
   readonly media: Pick<
     Env,
     | 'MEDIA_STORAGE'
     | 'MEDIA_LOCAL_DIR'
+    | 'MEDIA_MAX_CONCURRENT_UPLOADS'
     | 'S3_BUCKET'
     | 'S3_REGION'
     | 'S3_ENDPOINT'
@@ -188,10 +212,16 @@ export class AppConfig {
     }
     keys[env.TOKEN_ENCRYPTION_KEY_ID] = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? DEV_TOKEN_KEY, 'base64');
     this.tokenKeys = { currentId: env.TOKEN_ENCRYPTION_KEY_ID, keys };
-    this.mediaDownloads = { allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS };
+    this.mediaDownloads = {
+      allowPrivateUrls: env.MEDIA_ALLOW_PRIVATE_URLS,
+      maxImageBytes: env.MEDIA_MAX_IMAGE_BYTES,
+      maxVideoBytes: env.MEDIA_MAX_VIDEO_BYTES,
+      timeoutMs: env.MEDIA_DOWNLOAD_TIMEOUT_MS,
+    };
     this.media = {
       MEDIA_STORAGE: env.MEDIA_STORAGE,
       MEDIA_LOCAL_DIR: env.MEDIA_LOCAL_DIR,
+      MEDIA_MAX_CONCURRENT_UPLOADS: env.MEDIA_MAX_CONCURRENT_UPLOADS,
       S3_BUCKET: env.S3_BUCKET,
       S3_REGION: env.S3_REGION,
       S3_ENDPOINT: env.S3_ENDPOINT,

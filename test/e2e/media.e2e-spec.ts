@@ -190,7 +190,7 @@ describe('media uploads (local driver)', () => {
         .send({ fileName: 'clip.mp4', fileType: 'video/mp4' })
         .expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['key', 'publicUrl', 'signedUrl']);
-      const bytes = Buffer.from('not really a video, but bytes');
+      const bytes = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'); // an MP4's ftyp box
       expect(
         (await fetch(res.body.signedUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: bytes }))
           .status,

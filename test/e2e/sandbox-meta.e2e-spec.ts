@@ -234,7 +234,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       expect(fb.validate(text('x'.repeat(63_207)))[0].field).toBe('text');
       expect(
         fb.validate({ ...text('x'), contentType: 'image', imageUrls: Array(11).fill('https://e.x/a.png') })[0].field,
-      ).toBe('mediaUrls');
+      ).toBe('imageUrls');
     });
   });
 
@@ -397,8 +397,8 @@ describe('sandbox: Meta networks driven through their adapters', () => {
         imageUrls: Array(n).fill('https://e.x/a.png'),
       });
       expect(ig.validate(img(1))).toEqual([]);
-      expect(ig.validate(text('only text'))[0].field).toBe('mediaUrls');
-      expect(ig.validate(img(11))[0].field).toBe('mediaUrls');
+      expect(ig.validate(text('only text'))[0].field).toBe('imageUrls');
+      expect(ig.validate(img(11))[0].field).toBe('imageUrls');
       expect(ig.validate(img(1, 'x'.repeat(2201)))[0].field).toBe('text');
       expect(ig.validate(img(1, Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ')))[0].message).toContain(
         '30 hashtags',
@@ -498,7 +498,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       expect(th.validate(text(`${'x'.repeat(497)}😀`))[0].field).toBe('text');
       expect(
         th.validate({ ...text('x'), contentType: 'image', imageUrls: Array(21).fill('https://e.x/a.png') })[0].field,
-      ).toBe('mediaUrls');
+      ).toBe('imageUrls');
     });
   });
 

@@ -89,6 +89,14 @@ describe('hardening', () => {
       expect((await t.http().get('/v1/posts?limit=99999999').set(tenant.auth).expect(200)).body.limit).toBe(100);
     });
 
+    it('answers a URL too large for the HTTP parser with the envelope too', async () => {
+      const res = await t
+        .http()
+        .get(`/v1/posts?q=${'x'.repeat(20_000)}`)
+        .set(tenant.auth);
+      expect(expectError(res, 431, 'invalid_request').details).toEqual({ field: 'headers' });
+    });
+
     it('refuses a comment cursor holding a date Postgres cannot cast', async () => {
       for (const at of ['0000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-02-30T00:00:00Z']) {
         const cursor = Buffer.from(JSON.stringify([at, randomUUID()])).toString('base64url');

@@ -54,7 +54,13 @@ describe('worker crash', () => {
       .post('/v1/posts')
       .set(tenant.auth)
       .send({
-        content: `Crash test ${Date.now()} #sandbox-slow`,
+        // The targets go out together: LinkedIn's call is slow (~2 s), Facebook's are not, so the
+        // worker dies with settled targets beside one in flight.
+        content: {
+          contentType: 'text',
+          message: `Crash test ${Date.now()}`,
+          platformCaptions: { linkedin: `Crash test ${Date.now()} #sandbox-slow` },
+        },
         accountIds: accounts.map((a) => a.id),
         publishNow: true,
       })
@@ -69,7 +75,7 @@ describe('worker crash', () => {
       },
       { timeoutMs: 30_000, intervalMs: 50 },
     );
-    await new Promise((r) => setTimeout(r, 700));
+    await new Promise((r) => setTimeout(r, 300));
     await first.kill();
     expect(await postState(t, postId)).toBe('processing');
     const left = await targetsOf(t, postId);

@@ -72,6 +72,21 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     });
   }
 
+  /** Many jobs of one name in one round trip (BullMQ addBulk: a MULTI); same defaults as enqueue. */
+  async enqueueMany<J extends JobName>(
+    job: J,
+    items: { payload: JobPayloads[J]; opts?: JobsOptions }[],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    await this.queue(JOB_QUEUE[job]).addBulk(
+      items.map(({ payload, opts }) => ({
+        name: job,
+        data: payload,
+        opts: { removeOnComplete: { age: 24 * 3600, count: 10000 }, removeOnFail: { age: 7 * 24 * 3600 }, ...opts },
+      })),
+    );
+  }
+
   /** Removes a waiting/delayed job by id (e.g. a superseded schedule); ignores one already running. */
   async remove(job: JobName, jobId: string): Promise<void> {
     await this.queue(JOB_QUEUE[job])

@@ -1,9 +1,31 @@
-import { Body, Controller, Get, Headers, Param, Put, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '@/common/auth/decorators';
 import { SignedUploadQueryDto, UploadedFileDto } from './dto/media.dto';
 import { MediaService } from './media.service';
+
+/** Path prefix of the signed PUT: left alone by every body parser (create-app.ts); the service reads the stream. */
+export const UPLOAD_PATH = '/media/upload/';
+
+export function isUploadPut(req: { method?: string; originalUrl?: string; url?: string }): boolean {
+  return req.method === 'PUT' && (req.originalUrl ?? req.url ?? '').startsWith(UPLOAD_PATH);
+}
+
+/**
+ * A refused upload's body is never read into memory: once the answer is out, Node discards what
+ * the client still sends (so it reads the answer), for at most DISCARD_MS; then the socket closes.
+ */
+const DISCARD_MS = 10_000;
+function discardAfterAnswer(req: Request, res: Response): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), DISCARD_MS);
+    timer.unref();
+    req.once('end', () => clearTimeout(timer));
+    req.once('close', () => clearTimeout(timer));
+  });
+}
 
 /**
  * The local driver's URLs: the signed PUT (`uploadUrl`) and the public file (`publicUrl`).
@@ -16,14 +38,19 @@ export class MediaFilesController {
 
   @Put('upload/:dir/:file')
   @Public()
-  upload(
+  async upload(
     @Param('dir') dir: string,
     @Param('file') file: string,
     @Query() query: SignedUploadQueryDto,
-    @Headers('content-type') contentType: string | undefined,
-    @Body() body: Buffer,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<UploadedFileDto> {
-    return this.media.receive(`${dir}/${file}`, query, contentType, body);
+    try {
+      return await this.media.receive(`${dir}/${file}`, query, req);
+    } catch (err) {
+      if (!req.complete) discardAfterAnswer(req, res);
+      throw err;
+    }
   }
 
   @Get('files/:dir/:file')

@@ -42,3 +42,29 @@ export const LOCAL_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** How long a signed upload URL stays valid. */
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
+
+/** Bytes `matchesSignature` needs to decide (shorter files are judged on what they have). */
+export const SIGNATURE_BYTES = 12;
+
+/**
+ * Whether the first bytes of a file are those of `type` (its file signature, "magic number").
+ * A stored object is served with its declared type, so bytes of another kind are refused.
+ */
+export function matchesSignature(type: AcceptedMediaType, head: Buffer): boolean {
+  const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
+  switch (type) {
+    case 'image/jpeg':
+      return head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
+    case 'image/png':
+      return head.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'));
+    case 'image/gif':
+      return ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a';
+    case 'image/webp':
+      return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP';
+    case 'video/mp4':
+      return ascii(4, 8) === 'ftyp';
+    case 'video/quicktime':
+      // ISO base media (ftyp) or a classic QuickTime file opening with another top-level atom.
+      return ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].includes(ascii(4, 8));
+  }
+}

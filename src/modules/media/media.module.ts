@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@/config/config';
 import { MediaEntity } from './entities/media.entity';
@@ -6,7 +6,6 @@ import { UploadSessionEntity } from './entities/upload-session.entity';
 import { MediaFilesController } from './media-files.controller';
 import { MediaController } from './media.controller';
 import { MediaService } from './media.service';
-import { RawUploadBodyMiddleware } from './raw-upload-body.middleware';
 import { LocalMediaStorage } from './storage/local-media-storage';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { S3MediaStorage } from './storage/s3-media-storage';
@@ -31,9 +30,4 @@ import { UploadSessionsService } from './upload-sessions.service';
   ],
   exports: [MediaService],
 })
-export class MediaModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    // Mounted for every path and filtered inside: a path-scoped middleware would be a route of its own beside the controller's.
-    consumer.apply(RawUploadBodyMiddleware).forRoutes('*');
-  }
-}
+export class MediaModule {}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,6 +7,7 @@ import { AuthContext, actorOf, SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import type { Actor } from '@/common/outbox/event.entity';
 import { OutboxService } from '@/common/outbox/outbox.service';
+import { AppConfig } from '@/config/config';
 import { CreateUploadDto, MediaUploadDto, SignedUploadQueryDto, SignedUrlDto, UploadedFileDto } from './dto/media.dto';
 import { MediaEntity } from './entities/media.entity';
 import {
@@ -13,12 +15,13 @@ import {
   AcceptedMediaType,
   baseMediaType,
   isAcceptedMediaType,
+  LOCAL_MAX_UPLOAD_BYTES,
   MEDIA_KEY_PATTERN,
   mediaKey,
   mediaTypeOfKey,
   UPLOAD_URL_TTL_MS,
 } from './media-types';
-import { LocalMediaStorage } from './storage/local-media-storage';
+import { alreadyStored, LocalMediaStorage } from './storage/local-media-storage';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { UploadSigner } from './storage/upload-signature';
 
@@ -39,13 +42,19 @@ interface UploadScope {
 /** Upload URLs (API and upload sessions), and the local driver's PUT and GET. */
 @Injectable()
 export class MediaService {
+  private uploadsInFlight = 0;
+  private readonly maxConcurrentUploads: number;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     private readonly local: LocalMediaStorage,
     private readonly signer: UploadSigner,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.maxConcurrentUploads = config.media.MEDIA_MAX_CONCURRENT_UPLOADS;
+  }
 
   async createUpload(auth: AuthContext, dto: CreateUploadDto): Promise<MediaUploadDto> {
     const issued = await this.issue(this.scopeOf(auth), dto.fileName, dto.fileType);
@@ -108,16 +117,15 @@ export class MediaService {
   }
 
   /**
-   * The local driver's signed PUT. Checked before anything is stored: the driver, the key, the
-   * signature over (key, type, expiry), the expiry, and that Content-Type is the signed type.
-   * PUTting again within the URL's life replaces the bytes (a retried upload succeeds).
+   * The local driver's signed PUT. Everything is checked before a byte of the body is read: the
+   * driver, the key, the signature over (key, type, expiry), the expiry, the Content-Type (the
+   * signed type), the Content-Encoding (none: compressed bodies are never inflated), a declared
+   * Content-Length over the limit, that the file is still waiting for its bytes (a stored object is
+   * written once; a completed session takes no more) and a free upload slot
+   * (MEDIA_MAX_CONCURRENT_UPLOADS). The body is then streamed to storage with a byte count and a
+   * file-signature check.
    */
-  async receive(
-    key: string,
-    query: SignedUploadQueryDto,
-    contentType: string | undefined,
-    body: unknown,
-  ): Promise<UploadedFileDto> {
+  async receive(key: string, query: SignedUploadQueryDto, req: IncomingMessage): Promise<UploadedFileDto> {
     const type = this.storage.driver === 'local' && MEDIA_KEY_PATTERN.test(key) ? mediaTypeOfKey(key) : undefined;
     if (!type) throw ApiError.notFound('upload URL');
     const expires = /^\d{1,12}$/.test(query.expires) ? Number(query.expires) : NaN;
@@ -130,32 +138,70 @@ export class MediaService {
       throw new ApiError('invalid_request', 'The upload URL has expired; request a new upload URL.', {
         field: 'expires',
       });
-    if (baseMediaType(contentType) !== type) {
+    if (baseMediaType(req.headers['content-type']) !== type) {
       throw new ApiError(
         'unsupported_media_type',
         `Send the file with Content-Type: ${type} (the type the upload URL was made for).`,
         { field: 'Content-Type' },
       );
     }
-    if (!Buffer.isBuffer(body) || body.length === 0)
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (encoding !== 'identity')
+      throw new ApiError(
+        'unsupported_media_type',
+        'Send the file bytes as they are, without Content-Encoding (compressed bodies are not accepted).',
+        { field: 'Content-Encoding' },
+      );
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > LOCAL_MAX_UPLOAD_BYTES) throw new ApiError('payload_too_large');
+    if (declared !== undefined && Number(declared) === 0)
       throw new ApiError('invalid_request', 'The request body is empty; send the file bytes.', { field: 'body' });
-    await this.local.write(key, body);
+    await this.assertAwaitingBytes(key);
+    if (this.uploadsInFlight >= this.maxConcurrentUploads)
+      throw new ApiError(
+        'service_unavailable',
+        'Too many uploads are in progress; try again in a few seconds.',
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    this.uploadsInFlight++;
+    let size: number;
+    try {
+      size = await this.local.writeOnce(key, type, req, LOCAL_MAX_UPLOAD_BYTES);
+    } finally {
+      this.uploadsInFlight--;
+    }
     await this.dataSource.transaction(async (m) => {
       const media = await m.findOne(MediaEntity, { where: { key }, lock: { mode: 'pessimistic_write' } });
-      if (!media) return;
-      const first = media.status !== 'uploaded';
-      Object.assign(media, { status: 'uploaded', size: body.length, uploadedAt: new Date() });
+      if (!media || media.status === 'uploaded') return;
+      Object.assign(media, { status: 'uploaded', size, uploadedAt: new Date() });
       await m.save(media);
-      if (first)
-        await this.outbox.record(m, {
-          workspaceId: media.workspaceId,
-          profileId: media.profileId,
-          type: 'media.uploaded',
-          actor: SYSTEM_ACTOR,
-          data: { key, fileType: type, size: body.length },
-        });
+      await this.outbox.record(m, {
+        workspaceId: media.workspaceId,
+        profileId: media.profileId,
+        type: 'media.uploaded',
+        actor: SYSTEM_ACTOR,
+        data: { key, fileType: type, size },
+      });
     });
-    return { key, publicUrl: this.storage.publicUrl(key), size: body.length };
+    return { key, publicUrl: this.storage.publicUrl(key), size };
+  }
+
+  /** The file of this key exists, has no bytes yet, and its upload session (if any) still takes files. */
+  private async assertAwaitingBytes(key: string): Promise<void> {
+    const rows = (await this.dataSource.query(
+      `SELECT m.status, s.status AS session_status
+         FROM media m LEFT JOIN media_upload_sessions s ON s.id = m.session_id
+        WHERE m.key = $1`,
+      [key],
+    )) as { status: string; session_status: string | null }[];
+    const row = rows[0];
+    if (!row) throw ApiError.notFound('upload URL');
+    if (row.status === 'uploaded') throw alreadyStored();
+    if (row.session_status === 'completed')
+      throw new ApiError('invalid_request', 'This upload session is already complete; it takes no more files.', {
+        field: 'key',
+      });
   }
 
   /** The local driver's public file URL (Range requests, ETag and caching come from sendFile). */

@@ -42,6 +42,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
       timeoutMs: NETWORK_TIMEOUT_MS,
       processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,
+      mediaLimits: this.config.mediaDownloads,
     };
   }
 

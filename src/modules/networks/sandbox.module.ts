@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MetaContainers } from './kit/sandbox/meta-containers';
 import { SandboxControlController } from './kit/sandbox/sandbox-control.controller';
+import { SandboxMediaFetch } from './kit/sandbox/sandbox-media';
 import { SandboxOAuth } from './kit/sandbox/sandbox-oauth';
 import { SandboxStore } from './kit/sandbox/sandbox-store';
 import { NETWORKS } from './networks';
@@ -13,7 +14,7 @@ const simulators = Object.values(NETWORKS).map((n) => n.simulator);
  */
 @Module({
   controllers: [SandboxControlController, ...simulators.flatMap((s) => s.controllers)],
-  providers: [SandboxStore, SandboxOAuth, MetaContainers, ...simulators.flatMap((s) => s.providers)],
+  providers: [SandboxStore, SandboxOAuth, SandboxMediaFetch, MetaContainers, ...simulators.flatMap((s) => s.providers)],
   exports: [SandboxStore, SandboxOAuth],
 })
 export class SandboxModule {}

@@ -15,9 +15,6 @@ export interface TargetIssue {
   message: string;
 }
 
-const TEXT_FIELDS = new Set(['text', 'message', 'caption']);
-const MEDIA_FIELDS = new Set(['imageUrls', 'videoUrl', 'mediaUrls', 'media', 'video', 'images', 'image']);
-
 function obj(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -44,15 +41,8 @@ export function requestField(issueField: string, content: PostContent, target: T
   const field = issueField.replace(/^content\./, '');
   const head = field.split(/[.[]/)[0] ?? field;
   const tail = field.slice(head.length);
-  if (TEXT_FIELDS.has(head)) return textField(content, target, paths);
-  if (MEDIA_FIELDS.has(head)) {
-    if (paths.media) return paths.media;
-    const isVideo =
-      head === 'videoUrl' ||
-      head === 'video' ||
-      ((head === 'media' || head === 'mediaUrls') && content.contentType === 'video');
-    return isVideo ? `${paths.content}videoUrl` : `${paths.content}imageUrls${head === 'imageUrls' ? tail : ''}`;
-  }
+  if (head === 'text') return textField(content, target, paths);
+  if (head === 'imageUrls' || head === 'videoUrl') return paths.media ?? `${paths.content}${head}${tail}`;
   if (head === 'link' || head === 'contentType') return `${paths.content}${field}`;
   // Options may be named `options.title`, `youtube.title` or just `title`.
   const option = (head === 'options' || head === target.platform) && tail.startsWith('.') ? tail.slice(1) : field;

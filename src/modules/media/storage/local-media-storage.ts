@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { Readable, Transform, TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
+import { ApiError } from '@/common/errors/api-error';
 import { AppConfig } from '@/config/config';
-import { AcceptedMediaType, MEDIA_KEY_PATTERN } from '../media-types';
+import { AcceptedMediaType, matchesSignature, MEDIA_KEY_PATTERN, SIGNATURE_BYTES } from '../media-types';
 import type { MediaStorage } from './media-storage';
 import { UploadSigner } from './upload-signature';
 
@@ -39,14 +43,24 @@ export class LocalMediaStorage implements MediaStorage {
     return found?.isFile() ? found.size : null;
   }
 
-  /** Writes to a temporary file and renames it, so a reader never sees half a file. */
-  async write(key: string, bytes: Buffer): Promise<void> {
+  /**
+   * Streams `source` into the key, once: counts the bytes (at most `limit`, else 413), checks the
+   * file signature against `type` (else 415), writes a temporary file and links it into place,
+   * which fails if the key already holds a file (400: a stored object is never replaced).
+   * Resolves with the bytes stored; nothing is left behind on failure.
+   */
+  async writeOnce(key: string, type: AcceptedMediaType, source: Readable, limit: number): Promise<number> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${randomBytes(6).toString('hex')}.part`;
+    const counter = new CountingSignatureCheck(type, limit);
     try {
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
+      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
+      counter.assertComplete();
+      await link(tmp, path).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'EEXIST' ? alreadyStored() : err;
+      });
+      return counter.bytes;
     } finally {
       await rm(tmp, { force: true });
     }
@@ -60,5 +74,68 @@ export class LocalMediaStorage implements MediaStorage {
 
   private pathOf(key: string): string {
     return join(this.root, this.relativePath(key));
+  }
+}
+
+export function alreadyStored(): ApiError {
+  return new ApiError(
+    'invalid_request',
+    'A file was already uploaded to this URL; a stored file is never replaced. Request a new upload URL.',
+    { field: 'key' },
+  );
+}
+
+/** Passes bytes through, counting them against a limit and checking the first ones against the type. */
+class CountingSignatureCheck extends Transform {
+  bytes = 0;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private checked = false;
+
+  constructor(
+    private readonly type: AcceptedMediaType,
+    private readonly limit: number,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return done(new ApiError('payload_too_large'));
+    if (!this.checked) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (this.headBytes < SIGNATURE_BYTES) return done();
+      const error = this.check();
+      if (error) return done(error);
+      for (const part of this.head) this.push(part);
+      this.head = [];
+      return done();
+    }
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (!this.checked && this.bytes > 0) {
+      const error = this.check();
+      if (error) return done(error);
+      for (const part of this.head) this.push(part);
+    }
+    done();
+  }
+
+  assertComplete(): void {
+    if (this.bytes === 0)
+      throw new ApiError('invalid_request', 'The request body is empty; send the file bytes.', { field: 'body' });
+  }
+
+  private check(): ApiError | null {
+    this.checked = true;
+    if (matchesSignature(this.type, Buffer.concat(this.head))) return null;
+    return new ApiError(
+      'unsupported_media_type',
+      `The bytes sent are not a ${this.type} file; send the file itself, with the type it was declared as.`,
+      { field: 'body' },
+    );
   }
 }

@@ -1,12 +1,13 @@
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
-import { FACEBOOK_MAX_TEXT, FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
+import { FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
+import { FACEBOOK_RULES } from './facebook.adapter';
 import {
   commentPage,
   dailyInsights,
   facebookLoginToken,
-  fetchMediaProblem,
   graphFail,
   GraphToken,
   graphPaging,
@@ -26,6 +27,7 @@ const V = 'v23.0';
 @SandboxController('facebook')
 export class FacebookSandboxController {
   constructor(
+    private readonly media: SandboxMediaFetch,
     private readonly fb: FacebookSandbox,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
@@ -91,7 +93,7 @@ export class FacebookSandboxController {
       .map((k) => (JSON.parse(body[k] ?? '{}') as { media_fbid?: string }).media_fbid ?? '');
     if (!message && !body.link && photoIds.length === 0)
       throw graphFail('(#100) Missing message or attachment.', { code: 100 });
-    if ([...message].length > FACEBOOK_MAX_TEXT) throw graphFail('(#100) The message is too long.', { code: 100 });
+    if ([...message].length > FACEBOOK_RULES.maxText) throw graphFail('(#100) The message is too long.', { code: 100 });
     const urls: string[] = [];
     for (const id of photoIds) {
       const photo = await this.fb.photo(id);
@@ -120,7 +122,7 @@ export class FacebookSandboxController {
       await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
       true,
     );
-    const problem = await fetchMediaProblem(body.url, 'image');
+    const problem = await this.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
     if (body.published === 'false') return { id: photo.id };
@@ -146,7 +148,7 @@ export class FacebookSandboxController {
       await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
       true,
     );
-    const problem = await fetchMediaProblem(body.file_url, 'video');
+    const problem = await this.media.problem(body.file_url, 'video');
     if (problem)
       throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
         code: 352,

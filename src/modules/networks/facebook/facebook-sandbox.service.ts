@@ -40,8 +40,6 @@ const PAGE_NAMES = [
   ['Sandbox Books', 'Book Store'],
 ] as const;
 
-export const FACEBOOK_MAX_TEXT = 63_206;
-
 @Injectable()
 export class FacebookSandbox {
   constructor(

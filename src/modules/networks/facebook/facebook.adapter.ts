@@ -1,3 +1,4 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -27,8 +28,14 @@ export const FACEBOOK_SCOPES = [
   'read_insights',
   'publish_video',
 ];
-export const FACEBOOK_MAX_TEXT = 63_206;
-export const FACEBOOK_MAX_PHOTOS = 10;
+export const FACEBOOK_RULES: ContentRules = {
+  label: 'Facebook',
+  maxText: 63_206,
+  textPost: 'text-or-link',
+  images: { max: 10 },
+  links: 'text-posts',
+};
+
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields. */
 export const FACEBOOK_PAGE_METRICS = {
   views: 'page_media_view',
@@ -121,31 +128,7 @@ export class FacebookAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if ([...content.text].length > FACEBOOK_MAX_TEXT)
-      issues.push({
-        field: 'text',
-        message: `Facebook posts are limited to ${FACEBOOK_MAX_TEXT.toLocaleString('en')} characters.`,
-      });
-    if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0)
-        issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-      if (content.imageUrls.length > FACEBOOK_MAX_PHOTOS)
-        issues.push({
-          field: 'mediaUrls',
-          message: `Facebook allows at most ${FACEBOOK_MAX_PHOTOS} photos in one post.`,
-        });
-    }
-    if (content.contentType === 'video' && !content.videoUrl)
-      issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
-    if (content.contentType === 'text' && !content.text.trim() && !content.link)
-      issues.push({ field: 'text', message: 'A Facebook post needs text or a link.' });
-    if (content.contentType !== 'text' && content.link)
-      issues.push({
-        field: 'link',
-        message: 'Facebook shows a link preview only on text posts; put the link in the text instead.',
-      });
-    return issues;
+    return checkContent(FACEBOOK_RULES, content);
   }
 
   publish(req: PublishRequest): Promise<PublishResult> {

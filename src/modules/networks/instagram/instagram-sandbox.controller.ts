@@ -1,10 +1,11 @@
+import { INSTAGRAM_RULES } from './instagram.adapter';
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
   commentPage,
   facebookLoginToken,
-  fetchMediaProblem,
   graphDate,
   graphFail,
   GraphToken,
@@ -28,6 +29,7 @@ const NET = 'instagram';
 @SandboxController('instagram')
 export class InstagramSandboxController {
   constructor(
+    private readonly media: SandboxMediaFetch,
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
@@ -73,7 +75,7 @@ export class InstagramSandboxController {
   ): Promise<{ id: string }> {
     const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
     const caption = body.caption ?? '';
-    if ([...caption].length > 2200)
+    if ([...caption].length > INSTAGRAM_RULES.maxText)
       throw graphFail('The caption is too long.', {
         code: 100,
         subcode: 2207010,
@@ -114,7 +116,7 @@ export class InstagramSandboxController {
     }
     if (type === 'REELS' || type === 'VIDEO') {
       if (!body.video_url) throw graphFail('(#100) The parameter video_url is required', { code: 100 });
-      const problem = await fetchMediaProblem(body.video_url, 'video');
+      const problem = await this.media.problem(body.video_url, 'video');
       // Video problems surface while processing, as the container's ERROR status.
       return {
         id: (
@@ -130,7 +132,7 @@ export class InstagramSandboxController {
       };
     }
     if (!body.image_url) throw graphFail('(#100) The parameter image_url is required', { code: 100 });
-    const problem = await fetchMediaProblem(body.image_url, 'image');
+    const problem = await this.media.problem(body.image_url, 'image');
     if (problem)
       throw graphFail('The media could not be fetched from this URI.', {
         code: 9004,

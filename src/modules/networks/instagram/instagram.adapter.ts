@@ -1,4 +1,5 @@
 import { PlatformError } from '../kit/adapter';
+import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -17,7 +18,7 @@ import type {
 import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { countHashtags, GraphInsight, GraphList, insightTotal, unixDay } from '../kit/graph/graph-shapes';
+import { GraphInsight, GraphList, insightTotal, unixDay } from '../kit/graph/graph-shapes';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [
@@ -29,9 +30,14 @@ export const INSTAGRAM_SCOPES = [
   'pages_read_engagement',
   'business_management',
 ];
-export const INSTAGRAM_MAX_TEXT = 2_200;
-export const INSTAGRAM_MAX_HASHTAGS = 30;
-export const INSTAGRAM_CAROUSEL = { min: 2, max: 10 };
+export const INSTAGRAM_RULES: ContentRules = {
+  label: 'Instagram',
+  maxText: 2_200,
+  maxHashtags: 30,
+  images: { max: 10, carouselMin: 2 },
+  links: 'never',
+};
+
 const MAX_DAYS = 93;
 
 interface PageWithIg {
@@ -124,41 +130,11 @@ export class InstagramAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if ([...content.text].length > INSTAGRAM_MAX_TEXT)
-      issues.push({
-        field: 'text',
-        message: `Instagram captions are limited to ${INSTAGRAM_MAX_TEXT.toLocaleString('en')} characters.`,
-      });
-    if (countHashtags(content.text) > INSTAGRAM_MAX_HASHTAGS)
-      issues.push({
-        field: 'text',
-        message: `Instagram captions may contain at most ${INSTAGRAM_MAX_HASHTAGS} hashtags.`,
-      });
-    if (content.contentType === 'text')
-      issues.push({ field: 'mediaUrls', message: 'Instagram posts need an image or a video.' });
-    if (content.contentType === 'image' && content.imageUrls.length === 0)
-      issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-    if (content.contentType === 'image' && content.imageUrls.length > INSTAGRAM_CAROUSEL.max)
-      issues.push({
-        field: 'mediaUrls',
-        message: `An Instagram carousel holds ${INSTAGRAM_CAROUSEL.min}–${INSTAGRAM_CAROUSEL.max} items.`,
-      });
-    if (content.contentType === 'video' && !content.videoUrl)
-      issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
-    if (content.link)
-      issues.push({
-        field: 'link',
-        message: 'Instagram captions cannot carry link previews; put the link in the text or your bio.',
-      });
-    return issues;
+    return checkContent(INSTAGRAM_RULES, content);
   }
 
   publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(
-      req,
-      req.content.contentType === 'image' && req.content.imageUrls.length >= INSTAGRAM_CAROUSEL.min,
-    );
+    return this.publisher.publish(req, isCarousel(INSTAGRAM_RULES, req.content));
   }
 
   checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {

@@ -1,3 +1,4 @@
+import type { MediaLimits } from '@/config/config';
 import type { PlatformName } from '../platform-name';
 
 /** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
@@ -211,6 +212,8 @@ export interface AdapterEndpoints {
    * MEDIA_ALLOW_PRIVATE_URLS=true); unit tests that build an adapter directly get global fetch.
    */
   fetchMedia?: MediaFetch;
+  /** Size caps and the per-target time limit of those downloads (defaults: config's). */
+  mediaLimits?: MediaLimits;
 }
 
 /** What a media download needs of a response (global fetch's and undici's both fit). */
@@ -218,7 +221,7 @@ export interface MediaResponse {
   status: number;
   ok: boolean;
   headers: { get(name: string): string | null };
-  arrayBuffer(): Promise<ArrayBuffer>;
+  body: ReadableStream<Uint8Array> | null;
 }
 
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;

@@ -1,5 +1,5 @@
 import { PlatformError } from '../kit/adapter';
-import { arr, downloadMedia, num, obj, sleep, str } from '../kit/http';
+import { arr, downloadMedia, mediaDeadline, num, obj, sleep, str } from '../kit/http';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
@@ -44,13 +44,14 @@ export interface MediaContext {
 export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<string[]> {
   const done = ctx.state.images ?? [];
   const urns: string[] = [];
+  const deadline = mediaDeadline(ctx.client.endpoints);
   for (const [i, url] of urls.entries()) {
     const existing = done[i];
     if (existing) {
       urns.push(existing);
       continue;
     }
-    const media = await downloadMedia(ctx.client.endpoints, url);
+    const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
     const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', {
       json: { initializeUploadRequest: { owner: ctx.owner } },
     });
@@ -72,7 +73,7 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
 export async function uploadVideo(ctx: MediaContext, url: string): Promise<string> {
   let video = ctx.state.video;
   if (!video?.finalized) {
-    const media = await downloadMedia(ctx.client.endpoints, url);
+    const media = await downloadMedia(ctx.client.endpoints, url, 'video');
     if (!video || video.expiresAt <= Date.now() + 60_000) {
       video = await initializeVideo(ctx, media.bytes.byteLength);
       ctx.state.video = video;

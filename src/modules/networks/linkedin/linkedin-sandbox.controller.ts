@@ -1,6 +1,7 @@
+import { LINKEDIN_RULES } from './linkedin.adapter';
 import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { LI_TEXT_LIMIT, LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
+import { LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
 import { applyMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { qs } from '../kit/sandbox/sandbox-request';
@@ -120,10 +121,10 @@ export class LinkedInSandboxController {
     }
     const author = this.li.assertOwner(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
     const plain = littleTextToPlain(qs(body.commentary));
-    if (plain.length > LI_TEXT_LIMIT)
+    if (plain.length > LINKEDIN_RULES.maxText)
       throw liFail(
         422,
-        `ERROR :: /commentary :: length of ${plain.length} exceeds the maximum allowed length of ${LI_TEXT_LIMIT}\n`,
+        `ERROR :: /commentary :: length of ${plain.length} exceeds the maximum allowed length of ${LINKEDIN_RULES.maxText}\n`,
       );
     const content =
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;

@@ -60,7 +60,6 @@ export interface LiPost {
   lastModifiedAt: number;
 }
 
-export const LI_TEXT_LIMIT = 3000;
 /** Videos leave PROCESSING this long after finalizeUpload (the adapter polls at least once). */
 export const LI_VIDEO_PROCESSING_MS = 500;
 export const LI_PART_BYTES = 4 * 1024 * 1024;

@@ -1,3 +1,4 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -33,8 +34,14 @@ export const LINKEDIN_SCOPES = [
   'r_organization_social',
   'rw_organization_admin',
 ];
-export const LINKEDIN_TEXT_LIMIT = 3000;
-export const LINKEDIN_IMAGE_LIMIT = 20;
+export const LINKEDIN_RULES: ContentRules = {
+  label: 'LinkedIn',
+  maxText: 3000,
+  textLength: (text) => text.length,
+  textPost: 'text-or-link',
+  images: { max: 20 },
+  noImagesWithVideo: true,
+};
 
 export interface LinkedInAdapterOptions {
   /** Waits between checks of a processing video. */
@@ -120,29 +127,7 @@ export class LinkedInAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if (content.text.length > LINKEDIN_TEXT_LIMIT)
-      issues.push({
-        field: 'text',
-        message: `LinkedIn allows at most ${LINKEDIN_TEXT_LIMIT} characters; this text has ${content.text.length}.`,
-      });
-    if (content.contentType === 'text' && !content.text.trim() && !content.link)
-      issues.push({ field: 'text', message: 'A LinkedIn text post needs text or a link.' });
-    if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0)
-        issues.push({ field: 'imageUrls', message: 'An image post needs at least one image.' });
-      if (content.imageUrls.length > LINKEDIN_IMAGE_LIMIT)
-        issues.push({
-          field: 'imageUrls',
-          message: `LinkedIn allows at most ${LINKEDIN_IMAGE_LIMIT} images per post.`,
-        });
-    }
-    if (content.contentType === 'video') {
-      if (!content.videoUrl) issues.push({ field: 'videoUrl', message: 'A video post needs a videoUrl.' });
-      if (content.imageUrls.length > 0)
-        issues.push({ field: 'imageUrls', message: 'LinkedIn posts cannot mix a video with images.' });
-    }
-    return issues;
+    return checkContent(LINKEDIN_RULES, content);
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {

@@ -1,8 +1,9 @@
+import { THREADS_RULES } from './threads.adapter';
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
-  fetchMediaProblem,
   graphDate,
   graphFail,
   GraphToken,
@@ -20,12 +21,12 @@ import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './thre
 
 type Q = Record<string, string | undefined>;
 const NET = 'threads';
-const THREADS_MAX_TEXT = 500;
 
 /** Simulated Threads API (graph.threads.net, v1.0) under /sandbox/threads. */
 @SandboxController('threads')
 export class ThreadsSandboxController {
   constructor(
+    private readonly media: SandboxMediaFetch,
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
@@ -83,8 +84,8 @@ export class ThreadsSandboxController {
   ): Promise<{ id: string }> {
     const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
     const text = body.text ?? '';
-    if ([...text].length > THREADS_MAX_TEXT)
-      throw graphFail(`Param text must be at most ${THREADS_MAX_TEXT} characters long.`, {
+    if ([...text].length > THREADS_RULES.maxText)
+      throw graphFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, {
         code: 100,
         type: 'THApiException',
       });
@@ -110,7 +111,7 @@ export class ThreadsSandboxController {
           ).id,
         };
       case 'IMAGE': {
-        const problem = await fetchMediaProblem(body.image_url, 'image');
+        const problem = await this.media.problem(body.image_url, 'image');
         if (problem)
           throw graphFail('Media download has failed.', {
             code: 100,
@@ -131,7 +132,7 @@ export class ThreadsSandboxController {
         };
       }
       case 'VIDEO': {
-        const problem = await fetchMediaProblem(body.video_url, 'video');
+        const problem = await this.media.problem(body.video_url, 'video');
         return {
           id: (
             await this.containers.create(NET, {

@@ -1,3 +1,4 @@
+import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -30,8 +31,17 @@ export const THREADS_SCOPES = [
   'threads_manage_insights',
   'threads_read_replies',
 ];
-export const THREADS_MAX_TEXT = 500;
-export const THREADS_CAROUSEL = { min: 2, max: 20 };
+export const THREADS_RULES: ContentRules = {
+  label: 'Threads',
+  maxText: 500,
+  // Threads counts emojis as their UTF-8 byte length.
+  textLength: (text) =>
+    [...text].reduce((n, ch) => n + (/\p{Extended_Pictographic}/u.test(ch) ? Buffer.byteLength(ch) : 1), 0),
+  textPost: 'text',
+  images: { max: 20, carouselMin: 2 },
+  links: 'text-posts',
+};
+
 const MAX_DAYS = 93;
 
 /**
@@ -144,35 +154,11 @@ export class ThreadsAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    // Threads counts emojis as their UTF-8 byte length.
-    const length = [...content.text].reduce(
-      (n, ch) => n + (/\p{Extended_Pictographic}/u.test(ch) ? Buffer.byteLength(ch) : 1),
-      0,
-    );
-    if (length > THREADS_MAX_TEXT)
-      issues.push({
-        field: 'text',
-        message: `Threads posts are limited to ${THREADS_MAX_TEXT} characters (emojis count as their UTF-8 bytes).`,
-      });
-    if (content.contentType === 'text' && !content.text.trim())
-      issues.push({ field: 'text', message: 'A text post needs text.' });
-    if (content.contentType === 'image' && content.imageUrls.length === 0)
-      issues.push({ field: 'mediaUrls', message: 'An image post needs at least one image.' });
-    if (content.contentType === 'image' && content.imageUrls.length > THREADS_CAROUSEL.max)
-      issues.push({ field: 'mediaUrls', message: `A Threads carousel holds at most ${THREADS_CAROUSEL.max} items.` });
-    if (content.contentType === 'video' && !content.videoUrl)
-      issues.push({ field: 'mediaUrls', message: 'A video post needs a video.' });
-    if (content.contentType !== 'text' && content.link)
-      issues.push({ field: 'link', message: 'Threads attaches link previews to text posts only.' });
-    return issues;
+    return checkContent(THREADS_RULES, content);
   }
 
   publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(
-      req,
-      req.content.contentType === 'image' && req.content.imageUrls.length >= THREADS_CAROUSEL.min,
-    );
+    return this.publisher.publish(req, isCarousel(THREADS_RULES, req.content));
   }
 
   checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {

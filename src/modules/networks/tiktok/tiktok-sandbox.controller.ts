@@ -1,3 +1,4 @@
+import { TIKTOK_RULES } from './tiktok.adapter';
 import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
@@ -12,9 +13,7 @@ import {
   ttFail,
   ttOk,
   ttOkText,
-  TT_PHOTO_LIMIT,
   TT_PRIVACY_OPTIONS,
-  TT_TITLE_LIMIT,
   openIdOf,
 } from './tiktok-sandbox.service';
 
@@ -131,11 +130,11 @@ export class TikTokSandboxController {
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
     if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
       throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
-    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TT_PHOTO_LIMIT)
+    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TIKTOK_RULES.images.max)
       throw ttFail(
         400,
         'invalid_params',
-        `source_info.photo_images must list 1 to ${TT_PHOTO_LIMIT} URLs pulled from URL.`,
+        `source_info.photo_images must list 1 to ${TIKTOK_RULES.images.max} URLs pulled from URL.`,
       );
     return this.init(auth, 'photo', info, qs(info.description), images);
   }
@@ -246,11 +245,11 @@ export class TikTokSandboxController {
         'privacy_level_option_mismatch',
         `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
       );
-    if (text.length > TT_TITLE_LIMIT)
+    if (text.length > TIKTOK_RULES.maxText)
       throw ttFail(
         400,
         'invalid_params',
-        `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TT_TITLE_LIMIT} characters.`,
+        `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
       );
     const outcome = await applyMagicWords(this.tt.store, {
       platform: 'tiktok',

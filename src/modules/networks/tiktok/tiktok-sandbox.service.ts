@@ -1,6 +1,6 @@
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { fetchMediaProblem } from '../kit/sandbox/graph-sandbox';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { bearerToken } from '../kit/sandbox/sandbox-request';
@@ -59,14 +59,13 @@ export interface TtVideo {
 }
 
 export const TT_PRIVACY_OPTIONS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
-export const TT_TITLE_LIMIT = 2200;
-export const TT_PHOTO_LIMIT = 35;
 /** Direct Post init requests allowed per access token per minute (as documented). */
 export const TT_INITS_PER_MINUTE = 6;
 
 @Injectable()
 export class TikTokSandbox {
   constructor(
+    private readonly media: SandboxMediaFetch,
     readonly store: SandboxStore,
     readonly oauth: SandboxOAuth,
   ) {}
@@ -112,7 +111,7 @@ export class TikTokSandbox {
   /** TikTok pulls the media from the URL; a failed download shows up later as the publish's fail_reason. */
   async pullProblem(kind: 'video' | 'photo', urls: string[]): Promise<string | null> {
     for (const url of urls) {
-      if (await fetchMediaProblem(url, kind === 'video' ? 'video' : 'image'))
+      if (await this.media.problem(url, kind === 'video' ? 'video' : 'image'))
         return kind === 'video' ? 'video_pull_failed' : 'photo_pull_failed';
       // Photo posts take JPEG and WebP only.
       if (kind === 'photo' && !/\.(jpe?g|webp)(\?|$)/i.test(url)) return 'file_format_check_failed';

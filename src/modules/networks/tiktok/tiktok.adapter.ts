@@ -1,3 +1,4 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -25,8 +26,13 @@ import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
  */
 
 export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
-export const TIKTOK_CAPTION_LIMIT = 2200;
-export const TIKTOK_PHOTO_LIMIT = 35;
+export const TIKTOK_RULES: ContentRules = {
+  label: 'TikTok',
+  maxText: 2200,
+  textLength: (text) => text.length,
+  mediaField: 'contentType',
+  images: { max: 35 },
+};
 
 export interface TikTokAdapterOptions {
   /** Waits between status polls of a publish. */
@@ -106,23 +112,7 @@ export class TikTokAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if (content.text.length > TIKTOK_CAPTION_LIMIT)
-      issues.push({
-        field: 'text',
-        message: `TikTok captions allow at most ${TIKTOK_CAPTION_LIMIT} characters; this one has ${content.text.length}.`,
-      });
-    if (content.contentType === 'text')
-      issues.push({ field: 'contentType', message: 'TikTok posts need a video or photos.' });
-    if (content.contentType === 'video' && !content.videoUrl)
-      issues.push({ field: 'videoUrl', message: 'A TikTok video post needs a videoUrl.' });
-    if (content.contentType === 'image') {
-      if (content.imageUrls.length === 0)
-        issues.push({ field: 'imageUrls', message: 'A TikTok photo post needs at least one image.' });
-      if (content.imageUrls.length > TIKTOK_PHOTO_LIMIT)
-        issues.push({ field: 'imageUrls', message: `TikTok allows at most ${TIKTOK_PHOTO_LIMIT} photos per post.` });
-    }
-    return issues;
+    return checkContent(TIKTOK_RULES, content);
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {

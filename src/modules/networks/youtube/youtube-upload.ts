@@ -55,7 +55,7 @@ export interface UploadContext {
 /** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
 export async function resumableUpload(ctx: UploadContext, videoUrl: string, resource: Json): Promise<Json> {
   const { client, token, state } = ctx;
-  const media = await downloadMedia(client.endpoints, videoUrl);
+  const media = await downloadMedia(client.endpoints, videoUrl, 'video');
   const size = media.bytes.byteLength;
   let offset = 0;
   if (state.uploadUrl && state.size === size) {

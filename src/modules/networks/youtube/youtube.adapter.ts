@@ -1,3 +1,4 @@
+import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -28,7 +29,15 @@ export const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/yt-analytics.readonly',
 ];
 export const YOUTUBE_TITLE_LIMIT = 100;
-export const YOUTUBE_DESCRIPTION_BYTES = 5000;
+/** The description is the post's text, counted in UTF-8 bytes. */
+export const YOUTUBE_RULES: ContentRules = {
+  label: 'YouTube',
+  maxText: 5000,
+  textLength: (text) => Buffer.byteLength(text, 'utf8'),
+  textUnit: 'bytes',
+  requireVideo: true,
+  images: { max: 0 },
+};
 const PRIVACY = ['public', 'unlisted', 'private'];
 
 export class YouTubeAdapter implements PlatformAdapter {
@@ -84,11 +93,7 @@ export class YouTubeAdapter implements PlatformAdapter {
   }
 
   validate(content: PublishContent): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if (content.contentType !== 'video' || !content.videoUrl)
-      issues.push({ field: 'videoUrl', message: 'A YouTube post needs exactly one video.' });
-    if (content.imageUrls.length > 0)
-      issues.push({ field: 'imageUrls', message: 'YouTube posts cannot carry images.' });
+    const issues = checkContent(YOUTUBE_RULES, content);
     const title = str(content.options.title)?.trim();
     if (!title) issues.push({ field: 'youtube.title', message: 'YouTube needs a video title.' });
     else if (title.length > YOUTUBE_TITLE_LIMIT)
@@ -98,12 +103,6 @@ export class YouTubeAdapter implements PlatformAdapter {
       });
     if (title && /[<>]/.test(title))
       issues.push({ field: 'youtube.title', message: 'YouTube titles cannot contain < or >.' });
-    const bytes = Buffer.byteLength(content.text, 'utf8');
-    if (bytes > YOUTUBE_DESCRIPTION_BYTES)
-      issues.push({
-        field: 'text',
-        message: `YouTube descriptions allow at most ${YOUTUBE_DESCRIPTION_BYTES} bytes; this one has ${bytes}.`,
-      });
     if (/[<>]/.test(content.text))
       issues.push({ field: 'text', message: 'YouTube descriptions cannot contain < or >.' });
     const privacy = str(content.options.privacyStatus);

@@ -104,14 +104,20 @@ export class PublishPostProcessor implements OnModuleInit {
       .find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
     // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
     const policy = await this.policies.effective(post.profileId);
-    for (const target of targets) {
-      const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
-      if (violation) await this.targets.refuse(target, 'policy_violation', violation);
-      else if (target.status === 'waiting_on_network') {
-        if (target.nextCheckAt && target.nextCheckAt.getTime() <= Date.now() + DUE_TOLERANCE_MS)
-          await this.targets.followUp(post, target);
-      } else await this.targets.publish(post, target);
-    }
+    // The targets go out at once (each keeps its own at-most-once protocol and its network's
+    // concurrency slot); every one is settled before the post lock is let go, errors included.
+    const outcomes = await Promise.allSettled(
+      targets.map(async (target) => {
+        const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
+        if (violation) await this.targets.refuse(target, 'policy_violation', violation);
+        else if (target.status === 'waiting_on_network') {
+          if (target.nextCheckAt && target.nextCheckAt.getTime() <= Date.now() + DUE_TOLERANCE_MS)
+            await this.targets.followUp(post, target);
+        } else await this.targets.publish(post, target);
+      }),
+    );
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
     return this.finish(post);
   }
 

@@ -92,11 +92,11 @@ describe('PostValidationService', () => {
     expect(requestField('youtube.privacyStatus', content, targets[1]!, STORED_PATHS)).toBe(
       'content.youtube.privacyStatus',
     );
-    expect(requestField('mediaUrls', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
+    expect(requestField('videoUrl', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
       'content.videoUrl',
     );
     expect(
-      requestField('mediaUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
+      requestField('imageUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
     ).toBe('mediaUrls');
   });
 

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { EntitlementsService } from '@/modules/plans/entitlements.service';
-import { PLANS } from '@/modules/plans/plans';
 import { PolicyService } from '@/modules/policy/policy.service';
 import type { CreatedPostDto, PostValidationDto } from '../dto/post-response.dto';
 import type { CreatePostDto, ValidatePostDto } from '../dto/create-post.dto';
@@ -19,10 +17,10 @@ import {
   assertTargetsAllowed,
   assertTargetsFound,
   selectTargets,
-  startOfUtcDay,
 } from '../post-rules';
 import { CreateIntent, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
+import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps, readPostUsage } from './post-usage';
 import { PostTransitions } from './post-transitions';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
@@ -55,7 +53,6 @@ export class PostsCreateService {
     private readonly ds: DataSource,
     private readonly repo: PostsRepository,
     private readonly policies: PolicyService,
-    private readonly entitlements: EntitlementsService,
     private readonly validation: PostValidationService,
     private readonly transitions: PostTransitions,
     private readonly outbox: OutboxService,
@@ -78,18 +75,15 @@ export class PostsCreateService {
     if (req.intent !== 'draft') assertHumanActor(auth);
 
     const { post, targets } = await this.ds.transaction(async (m) => {
-      await this.serialiseQuotas(m, auth);
-      await this.entitlements.assertPostQuota(m, auth);
+      // Caps: checked here against the trigger-kept counters (no lock, in the spec's order),
+      // and again after the insert, which is where concurrent creations are serialised.
+      const usage = hasPostCaps(auth) ? await readPostUsage(m, auth) : { month: 0, day: 0 };
+      assertMonthlyQuota(auth, usage.month);
       const selection = selectTargets(req.accountIds, await this.repo.activeAccounts(m, auth), auth.accountIds);
       assertTargetsAllowed(selection, policy);
       const needsApproval = req.intent !== 'draft' && approvalNeeded(policy);
       if (needsApproval) assertApproversExist(policy);
-      if (auth.maxPostsPerDay !== null)
-        assertDailyCap(
-          auth.maxPostsPerDay,
-          await this.repo.countCreatedByKeySince(m, auth.keyId, startOfUtcDay(now)),
-          now,
-        );
+      if (auth.maxPostsPerDay !== null) assertDailyCap(auth.maxPostsPerDay, usage.day, now);
       assertTargetsFound(selection, req.accountField);
       const refs = selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform }));
       this.validation.assertValid(req.content, refs, req.paths);
@@ -112,6 +106,7 @@ export class PostsCreateService {
           publishedAt: null,
         }),
       );
+      await assertCapsAfterInsert(m, auth, now);
       const rows = await m.save(
         selection.chosen.map((a) =>
           m.create(PostTargetEntity, {
@@ -180,17 +175,5 @@ export class PostsCreateService {
         message: `Contains the blocked term '${blocked.term}', which this profile's policy does not allow.`,
       });
     return { valid: errors.length === 0, errors };
-  }
-
-  /**
-   * Concurrent creations must not both pass a cap: the plan quota is per workspace, the daily
-   * cap per key. The workspace lock covers both; the key lock alone suffices on unlimited plans.
-   */
-  private async serialiseQuotas(m: EntityManager, auth: AuthContext): Promise<void> {
-    if (PLANS[auth.plan].quotas.posts_per_month !== null) {
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`posts:workspace:${auth.workspaceId}`]);
-    } else if (auth.maxPostsPerDay !== null) {
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`posts:key:${auth.keyId}`]);
-    }
   }
 }

@@ -56,8 +56,12 @@ export class WebhookFanoutProcessor implements OnModuleInit {
         status: 'pending',
       },
     });
-    for (const d of pending)
-      await this.queues.enqueue('deliver-webhook', { deliveryId: d.id }, deliveryJobOptions(d.id));
+    // In chunks of 500, each one round trip to Redis (job id = delivery id: a re-run adds nothing).
+    for (let i = 0; i < pending.length; i += 500)
+      await this.queues.enqueueMany(
+        'deliver-webhook',
+        pending.slice(i, i + 500).map((d) => ({ payload: { deliveryId: d.id }, opts: deliveryJobOptions(d.id) })),
+      );
     return pending.length;
   }
 }

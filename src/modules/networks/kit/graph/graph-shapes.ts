@@ -66,7 +66,3 @@ export function expiresAt(expiresIn: number | undefined | null, now = Date.now()
 export function unixDay(date: string, plusDays = 0): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
 }
-
-export function countHashtags(text: string): number {
-  return (text.match(/(^|\s)#[^\s#]+/gu) ?? []).length;
-}

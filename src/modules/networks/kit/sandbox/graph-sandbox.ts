@@ -115,22 +115,6 @@ export function tokenOf(
   );
 }
 
-/** Downloads a media URL like the network would; null when it works, else why it failed. */
-export async function fetchMediaProblem(url: string | undefined, kind: 'image' | 'video'): Promise<string | null> {
-  if (!url || !/^https?:\/\//.test(url)) return 'The media URL is missing or not an http(s) URL.';
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-    const type = res.headers.get('content-type') ?? '';
-    await res.body?.cancel();
-    if (!res.ok) return `Downloading the media failed with HTTP ${res.status}.`;
-    if (!type.startsWith(`${kind}/`) && !type.startsWith('application/octet-stream'))
-      return `The media is not ${kind === 'image' ? 'an image' : 'a video'} (content type '${type || 'none'}').`;
-    return null;
-  } catch (err) {
-    return `The media could not be downloaded (${err instanceof Error ? err.message : 'error'}).`;
-  }
-}
-
 /** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
 export function graphDate(v: string | undefined, fallback: Date): string {
   if (!v) return fallback.toISOString().slice(0, 10);
