@@ -11,6 +11,7 @@ import { AnalyticsComments1795217997057 } from './1795217997057-AnalyticsComment
 import { OutboxHandled1795222420242 } from './1795222420242-OutboxHandled';
 import { TargetsWaitingOnNetwork1795230000000 } from './1795230000000-TargetsWaitingOnNetwork';
 import { PostUsage1795525000000 } from './1795525000000-PostUsage';
+import { ConnectBrowserBinding1795600000000 } from './1795600000000-ConnectBrowserBinding';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -26,5 +27,6 @@ export const MIGRATIONS: Function[] = [
   OutboxHandled1795222420242,
   TargetsWaitingOnNetwork1795230000000,
   PostUsage1795525000000,
+  ConnectBrowserBinding1795600000000,
   // @generated-list
 ];

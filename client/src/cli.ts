@@ -9,6 +9,7 @@
  *   sps posts list --state failed --all
  *   sps posts retry <id>
  */
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { QueryOf, SpsClient } from './client';
 import { SpsApiError } from './errors';
@@ -148,6 +149,20 @@ export function buildProgram(
     .action(async (o: { text: string; accounts: string[]; media?: string[] }) =>
       print(await client().posts.validate(postBody(o))),
     );
+  posts
+    .command('bulk')
+    .description('create up to 100 posts from a JSON file (an array of posts, or { posts }), all or nothing')
+    .requiredOption('--file <path>', "JSON file; '-' reads standard input")
+    .option('--dry-run', 'run every check and create nothing')
+    .option('--idempotency-key <key>', 'Idempotency-Key (default: generated)')
+    .action(async (o: { file: string; dryRun?: boolean; idempotencyKey?: string }) => {
+      const parsed = JSON.parse(readFileSync(o.file === '-' ? 0 : o.file, 'utf8')) as unknown;
+      const list = Array.isArray(parsed) ? parsed : (parsed as { posts?: unknown }).posts;
+      if (!Array.isArray(list))
+        throw new InvalidArgumentError('the file must hold an array of posts or { "posts": [...] }');
+      const body = { posts: list, ...(o.dryRun ? { dryRun: true } : {}) } as Parameters<SpsClient['posts']['bulk']>[0];
+      print(await client().posts.bulk(body, { idempotencyKey: o.idempotencyKey }));
+    });
   for (const [name, description] of [
     ['retry', 'requeue a failed or partially published post'],
     ['cancel', 'cancel a scheduled or queued post'],

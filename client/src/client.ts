@@ -197,6 +197,9 @@ export class SpsClient {
     create: (body: BodyOf<'/v1/posts', 'POST'>, o?: CallOptions) => this.request('POST', '/v1/posts', { ...o, body }),
     validate: (body: BodyOf<'/v1/posts/validate', 'POST'>, o?: CallOptions) =>
       this.request('POST', '/v1/posts/validate', { ...o, body }),
+    /** Up to 100 posts, all or nothing (201 { posts }); with `dryRun: true`, 200 { valid, results }. */
+    bulk: (body: BodyOf<'/v1/posts/bulk', 'POST'>, o?: CallOptions) =>
+      this.request('POST', '/v1/posts/bulk', { ...o, body }),
     update: (id: string, body: BodyOf<'/v1/posts/{id}', 'PUT'>, o?: CallOptions) =>
       this.request('PUT', '/v1/posts/{id}', { ...o, path: { id }, body }),
     cancel: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/posts/{id}', { ...o, path: { id } }),

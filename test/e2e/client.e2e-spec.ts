@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { collect, components, SpsApiError, SpsClient } from '../../client/src';
+import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const ROOT = resolve(__dirname, '../..');
@@ -136,6 +139,33 @@ describe('typed client and sps CLI against the service', () => {
       expect(
         (JSON.parse(events.stdout) as { events: { type: string }[] }).events.every((e) => e.type === 'api_key.created'),
       ).toBe(true);
+    });
+
+    it('should dry-run and then create posts in bulk from a JSON file', async () => {
+      const account = await connectAccount(t, tenant, 'facebook');
+      const dir = mkdtempSync(join(tmpdir(), 'sps-bulk-'));
+      const file = join(dir, 'posts.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { content: 'bulk one', accountIds: [account.id] },
+          { content: 'bulk two', accountIds: [account.id] },
+        ]),
+      );
+      const dry = await sps(['posts', 'bulk', '--file', file, '--dry-run'], env());
+      expect(dry.code).toBe(0);
+      expect(JSON.parse(dry.stdout)).toEqual({
+        valid: true,
+        results: [
+          { index: 0, valid: true, errors: [] },
+          { index: 1, valid: true, errors: [] },
+        ],
+      });
+      const created = await sps(['posts', 'bulk', '--file', file], env());
+      expect(created.code).toBe(0);
+      const posts = (JSON.parse(created.stdout) as { posts: { id: string; state: string }[] }).posts;
+      expect(posts.map((p) => p.state)).toEqual(['draft', 'draft']);
+      expect((await client.posts.get(posts[1]!.id)).post.content.message).toBe('bulk two');
     });
 
     it('should exit non-zero with "code: message (requestId)" on an API error', async () => {

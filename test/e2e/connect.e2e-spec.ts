@@ -6,7 +6,14 @@ import { ConnectSessionsService } from '@/modules/connect/connect-sessions.servi
 import { GrantedAccount, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
-import { CLIENT_RETURN_URL, connectThroughSandbox, follow, parseForm, submitForm } from '../support/connect-flow';
+import {
+  CLIENT_RETURN_URL,
+  connectThroughSandbox,
+  defaultJar,
+  follow,
+  parseForm,
+  submitForm,
+} from '../support/connect-flow';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface AccountRow {
@@ -175,6 +182,7 @@ describe('connect sessions and hosted OAuth connect', () => {
       .expect(201);
     // Stop at the network's consent page and answer as the network does on "Cancel".
     const start = await fetch(create.body.url as string, { redirect: 'manual' });
+    defaultJar.take(start); // the same browser answers the callback
     const consent = new URL(start.headers.get('location')!);
     const state = consent.searchParams.get('state')!;
     expect(consent.searchParams.get('code_challenge_method')).toBe('S256');

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
 import { MCP_TOOLS } from '@/modules/mcp/mcp-tools';
+import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface ToolText {
@@ -68,6 +69,7 @@ describe('MCP server (/mcp)', () => {
         'list_profiles',
         'list_accounts',
         'create_post',
+        'create_posts_bulk',
         'retry_post',
         'get_analytics_history',
         'list_events',
@@ -102,6 +104,26 @@ describe('MCP server (/mcp)', () => {
       profile: { id: string };
     };
     expect(byId.profile.id).toBe(tenant.profileId);
+  });
+
+  it('should answer create_posts_bulk with the REST body of POST /v1/posts/bulk, dry run and creation', async () => {
+    const account = await connectAccount(t, tenant, 'facebook');
+    const posts = [
+      { content: 'mcp bulk one', accountIds: [account.id] },
+      { content: 'mcp bulk two', accountIds: [account.id] },
+    ];
+    const dry = await call(client, 'create_posts_bulk', { posts, dryRun: true });
+    expect(dry.isError).toBeFalsy();
+    expect(JSON.parse(dry.content[0]!.text!)).toMatchObject({ valid: true, results: [{ index: 0 }, { index: 1 }] });
+    const created = await call(client, 'create_posts_bulk', { posts, idempotencyKey: 'mcp-bulk-1' });
+    expect(created.isError).toBeFalsy();
+    const body = JSON.parse(created.content[0]!.text!) as { posts: { id: string; state: string }[] };
+    expect(body.posts.map((p) => p.state)).toEqual(['draft', 'draft']);
+    const refused = errorOf(
+      await call(client, 'create_posts_bulk', { posts: [{ content: 'x', accountIds: ['nope'] }] }),
+    );
+    expect(refused.code).toBe('invalid_request');
+    expect(refused.details).toMatchObject({ errors: [{ index: 0, code: 'accounts_not_found' }] });
   });
 
   it('should answer list_events with the audit trail', async () => {

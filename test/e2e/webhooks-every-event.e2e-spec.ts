@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
-import { CLIENT_RETURN_URL, connectThroughSandbox, follow } from '../support/connect-flow';
+import { CLIENT_RETURN_URL, connectThroughSandbox, defaultJar, follow } from '../support/connect-flow';
 import { inFuture } from '../support/post-fixtures';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
@@ -198,6 +198,7 @@ describe('webhooks: every event type, once per state change', () => {
       .expect(201);
     const deniedId = denied.body.id as string;
     const start = await fetch(denied.body.url as string, { redirect: 'manual' });
+    defaultJar.take(start); // the same browser answers the callback
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
     const end = await follow(
       `${t.url}/connect/callback/linkedin?error=access_denied&error_description=${encodeURIComponent('The user denied the request.')}&state=${state}`,

@@ -27,19 +27,53 @@ export interface HtmlForm {
 }
 
 /**
- * Follows redirects with plain HTTP (no browser, no cookies), stopping at a non-redirect answer
- * or at `stopAt` (the client's return URL, which is not fetched).
+ * The cookies of one browser (name → value, every host of the test alike, as the app and its
+ * sandbox share one origin). Enough for the connect flow's browser binding.
+ */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+  /** The raw Set-Cookie lines received, in order. */
+  readonly received: string[] = [];
+
+  header(): string | undefined {
+    return this.cookies.size ? [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') : undefined;
+  }
+
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      this.received.push(line);
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/;\s*max-age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+}
+
+/** The cookies of "the test's browser", used when a call names no other jar. */
+export const defaultJar = new CookieJar();
+
+/**
+ * Follows redirects with plain HTTP (no browser; cookies in `jar`, default: `defaultJar`), stopping at a
+ * non-redirect answer or at `stopAt` (the client's return URL, which is not fetched).
  */
 export async function follow(
   start: string,
-  opts: { stopAt?: string; init?: RequestInit; maxHops?: number } = {},
+  opts: { stopAt?: string; init?: RequestInit; maxHops?: number; jar?: CookieJar } = {},
 ): Promise<FlowEnd> {
   const hops: Hop[] = [];
   let url = start;
   let init: RequestInit = opts.init ?? {};
   for (let i = 0; i < (opts.maxHops ?? 20); i++) {
     if (opts.stopAt && url.startsWith(opts.stopAt)) return { url, status: 0, body: '', hops };
-    const res = await fetch(url, { ...init, redirect: 'manual' });
+    const jar = opts.jar ?? defaultJar;
+    const cookie = jar.header();
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('cookie', cookie);
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    jar.take(res);
     const location = res.headers.get('location');
     hops.push({ url, status: res.status, location });
     if (res.status < 300 || res.status >= 400 || !location)
@@ -70,12 +104,14 @@ export async function submitForm(
   form: HtmlForm,
   fields: Record<string, string | string[]>,
   stopAt?: string,
+  jar?: CookieJar,
 ): Promise<FlowEnd> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries({ ...form.hidden, ...fields }))
     for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
   return follow(form.action, {
     stopAt,
+    jar,
     init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
   });
 }
@@ -114,7 +150,9 @@ export async function connectThroughSandbox(
   const { id, url } = res.body as { id: string; url: string };
   const stopAt = redirectUrl ?? undefined;
   const forms: string[] = [];
-  let end = await follow(url, { stopAt });
+  // One browser from start to end: the flow is bound to it by a cookie.
+  const jar = new CookieJar();
+  let end = await follow(url, { stopAt, jar });
   for (
     let form = parseForm(end.body, end.url);
     end.status === 200 && form && forms.length < 3;
@@ -127,8 +165,9 @@ export async function connectThroughSandbox(
             form,
             { action: 'connect', accounts: (opts.pick ?? ((a) => a.slice(0, 1)))(form.accounts) },
             stopAt,
+            jar,
           )
-        : await submitForm(form, { decision: 'allow' }, stopAt);
+        : await submitForm(form, { decision: 'allow' }, stopAt, jar);
   }
   return { sessionId: id, url, end, forms };
 }

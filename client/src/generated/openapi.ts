@@ -467,6 +467,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 newer-shape posts at once, all or nothing: `201 { posts: [{ id, state }] }`
+         *     in input order, or `400 invalid_request` with `details.errors: [{ index, code, field, message }]`
+         *     and nothing created. Caps (plan, daily) count the whole batch; one Idempotency-Key covers it.
+         *     `dryRun: true` runs every check and answers `200 { valid, results }`, creating nothing.
+         */
+        post: operations["Posts_createBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/validate": {
         parameters: {
             query?: never;
@@ -787,6 +809,82 @@ export interface components {
             limit: number;
             page: number;
             total: number;
+        };
+        BulkCreatedPostDto: {
+            /** @example b3c1f6a2-3a4d-4e0b-9d7e-1f2a3b4c5d6e */
+            id: string;
+            /**
+             * @example scheduled
+             * @enum {string}
+             */
+            state: "draft" | "pending_approval" | "approved" | "rejected" | "scheduled" | "queued" | "processing" | "published" | "partially_published" | "failed" | "cancelled";
+        };
+        BulkCreatedPostsDto: {
+            posts: components["schemas"]["BulkCreatedPostDto"][];
+        };
+        BulkCreatePostsDto: {
+            /**
+             * @description true: run every check of a real creation and create nothing (answers 200 with per-post results).
+             * @default false
+             * @example true
+             */
+            dryRun: boolean;
+            /**
+             * @description The posts, each a newer-shape body of POST /v1/posts (without profileId).
+             * @example [
+             *       {
+             *         "content": "Monday tips",
+             *         "accountIds": [
+             *           "acc_1"
+             *         ],
+             *         "scheduledAt": "2030-01-06T09:00:00Z"
+             *       },
+             *       {
+             *         "content": "Out now!",
+             *         "accountIds": [
+             *           "acc_1",
+             *           "acc_2"
+             *         ],
+             *         "publishNow": true
+             *       }
+             *     ]
+             */
+            posts: components["schemas"]["CreatePostDto"][];
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+        };
+        BulkPostErrorDto: {
+            /**
+             * @description The target account, for a network's own rule.
+             * @example acc_2
+             */
+            accountId?: string;
+            /**
+             * @description The error code a creation of this post alone would answer.
+             * @example invalid_request
+             */
+            code: string;
+            /**
+             * @description The field of the post at fault, e.g. content or accountIds.
+             * @example content
+             */
+            field: string;
+            /** @example content: Instagram needs an image or a video. */
+            message: string;
+        };
+        BulkPostResultDto: {
+            errors: components["schemas"]["BulkPostErrorDto"][];
+            /**
+             * @description Position in `posts`, from 0.
+             * @example 1
+             */
+            index: number;
+            valid: boolean;
+        };
+        BulkValidationDto: {
+            results: components["schemas"]["BulkPostResultDto"][];
+            /** @description true when every post would be created. */
+            valid: boolean;
         };
         CancelledPostDto: {
             id: string;
@@ -1800,6 +1898,12 @@ export type SchemaApiKeyDto = components['schemas']['ApiKeyDto'];
 export type SchemaApiKeyListDto = components['schemas']['ApiKeyListDto'];
 export type SchemaAuditEventDto = components['schemas']['AuditEventDto'];
 export type SchemaAuditEventListDto = components['schemas']['AuditEventListDto'];
+export type SchemaBulkCreatedPostDto = components['schemas']['BulkCreatedPostDto'];
+export type SchemaBulkCreatedPostsDto = components['schemas']['BulkCreatedPostsDto'];
+export type SchemaBulkCreatePostsDto = components['schemas']['BulkCreatePostsDto'];
+export type SchemaBulkPostErrorDto = components['schemas']['BulkPostErrorDto'];
+export type SchemaBulkPostResultDto = components['schemas']['BulkPostResultDto'];
+export type SchemaBulkValidationDto = components['schemas']['BulkValidationDto'];
 export type SchemaCancelledPostDto = components['schemas']['CancelledPostDto'];
 export type SchemaCommentDto = components['schemas']['CommentDto'];
 export type SchemaCommentListDto = components['schemas']['CommentListDto'];
@@ -6217,6 +6321,150 @@ export interface operations {
             };
             /** @description `service_unavailable`: Postgres or Redis unreachable. */
             503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Posts_createBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkCreatePostsDto"];
+            };
+        };
+        responses: {
+            /** @description dryRun: true; nothing created. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkValidationDto"];
+                };
+            };
+            /** @description Every post was created (in input order). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkCreatedPostsDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. | `key_not_linked_to_user`: Key has no owner; publishing needs one. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `trial_expired`: Account trial ended. */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. | `plan_limit`: Plan quota exhausted or feature not in the plan; details carry entitlement, usage, limit. | `daily_post_limit`: Key's maxPostsPerDay reached; resets at midnight UTC. details carry limit, used, resetsAt. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency-Key used with a different body. | `idempotency_key_in_use`: Another request with the same Idempotency-Key is still running; retry after Retry-After. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

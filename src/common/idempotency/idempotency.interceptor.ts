@@ -92,9 +92,31 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 function successStatus(context: ExecutionContext): number {
+  const pinned = (context.switchToHttp().getResponse<PinnableResponse>().locals ?? {})[PINNED_STATUS];
+  if (typeof pinned === 'number') return pinned;
   const handler = context.getHandler();
   const explicit = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
   if (explicit) return explicit;
   const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
   return method === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK;
+}
+
+interface PinnableResponse {
+  locals?: Record<string, unknown>;
+  statusCode: number;
+  status(code: number): unknown;
+}
+
+const PINNED_STATUS = 'pinnedSuccessStatus';
+
+/**
+ * For a handler whose success status depends on the request (a dry run answers 200, a creation
+ * 201): call it with the body computed, just before returning it. Nest's reply then keeps this
+ * status instead of the route's, and an Idempotency-Key replays it.
+ */
+export function pinSuccessStatus(res: PinnableResponse, status: number): void {
+  res.statusCode = status;
+  res.locals = { ...(res.locals ?? {}), [PINNED_STATUS]: status };
+  const original = res.status.bind(res);
+  res.status = (code: number) => (code >= 300 ? original(code) : res);
 }

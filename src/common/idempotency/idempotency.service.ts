@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { SecretBox } from '../crypto/secret-box';
 import { ApiError } from '../errors/api-error';
-import { QueueService } from '../queue/queue.service';
+import { JobHandler } from '../queue/job-handler.decorator';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 const TTL_MS = 24 * 3600 * 1000;
@@ -52,16 +52,15 @@ function replayOf(status: number, stored: unknown, box: SecretBox): Claim {
 }
 
 @Injectable()
-export class IdempotencyService implements OnModuleInit {
+export class IdempotencyService {
   constructor(
     @InjectRepository(IdempotencyKeyEntity) private readonly repo: Repository<IdempotencyKeyEntity>,
-    private readonly queues: QueueService,
     private readonly box: SecretBox,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('purge-idempotency-keys', async () => this.repo.delete({ expiresAt: LessThan(new Date()) }));
-    this.queues.every('purge-idempotency-keys', 3600 * 1000);
+  @JobHandler('purge-idempotency-keys')
+  onPurgeIdempotencyKeys(): Promise<unknown> {
+    return this.repo.delete({ expiresAt: LessThan(new Date()) });
   }
 
   hashRequest(method: string, path: string, query: unknown, body: unknown): string {

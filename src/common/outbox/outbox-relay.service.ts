@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@/config/config';
+import { JobHandler } from '../queue/job-handler.decorator';
 import { QueueService } from '../queue/queue.service';
 
 const JOB_OPTS = {
@@ -21,18 +21,20 @@ const REDRIVE_AFTER_MS = 60_000;
  * relay and fan-out loses no event.
  */
 @Injectable()
-export class OutboxRelayService implements OnModuleInit {
+export class OutboxRelayService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
-    private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('relay-outbox', () => this.relayBatch());
-    this.queues.every('relay-outbox', this.config.outboxPollMs);
-    this.queues.handle('redrive-outbox', () => this.redriveBatch());
-    this.queues.every('redrive-outbox', this.config.schedulerSweepMs);
+  @JobHandler('relay-outbox')
+  onRelayOutbox(): Promise<unknown> {
+    return this.relayBatch();
+  }
+
+  @JobHandler('redrive-outbox')
+  onRedriveOutbox(): Promise<unknown> {
+    return this.redriveBatch();
   }
 
   /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */

@@ -1,3 +1,5 @@
+import type { AppConfig } from '@/config/config';
+
 /**
  * The typed job registry: every job's name, queue and payload. Payloads carry ids only; the
  * processor reloads state, so a job run twice (stalled-job recovery) reads the truth again.
@@ -56,4 +58,24 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   'snapshot-analytics': 'maintenance',
   'sync-comments': 'maintenance',
   'purge-idempotency-keys': 'maintenance',
+};
+
+/** Every job name (the handler check walks this list). */
+export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];
+
+/**
+ * The periodic jobs and their intervals, in one place. The worker role creates one BullMQ job
+ * scheduler per entry (one run cluster-wide per interval) once the job has a handler.
+ */
+export const PERIODIC_JOBS: Partial<Record<JobName, (config: AppConfig) => number>> = {
+  'relay-outbox': (c) => c.outboxPollMs,
+  'redrive-outbox': (c) => c.schedulerSweepMs,
+  'sweep-posts': (c) => c.schedulerSweepMs,
+  'resume-stuck-posts': (c) => c.schedulerSweepMs,
+  'sweep-webhook-deliveries': (c) => c.schedulerSweepMs,
+  'refresh-tokens': () => 10 * 60_000,
+  'expire-connect-sessions': () => 60_000,
+  'snapshot-analytics': () => 3600_000,
+  'sync-comments': () => 5 * 60_000,
+  'purge-idempotency-keys': () => 3600_000,
 };

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { QueueService } from './queue.service';
 
 @Global()
-@Module({ providers: [QueueService], exports: [QueueService] })
+@Module({ imports: [DiscoveryModule], providers: [QueueService], exports: [QueueService] })
 export class QueueModule {}

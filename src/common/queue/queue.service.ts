@@ -4,17 +4,14 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  OnModuleInit,
 } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Job, JobsOptions, MinimalJob, Queue, Worker } from 'bullmq';
 import { AppConfig } from '@/config/config';
-import { JOB_QUEUE, JobName, JobPayloads, QueueName, QUEUES } from './jobs';
+import { JOB_HANDLER, JobMethod } from './job-handler.decorator';
+import { JOB_NAMES, JOB_QUEUE, JobName, JobPayloads, PERIODIC_JOBS, QueueName, QUEUES } from './jobs';
 
-/** `token` is the worker's lock token (for job.moveToDelayed). */
-export type JobHandler<J extends JobName> = (
-  payload: JobPayloads[J],
-  job: Job<JobPayloads[J]>,
-  token?: string,
-) => Promise<unknown>;
 export type BackoffStrategy = (attemptsMade: number, err: Error, job: MinimalJob) => number;
 
 interface QueueOptions {
@@ -26,22 +23,56 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = { events: 5, publish: 5, 
 const SCHEDULER_CHECK_MS = 5000;
 
 /**
- * One place that owns BullMQ: queues (both roles), workers (worker role only), handlers
- * registered by modules in onModuleInit, custom backoff strategies and periodic schedulers.
+ * One place that owns BullMQ: queues (both roles), workers (worker role only), the `@JobHandler`
+ * methods of the modules' providers (found at start-up), custom backoff strategies registered by
+ * modules in onModuleInit, and the periodic schedulers of PERIODIC_JOBS.
  */
 @Injectable()
-export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class QueueService
+  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('Queue');
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
-  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly handlers = new Map<JobName, JobMethod<JobName>>();
   private readonly backoffs = new Map<string, BackoffStrategy>();
   private readonly schedules: { job: JobName; everyMs: number }[] = [];
   private readonly options: Partial<Record<QueueName, QueueOptions>> = {};
   private started = false;
   private schedulerCheck: NodeJS.Timeout | null = null;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  /** Registers every `@JobHandler` method of the application's singleton providers. */
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance: unknown = wrapper.instance;
+      if (!wrapper.isDependencyTreeStatic() || !instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const fn = (instance as Record<string, unknown>)[method];
+        if (typeof fn !== 'function') continue;
+        const job = this.reflector.get<JobName | undefined>(JOB_HANDLER, fn);
+        if (!job) continue;
+        if (this.handlers.has(job)) throw new Error(`Two handlers for job ${job}`);
+        this.handlers.set(job, (fn as JobMethod<JobName>).bind(instance));
+      }
+    }
+    for (const job of this.handlers.keys()) {
+      const every = PERIODIC_JOBS[job];
+      if (every) this.schedules.push({ job, everyMs: every(this.config) });
+    }
+  }
+
+  /** Job names no provider handles (a test keeps this empty). */
+  unhandledJobs(): JobName[] {
+    return JOB_NAMES.filter((job) => !this.handlers.has(job));
+  }
 
   private connection() {
     const url = new URL(this.config.redisUrl);
@@ -94,17 +125,8 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
       .catch(() => 0);
   }
 
-  handle<J extends JobName>(job: J, handler: JobHandler<J>): void {
-    this.handlers.set(job, handler as unknown as JobHandler<JobName>);
-  }
-
   registerBackoff(type: string, strategy: BackoffStrategy): void {
     this.backoffs.set(type, strategy);
-  }
-
-  /** A periodic job, run by the worker role (BullMQ job schedulers: one instance cluster-wide). */
-  every(job: JobName, everyMs: number): void {
-    this.schedules.push({ job, everyMs });
   }
 
   configureQueue(name: QueueName, options: QueueOptions): void {

@@ -1,10 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { QueueService } from '@/common/queue/queue.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountCredentials, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
@@ -20,7 +20,6 @@ const BACKGROUND_REFRESH_WINDOW_MS = 24 * 3600_000;
  * "within 24 h"; publishing refreshes those on demand, the job only keeps their grant alive.
  */
 const BACKGROUND_MIN_INTERVAL_MS = 12 * 3600_000;
-const REFRESH_JOB_EVERY_MS = 10 * 60_000;
 const REFRESH_BATCH = 200;
 
 type LockWait = 'wait' | 'skip';
@@ -52,7 +51,7 @@ export interface RefreshRun {
  * tokens invalidate the old one on use, so two processes must never refresh the same account.
  */
 @Injectable()
-export class AccountCredentialsService implements OnModuleInit {
+export class AccountCredentialsService {
   private readonly logger = new Logger('AccountCredentials');
 
   constructor(
@@ -61,12 +60,11 @@ export class AccountCredentialsService implements OnModuleInit {
     private readonly outbox: OutboxService,
     private readonly box: SecretBox,
     private readonly platforms: PlatformRegistry,
-    private readonly queues: QueueService,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('refresh-tokens', () => this.refreshDue());
-    this.queues.every('refresh-tokens', REFRESH_JOB_EVERY_MS);
+  @JobHandler('refresh-tokens')
+  onRefreshTokens(): Promise<unknown> {
+    return this.refreshDue();
   }
 
   /**

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { QueueService } from '@/common/queue/queue.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, PlatformAdapter } from '@/modules/networks/kit/adapter';
@@ -10,7 +10,6 @@ import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity
 import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
 import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
 
-const SNAPSHOT_EVERY_MS = 3600_000;
 /** History fetched once per connection, where the network offers it. */
 export const BACKFILL_DAYS = 90;
 /** Published items are re-read daily for this long; later their numbers barely move. */
@@ -37,19 +36,18 @@ export interface AccountSnapshot {
  * Upserts only, so a run repeated by stalled-job recovery writes the same rows.
  */
 @Injectable()
-export class AnalyticsSnapshotService implements OnModuleInit {
+export class AnalyticsSnapshotService {
   private readonly logger = new Logger('AnalyticsSnapshot');
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly queues: QueueService,
     private readonly sweep: AccountSweepService,
     private readonly posts: PostsRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('snapshot-analytics', () => this.snapshotAll());
-    this.queues.every('snapshot-analytics', SNAPSHOT_EVERY_MS);
+  @JobHandler('snapshot-analytics')
+  onSnapshotAnalytics(): Promise<unknown> {
+    return this.snapshotAll();
   }
 
   async snapshotAll(now = new Date()): Promise<SnapshotRun> {

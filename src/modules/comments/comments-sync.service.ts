@@ -1,8 +1,8 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { QueueService } from '@/common/queue/queue.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountFilter, AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, NetworkComment, PlatformAdapter } from '@/modules/networks/kit/adapter';
@@ -11,7 +11,6 @@ import { PostsRepository } from '../posts/services/posts.repository';
 import { CommentEntity } from './entities/comment.entity';
 import { toCommentDto } from './comments.service';
 
-const SYNC_EVERY_MS = 5 * 60_000;
 /** Items are watched for new comments this long after publishing. */
 const WATCH_DAYS = 30;
 const TARGETS_PER_ACCOUNT = 100;
@@ -33,20 +32,19 @@ export interface CommentSyncRun {
  * index makes a repeated or concurrent run store, and announce, nothing twice.
  */
 @Injectable()
-export class CommentsSyncService implements OnModuleInit {
+export class CommentsSyncService {
   private readonly logger = new Logger('CommentsSync');
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
-    private readonly queues: QueueService,
     private readonly sweep: AccountSweepService,
     private readonly posts: PostsRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('sync-comments', () => this.syncAll());
-    this.queues.every('sync-comments', SYNC_EVERY_MS);
+  @JobHandler('sync-comments')
+  onSyncComments(): Promise<unknown> {
+    return this.syncAll();
   }
 
   async syncAll(now = new Date()): Promise<CommentSyncRun> {

@@ -24,6 +24,39 @@ interface PendingGrant {
 }
 
 const INVALID_LINK = messagePage(404, 'Link not valid', 'This connect link is not valid. Ask for a new one.');
+const OTHER_BROWSER = messagePage(
+  400,
+  'Started in another browser',
+  'This sign-in was started in another browser, so it cannot finish here. Open the connect link you were given in this browser to start again.',
+);
+
+/** Name of the cookie binding a connect flow to its browser (`__Host-` needs https; plain http is development). */
+export function connectCookieName(config: AppConfig): string {
+  return config.publicBaseUrl.startsWith('https://') ? '__Host-sps_connect' : 'sps_connect';
+}
+
+export function connectCookie(nonce: string, expiresAt: Date, config: AppConfig): string {
+  const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+  const secure = config.publicBaseUrl.startsWith('https://') ? '; Secure' : '';
+  return `${connectCookieName(config)}=${nonce}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** The nonce of the connect cookie in a Cookie header, if well formed. */
+export function readConnectCookie(header: string | undefined, config: AppConfig): string | null {
+  const name = connectCookieName(config);
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      if (/^[A-Za-z0-9_-]{32,128}$/.test(value)) return value;
+    }
+  }
+  return null;
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
 
 function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -59,8 +92,12 @@ export class ConnectFlowService {
     private readonly accounts: AccountsService,
   ) {}
 
-  /** `GET /connect/:id?token=` — sends the person to the network's consent page. */
-  async start(id: string, query: Input): Promise<HostedOutcome> {
+  /**
+   * `GET /connect/:id?token=` — sends the person to the network's consent page. The state in
+   * flight is bound to this browser: the connect cookie's nonce (kept if the browser already has
+   * one, so two sessions can run side by side) and its hash on the session.
+   */
+  async start(id: string, query: Input, cookieHeader?: string): Promise<HostedOutcome> {
     const session = await this.findByToken(id, query.token);
     if (!session) return INVALID_LINK;
     if (session.status !== 'pending') return this.resultOf(session);
@@ -68,25 +105,30 @@ export class ConnectFlowService {
     if (session.pendingGrantEnc) return redirect(this.lifecycle.pageUrl(session, '/select'));
     const state = randomToken();
     const verifier = randomToken();
+    const nonce = readConnectCookie(cookieHeader, this.config) ?? randomToken();
     // A new visit replaces the state in flight: only the latest consent can come back.
     await this.sessions.update(
       { id: session.id, status: 'pending' },
-      { oauthStateHash: sha256(state), codeVerifierEnc: this.box.seal(verifier) },
+      { oauthStateHash: sha256(state), codeVerifierEnc: this.box.seal(verifier), browserNonceHash: sha256(nonce) },
     );
     const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
-    return redirect(
-      this.platforms
-        .get(session.platform)
-        .authorizeUrl({ state, redirectUri: this.callbackUrl(session.platform), codeChallenge }),
-    );
+    return {
+      ...redirect(
+        this.platforms
+          .get(session.platform)
+          .authorizeUrl({ state, redirectUri: this.callbackUrl(session.platform), codeChallenge }),
+      ),
+      cookies: [connectCookie(nonce, session.expiresAt, this.config)],
+    };
   }
 
   /** `GET /connect/callback/:platform` — the network's answer: a code, or an error such as access_denied. */
-  async callback(platform: string, query: Input): Promise<HostedOutcome> {
+  async callback(platform: string, query: Input, cookieHeader?: string): Promise<HostedOutcome> {
     const state = str(query.state);
     if (!isPlatformName(platform) || !state)
       return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used.');
-    const claim = await this.claimState(platform, state, query);
+    const claim = await this.claimState(platform, state, query, readConnectCookie(cookieHeader, this.config));
+    if (claim === 'other_browser') return OTHER_BROWSER;
     if (!claim)
       return messagePage(
         400,
@@ -164,15 +206,19 @@ export class ConnectFlowService {
     platform: PlatformName,
     state: string,
     query: Input,
-  ): Promise<{ session: ConnectSessionEntity; verifier: string | null } | null> {
+    nonce: string | null,
+  ): Promise<{ session: ConnectSessionEntity; verifier: string | null } | 'other_browser' | null> {
     return this.dataSource.transaction(async (m) => {
       const s = await m.findOne(ConnectSessionEntity, {
         where: { oauthStateHash: sha256(state), platform },
         lock: { mode: 'pessimistic_write' },
       });
       if (!s) return null;
+      // Not the browser that opened the link (a forwarded consent link): the state stays usable
+      // by that browser, and nothing of the session changes.
+      if (!s.browserNonceHash || !nonce || !sameHash(s.browserNonceHash, sha256(nonce))) return 'other_browser';
       const sealedVerifier = s.codeVerifierEnc;
-      Object.assign(s, { oauthStateHash: null, codeVerifierEnc: null });
+      Object.assign(s, { oauthStateHash: null, codeVerifierEnc: null, browserNonceHash: null });
       if (s.status !== 'pending') return { session: await m.save(s), verifier: null };
       if (s.expiresAt.getTime() <= Date.now()) {
         return { session: await this.lifecycle.finishUnsuccessfully(m, s, 'expired', EXPIRED), verifier: null };

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@/common/auth/decorators';
@@ -15,15 +15,25 @@ export class ConnectPagesController {
   @Get('callback/:platform')
   @Public()
   @ApiExcludeEndpoint()
-  callback(@Param('platform') platform: string, @Query() query: Input, @Res() res: Response): Promise<void> {
-    return reply(res, this.flow.callback(platform, query));
+  callback(
+    @Param('platform') platform: string,
+    @Query() query: Input,
+    @Headers('cookie') cookie: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    return reply(res, this.flow.callback(platform, query, cookie));
   }
 
   @Get(':id')
   @Public()
   @ApiExcludeEndpoint()
-  start(@Param('id') id: string, @Query() query: Input, @Res() res: Response): Promise<void> {
-    return reply(res, this.flow.start(id, query));
+  start(
+    @Param('id') id: string,
+    @Query() query: Input,
+    @Headers('cookie') cookie: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    return reply(res, this.flow.start(id, query, cookie));
   }
 
   @Get(':id/select')

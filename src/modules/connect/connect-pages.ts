@@ -6,8 +6,9 @@ import type { PlatformName } from '@/modules/networks/platform-name';
  * that reaches a page goes through `esc`.
  */
 
-export type HostedOutcome =
-  { kind: 'redirect'; url: string; status: 302 | 303 } | { kind: 'page'; status: number; html: string };
+export type HostedOutcome = (
+  { kind: 'redirect'; url: string; status: 302 | 303 } | { kind: 'page'; status: number; html: string }
+) & { /** Set-Cookie lines to send with the answer. */ cookies?: string[] };
 
 const PLATFORM_LABELS: Record<PlatformName, string> = {
   facebook: 'Facebook',
@@ -43,6 +44,7 @@ export function platformLabel(platform: PlatformName): string {
 export async function reply(res: Response, outcome: Promise<HostedOutcome>): Promise<void> {
   const o = await outcome;
   for (const [k, v] of Object.entries(HEADERS)) res.setHeader(k, v);
+  if (o.cookies?.length) res.setHeader('Set-Cookie', o.cookies);
   if (o.kind === 'redirect') {
     res.redirect(o.status, o.url);
     return;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThanOrEqual, Repository } from 'typeorm';
 import { AuthContext, actorOf, SYSTEM_ACTOR } from '@/common/auth/auth-context';
@@ -8,7 +8,7 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { ApiError } from '@/common/errors/api-error';
 import type { Actor } from '@/common/outbox/event.entity';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { QueueService } from '@/common/queue/queue.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AppConfig } from '@/config/config';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntitlementsService } from '../plans/entitlements.service';
@@ -18,7 +18,6 @@ import { ConnectSessionDto } from './dto/connect.dto';
 import { ConnectSessionEntity, ConnectSessionError } from './entities/connect-session.entity';
 
 export const SESSION_TTL_MS = 3600_000;
-const EXPIRE_JOB_EVERY_MS = 60_000;
 const EXPIRE_BATCH = 200;
 export const EXPIRED: ConnectSessionError = {
   code: 'expired',
@@ -31,22 +30,21 @@ export function randomToken(): string {
 
 /** Connect sessions through the API (create, read) and the lifecycle shared with the hosted flow. */
 @Injectable()
-export class ConnectSessionsService implements OnModuleInit {
+export class ConnectSessionsService {
   constructor(
     @InjectRepository(ConnectSessionEntity) private readonly sessions: Repository<ConnectSessionEntity>,
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
-    private readonly queues: QueueService,
     private readonly entitlements: EntitlementsService,
     private readonly platforms: PlatformRegistry,
     private readonly accounts: AccountsService,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('expire-connect-sessions', () => this.expireDue());
-    this.queues.every('expire-connect-sessions', EXPIRE_JOB_EVERY_MS);
+  @JobHandler('expire-connect-sessions')
+  onExpireConnectSessions(): Promise<unknown> {
+    return this.expireDue();
   }
 
   async create(auth: AuthContext, platform: PlatformName, redirectUrl: string | undefined): Promise<ConnectSessionDto> {

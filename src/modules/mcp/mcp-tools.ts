@@ -174,6 +174,23 @@ export const MCP_TOOLS: McpTool[] = [
     annotations: WRITE,
     call: (a) => ({ method: 'POST', path: '/v1/posts', ...writeBody(a) }),
   }),
+  tool('create_posts_bulk', {
+    title: 'Create posts in bulk',
+    description:
+      'Create up to 100 posts at once, all or nothing: answers { posts: [{ id, state }] } in input order, or an invalid_request error whose details.errors name each failing post by index. With dryRun: true, runs every check and creates nothing, answering { valid, results: [{ index, valid, errors }] }. Caps count the whole batch. POST /v1/posts/bulk. Needs posts:write.',
+    input: z.object({
+      posts: z
+        .array(z.object(postBody).omit({ profileId: true }))
+        .min(1)
+        .max(100)
+        .describe('The posts, each like the input of create_post (without profileId).'),
+      dryRun: z.boolean().describe('Check every post and create nothing.').optional(),
+      profileId,
+      idempotencyKey,
+    }),
+    annotations: WRITE,
+    call: (a) => ({ method: 'POST', path: '/v1/posts/bulk', ...writeBody(a) }),
+  }),
   tool('validate_post', {
     title: 'Validate a post',
     description:

@@ -1,11 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiCreatedResponse, getSchemaPath } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@/common/auth/auth-context';
 import { CurrentAuth, RequirePermission } from '@/common/auth/decorators';
+import { pinSuccessStatus } from '@/common/idempotency/idempotency.interceptor';
 import { ProfileQueryDto } from '@/common/pagination/pagination';
-import { CreatePostDto, UpdatePostDto, ValidatePostDto } from './dto/create-post.dto';
+import { BulkCreatePostsDto, CreatePostDto, UpdatePostDto, ValidatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.dto';
 import {
+  BulkCreatedPostsDto,
+  BulkValidationDto,
   CancelledPostDto,
   CreatedPostDto,
   PostActionResultDto,
@@ -14,6 +19,7 @@ import {
   PostResponseDto,
   PostValidationDto,
 } from './dto/post-response.dto';
+import { PostsBulkService } from './services/posts-bulk.service';
 import { PostsCreateService } from './services/posts-create.service';
 import { PostsLifecycleService } from './services/posts-lifecycle.service';
 import { PostsReadService } from './services/posts-read.service';
@@ -27,6 +33,7 @@ export class PostsController {
     private readonly creator: PostsCreateService,
     private readonly reader: PostsReadService,
     private readonly lifecycle: PostsLifecycleService,
+    private readonly bulk: PostsBulkService,
   ) {}
 
   /** List the profile's posts, newest first, with their targets. */
@@ -59,6 +66,30 @@ export class PostsController {
   })
   create(@CurrentAuth() auth: AuthContext, @Body() dto: CreatePostDto): Promise<CreatedPostDto> {
     return this.creator.create(auth, dto);
+  }
+
+  /**
+   * Create up to 100 newer-shape posts at once, all or nothing: `201 { posts: [{ id, state }] }`
+   * in input order, or `400 invalid_request` with `details.errors: [{ index, code, field, message }]`
+   * and nothing created. Caps (plan, daily) count the whole batch; one Idempotency-Key covers it.
+   * `dryRun: true` runs every check and answers `200 { valid, results }`, creating nothing.
+   */
+  @Post('bulk')
+  @ApiExtraModels(BulkValidationDto)
+  @ApiCreatedResponse({ type: BulkCreatedPostsDto, description: 'Every post was created (in input order).' })
+  @ApiOkResponse({ schema: { $ref: getSchemaPath(BulkValidationDto) }, description: 'dryRun: true; nothing created.' })
+  @RequirePermission('posts:write', {
+    errors: [...WRITE_ERRORS, 'key_not_linked_to_user', 'plan_limit', 'daily_post_limit'],
+  })
+  async createBulk(
+    @CurrentAuth() auth: AuthContext,
+    @Body() dto: BulkCreatePostsDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BulkCreatedPostsDto | BulkValidationDto> {
+    if (dto.dryRun !== true) return this.bulk.create(auth, dto);
+    const result = await this.bulk.dryRun(auth, dto);
+    pinSuccessStatus(res, 200);
+    return result;
   }
 
   /** Run the checks of a real publish (each target network's rules, blocked terms) and post nothing. */

@@ -13,6 +13,7 @@ import { PostFlow } from './services/post-flow.service';
 import { PostTransitions } from './services/post-transitions';
 import { PostValidationService } from './services/post-validation.service';
 import { PostsApprovalService } from './services/posts-approval.service';
+import { PostsBulkService } from './services/posts-bulk.service';
 import { PostsCreateService } from './services/posts-create.service';
 import { PostsLifecycleService } from './services/posts-lifecycle.service';
 import { PostsQueueService } from './services/posts-queue.service';
@@ -44,6 +45,7 @@ import { PostsRepository } from './services/posts.repository';
     PostValidationService,
     PostFlow,
     PostsCreateService,
+    PostsBulkService,
     PostsReadService,
     PostsLifecycleService,
     PostsApprovalService,

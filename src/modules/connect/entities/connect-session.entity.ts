@@ -49,6 +49,13 @@ export class ConnectSessionEntity {
   @Column({ name: 'oauth_state_hash', type: 'text', nullable: true })
   oauthStateHash: string | null;
 
+  /**
+   * SHA-256 of the nonce in the browser's connect cookie when the state was issued: only a callback
+   * arriving with that cookie (the browser that opened the link) may use the state.
+   */
+  @Column({ name: 'browser_nonce_hash', type: 'text', nullable: true })
+  browserNonceHash: string | null;
+
   @Column({ name: 'code_verifier_enc', type: 'text', nullable: true })
   codeVerifierEnc: string | null;
 

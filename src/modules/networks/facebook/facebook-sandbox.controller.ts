@@ -1,5 +1,7 @@
+import type { Q } from '../kit/sandbox/sandbox-request';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
-import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
 import { FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
@@ -13,14 +15,12 @@ import {
   graphPaging,
   numericId,
   permalinkPage,
-  tokenOf,
-  verifyToken,
+  SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 
-type Q = Record<string, string | undefined>;
 const V = 'v23.0';
 
 /** Simulated Facebook Login + Pages API (Graph v23.0) under /sandbox/facebook. */
@@ -45,8 +45,7 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/me`)
-  async me(@Query() q: Q, @Headers('authorization') auth?: string): Promise<{ id: string; name: string }> {
-    const info = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+  async me(@SandboxToken('facebook') info: TokenInfo): Promise<{ id: string; name: string }> {
     if (info.subject) {
       const page = await this.fb.page(info.subject);
       return { id: info.subject, name: page?.name ?? 'Sandbox Page' };
@@ -55,8 +54,7 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/me/accounts`)
-  async accounts(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const info = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+  async accounts(@SandboxToken('facebook') info: TokenInfo): Promise<unknown> {
     if (info.subject)
       throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
     const pages = await this.fb.pagesOf(info.grant);
@@ -77,16 +75,11 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/feed`)
   async feed(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(
-      pageId,
-      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
-      true,
-    );
+    const page = await this.fb.authorizePage(pageId, token, true);
     const message = body.message ?? '';
     const photoIds = Object.keys(body)
       .filter((k) => /^attached_media\[\d+\]$/.test(k))
@@ -112,16 +105,11 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/photos`)
   async photos(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string; post_id?: string }> {
-    const page = await this.fb.authorizePage(
-      pageId,
-      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
-      true,
-    );
+    const page = await this.fb.authorizePage(pageId, token, true);
     const problem = await this.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
@@ -138,16 +126,11 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/videos`)
   async videos(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(
-      pageId,
-      await verifyToken(this.oauth, 'facebook', tokenOf(q, body, auth)),
-      true,
-    );
+    const page = await this.fb.authorizePage(pageId, token, true);
     const problem = await this.media.problem(body.file_url, 'video');
     if (problem)
       throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
@@ -165,15 +148,11 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:pageId/published_posts`)
   async publishedPosts(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('pageId') pageId: string,
     @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<unknown> {
-    const page = await this.fb.authorizePage(
-      pageId,
-      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
-      false,
-    );
+    const page = await this.fb.authorizePage(pageId, token, false);
     const items = await this.fb.items(
       page.id,
       (i) => i.kind !== 'video',
@@ -185,15 +164,11 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:pageId/videos`)
   async listVideos(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('pageId') pageId: string,
     @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<unknown> {
-    const page = await this.fb.authorizePage(
-      pageId,
-      await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth)),
-      false,
-    );
+    const page = await this.fb.authorizePage(pageId, token, false);
     const items = await this.fb.items(
       page.id,
       (i) => i.kind === 'video',
@@ -204,8 +179,7 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:id/insights`)
-  async insights(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+  async insights(@SandboxToken('facebook') token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
     const item = await this.fb.item(id);
     if (item) {
       await this.fb.authorizePage(item.pageId, token, false);
@@ -236,12 +210,11 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
+    @SandboxToken('facebook') token: TokenInfo,
     @Param('id') id: string,
     @Query() q: Q,
     @Req() req: Request,
-    @Headers('authorization') auth?: string,
   ): Promise<unknown> {
-    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
     const item = await this.fb.item(id);
     if (!item)
       throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
@@ -263,8 +236,7 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:id`)
-  async node(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const token = await verifyToken(this.oauth, 'facebook', tokenOf(q, undefined, auth));
+  async node(@SandboxToken('facebook') token: TokenInfo, @Param('id') id: string): Promise<unknown> {
     const item = await this.fb.item(id);
     if (!item) {
       const page = await this.fb.authorizePage(id, token, false);

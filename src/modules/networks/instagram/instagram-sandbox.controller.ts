@@ -1,6 +1,8 @@
+import type { Q } from '../kit/sandbox/sandbox-request';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { INSTAGRAM_RULES } from './instagram.adapter';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
-import { Body, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
@@ -11,8 +13,7 @@ import {
   GraphToken,
   graphPaging,
   permalinkPage,
-  tokenOf,
-  verifyToken,
+  SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
 import { parseMagicWords } from '../kit/sandbox/magic-words';
@@ -21,7 +22,6 @@ import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 
-type Q = Record<string, string | undefined>;
 const V = 'v23.0';
 const NET = 'instagram';
 
@@ -47,8 +47,7 @@ export class InstagramSandboxController {
   }
 
   @Get(`${V}/me/accounts`)
-  async accounts(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const info = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
+  async accounts(@SandboxToken(NET) info: TokenInfo): Promise<unknown> {
     const accounts = await this.ig.accountsOf(info.grant);
     return {
       data: accounts.map((a) => ({
@@ -68,12 +67,11 @@ export class InstagramSandboxController {
   /** Creates a container: image_url, video_url (REELS/VIDEO), or CAROUSEL children. */
   @Post(`${V}/:igId/media`)
   async createContainer(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('igId') igId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
+    const account = await this.ig.authorize(igId, token);
     const caption = body.caption ?? '';
     if ([...caption].length > INSTAGRAM_RULES.maxText)
       throw graphFail('The caption is too long.', {
@@ -155,12 +153,11 @@ export class InstagramSandboxController {
 
   @Post(`${V}/:igId/media_publish`)
   async publish(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('igId') igId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
+    const account = await this.ig.authorize(igId, token);
     const c = body.creation_id ? await this.containers.get(NET, body.creation_id) : null;
     if (!c || c.ownerId !== account.id) throw graphFail('(#100) Invalid parameter: creation_id', { code: 100 });
     const status = this.containers.status(c);
@@ -188,8 +185,8 @@ export class InstagramSandboxController {
   }
 
   @Get(`${V}/:igId/content_publishing_limit`)
-  async limit(@Param('igId') igId: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth)));
+  async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
+    const account = await this.ig.authorize(igId, token);
     return {
       data: [
         {
@@ -201,19 +198,14 @@ export class InstagramSandboxController {
   }
 
   @Get(`${V}/:igId/media`)
-  async listMedia(
-    @Param('igId') igId: string,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
-  ): Promise<unknown> {
-    const account = await this.ig.authorize(igId, await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth)));
+  async listMedia(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string, @Query() q: Q): Promise<unknown> {
+    const account = await this.ig.authorize(igId, token);
     const media = await this.containers.recent(NET, account.id, Math.min(Number(q.limit) || 25, 100));
     return { data: media.map((m) => this.view(m)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
   }
 
   @Get(`${V}/:id/insights`)
-  async insights(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const token = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
+  async insights(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
     const names = (q.metric ?? '').split(',').filter(Boolean);
     const media = await this.containers.media(NET, id);
     if (media) {
@@ -272,12 +264,11 @@ export class InstagramSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('id') id: string,
     @Query() q: Q,
     @Req() req: Request,
-    @Headers('authorization') auth?: string,
   ): Promise<unknown> {
-    const token = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
     const media = await this.containers.media(NET, id);
     if (!media)
       throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
@@ -300,8 +291,7 @@ export class InstagramSandboxController {
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
   @Get(`${V}/:id`)
-  async node(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const token = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
+  async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
     const container = await this.containers.poll(NET, id);
     if (container) {
       await this.ig.authorize(container.ownerId, token);

@@ -2,10 +2,26 @@ import type { MediaLimits } from '@/config/config';
 import { AdapterEndpoints, MediaResponse, PlatformError } from './adapter';
 
 /**
- * Outbound HTTP for network adapters: built-in fetch with a per-call time-out, and one place
- * that turns transport failures into PlatformErrors. A lost answer on the call that creates the
- * item is an `unknown_outcome` (it may have been created); on any other call a `network_error`.
+ * The one HTTP client of the network adapters (Graph's included): fetch with a per-call
+ * time-out, and one transport classification. The call that creates the item: refused before
+ * it was sent (connection refused, no such host…) = never sent, a retryable `network_error`;
+ * timed out or lost after sending = `unknown_outcome` (look before sending again). Any other
+ * call: a retryable `network_error`. Answers: 429/5xx transient, auth and content errors per
+ * network (the caller's ErrorMapper).
  */
+
+/** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Causes that prove the request never reached the network (safe to resend). */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -24,6 +40,7 @@ export interface NetworkCall {
   creates?: boolean;
   /** Statuses the caller handles itself (e.g. 308 of a resumable upload). */
   accept?: number[];
+  fetchFn?: FetchFn;
 }
 
 export interface NetworkReply {
@@ -51,7 +68,7 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   }
   let reply: NetworkReply;
   try {
-    const res = await fetch(call.url, {
+    const res = await (call.fetchFn ?? fetch)(call.url, {
       method: call.method ?? 'GET',
       headers,
       body,
@@ -74,11 +91,12 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
     ? `timed out after ${call.timeoutMs} ms`
     : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
   const host = safeHost(call.url);
-  if (call.creates) {
+  const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
+  if (call.creates && !(code && NOT_SENT.has(code))) {
     return new PlatformError(
       `The request to ${host} ${what}; the item may or may not have been published.`,
       'unknown_outcome',
-      true,
+      false,
     );
   }
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);

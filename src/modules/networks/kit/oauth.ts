@@ -46,18 +46,52 @@ export function oauthError(reply: NetworkReply, network: string): PlatformError 
   return new PlatformError(message, 'auth_expired', false, { status: reply.status, networkCode: code });
 }
 
+/** A network's consent page (RFC 6749 §4.1.1), with PKCE S256 unless `pkce: false`. */
+export interface ConsentPage {
+  url: string;
+  scopes: string[];
+  /** How the network joins scopes (default a space). */
+  scopeSeparator?: string;
+  /** The client id's query field where a network renamed it (TikTok: client_key). */
+  clientIdField?: string;
+  pkce?: boolean;
+  /** Further fixed parameters (Google: access_type, prompt…). */
+  extra?: Record<string, string>;
+}
+
+export type ConsentParams = { state: string; redirectUri: string; codeChallenge: string };
+
+/** The one builder of authorize URLs. */
+export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams): string {
+  const u = new URL(page.url);
+  u.search = new URLSearchParams({
+    [page.clientIdField ?? 'client_id']: clientId,
+    redirect_uri: p.redirectUri,
+    response_type: 'code',
+    scope: page.scopes.join(page.scopeSeparator ?? ' '),
+    state: p.state,
+    ...page.extra,
+    ...(page.pkce === false ? {} : { code_challenge: p.codeChallenge, code_challenge_method: 'S256' }),
+  }).toString();
+  return u.toString();
+}
+
 /**
- * A network's RFC 6749 token endpoint: a form-encoded POST with the app's credentials in the
+ * A network's OAuth 2 app: its consent page (authorizeUrl) and RFC 6749 token endpoint: a form-encoded POST with the app's credentials in the
  * body, answered as parseTokenResponse reads it. `network` names the errors ("LinkedIn OAuth: …");
- * `clientIdField` is the form field of the client id where a network renamed it (TikTok: client_key).
+ * `consent.clientIdField` also names the token request's client id field.
  */
-export class TokenEndpoint {
+export class OAuth2App {
   constructor(
     private readonly network: string,
     private readonly url: string,
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
-    private readonly clientIdField = 'client_id',
+    private readonly consent: ConsentPage,
   ) {}
+
+  authorizeUrl(p: ConsentParams): string {
+    return consentUrl(this.consent, this.endpoints.clientId, p);
+  }
 
   /** The authorization_code grant, with the PKCE verifier. */
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
@@ -83,7 +117,11 @@ export class TokenEndpoint {
       {
         method: 'POST',
         url: this.url,
-        form: { ...form, [this.clientIdField]: this.endpoints.clientId, client_secret: this.endpoints.clientSecret },
+        form: {
+          ...form,
+          [this.consent.clientIdField ?? 'client_id']: this.endpoints.clientId,
+          client_secret: this.endpoints.clientSecret,
+        },
         timeoutMs: this.endpoints.timeoutMs,
       },
       (r) => oauthError(r, this.network),

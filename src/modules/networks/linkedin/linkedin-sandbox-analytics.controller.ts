@@ -2,9 +2,8 @@ import { Get, Headers, Param, Query } from '@nestjs/common';
 import { LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { qs } from '../kit/sandbox/sandbox-request';
+import { Q, qs } from '../kit/sandbox/sandbox-request';
 
-type Q = Record<string, unknown>;
 type H = Record<string, string | undefined>;
 const DAY_MS = 86_400_000;
 const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { LI_PART_BYTES, LI_VIDEO_PROCESSING_MS, LinkedInSandbox, LiVideo, liFail } from './linkedin-sandbox.service';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
-import { qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 
-type Q = Record<string, unknown>;
 type H = Record<string, string | undefined>;
 const URL_TTL_MS = 3_600_000;
 

@@ -4,9 +4,8 @@ import type { Response } from 'express';
 import { LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
 import { applyMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
-import { qs } from '../kit/sandbox/sandbox-request';
+import { Q, qs } from '../kit/sandbox/sandbox-request';
 
-type Q = Record<string, unknown>;
 const ACCESS_TTL = 60 * 24 * 3600;
 const REFRESH_TTL = 365 * 24 * 3600;
 

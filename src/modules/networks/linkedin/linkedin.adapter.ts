@@ -14,7 +14,7 @@ import type {
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
-import { TokenEndpoint } from '../kit/oauth';
+import { ConsentParams, OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, readState, uploadImages, uploadVideo } from './linkedin-media';
 import { dailyMetrics, itemMetrics } from './linkedin-metrics';
@@ -54,7 +54,7 @@ export class LinkedInAdapter implements PlatformAdapter {
   readonly platform = 'linkedin' as const;
   readonly supportsComments = false;
   private readonly client: LinkedInClient;
-  private readonly oauth: TokenEndpoint;
+  private readonly oauth: OAuth2App;
   private readonly pollDelaysMs: number[];
 
   constructor(
@@ -62,21 +62,15 @@ export class LinkedInAdapter implements PlatformAdapter {
     options: LinkedInAdapterOptions = {},
   ) {
     this.client = new LinkedInClient(endpoints);
-    this.oauth = new TokenEndpoint('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints);
+    this.oauth = new OAuth2App('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints, {
+      url: `${endpoints.authBaseUrl}/authorization`,
+      scopes: LINKEDIN_SCOPES,
+    });
     this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
   }
 
-  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const q = new URLSearchParams({
-      response_type: 'code',
-      client_id: this.endpoints.clientId,
-      redirect_uri: params.redirectUri,
-      state: params.state,
-      scope: LINKEDIN_SCOPES.join(' '),
-      code_challenge: params.codeChallenge,
-      code_challenge_method: 'S256',
-    });
-    return `${this.endpoints.authBaseUrl}/authorization?${q.toString()}`;
+  authorizeUrl(params: ConsentParams): string {
+    return this.oauth.authorizeUrl(params);
   }
 
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

@@ -1,6 +1,8 @@
+import type { Q } from '../kit/sandbox/sandbox-request';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { THREADS_RULES } from './threads.adapter';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
-import { Body, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
@@ -10,8 +12,7 @@ import {
   longLivedToken,
   oauthFail,
   permalinkPage,
-  tokenOf,
-  verifyToken,
+  SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
@@ -19,7 +20,6 @@ import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
 
-type Q = Record<string, string | undefined>;
 const NET = 'threads';
 
 /** Simulated Threads API (graph.threads.net, v1.0) under /sandbox/threads. */
@@ -65,8 +65,8 @@ export class ThreadsSandboxController {
   }
 
   @Get('v1.0/me')
-  async me(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const user = await this.threads.userOf((await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth))).grant);
+  async me(@SandboxToken(NET) token: TokenInfo): Promise<unknown> {
+    const user = await this.threads.userOf(token.grant);
     return {
       id: user.id,
       username: user.username,
@@ -77,12 +77,11 @@ export class ThreadsSandboxController {
 
   @Post('v1.0/:userId/threads')
   async createContainer(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('userId') userId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
+    const user = await this.threads.authorize(userId, token);
     const text = body.text ?? '';
     if ([...text].length > THREADS_RULES.maxText)
       throw graphFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, {
@@ -178,12 +177,11 @@ export class ThreadsSandboxController {
 
   @Post('v1.0/:userId/threads_publish')
   async publish(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('userId') userId: string,
     @Body() body: Q,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<{ id: string }> {
-    const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, body, auth)));
+    const user = await this.threads.authorize(userId, token);
     const c = body.creation_id ? await this.containers.get(NET, body.creation_id) : null;
     if (!c || c.ownerId !== user.id)
       throw graphFail('Invalid parameter: creation_id', { code: 100, type: 'THApiException' });
@@ -217,12 +215,8 @@ export class ThreadsSandboxController {
   }
 
   @Get('v1.0/:userId/threads')
-  async list(
-    @Param('userId') userId: string,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
-  ): Promise<unknown> {
-    const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth)));
+  async list(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string, @Query() q: Q): Promise<unknown> {
+    const user = await this.threads.authorize(userId, token);
     const media = await this.containers.recent(NET, user.id, Math.min(Number(q.limit) || 25, 100));
     return {
       data: media.map((m) => this.view(m, user.username)),
@@ -232,11 +226,11 @@ export class ThreadsSandboxController {
 
   @Get('v1.0/:userId/threads_insights')
   async userInsights(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('userId') userId: string,
     @Query() q: Q,
-    @Headers('authorization') auth?: string,
   ): Promise<unknown> {
-    const user = await this.threads.authorize(userId, await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth)));
+    const user = await this.threads.authorize(userId, token);
     const names = (q.metric ?? '').split(',').filter(Boolean);
     const allowed = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
     if (!names.length || names.some((n) => !allowed.includes(n)))
@@ -249,12 +243,7 @@ export class ThreadsSandboxController {
   }
 
   @Get('v1.0/:id/insights')
-  async mediaInsights(
-    @Param('id') id: string,
-    @Query() q: Q,
-    @Headers('authorization') auth?: string,
-  ): Promise<unknown> {
-    const token = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
+  async mediaInsights(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
     const media = await this.containers.media(NET, id);
     if (!media)
       throw graphFail(`Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'THApiException' });
@@ -284,8 +273,7 @@ export class ThreadsSandboxController {
 
   /** A container (status, error_message) or a published thread. */
   @Get('v1.0/:id')
-  async node(@Param('id') id: string, @Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const token = await verifyToken(this.oauth, NET, tokenOf(q, undefined, auth));
+  async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
     const container = await this.containers.poll(NET, id);
     if (container) {
       await this.threads.authorize(container.ownerId, token);

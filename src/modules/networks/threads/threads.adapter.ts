@@ -1,4 +1,5 @@
 import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
+import { consentUrl, ConsentParams } from '../kit/oauth';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -84,17 +85,10 @@ export class ThreadsAdapter implements PlatformAdapter {
     );
   }
 
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
+  authorizeUrl(p: ConsentParams): string {
     // Threads' OAuth has no PKCE; state carries the CSRF protection.
-    const u = new URL(this.endpoints.authBaseUrl);
-    u.search = new URLSearchParams({
-      client_id: this.endpoints.clientId,
-      redirect_uri: p.redirectUri,
-      scope: THREADS_SCOPES.join(','),
-      response_type: 'code',
-      state: p.state,
-    }).toString();
-    return u.toString();
+    const page = { url: this.endpoints.authBaseUrl, scopes: THREADS_SCOPES, scopeSeparator: ',', pkce: false };
+    return consentUrl(page, this.endpoints.clientId, p);
   }
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

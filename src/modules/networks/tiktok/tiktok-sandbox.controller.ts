@@ -5,7 +5,7 @@ import { AppConfig } from '@/config/config';
 import { applyMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { qs } from '../kit/sandbox/sandbox-request';
+import { Q, qs } from '../kit/sandbox/sandbox-request';
 import {
   TikTokSandbox,
   TtPublish,
@@ -17,7 +17,6 @@ import {
   openIdOf,
 } from './tiktok-sandbox.service';
 
-type Q = Record<string, unknown>;
 const ACCESS_TTL = 86_400;
 const REFRESH_TTL = 365 * 86_400;
 
@@ -220,9 +219,8 @@ export class TikTokSandboxController {
     @Headers('authorization') auth?: string,
   ): Promise<unknown> {
     const c = await this.tt.creator(auth, 'video.list');
-    const ids = Array.isArray((body.filters as Q | undefined)?.video_ids)
-      ? ((body.filters as Q).video_ids as unknown[]).map(qs).slice(0, 20)
-      : [];
+    const filters = body.filters as unknown as Record<string, unknown> | undefined;
+    const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
     const videos = (await Promise.all(ids.map((id) => this.tt.video(id)))).filter(
       (v): v is TtVideo => v !== null && v.openId === c.openId,
     );

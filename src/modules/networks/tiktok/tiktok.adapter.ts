@@ -15,7 +15,7 @@ import type {
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError, StillProcessingError } from '../kit/adapter';
 import { arr, obj, sleep, str } from '../kit/http';
-import { TokenEndpoint } from '../kit/oauth';
+import { ConsentParams, OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -54,7 +54,7 @@ export class TikTokAdapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
   readonly supportsComments = false;
   private readonly client: TikTokClient;
-  private readonly oauth: TokenEndpoint;
+  private readonly oauth: OAuth2App;
   /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
@@ -63,21 +63,17 @@ export class TikTokAdapter implements PlatformAdapter {
     options: TikTokAdapterOptions = {},
   ) {
     this.client = new TikTokClient(endpoints);
-    this.oauth = new TokenEndpoint('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, 'client_key');
+    this.oauth = new OAuth2App('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, {
+      url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
+      scopes: TIKTOK_SCOPES,
+      scopeSeparator: ',',
+      clientIdField: 'client_key',
+    });
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
 
-  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const q = new URLSearchParams({
-      client_key: this.endpoints.clientId,
-      scope: TIKTOK_SCOPES.join(','),
-      response_type: 'code',
-      redirect_uri: params.redirectUri,
-      state: params.state,
-      code_challenge: params.codeChallenge,
-      code_challenge_method: 'S256',
-    });
-    return `${this.endpoints.authBaseUrl}/v2/auth/authorize/?${q.toString()}`;
+  authorizeUrl(params: ConsentParams): string {
+    return this.oauth.authorizeUrl(params);
   }
 
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

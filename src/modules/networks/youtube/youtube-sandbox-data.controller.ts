@@ -1,10 +1,8 @@
 import { Get, Headers, Query } from '@nestjs/common';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { qs } from '../kit/sandbox/sandbox-request';
+import { Q, qs } from '../kit/sandbox/sandbox-request';
 import { etag, YouTubeSandbox, ytFail } from './youtube-sandbox.service';
-
-type Q = Record<string, unknown>;
 
 /** Per-day numbers of the YouTube Analytics report, from sandbox-metrics. likes = engagement − shares. */
 const REPORT_METRICS: Record<string, (channelId: string, day: string) => number> = {

@@ -2,7 +2,7 @@ import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestj
 import type { Request, Response } from 'express';
 import { applyMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
-import { qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
   etag,
   YouTubeSandbox,
@@ -14,7 +14,6 @@ import {
   YT_TITLE_LIMIT,
 } from './youtube-sandbox.service';
 
-type Q = Record<string, unknown>;
 type H = Record<string, string | undefined>;
 const ACCESS_TTL = 3599;
 

@@ -14,7 +14,7 @@ import type {
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError } from '../kit/adapter';
 import { arr, daysBetween, num, obj, str } from '../kit/http';
-import { TokenEndpoint } from '../kit/oauth';
+import { ConsentParams, OAuth2App } from '../kit/oauth';
 import { YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
@@ -44,28 +44,20 @@ export class YouTubeAdapter implements PlatformAdapter {
   readonly platform = 'youtube' as const;
   readonly supportsComments = false;
   private readonly client: YouTubeClient;
-  private readonly oauth: TokenEndpoint;
+  private readonly oauth: OAuth2App;
 
   constructor(private readonly endpoints: AdapterEndpoints) {
     this.client = new YouTubeClient(endpoints);
-    this.oauth = new TokenEndpoint('Google', this.client.hosts.tokenUrl, endpoints);
+    this.oauth = new OAuth2App('Google', this.client.hosts.tokenUrl, endpoints, {
+      url: `${endpoints.authBaseUrl}/auth`,
+      scopes: YOUTUBE_SCOPES,
+      // offline + consent: Google returns a refresh token on every grant.
+      extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
+    });
   }
 
-  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const q = new URLSearchParams({
-      client_id: this.endpoints.clientId,
-      redirect_uri: params.redirectUri,
-      response_type: 'code',
-      scope: YOUTUBE_SCOPES.join(' '),
-      // offline + consent: Google returns a refresh token on every grant.
-      access_type: 'offline',
-      prompt: 'consent',
-      include_granted_scopes: 'true',
-      state: params.state,
-      code_challenge: params.codeChallenge,
-      code_challenge_method: 'S256',
-    });
-    return `${this.endpoints.authBaseUrl}/auth?${q.toString()}`;
+  authorizeUrl(params: ConsentParams): string {
+    return this.oauth.authorizeUrl(params);
   }
 
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

@@ -18,6 +18,7 @@ import { CONTENT_TYPES, ContentType } from '../entities/post.entity';
 export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 const MAX_TEXT = 100_000;
 const MAX_TARGETS = 100;
+export const MAX_BULK_POSTS = 100;
 
 /** The content of a post (older shape `content`, PUT `content`, newer shape `content` as an object). */
 export class PublishContentDto {
@@ -263,4 +264,31 @@ export class RejectPostDto extends ProfileBodyDto {
   @IsString()
   @MaxLength(2000)
   reason?: string;
+}
+
+/** POST /v1/posts/bulk: up to 100 newer-shape posts for the profile, created all or nothing. */
+@ApiExtraModels(CreatePostDto)
+export class BulkCreatePostsDto extends ProfileBodyDto {
+  /** The posts, each a newer-shape body of POST /v1/posts (without profileId). */
+  @ApiProperty({
+    type: 'array',
+    items: { $ref: getSchemaPath(CreatePostDto) },
+    minItems: 1,
+    maxItems: 100,
+    example: [
+      { content: 'Monday tips', accountIds: ['acc_1'], scheduledAt: '2030-01-06T09:00:00Z' },
+      { content: 'Out now!', accountIds: ['acc_1', 'acc_2'], publishNow: true },
+    ],
+  })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'posts must contain at least one post' })
+  @ArrayMaxSize(MAX_BULK_POSTS, { message: `posts must contain at most ${MAX_BULK_POSTS} posts` })
+  @IsObject({ each: true, message: 'posts must contain post objects' })
+  posts!: Record<string, unknown>[];
+
+  /** true: run every check of a real creation and create nothing (answers 200 with per-post results). */
+  @ApiPropertyOptional({ default: false, example: true })
+  @IsOptional()
+  @IsBoolean()
+  dryRun?: boolean;
 }

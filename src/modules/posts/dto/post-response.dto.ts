@@ -159,3 +159,47 @@ export class PostValidationDto {
   valid: boolean;
   errors: PostValidationErrorDto[];
 }
+
+/** One post created by POST /v1/posts/bulk. */
+export class BulkCreatedPostDto {
+  @ApiProperty({ example: 'b3c1f6a2-3a4d-4e0b-9d7e-1f2a3b4c5d6e' })
+  id: string;
+  @ApiProperty({ enum: POST_STATES, example: 'scheduled' })
+  state: string;
+}
+
+/** 201 of POST /v1/posts/bulk: the created posts in input order. */
+export class BulkCreatedPostsDto {
+  posts: BulkCreatedPostDto[];
+}
+
+/** A check one post of a bulk request fails. */
+export class BulkPostErrorDto {
+  /** The error code a creation of this post alone would answer. */
+  @ApiProperty({ example: 'invalid_request' })
+  code: string;
+  /** The field of the post at fault, e.g. content or accountIds. */
+  @ApiProperty({ example: 'content' })
+  field: string;
+  @ApiProperty({ example: 'content: Instagram needs an image or a video.' })
+  message: string;
+  /** The target account, for a network's own rule. */
+  @ApiProperty({ required: false, example: 'acc_2' })
+  accountId?: string;
+}
+
+/** The dry-run result of one post of a bulk request. */
+export class BulkPostResultDto {
+  /** Position in `posts`, from 0. */
+  @ApiProperty({ example: 1 })
+  index: number;
+  valid: boolean;
+  errors: BulkPostErrorDto[];
+}
+
+/** 200 of POST /v1/posts/bulk with `dryRun: true`: nothing was created. */
+export class BulkValidationDto {
+  /** true when every post would be created. */
+  valid: boolean;
+  results: BulkPostResultDto[];
+}

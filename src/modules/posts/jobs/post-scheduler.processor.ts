@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
-import { QueueService } from '@/common/queue/queue.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
+import type { JobPayloads } from '@/common/queue/jobs';
 import { AppConfig } from '@/config/config';
 import { PolicyService } from '@/modules/policy/policy.service';
 import type { PostState } from '../entities/post.entity';
@@ -22,7 +23,7 @@ export class NotDueYetError extends Error {}
  * state and version re-read, and job ids are deterministic.
  */
 @Injectable()
-export class PostSchedulerProcessor implements OnModuleInit {
+export class PostSchedulerProcessor {
   private readonly logger = new Logger('PostScheduler');
 
   constructor(
@@ -31,14 +32,17 @@ export class PostSchedulerProcessor implements OnModuleInit {
     private readonly policies: PolicyService,
     private readonly flow: PostFlow,
     private readonly queue: PostsQueueService,
-    private readonly queues: QueueService,
     private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('schedule-post', ({ postId, version }) => this.promote(postId, version));
-    this.queues.handle('sweep-posts', () => this.sweep());
-    this.queues.every('sweep-posts', this.config.schedulerSweepMs);
+  @JobHandler('schedule-post')
+  onSchedulePost({ postId, version }: JobPayloads['schedule-post']): Promise<unknown> {
+    return this.promote(postId, version);
+  }
+
+  @JobHandler('sweep-posts')
+  onSweepPosts(): Promise<unknown> {
+    return this.sweep();
   }
 
   /**

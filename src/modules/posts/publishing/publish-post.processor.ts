@@ -1,7 +1,9 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
+import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { PolicyService } from '@/modules/policy/policy.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
@@ -43,7 +45,7 @@ export type PublishRunOutcome =
  * - `processing → final` is guarded too, so each post.* event is written exactly once.
  */
 @Injectable()
-export class PublishPostProcessor implements OnModuleInit {
+export class PublishPostProcessor {
   private readonly logger = new Logger('PublishPost');
 
   constructor(
@@ -55,9 +57,14 @@ export class PublishPostProcessor implements OnModuleInit {
     private readonly policies: PolicyService,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('publish-post', ({ postId }) => this.run(postId));
-    this.queues.handle('check-publish', ({ postId }) => this.run(postId));
+  @JobHandler('publish-post')
+  onPublishPost({ postId }: JobPayloads['publish-post']): Promise<unknown> {
+    return this.run(postId);
+  }
+
+  @JobHandler('check-publish')
+  onCheckPublish({ postId }: JobPayloads['check-publish']): Promise<unknown> {
+    return this.run(postId);
   }
 
   async run(postId: string): Promise<PublishRunOutcome> {

@@ -1,5 +1,6 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { PostLocks } from './post-lock';
@@ -14,7 +15,7 @@ const BATCH = 100;
  * then); once a check is overdue (the job was lost with Redis) the post is re-run like any other.
  */
 @Injectable()
-export class ResumeStuckPosts implements OnModuleInit {
+export class ResumeStuckPosts {
   private readonly logger = new Logger('ResumeStuckPosts');
 
   constructor(
@@ -29,9 +30,9 @@ export class ResumeStuckPosts implements OnModuleInit {
     return Math.max(2 * this.config.schedulerSweepMs, 10_000);
   }
 
-  onModuleInit(): void {
-    this.queues.handle('resume-stuck-posts', () => this.sweep());
-    this.queues.every('resume-stuck-posts', this.config.schedulerSweepMs);
+  @JobHandler('resume-stuck-posts')
+  onResumeStuckPosts(): Promise<unknown> {
+    return this.sweep();
   }
 
   /** Returns the ids of the posts re-enqueued. */

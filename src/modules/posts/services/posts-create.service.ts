@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { PolicyService } from '@/modules/policy/policy.service';
@@ -18,13 +18,28 @@ import {
   assertTargetsFound,
   selectTargets,
 } from '../post-rules';
-import { CreateIntent, normaliseCreate } from '../post-shape';
+import { CreateIntent, NormalisedCreate, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
 import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps, readPostUsage } from './post-usage';
 import { PostTransitions } from './post-transitions';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
-import { PostsRepository } from './posts.repository';
+import { ActiveAccount, PostsRepository } from './posts.repository';
+import type { EffectivePolicy } from '@/modules/policy/policy.service';
+
+/** A creation body past the checks that need no database. */
+export interface PreparedCreate {
+  req: NormalisedCreate;
+  policy: EffectivePolicy;
+  scheduledAt: Date | null;
+}
+
+/** A creation past its target checks: what to insert. */
+export interface CheckedCreate extends PreparedCreate {
+  chosen: ActiveAccount[];
+  refs: { accountId: string; platform: ActiveAccount['platform'] }[];
+  needsApproval: boolean;
+}
 
 const CREATED_REASON: Record<PostState, string> = {
   draft: 'created as a draft',
@@ -66,83 +81,122 @@ export class PostsCreateService {
    * its first history row and its events commit together; the job is enqueued after the commit.
    */
   async create(auth: AuthContext, dto: CreatePostDto): Promise<CreatedPostDto> {
-    const req = normaliseCreate(dto);
-    const policy = await this.policies.effective(auth.profileId);
-    this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
     const now = new Date();
-    const scheduledAt =
-      req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
-    if (req.intent !== 'draft') assertHumanActor(auth);
+    const prepared = await this.prepare(auth, dto, now);
 
     const { post, targets } = await this.ds.transaction(async (m) => {
       // Caps: checked here against the trigger-kept counters (no lock, in the spec's order),
       // and again after the insert, which is where concurrent creations are serialised.
       const usage = hasPostCaps(auth) ? await readPostUsage(m, auth) : { month: 0, day: 0 };
       assertMonthlyQuota(auth, usage.month);
-      const selection = selectTargets(req.accountIds, await this.repo.activeAccounts(m, auth), auth.accountIds);
-      assertTargetsAllowed(selection, policy);
-      const needsApproval = req.intent !== 'draft' && approvalNeeded(policy);
-      if (needsApproval) assertApproversExist(policy);
-      if (auth.maxPostsPerDay !== null) assertDailyCap(auth.maxPostsPerDay, usage.day, now);
-      assertTargetsFound(selection, req.accountField);
-      const refs = selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform }));
-      this.validation.assertValid(req.content, refs, req.paths);
-
-      const state = initialState(req.intent, needsApproval);
-      const saved = await m.save(
-        m.create(PostEntity, {
-          workspaceId: auth.workspaceId,
-          profileId: auth.profileId,
-          state,
-          contentType: req.content.contentType,
-          message: req.content.message ?? null,
-          caption: req.content.caption ?? null,
-          content: req.content,
-          scheduledAt,
-          createdByKeyId: auth.keyId,
-          createdByUserId: auth.ownerUserId,
-          approvedByUserId: null,
-          rejectionReason: null,
-          publishedAt: null,
-        }),
-      );
-      await assertCapsAfterInsert(m, auth, now);
-      const rows = await m.save(
-        selection.chosen.map((a) =>
-          m.create(PostTargetEntity, {
-            postId: saved.id,
-            profileId: auth.profileId,
-            accountId: a.id,
-            platform: a.platform,
-            pageName: a.name,
-            status: 'pending',
-          }),
-        ),
-      );
-      const actor = actorOf(auth);
-      await this.transitions.created(m, saved, state, actor, CREATED_REASON[state]);
-      const data = postEventData(saved, rows);
-      const events = [{ type: 'post.created', data }];
-      if (state === 'scheduled') events.push({ type: 'post.scheduled', data });
-      if (state === 'pending_approval')
-        events.push({
-          type: 'approval.requested',
-          data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent },
-        });
-      for (const e of events)
-        await this.outbox.record(m, {
-          workspaceId: auth.workspaceId,
-          profileId: auth.profileId,
-          type: e.type,
-          actor,
-          data: e.data,
-        });
-      return { post: saved, targets: rows };
+      const checked = this.checkTargets(auth, prepared, await this.repo.activeAccounts(m, auth), usage.day, now);
+      this.validation.assertValid(prepared.req.content, checked.refs, prepared.req.paths);
+      return this.write(m, auth, checked, () => assertCapsAfterInsert(m, auth, now));
     });
 
+    await this.afterCommit(post);
+    return { id: post.id, state: post.state, post: toPostDto(post, targets) };
+  }
+
+  /** The checks that need no database: the body, blocked terms, scheduledAt, a human actor. */
+  async prepare(auth: AuthContext, dto: CreatePostDto, now: Date): Promise<PreparedCreate> {
+    const req = normaliseCreate(dto);
+    const policy = await this.policies.effective(auth.profileId);
+    this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
+    const scheduledAt =
+      req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
+    if (req.intent !== 'draft') assertHumanActor(auth);
+    return { req, policy, scheduledAt };
+  }
+
+  /**
+   * The target checks of a creation, in the spec's order (after plan_limit): account and platform
+   * allowed, approvers, the daily cap (`usedToday` null: the caller checks it), targets found.
+   */
+  checkTargets(
+    auth: AuthContext,
+    p: PreparedCreate,
+    active: ActiveAccount[],
+    usedToday: number | null,
+    now: Date,
+  ): CheckedCreate {
+    const selection = selectTargets(p.req.accountIds, active, auth.accountIds);
+    assertTargetsAllowed(selection, p.policy);
+    const needsApproval = p.req.intent !== 'draft' && approvalNeeded(p.policy);
+    if (needsApproval) assertApproversExist(p.policy);
+    if (usedToday !== null && auth.maxPostsPerDay !== null) assertDailyCap(auth.maxPostsPerDay, usedToday, now);
+    assertTargetsFound(selection, p.req.accountField);
+    const refs = selection.chosen.map((a) => ({ accountId: a.id, platform: a.platform }));
+    return { ...p, chosen: selection.chosen, refs, needsApproval };
+  }
+
+  /**
+   * Inserts a checked post, its targets, its first history row and its events in the caller's
+   * transaction. `afterPostInsert` runs right after the post row's insert (the caps re-read).
+   */
+  async write(
+    m: EntityManager,
+    auth: AuthContext,
+    c: CheckedCreate,
+    afterPostInsert?: () => Promise<void>,
+  ): Promise<{ post: PostEntity; targets: PostTargetEntity[] }> {
+    const { req, policy } = c;
+    const state = initialState(req.intent, c.needsApproval);
+    const saved = await m.save(
+      m.create(PostEntity, {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+        state,
+        contentType: req.content.contentType,
+        message: req.content.message ?? null,
+        caption: req.content.caption ?? null,
+        content: req.content,
+        scheduledAt: c.scheduledAt,
+        createdByKeyId: auth.keyId,
+        createdByUserId: auth.ownerUserId,
+        approvedByUserId: null,
+        rejectionReason: null,
+        publishedAt: null,
+      }),
+    );
+    if (afterPostInsert) await afterPostInsert();
+    const rows = await m.save(
+      c.chosen.map((a) =>
+        m.create(PostTargetEntity, {
+          postId: saved.id,
+          profileId: auth.profileId,
+          accountId: a.id,
+          platform: a.platform,
+          pageName: a.name,
+          status: 'pending',
+        }),
+      ),
+    );
+    const actor = actorOf(auth);
+    await this.transitions.created(m, saved, state, actor, CREATED_REASON[state]);
+    const data = postEventData(saved, rows);
+    const events = [{ type: 'post.created', data }];
+    if (state === 'scheduled') events.push({ type: 'post.scheduled', data });
+    if (state === 'pending_approval')
+      events.push({
+        type: 'approval.requested',
+        data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent },
+      });
+    for (const e of events)
+      await this.outbox.record(m, {
+        workspaceId: auth.workspaceId,
+        profileId: auth.profileId,
+        type: e.type,
+        actor,
+        data: e.data,
+      });
+    return { post: saved, targets: rows };
+  }
+
+  /** After the commit: the publish or schedule job. */
+  async afterCommit(post: PostEntity): Promise<void> {
     if (post.state === 'queued') await this.queue.enqueuePublish(post);
     if (post.state === 'scheduled') await this.queue.enqueueSchedule(post);
-    return { id: post.id, state: post.state, post: toPostDto(post, targets) };
   }
 
   /**

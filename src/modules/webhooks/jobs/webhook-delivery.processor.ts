@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { DataSource, In } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
+import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
@@ -64,7 +66,15 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
     // A receiver that hangs holds one slot for at most the time-out; keep plenty of slots.
     this.queues.configureQueue('webhooks', { concurrency: 50 });
-    this.queues.handle('deliver-webhook', ({ deliveryId }, job, token) => this.attemptFairly(deliveryId, job, token));
+  }
+
+  @JobHandler('deliver-webhook')
+  onDeliverWebhook(
+    { deliveryId }: JobPayloads['deliver-webhook'],
+    job: Job<JobPayloads['deliver-webhook']>,
+    token?: string,
+  ): Promise<unknown> {
+    return this.attemptFairly(deliveryId, job, token);
   }
 
   /**

@@ -1,7 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventEntity } from '@/common/outbox/event.entity';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
+import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { isWebhookEventType, WILDCARD } from '../event-types';
@@ -13,19 +15,18 @@ import { deliveryJobOptions } from './webhook-jobs';
  * of the event still pending is (re)queued under its own id, which BullMQ deduplicates.
  */
 @Injectable()
-export class WebhookFanoutProcessor implements OnModuleInit {
+export class WebhookFanoutProcessor {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
     private readonly relay: OutboxRelayService,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('dispatch-event', async ({ eventId }) => {
-      const queued = await this.fanOut(eventId);
-      await this.relay.markHandled(eventId);
-      return queued;
-    });
+  @JobHandler('dispatch-event')
+  async onDispatchEvent({ eventId }: JobPayloads['dispatch-event']): Promise<unknown> {
+    const queued = await this.fanOut(eventId);
+    await this.relay.markHandled(eventId);
+    return queued;
   }
 
   /** Returns the number of deliveries queued. */

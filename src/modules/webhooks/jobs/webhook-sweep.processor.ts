@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { QueueService } from '@/common/queue/queue.service';
-import { AppConfig } from '@/config/config';
 import { DELIVERY_ATTEMPTS, deliveryJobOptions } from './webhook-jobs';
 
 /** How long a delivery may look stuck before the sweep checks its job. */
@@ -14,16 +14,15 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'wai
  * evicted) gets a job again, with the attempts it has left.
  */
 @Injectable()
-export class WebhookSweepProcessor implements OnModuleInit {
+export class WebhookSweepProcessor {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
-    private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.queues.handle('sweep-webhook-deliveries', () => this.sweep());
-    this.queues.every('sweep-webhook-deliveries', this.config.schedulerSweepMs);
+  @JobHandler('sweep-webhook-deliveries')
+  onSweepWebhookDeliveries(): Promise<unknown> {
+    return this.sweep();
   }
 
   /** Returns the number of deliveries re-queued. */

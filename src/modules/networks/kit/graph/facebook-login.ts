@@ -1,4 +1,5 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
+import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
 import { expiresAt, GraphTokenResponse } from './graph-shapes';
 
@@ -14,18 +15,12 @@ export class FacebookLogin {
     private readonly scopes: string[],
   ) {}
 
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
-    const u = new URL(this.endpoints.authBaseUrl);
-    u.search = new URLSearchParams({
-      client_id: this.endpoints.clientId,
-      redirect_uri: p.redirectUri,
-      state: p.state,
-      response_type: 'code',
-      scope: this.scopes.join(','),
-      code_challenge: p.codeChallenge,
-      code_challenge_method: 'S256',
-    }).toString();
-    return u.toString();
+  authorizeUrl(p: ConsentParams): string {
+    return consentUrl(
+      { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',' },
+      this.endpoints.clientId,
+      p,
+    );
   }
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
 import { SandboxHttpError } from './sandbox-http';
 import { SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
@@ -98,22 +99,31 @@ export async function facebookLoginToken(
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
 }
 
-export async function verifyToken(oauth: SandboxOAuth, network: string, token: string | undefined): Promise<TokenInfo> {
-  if (!token)
-    throw graphFail('An active access token must be used to query information about the current user.', { code: 2500 });
-  return oauth.verify(network, token).catch(oauthFail);
+/** The token from `access_token` (form or query) or an `Authorization: Bearer` header. */
+const requestToken = createParamDecorator((_network: string, ctx: ExecutionContext): string | undefined => {
+  const req = ctx.switchToHttp().getRequest<Request>();
+  const body = req.body as { access_token?: string } | undefined;
+  const q = req.query as { access_token?: string };
+  const auth = req.headers.authorization;
+  return body?.access_token ?? q.access_token ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+});
+
+/** Verifies a request's token for the decorator's network; Graph's errors when missing or bad. */
+@Injectable()
+export class VerifyGraphTokenPipe implements PipeTransform<string | undefined, Promise<TokenInfo>> {
+  constructor(private readonly oauth: SandboxOAuth) {}
+
+  transform(token: string | undefined, meta: ArgumentMetadata): Promise<TokenInfo> {
+    if (!token)
+      throw graphFail('An active access token must be used to query information about the current user.', {
+        code: 2500,
+      });
+    return this.oauth.verify(meta.data as string, token).catch(oauthFail);
+  }
 }
 
-/** The token from `access_token` (query or form) or an `Authorization: Bearer` header. */
-export function tokenOf(
-  q: { access_token?: string },
-  body: { access_token?: string } | undefined,
-  authorization: string | undefined,
-): string | undefined {
-  return (
-    body?.access_token ?? q.access_token ?? (authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined)
-  );
-}
+/** `@SandboxToken('facebook') info: TokenInfo` — the verified token of a Graph-style simulator's request. */
+export const SandboxToken = (network: string): ParameterDecorator => requestToken(network, VerifyGraphTokenPipe);
 
 /** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
 export function graphDate(v: string | undefined, fallback: Date): string {

@@ -19,6 +19,9 @@ export async function readRawBody(req: Request, limit = MAX_UPLOAD_BYTES): Promi
   return Buffer.concat(chunks);
 }
 
+/** A simulator's query or form body: each value a string (absent, or repeated as '' by `qs`). */
+export type Q = Record<string, string | undefined>;
+
 /** The token of an `Authorization: Bearer …` header. */
 export function bearerToken(authorization: string | undefined): string | undefined {
   return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;

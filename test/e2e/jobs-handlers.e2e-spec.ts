@@ -1,0 +1,29 @@
+import { JOB_NAMES, JOB_QUEUE, PERIODIC_JOBS } from '@/common/queue/jobs';
+import { QueueService } from '@/common/queue/queue.service';
+import { createTestApp, eventually, TestApp } from '@test/support/test-app';
+
+/** Every job name has a `@JobHandler`, and every periodic job has its scheduler in Redis. */
+describe('jobs and their handlers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should have a handler for every job name', () => {
+    expect(t.app.get(QueueService).unhandledJobs()).toEqual([]);
+    expect(JOB_NAMES.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('should run every periodic job on the interval declared in PERIODIC_JOBS', async () => {
+    const queues = t.app.get(QueueService);
+    for (const [job, every] of Object.entries(PERIODIC_JOBS)) {
+      const scheduler = await eventually(() =>
+        queues.queue(JOB_QUEUE[job as keyof typeof JOB_QUEUE]).getJobScheduler(`every:${job}`),
+      );
+      expect({ job, every: Number(scheduler?.every) }).toEqual({ job, every: every(t.config) });
+    }
+  });
+});
