@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -102,5 +102,3 @@ export async function createWorker(config: AppConfig): Promise<INestApplicationC
   ctx.enableShutdownHooks();
   return ctx;
 }
-
-export type AnyApp = INestApplication | INestApplicationContext;

@@ -30,11 +30,6 @@ export function isWebhookEventType(type: string): type is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-/** True when a subscription's `events` list covers `type`. */
-export function subscribesTo(events: readonly string[], type: string): boolean {
-  return events.includes(WILDCARD) || events.includes(type);
-}
-
 type SampleResults = 'none' | 'success' | 'failed' | 'both';
 
 /**
