@@ -32,6 +32,18 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     accountIds: [ACCOUNT_ID],
     scheduledAt: '2030-05-04T09:30:00Z',
   },
+  // A dry run: every post checked, nothing created (drop dryRun to create them all or none).
+  'POST /v1/posts/bulk': {
+    posts: [
+      {
+        content: 'Monday brew tip: bloom the grounds for 30 seconds.',
+        accountIds: [ACCOUNT_ID],
+        scheduledAt: '2030-05-06T08:00:00Z',
+      },
+      { content: 'Our spring blend is back in all shops today.', accountIds: [ACCOUNT_ID], publishNow: true },
+    ],
+    dryRun: true,
+  },
   'PUT /v1/posts/{id}': {
     content: 'Our spring blend is back — now also in 1 kg bags.',
     scheduledAt: '2030-05-04T10:00:00Z',
