@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
@@ -17,6 +17,26 @@ const ARGS = [
 ];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const MP4 = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
+
+const SHOTS = join(process.cwd(), 'var', 'screenshots');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
+
+/** Serious or critical axe-core violations of the page as it is now (ids and the elements involved). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's strict CSP stays on.
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe;
+    return axe.run({ resultTypes: ['violations'] });
+  })) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 interface SessionView {
   id: string;
@@ -72,10 +92,15 @@ suite('hosted upload session in a browser', () => {
       { name: 'clip.mp4', mimeType: 'video/mp4', buffer: MP4 },
     ]);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: '2 of 3 files in your list' }).waitFor();
+    expect((await session(created.id)).status).toBe('pending'); // completed only by an explicit action
+    await page.getByRole('button', { name: 'Finish' }).click();
 
     await page.getByRole('heading', { name: 'Upload complete' }).waitFor();
     expect(await page.getByRole('status').innerText()).toContain('2 file(s) uploaded');
-    expect(await page.getByRole('listitem').allInnerTexts()).toEqual(['pixel.png', 'clip.mp4']);
+    expect(await page.locator('#uploaded .name').allInnerTexts()).toEqual(['pixel.png', 'clip.mp4']);
+    expect(await page.title()).toBe('Upload complete');
+    expect(await page.locator('#intro').innerText()).toContain('Your files were sent');
     expect(errors).toEqual([]);
 
     const done = await session(created.id);
@@ -101,10 +126,9 @@ suite('hosted upload session in a browser', () => {
     ).body as SessionView;
     await page.goto(created.url!);
     await page.getByLabel('Files to upload').setInputFiles({ name: 'one.png', mimeType: 'image/png', buffer: PNG });
-    await Promise.all([
-      page.waitForURL(/\/health\?/),
-      page.getByRole('button', { name: 'Upload', exact: true }).click(),
-    ]);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove one.png' }).waitFor();
+    await Promise.all([page.waitForURL(/\/health\?/), page.getByRole('button', { name: 'Finish' }).click()]);
     const url = new URL(page.url());
     expect(Object.fromEntries(url.searchParams)).toEqual({ from: 'upload', session: created.id, status: 'completed' });
     expect((await session(created.id)).media).toHaveLength(1);
@@ -118,8 +142,98 @@ suite('hosted upload session in a browser', () => {
       .getByLabel('Files to upload')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'notes.txt cannot be uploaded: this page takes photos' }).waitFor();
     expect(await page.getByRole('button', { name: 'Upload', exact: true }).isEnabled()).toBe(true);
     expect((await session(created.id)).status).toBe('pending');
+  });
+  for (const viewport of VIEWPORTS) {
+    it(`should let a person correct a partly failed upload, then finish with exactly their files (${viewport.name})`, async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      const shot = (step: string) =>
+        page.screenshot({ path: join(SHOTS, `upload-retry-${viewport.name}-${step}.png`), fullPage: true });
+      const created = (
+        await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ maxFiles: 2 }).expect(201)
+      ).body as SessionView;
+      await page.goto(created.url!);
+      expect(await seriousViolations(page)).toEqual([]);
+      const box = await page.getByLabel('Files to upload').boundingBox();
+      expect(box!.height).toBeGreaterThanOrEqual(44); // a proper tap target
+
+      // A PNG and a .txt together: the PNG is stored, the .txt refused in plain words.
+      await page.getByLabel('Files to upload').setInputFiles([
+        { name: 'first.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
+      ]);
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'notes.txt cannot be uploaded' }).waitFor();
+      expect(await page.locator('#uploaded .name').allInnerTexts()).toEqual(['first.png']);
+      await shot('1-partly-failed');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Two more PNGs: only one fits; the page says so instead of failing forever.
+      const second = Buffer.concat([PNG, Buffer.from([1])]);
+      const third = Buffer.concat([PNG, Buffer.from([2])]);
+      await page.getByLabel('Files to upload').setInputFiles([
+        { name: 'second.png', mimeType: 'image/png', buffer: second },
+        { name: 'third.png', mimeType: 'image/png', buffer: third },
+      ]);
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'You can add 1 more file' }).waitFor();
+      await shot('2-too-many');
+
+      // Remove the first and add both: the set is {second, third}, each once.
+      await page.getByRole('button', { name: 'Remove first.png' }).click();
+      await page.getByRole('status').filter({ hasText: 'first.png was removed' }).waitFor();
+      await page.getByLabel('Files to upload').setInputFiles([
+        { name: 'second.png', mimeType: 'image/png', buffer: second },
+        { name: 'third.png', mimeType: 'image/png', buffer: third },
+      ]);
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: '2 of 2 files in your list' }).waitFor();
+      expect((await session(created.id)).status).toBe('pending');
+      await shot('3-corrected');
+      await page.getByRole('button', { name: 'Finish' }).click();
+      await page.getByRole('heading', { name: 'Upload complete' }).waitFor();
+      await shot('4-complete');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      const done = await session(created.id);
+      expect(done.status).toBe('completed');
+      expect(done.media.map((m) => m.fileName)).toEqual(['second.png', 'third.png']);
+      const bodies = await Promise.all(
+        done.media.map(async (m) => Buffer.from(await (await fetch(m.publicUrl)).arrayBuffer())),
+      );
+      expect(bodies).toEqual([second, third]);
+    });
+  }
+
+  it('should not count a file picked twice with the default limit', async () => {
+    const created = (await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({}).expect(201))
+      .body as SessionView;
+    await page.goto(created.url!);
+    const pick = () =>
+      page.getByLabel('Files to upload').setInputFiles([
+        { name: 'same.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+      ]);
+    await pick();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'notes.txt' }).waitFor();
+    await pick();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'notes.txt' }).waitFor();
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await page.getByRole('heading', { name: 'Upload complete' }).waitFor();
+    expect((await session(created.id)).media.map((m) => m.fileName)).toEqual(['same.png']);
+  });
+
+  it('should offer a single-file input for maxFiles 1', async () => {
+    const created = (
+      await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ maxFiles: 1 }).expect(201)
+    ).body as SessionView;
+    await page.goto(created.url!);
+    expect(await page.getByLabel('File to upload').getAttribute('multiple')).toBeNull();
+    expect(await page.locator('#intro').innerText()).toContain('Choose one file');
   });
 });

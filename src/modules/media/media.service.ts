@@ -251,6 +251,11 @@ export class MediaService {
     return this.storage.publicUrl(key);
   }
 
+  /** Deletes the bytes of a file taken out of an upload session (local driver; s3 objects stay until a lifecycle rule). */
+  async discard(key: string): Promise<void> {
+    if (this.storage.driver === 'local' && MEDIA_KEY_PATTERN.test(key)) await this.local.remove(key);
+  }
+
   uploadOrigin(): string {
     return this.storage.uploadOrigin();
   }

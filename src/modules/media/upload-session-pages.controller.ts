@@ -6,6 +6,7 @@ import {
   SessionPageCompleteDto,
   SessionPageFileDto,
   SessionPageFileResultDto,
+  SessionPageRemoveDto,
   SessionPageTokenDto,
 } from './dto/media.dto';
 import { sendPage } from './upload-session-page';
@@ -28,6 +29,13 @@ export class UploadSessionPagesController {
   @HttpCode(200)
   file(@Param('id') id: string, @Body() dto: SessionPageFileDto): Promise<SessionPageFileResultDto> {
     return this.sessions.issueFile(id, dto);
+  }
+
+  @Post(':id/files/remove')
+  @Public()
+  @HttpCode(200)
+  remove(@Param('id') id: string, @Body() dto: SessionPageRemoveDto): Promise<{ removed: boolean }> {
+    return this.sessions.removeFile(id, dto);
   }
 
   @Post(':id/complete')

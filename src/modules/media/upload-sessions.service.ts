@@ -14,11 +14,13 @@ import {
   SessionPageCompleteDto,
   SessionPageFileDto,
   SessionPageFileResultDto,
+  SessionPageRemoveDto,
   SessionPageTokenDto,
   UploadSessionDto,
 } from './dto/media.dto';
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity, UploadSessionStatus } from './entities/upload-session.entity';
+import { UPLOAD_URL_TTL_MS } from './media-types';
 import { MediaService } from './media.service';
 import { HostedPage, uploadPage, messagePage } from './upload-session-page';
 
@@ -93,25 +95,42 @@ export class UploadSessionsService {
       return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.');
     if (status === 'completed')
       return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.');
+    const files = await this.media.find({
+      where: { sessionId: session.id, status: 'uploaded' },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
     return uploadPage({
       action: `/media/upload-sessions/${session.id}`,
       token: String(token),
       maxFiles: session.maxFiles,
       expiresAt: session.expiresAt,
+      files: files.map((f) => ({ key: f.key, fileName: f.fileName })),
       uploadOrigin: this.files.uploadOrigin(),
       selfOrigin: new URL(this.config.publicBaseUrl).origin,
     });
   }
 
-  /** The page asks for one file's upload URL; a session issues at most `maxFiles` of them. */
+  /**
+   * The page asks for one file's upload URL. The session's files are a set of at most `maxFiles`:
+   * the uploaded ones plus those whose upload URL is still alive (a failed or abandoned upload
+   * stops counting once its URL expires, or at once when the page removes it).
+   */
   async issueFile(id: string, dto: SessionPageFileDto): Promise<SessionPageFileResultDto> {
     const issued = await this.dataSource.transaction(async (m) => {
       const session = await this.openSession(id, dto, m);
-      const count = await m.count(MediaEntity, { where: { sessionId: session.id } });
+      const count = await m
+        .createQueryBuilder(MediaEntity, 'f')
+        .where('f.session_id = :id', { id: session.id })
+        .andWhere(`(f.status = 'uploaded' OR f.created_at > now() - make_interval(secs => :ttl))`, {
+          ttl: UPLOAD_URL_TTL_MS / 1000,
+        })
+        .getCount();
       if (count >= session.maxFiles)
-        throw new ApiError('invalid_request', `This upload link accepts at most ${session.maxFiles} file(s).`, {
-          field: 'files',
-        });
+        throw new ApiError(
+          'invalid_request',
+          `This link takes at most ${session.maxFiles} file${session.maxFiles === 1 ? '' : 's'}. Remove one to add another.`,
+          { field: 'files' },
+        );
       return this.files.issue(
         { workspaceId: session.workspaceId, profileId: session.profileId, sessionId: session.id, actor: session.actor },
         dto.fileName,
@@ -126,6 +145,19 @@ export class UploadSessionsService {
       fileType: issued.media.fileType,
       expiresAt: issued.expiresAt.toISOString(),
     };
+  }
+
+  /** The page removes a file from the session's set (before completion): its record and its bytes go. */
+  async removeFile(id: string, dto: SessionPageRemoveDto): Promise<{ removed: boolean }> {
+    const removed = await this.dataSource.transaction(async (m) => {
+      const session = await this.openSession(id, dto, m);
+      const file = await m.findOne(MediaEntity, { where: { sessionId: session.id, key: dto.key } });
+      if (!file) return null;
+      await m.delete(MediaEntity, { id: file.id });
+      return file;
+    });
+    if (removed) await this.files.discard(removed.key);
+    return { removed: removed !== null };
   }
 
   /** The page's last call: files whose bytes arrived become the session's media. Calling it again answers the same. */

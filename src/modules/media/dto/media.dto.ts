@@ -124,6 +124,13 @@ export class SessionPageFileDto extends SessionPageTokenDto {
   fileType: string;
 }
 
+export class SessionPageRemoveDto extends SessionPageTokenDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  key: string;
+}
+
 export class SessionPageFileResultDto {
   uploadUrl: string;
   publicUrl: string;

@@ -66,6 +66,10 @@ export class LocalMediaStorage implements MediaStorage {
     }
   }
 
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
   /** Path relative to `root` (for res.sendFile's `root` option, which refuses `..`). */
   relativePath(key: string): string {
     if (!MEDIA_KEY_PATTERN.test(key)) throw new Error(`Not a media key: ${key}`);

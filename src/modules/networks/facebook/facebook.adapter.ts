@@ -1,4 +1,5 @@
 import { checkContent, ContentRules } from '../kit/content-rules';
+import { addDays, daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -46,8 +47,6 @@ export const FACEBOOK_PAGE_METRICS = {
 
 /** Page Insights answers at most 90 days per since/until window. */
 const INSIGHTS_WINDOW_DAYS = 90;
-const addDays = (date: string, n: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 interface PageAccount {
   id: string;
@@ -182,8 +181,7 @@ export class FacebookAdapter implements PlatformAdapter {
     const series = insightSeries(insights);
     const shares = await this.sharesByDay(page, token, from, to);
     const days: DailyAccountMetrics[] = [];
-    for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
-      const date = new Date(t).toISOString().slice(0, 10);
+    for (const date of daysBetween(from, to)) {
       const v = (k: keyof typeof m): number => series.get(m[k])?.get(date) ?? 0;
       days.push({
         date,

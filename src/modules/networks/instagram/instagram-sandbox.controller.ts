@@ -1,3 +1,4 @@
+import { addDays } from '../kit/days';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { INSTAGRAM_RULES } from './instagram.adapter';
@@ -234,10 +235,9 @@ export class InstagramSandboxController {
     }
     const account = await this.ig.authorize(id, token);
     const until = graphDate(q.until, new Date(Date.now() + 86_400_000));
-    const days = dateRange(
-      graphDate(q.since, new Date(Date.parse(until) - 86_400_000)),
-      new Date(Date.parse(`${until}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10),
-    ).map((d) => dailyAccountMetrics(account.id, d));
+    const days = dateRange(graphDate(q.since, new Date(Date.parse(until) - 86_400_000)), addDays(until, -1)).map((d) =>
+      dailyAccountMetrics(account.id, d),
+    );
     const sum = (pick: (d: (typeof days)[number]) => number): number => days.reduce((s, d) => s + pick(d), 0);
     const values: Record<string, number> = {
       views: sum((d) => d.views),

@@ -1,5 +1,6 @@
 import { PlatformError } from '../kit/adapter';
 import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
+import { daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -191,12 +192,7 @@ export class InstagramAdapter implements PlatformAdapter {
       token,
     );
     const out: DailyAccountMetrics[] = [];
-    for (
-      let t = Date.parse(`${from}T00:00:00Z`), n = 0;
-      t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS;
-      t += 86_400_000, n++
-    ) {
-      const date = new Date(t).toISOString().slice(0, 10);
+    for (const date of daysBetween(from, to, MAX_DAYS)) {
       const res = await this.graph.get<GraphList<GraphInsight>>(
         `/${user}/insights`,
         {

@@ -1,5 +1,6 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
-import { arr, daysBetween, num, obj } from '../kit/http';
+import { arr, num, obj } from '../kit/http';
+import { daysBetween } from '../kit/days';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /**

@@ -1,3 +1,4 @@
+import { addDays } from '../kit/days';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { THREADS_RULES } from './threads.adapter';
@@ -236,7 +237,7 @@ export class ThreadsSandboxController {
     if (!names.length || names.some((n) => !allowed.includes(n)))
       throw graphFail(`Param metric must be a list of: ${allowed.join(', ')}`, { code: 100, type: 'THApiException' });
     const until = graphDate(q.until, new Date(Date.now() + 86_400_000));
-    const to = new Date(Date.parse(`${until}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const to = addDays(until, -1);
     return {
       data: threadsUserInsights(user.id, graphDate(q.since, new Date(Date.parse(`${to}T00:00:00Z`))), to, names),
     };

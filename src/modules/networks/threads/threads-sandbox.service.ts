@@ -1,3 +1,4 @@
+import { addDays } from '../kit/days';
 import { Injectable } from '@nestjs/common';
 import { graphFail } from '../kit/sandbox/graph-sandbox';
 import { applyMagicWords } from '../kit/sandbox/magic-words';
@@ -90,7 +91,7 @@ export function threadsUserInsights(userId: string, from: string, to: string, na
         title: 'views',
         values: days.map((d) => ({
           value: d.views,
-          end_time: `${new Date(Date.parse(`${d.date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T07:00:00+0000`,
+          end_time: `${addDays(d.date, 1)}T07:00:00+0000`,
         })),
         id: `${userId}/insights/views/day`,
       };

@@ -1,5 +1,6 @@
 import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
 import { consentUrl, ConsentParams } from '../kit/oauth';
+import { daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
@@ -185,12 +186,7 @@ export class ThreadsAdapter implements PlatformAdapter {
   /** One threads_insights call per day; followers_count is the total at the end of the range. */
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const out: DailyAccountMetrics[] = [];
-    for (
-      let t = Date.parse(`${from}T00:00:00Z`), n = 0;
-      t <= Date.parse(`${to}T00:00:00Z`) && n < MAX_DAYS;
-      t += 86_400_000, n++
-    ) {
-      const date = new Date(t).toISOString().slice(0, 10);
+    for (const date of daysBetween(from, to, MAX_DAYS)) {
       const res = await this.graph.get<GraphList<GraphInsight>>(
         `/${account.platformAccountId}/threads_insights`,
         { metric: 'views,likes,replies,reposts,quotes,followers_count', since: unixDay(date), until: unixDay(date, 1) },

@@ -1,5 +1,6 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
-import { arr, daysBetween, num, obj, str } from '../kit/http';
+import { arr, num, obj, str } from '../kit/http';
+import { daysBetween } from '../kit/days';
 import { TikTokClient } from './tiktok-api';
 
 /**

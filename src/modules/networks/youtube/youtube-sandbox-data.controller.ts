@@ -1,3 +1,4 @@
+import { addDays } from '../kit/days';
 import { Get, Headers, Query } from '@nestjs/common';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -128,5 +129,5 @@ export class YouTubeSandboxDataController {
 }
 
 function previousDay(d: string): string {
-  return new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return addDays(d, -1);
 }

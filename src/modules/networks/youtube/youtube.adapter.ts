@@ -13,7 +13,8 @@ import type {
   ValidationIssue,
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError } from '../kit/adapter';
-import { arr, daysBetween, num, obj, str } from '../kit/http';
+import { arr, num, obj, str } from '../kit/http';
+import { daysBetween } from '../kit/days';
 import { ConsentParams, OAuth2App } from '../kit/oauth';
 import { YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
