@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expectError, rateHeaders, sql } from '../support/foundation';
@@ -157,6 +158,27 @@ describe('hardening', () => {
       expect(answers.map((r) => r.status)).toEqual([200, 404, 404, 400, 403]);
       for (const r of answers) rateHeaders(r);
     });
+  });
+});
+
+describe('docker-compose.yml is safe to run on a server (item 9)', () => {
+  const compose = readFileSync(join(__dirname, '..', '..', 'docker-compose.yml'), 'utf8');
+  const service = (name: string) => compose.split(/\n  (?=[a-z]+:\n)/).find((b) => b.startsWith(`${name}:`)) ?? '';
+
+  it('publishes Postgres and Redis on 127.0.0.1 only, behind passwords', () => {
+    for (const name of ['postgres', 'redis']) {
+      const ports = [...service(name).matchAll(/^\s+- "([^"]+)"$/gm)].map((m) => m[1]);
+      expect(ports.length).toBeGreaterThan(0);
+      for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:/);
+    }
+    expect(compose).not.toMatch(/POSTGRES_HOST_AUTH_METHOD:\s*trust/);
+    expect(service('postgres')).toMatch(/POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?/);
+    expect(service('redis')).toContain('--requirepass');
+    expect(compose).toMatch(/REDIS_URL: redis:\/\/:\$\{REDIS_PASSWORD:\?/);
+  });
+
+  it('does not force the sandbox on (NODE_ENV decides)', () => {
+    expect(compose).toMatch(/SANDBOX_PLATFORMS: \$\{SANDBOX_PLATFORMS:-\}/);
   });
 });
 

@@ -4,7 +4,7 @@ import { createTenant, createTestApp, TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('rate limiting (foundation)', () => {
+describe('rate limiting', () => {
   let a: TestApp;
   let b: TestApp;
 

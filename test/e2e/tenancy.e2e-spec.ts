@@ -3,7 +3,7 @@ import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-ap
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
-describe('tenancy: profiles, keys, policy, plans (foundation)', () => {
+describe('tenancy: profiles, keys, policy, plans', () => {
   let t: TestApp;
 
   beforeAll(async () => {

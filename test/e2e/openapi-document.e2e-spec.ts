@@ -71,7 +71,7 @@ function lint(file: string): Promise<{ code: number; report?: LintReport; output
   });
 }
 
-describe('OpenAPI document and Swagger UI (foundation)', () => {
+describe('OpenAPI document and Swagger UI', () => {
   let t: TestApp;
   let doc: Doc;
 
@@ -193,7 +193,7 @@ describe('OpenAPI document and Swagger UI (foundation)', () => {
   });
 });
 
-describe('health (foundation)', () => {
+describe('health', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -12,7 +12,7 @@ const admin = (args: string[], databaseUrl: string) =>
 
 let redisPrefix: string | undefined;
 
-describe('operator CLI (foundation)', () => {
+describe('operator CLI', () => {
   // A database that does not exist yet: the CLI creates and migrates it. The run's teardown drops it.
   const name = `sps_t_${runId()}_cli_${randomBytes(3).toString('hex')}`;
   const databaseUrl = dbUrl(name);
@@ -151,7 +151,7 @@ describe('operator CLI (foundation)', () => {
   });
 });
 
-describe('configuration at start-up (foundation)', () => {
+describe('configuration at start-up', () => {
   it('should exit non-zero naming every bad variable, without a stack trace', async () => {
     const res = await runTs('src/main.ts', [], {
       PORT: 'eighty',

@@ -12,7 +12,7 @@ interface LogRow {
   createdAt: string;
 }
 
-describe('audit events and request logs (foundation)', () => {
+describe('audit events and request logs', () => {
   let t: TestApp;
   let tenant: Tenant;
 

@@ -6,7 +6,7 @@ import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-ap
 /** Routes mounted on Express beside Nest's controllers, public by nature (Swagger UI and the document). */
 const NON_CONTROLLER_ROUTES = /^\/(docs(\/.*)?|openapi\.(json|yaml))$/;
 
-describe('authentication and permissions (foundation)', () => {
+describe('authentication and permissions', () => {
   let t: TestApp;
   let tenant: Tenant;
   let other: Tenant;

@@ -4,7 +4,7 @@ import { createDataSource } from '@/database/data-source';
 import { adminQuery, dbUrl, runId, templateName } from '../support/db';
 import { createTestApp, TestApp } from '../support/test-app';
 
-describe('database (foundation)', () => {
+describe('database', () => {
   it('should have migrations that match the entities (no drift)', async () => {
     // The run's template database has every migration applied; the schema builder lists what
     // the entities would still change.

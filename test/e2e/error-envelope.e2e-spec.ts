@@ -2,7 +2,7 @@ import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
 import { expectError, rateHeaders } from '../support/foundation';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-describe('error envelope (foundation)', () => {
+describe('error envelope', () => {
   let t: TestApp;
   let tenant: Tenant;
 
@@ -228,7 +228,7 @@ describe('error envelope (foundation)', () => {
   });
 });
 
-describe('backing services down (foundation)', () => {
+describe('backing services down', () => {
   let t: TestApp;
   let tenant: Tenant;
 

@@ -1,7 +1,7 @@
 import { createKey, expectError, pgClient, resetRateLimit, setKeyLimits } from '../support/foundation';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
-describe('idempotency (foundation)', () => {
+describe('idempotency', () => {
   let t: TestApp;
   let tenant: Tenant;
 
