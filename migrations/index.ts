@@ -12,6 +12,7 @@ import { OutboxHandled1795222420242 } from './1795222420242-OutboxHandled';
 import { TargetsWaitingOnNetwork1795230000000 } from './1795230000000-TargetsWaitingOnNetwork';
 import { PostUsage1795525000000 } from './1795525000000-PostUsage';
 import { ConnectBrowserBinding1795600000000 } from './1795600000000-ConnectBrowserBinding';
+import { PostingQueues1795610000000 } from './1795610000000-PostingQueues';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -28,5 +29,6 @@ export const MIGRATIONS: Function[] = [
   TargetsWaitingOnNetwork1795230000000,
   PostUsage1795525000000,
   ConnectBrowserBinding1795600000000,
+  PostingQueues1795610000000,
   // @generated-list
 ];

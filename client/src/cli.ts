@@ -80,6 +80,36 @@ export function buildProgram(
     .description('get a profile (default: the current one)')
     .action(async (id?: string) => print(id ? await client().profiles.get(id) : await client().profiles.current()));
 
+  const queue = program.command('queue').description("the profile's posting queue");
+  queue
+    .command('get')
+    .description('show the queue: time zone and weekly slots')
+    .action(async () => print(await client().queue.get()));
+  queue
+    .command('set')
+    .description('replace the queue, e.g. --timezone Europe/Berlin --slots mon@09:00,wed@17:30')
+    .requiredOption('--timezone <zone>', 'IANA time zone of the slot times')
+    .requiredOption('--slots <list>', 'comma-separated day@HH:MM (day: mon … sun); empty clears', (v: string) =>
+      v
+        .split(',')
+        .filter((x) => x.trim() !== '')
+        .map((x) => {
+          const [day, time] = x.trim().split('@');
+          if (!day || !time) throw new InvalidArgumentError(`'${x}' is not day@HH:MM`);
+          return { day, time };
+        }),
+    )
+    .action(async (o: { timezone: string; slots: { day: string; time: string }[] }) =>
+      print(
+        await client().queue.set({ timezone: o.timezone, slots: o.slots } as Parameters<SpsClient['queue']['set']>[0]),
+      ),
+    );
+  queue
+    .command('next')
+    .description('the next free slot times (UTC)')
+    .option('--count <n>', 'how many (1-50, default 5)', (v: string) => Number(v))
+    .action(async (o: { count?: number }) => print(await client().queue.nextSlots(o.count ? { count: o.count } : {})));
+
   const keys = program.command('keys').alias('api-keys').description('API keys');
   listOptions(keys.command('list').description('list API keys (never their secrets)')).action(async (o: ListOptions) =>
     print(
@@ -114,10 +144,18 @@ export function buildProgram(
     .command('get <id>')
     .description('get a post')
     .action(async (id: string) => print(await client().posts.get(id)));
-  const postBody = (o: { text: string; accounts: string[]; now?: boolean; at?: string; media?: string[] }) => ({
+  const postBody = (o: {
+    text: string;
+    accounts: string[];
+    now?: boolean;
+    at?: string;
+    queue?: boolean;
+    media?: string[];
+  }) => ({
     content: o.text,
     accountIds: o.accounts,
     ...(o.now ? { publishNow: true } : {}),
+    ...(o.queue ? { addToQueue: true } : {}),
     ...(o.at ? { scheduledAt: o.at } : {}),
     ...(o.media ? { mediaUrls: o.media } : {}),
   });
@@ -128,6 +166,7 @@ export function buildProgram(
     .requiredOption('--accounts <ids>', 'comma-separated account ids', csv)
     .addOption(new Option('--now', 'publish immediately').conflicts('at'))
     .addOption(new Option('--at <iso>', 'schedule for this ISO 8601 date-time').argParser(isoDate))
+    .addOption(new Option('--queue', "schedule at the queue's next free slot").conflicts(['now', 'at']))
     .option('--media <urls>', 'comma-separated public media URLs', csv)
     .option('--idempotency-key <key>', 'Idempotency-Key (default: generated)')
     .action(
@@ -136,6 +175,7 @@ export function buildProgram(
         accounts: string[];
         now?: boolean;
         at?: string;
+        queue?: boolean;
         media?: string[];
         idempotencyKey?: string;
       }) => print(await client().posts.create(postBody(o), { idempotencyKey: o.idempotencyKey })),

@@ -190,6 +190,14 @@ export class SpsClient {
     disconnect: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/accounts/{id}', { ...o, path: { id } }),
   };
 
+  /** The profile's posting queue: weekly slots in a time zone, used by posts created with addToQueue. */
+  readonly queue = {
+    get: (o?: CallOptions) => this.request('GET', '/v1/queue', o),
+    set: (body: BodyOf<'/v1/queue', 'PUT'>, o?: CallOptions) => this.request('PUT', '/v1/queue', { ...o, body }),
+    nextSlots: (query: QueryOf<'/v1/queue/next-slots'> = {}, o?: CallOptions) =>
+      this.request('GET', '/v1/queue/next-slots', { ...o, query }),
+  };
+
   readonly posts = {
     list: (query: QueryOf<'/v1/posts'> = {}, o?: CallOptions) => this.request('GET', '/v1/posts', { ...o, query }),
     iterate: (query: QueryOf<'/v1/posts'> = {}, o?: CallOptions) => this.paginate('/v1/posts', 'posts', query, o),

@@ -168,6 +168,26 @@ describe('typed client and sps CLI against the service', () => {
       expect((await client.posts.get(posts[1]!.id)).post.content.message).toBe('bulk two');
     });
 
+    it('should set, show and use the posting queue', async () => {
+      const set = await sps(['queue', 'set', '--timezone', 'Asia/Tokyo', '--slots', 'mon@09:00,thu@18:15'], env());
+      expect(set.code).toBe(0);
+      expect(JSON.parse(set.stdout)).toEqual({
+        timezone: 'Asia/Tokyo',
+        slots: [
+          { day: 'mon', time: '09:00' },
+          { day: 'thu', time: '18:15' },
+        ],
+      });
+      const [shown, next] = await Promise.all([
+        sps(['queue', 'get'], env()),
+        sps(['queue', 'next', '--count', '3'], env()),
+      ]);
+      expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(set.stdout));
+      const slots = (JSON.parse(next.stdout) as { slots: string[] }).slots;
+      expect(slots).toHaveLength(3);
+      expect(slots.every((s) => /T(00:00|09:15):00\.000Z$/.test(s))).toBe(true);
+    });
+
     it('should exit non-zero with "code: message (requestId)" on an API error', async () => {
       const limited = await sps(['events', 'list'], {
         SPS_API_KEY: await keyWith(['profiles:read']),

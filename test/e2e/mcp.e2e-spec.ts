@@ -70,6 +70,8 @@ describe('MCP server (/mcp)', () => {
         'list_accounts',
         'create_post',
         'create_posts_bulk',
+        'get_queue',
+        'list_queue_slots',
         'retry_post',
         'get_analytics_history',
         'list_events',
@@ -124,6 +126,22 @@ describe('MCP server (/mcp)', () => {
     );
     expect(refused.code).toBe('invalid_request');
     expect(refused.details).toMatchObject({ errors: [{ index: 0, code: 'accounts_not_found' }] });
+  });
+
+  it('should answer get_queue and list_queue_slots with the REST bodies of the queue', async () => {
+    await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] })
+      .expect(200);
+    const queue = JSON.parse((await call(client, 'get_queue')).content[0]!.text!) as unknown;
+    expect(queue).toEqual({ timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] });
+    const next = JSON.parse((await call(client, 'list_queue_slots', { count: 2 })).content[0]!.text!) as {
+      slots: string[];
+    };
+    expect(next.slots).toHaveLength(2);
+    expect(next.slots.every((s) => s.endsWith('T09:00:00.000Z'))).toBe(true);
   });
 
   it('should answer list_events with the audit trail', async () => {

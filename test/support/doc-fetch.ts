@@ -8,7 +8,8 @@ import type { AccountCredentials, PublishContent, PublishRequest } from '@/modul
 
 export interface DocRoute {
   method?: string;
-  url: string | RegExp;
+  /** A part of the URL, a RegExp on it, or a test of it. */
+  url: string | RegExp | ((url: string) => boolean);
   status?: number;
   json?: unknown;
   text?: string;
@@ -25,10 +26,19 @@ export interface RecordedRequest {
   body: string | Uint8Array | null;
 }
 
+/**
+ * The one fetch fake of the network tests: install it as global fetch, or hand `fetch` to an
+ * adapter that takes one (the Graph adapters). `fallback` answers requests no route matches
+ * (default: throw).
+ */
 export class DocFetch {
   readonly requests: RecordedRequest[] = [];
   private readonly routes: DocRoute[] = [];
   private spy: jest.SpyInstance | null = null;
+
+  constructor(private readonly fallback?: (method: string, url: string) => Omit<DocRoute, 'url'>) {}
+
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => this.handle(input, init);
 
   on(route: DocRoute): this {
     this.routes.push(route);
@@ -70,10 +80,12 @@ export class DocFetch {
           : (init.body as Uint8Array);
     this.requests.push({ method, url, headers, body });
     const i = this.routes.findIndex(
-      (r) => (!r.method || r.method === method) && (typeof r.url === 'string' ? url.includes(r.url) : r.url.test(url)),
+      (r) =>
+        (!r.method || r.method === method) &&
+        (typeof r.url === 'string' ? url.includes(r.url) : typeof r.url === 'function' ? r.url(url) : r.url.test(url)),
     );
-    if (i < 0) throw new Error(`DocFetch: no route for ${method} ${url}`);
-    const route = this.routes[i]!;
+    if (i < 0 && !this.fallback) throw new Error(`DocFetch: no route for ${method} ${url}`);
+    const route: Omit<DocRoute, 'url'> = i < 0 ? this.fallback!(method, url) : this.routes[i]!;
     if (route.once) this.routes.splice(i, 1);
     if (route.error) throw route.error;
     const text = route.text ?? (route.json === undefined ? '' : JSON.stringify(route.json));

@@ -1,13 +1,15 @@
-import type { FetchFn } from '@/modules/networks/kit/graph/graph-client';
+import type { FetchFn } from '@/modules/networks/kit/http';
+import { DocFetch } from './doc-fetch';
 
 /**
- * A tiny stand-in for fetch, ONLY for doc-body unit tests of adapters: answers canned bodies
- * (copied from the networks' documentation) by method + path, and records every call.
+ * The Graph adapters' tests' way to script DocFetch (the one fetch fake): canned bodies copied
+ * from the networks' documentation by method + path (the path's end), the last reply of a route
+ * repeating; an unscripted call answers Graph's error. `calls` lists requests with their query
+ * (GET) or form (POST) parameters.
  */
 export interface FakeCall {
   method: string;
   url: URL;
-  /** Query params (GET) or form fields (POST). */
   params: Record<string, string>;
 }
 
@@ -15,43 +17,36 @@ export type FakeReply = { status?: number; body: unknown; headers?: Record<strin
 
 export interface FakeFetch {
   fetch: FetchFn;
-  calls: FakeCall[];
-  /** Replies are used in order for a route; the last one repeats. */
+  readonly calls: FakeCall[];
   on(method: string, path: string | RegExp, ...replies: FakeReply[]): FakeFetch;
 }
 
 export function fakeFetch(): FakeFetch {
-  const routes: { method: string; path: string | RegExp; replies: FakeReply[] }[] = [];
-  const calls: FakeCall[] = [];
+  const doc = new DocFetch((method, url) => ({
+    status: 400,
+    json: { error: { message: `no fake for ${method} ${new URL(url).pathname}`, code: 100 } },
+  }));
   const fake: FakeFetch = {
-    calls,
-    on(method, path, ...replies) {
-      routes.push({ method, path, replies });
-      return fake;
-    },
-    fetch: async (input, init) => {
-      const url = new URL(input);
-      const method = init.method ?? 'GET';
-      const params = Object.fromEntries(
-        (method === 'GET' ? url.searchParams : new URLSearchParams(String(init.body ?? ''))).entries(),
-      );
-      calls.push({ method, url, params });
-      const route = routes.find(
-        (r) =>
-          r.method === method &&
-          (typeof r.path === 'string' ? url.pathname.endsWith(r.path) : r.path.test(url.pathname)),
-      );
-      if (!route)
-        return new Response(
-          JSON.stringify({ error: { message: `no fake for ${method} ${url.pathname}`, code: 100 } }),
-          { status: 400 },
-        );
-      const reply = route.replies.length > 1 ? route.replies.shift()! : route.replies[0];
-      if (reply instanceof Error) throw reply;
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status ?? 200,
-        headers: { 'content-type': 'application/json', ...reply.headers },
+    fetch: doc.fetch,
+    get calls() {
+      return doc.requests.map((r) => {
+        const url = new URL(r.url);
+        const form = r.method === 'GET' ? url.searchParams : new URLSearchParams(String(r.body ?? ''));
+        return { method: r.method, url, params: Object.fromEntries(form.entries()) };
       });
+    },
+    on(method, path, ...replies) {
+      const pathname = (u: string) => new URL(u).pathname;
+      const url = (u: string) => (typeof path === 'string' ? pathname(u).endsWith(path) : path.test(pathname(u)));
+      replies.forEach((reply, i) => {
+        const once = i < replies.length - 1;
+        doc.on(
+          reply instanceof Error
+            ? { method, url, error: reply, once }
+            : { method, url, status: reply.status, json: reply.body, headers: reply.headers, once },
+        );
+      });
+      return fake;
     },
   };
   return fake;
@@ -65,7 +60,4 @@ export const fakeEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({
   timeoutMs: 5000,
 });
 
-/** What fetch throws when AbortSignal.timeout fires. */
-export function timeoutError(): Error {
-  return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-}
+export { timeout as timeoutError } from './doc-fetch';

@@ -560,6 +560,44 @@ export interface paths {
         patch: operations["Profiles_update"];
         trace?: never;
     };
+    "/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile's posting queue: weekly slots in its time zone (none yet: UTC and no slots). */
+        get: operations["Queue_get"];
+        /** Replace the profile's queue. An unknown time zone is 400 invalid_request. */
+        put: operations["Queue_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/queue/next-slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next free slot times in UTC (default 5, at most 50), following the zone's daylight-saving
+         *     changes; slots taken by posts created with `addToQueue: true` are left out.
+         */
+        get: operations["Queue_next"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/social-pages": {
         parameters: {
             query?: never;
@@ -1003,6 +1041,12 @@ export interface components {
             /** @description Newer shape: account ids to publish to (required in that shape). */
             accountIds?: string[];
             /**
+             * @description Newer shape: schedule at the profile's next free posting-queue slot (GET /v1/queue/next-slots),
+             *     instead of publishNow or scheduledAt. 400 invalid_request when the profile has no slots.
+             * @example true
+             */
+            addToQueue?: boolean;
+            /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.caption.
              */
@@ -1297,6 +1341,16 @@ export interface components {
             /** @description This period: the sum over the range (followers: the last value; engagementRate: a percentage). */
             value: number;
         };
+        NextSlotsDto: {
+            /**
+             * @description The next free slot times, UTC, earliest first.
+             * @example [
+             *       "2026-11-30T08:00:00.000Z",
+             *       "2026-12-02T16:30:00.000Z"
+             *     ]
+             */
+            slots: string[];
+        };
         PlatformTotalsDto: {
             /** @description Accounts of this network with snapshots in the range. */
             accounts: number;
@@ -1529,6 +1583,45 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        PutQueueDto: {
+            /** @description The profile to act on; defaults to the key's home profile. */
+            profileId?: string;
+            /**
+             * @example [
+             *       {
+             *         "day": "mon",
+             *         "time": "09:00"
+             *       },
+             *       {
+             *         "day": "wed",
+             *         "time": "17:30"
+             *       }
+             *     ]
+             */
+            slots: components["schemas"]["QueueSlotDto"][];
+            /**
+             * @description IANA time zone the slot times are in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+        };
+        QueueDto: {
+            slots: components["schemas"]["QueueSlotDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+        };
+        QueueSlotDto: {
+            /**
+             * @example mon
+             * @enum {string}
+             */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /**
+             * @description 24-hour local time, HH:MM.
+             * @example 09:30
+             */
+            time: string;
+        };
         ReadinessDto: {
             /** @enum {string} */
             status: "ok";
@@ -1690,6 +1783,12 @@ export interface components {
         ValidatePostDto: {
             /** @description Newer shape: account ids to publish to (required in that shape). */
             accountIds?: string[];
+            /**
+             * @description Newer shape: schedule at the profile's next free posting-queue slot (GET /v1/queue/next-slots),
+             *     instead of publishNow or scheduledAt. 400 invalid_request when the profile has no slots.
+             * @example true
+             */
+            addToQueue?: boolean;
             /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.caption.
@@ -1934,6 +2033,7 @@ export type SchemaLiveItemMetricsDto = components['schemas']['LiveItemMetricsDto
 export type SchemaLivePostTargetDto = components['schemas']['LivePostTargetDto'];
 export type SchemaMediaUploadDto = components['schemas']['MediaUploadDto'];
 export type SchemaMetricSummaryDto = components['schemas']['MetricSummaryDto'];
+export type SchemaNextSlotsDto = components['schemas']['NextSlotsDto'];
 export type SchemaPlatformTotalsDto = components['schemas']['PlatformTotalsDto'];
 export type SchemaPolicyDto = components['schemas']['PolicyDto'];
 export type SchemaPolicyResponseDto = components['schemas']['PolicyResponseDto'];
@@ -1954,6 +2054,9 @@ export type SchemaProfileDto = components['schemas']['ProfileDto'];
 export type SchemaProfileListDto = components['schemas']['ProfileListDto'];
 export type SchemaProfileResponseDto = components['schemas']['ProfileResponseDto'];
 export type SchemaPublishContentDto = components['schemas']['PublishContentDto'];
+export type SchemaPutQueueDto = components['schemas']['PutQueueDto'];
+export type SchemaQueueDto = components['schemas']['QueueDto'];
+export type SchemaQueueSlotDto = components['schemas']['QueueSlotDto'];
 export type SchemaReadinessDto = components['schemas']['ReadinessDto'];
 export type SchemaRejectPostDto = components['schemas']['RejectPostDto'];
 export type SchemaRequestLogDto = components['schemas']['RequestLogDto'];
@@ -6347,6 +6450,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "posts": [
+                 *         {
+                 *           "content": "Monday brew tip: bloom the grounds for 30 seconds.",
+                 *           "accountIds": [
+                 *             "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f"
+                 *           ],
+                 *           "scheduledAt": "2030-05-06T08:00:00Z"
+                 *         },
+                 *         {
+                 *           "content": "Our spring blend is back in all shops today.",
+                 *           "accountIds": [
+                 *             "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f"
+                 *           ],
+                 *           "publishNow": true
+                 *         }
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkCreatePostsDto"];
             };
         };
@@ -6448,6 +6572,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `payload_too_large`: A body over the size limit. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
             429: {
                 headers: {
@@ -6465,6 +6603,20 @@ export interface operations {
             };
             /** @description `internal_error`: Server failure. */
             500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7411,6 +7563,354 @@ export interface operations {
             };
             /** @description `payload_too_large`: A body over the size limit. */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Queue_get: {
+        parameters: {
+            query?: {
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Queue_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to retry: stored 24 hours per API key and route; a repeat returns the stored response (`Idempotent-Replayed: true`); another body with the same key answers 409 `idempotency_key_reused`; a repeat while the first still runs answers 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutQueueDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: A body over the size limit. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Queue_next: {
+        parameters: {
+            query?: {
+                /** @description How many slots, 1 to 50. */
+                count?: number;
+                /** @description The profile to act on; defaults to the key's home profile. */
+                profileId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NextSlotsDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. | `invalid_request`: Body or query failed validation; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -57,6 +57,12 @@ const postBody = {
     .describe('The post text, or a content object for media, links and per-platform captions.'),
   accountIds: z.array(z.string()).min(1).describe('Ids of the connected accounts to publish to (see list_accounts).'),
   publishNow: z.boolean().describe('Queue for publishing immediately. Do not combine with scheduledAt.').optional(),
+  addToQueue: z
+    .boolean()
+    .describe(
+      "Schedule at the profile's next free posting-queue slot (see get_queue) instead of publishNow/scheduledAt.",
+    )
+    .optional(),
   scheduledAt: z
     .string()
     .describe('ISO 8601 date-time in the future to publish at. Omit both this and publishNow to save a draft.')
@@ -173,6 +179,25 @@ export const MCP_TOOLS: McpTool[] = [
     input: z.object({ ...postBody, idempotencyKey }),
     annotations: WRITE,
     call: (a) => ({ method: 'POST', path: '/v1/posts', ...writeBody(a) }),
+  }),
+  tool('get_queue', {
+    title: 'Get the posting queue',
+    description:
+      "The profile's posting queue: { timezone, slots: [{ day, time }] }, the weekly times posts created with addToQueue: true are scheduled at. GET /v1/queue. Needs posts:read.",
+    input: z.object({ profileId }),
+    annotations: READ,
+    call: (a) => ({ method: 'GET', path: '/v1/queue', query: a }),
+  }),
+  tool('list_queue_slots', {
+    title: 'List the next free queue slots',
+    description:
+      "The next free slot times of the posting queue in UTC ({ slots }), following the zone's daylight-saving changes: the times the next posts created with addToQueue: true will take. GET /v1/queue/next-slots. Needs posts:read.",
+    input: z.object({
+      count: z.number().int().min(1).max(50).describe('How many slots (default 5).').optional(),
+      profileId,
+    }),
+    annotations: READ,
+    call: (a) => ({ method: 'GET', path: '/v1/queue/next-slots', query: a }),
   }),
   tool('create_posts_bulk', {
     title: 'Create posts in bulk',

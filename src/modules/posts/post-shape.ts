@@ -38,6 +38,8 @@ export interface NormalisedCreate {
   intent: CreateIntent;
   /** As sent; parsed (and refused with invalid_scheduled_at) by parseScheduledAt. */
   scheduledAt: unknown;
+  /** Newer shape `addToQueue: true`: scheduled at the profile's next free queue slot. */
+  addToQueue: boolean;
   paths: FieldPaths;
 }
 
@@ -49,6 +51,7 @@ export interface CreateBody {
   scheduledAt?: unknown;
   accountIds?: string[];
   publishNow?: boolean;
+  addToQueue?: boolean;
   mediaUrls?: string[];
   platforms?: Record<string, Record<string, unknown>>;
 }
@@ -65,7 +68,7 @@ export const CONTENT_FIELDS = [
   'perAccount',
   ...PLATFORM_NAMES,
 ] as const;
-const NEWER_FIELDS = ['accountIds', 'publishNow', 'mediaUrls', 'platforms'] as const;
+const NEWER_FIELDS = ['accountIds', 'publishNow', 'addToQueue', 'mediaUrls', 'platforms'] as const;
 const OLDER_FIELDS = ['targetIds', 'saveAsDraft'] as const;
 
 const VIDEO_EXTENSION = /\.(mp4|m4v|mov|qt|webm|avi|mkv|mpe?g)$/i;
@@ -265,6 +268,7 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
     accountField: shape === 'newer' ? 'accountIds' : 'targetIds',
     intent: intentOf(shape, body),
     scheduledAt: body.scheduledAt ?? null,
+    addToQueue: shape === 'newer' && body.addToQueue === true,
     paths,
   };
 }
@@ -277,6 +281,12 @@ function requireIds(ids: string[] | undefined, field: string): string[] {
 function intentOf(shape: RequestShape, body: CreateBody): CreateIntent {
   const scheduled = defined(body.scheduledAt);
   if (shape === 'newer') {
+    if (body.addToQueue === true && (body.publishNow === true || scheduled))
+      throw ApiError.invalid(
+        'addToQueue',
+        'Give one of addToQueue, publishNow or scheduledAt: addToQueue schedules at the next free queue slot.',
+      );
+    if (body.addToQueue === true) return 'schedule';
     if (body.publishNow === true && scheduled)
       throw ApiError.invalid('publishNow', 'Give either publishNow or scheduledAt, not both.');
     if (body.publishNow === true) return 'publish';

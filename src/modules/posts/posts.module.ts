@@ -14,6 +14,8 @@ import { PostTransitions } from './services/post-transitions';
 import { PostValidationService } from './services/post-validation.service';
 import { PostsApprovalService } from './services/posts-approval.service';
 import { PostsBulkService } from './services/posts-bulk.service';
+import { PostingQueueService } from './queue/posting-queue.service';
+import { QueueController } from './queue/queue.controller';
 import { PostsCreateService } from './services/posts-create.service';
 import { PostsLifecycleService } from './services/posts-lifecycle.service';
 import { PostsQueueService } from './services/posts-queue.service';
@@ -37,7 +39,7 @@ import { PostsRepository } from './services/posts.repository';
     ]),
     PolicyModule,
   ],
-  controllers: [PostsController, PostActionsController],
+  controllers: [PostsController, PostActionsController, QueueController],
   providers: [
     PostTransitions,
     PostsRepository,
@@ -46,6 +48,7 @@ import { PostsRepository } from './services/posts.repository';
     PostFlow,
     PostsCreateService,
     PostsBulkService,
+    PostingQueueService,
     PostsReadService,
     PostsLifecycleService,
     PostsApprovalService,

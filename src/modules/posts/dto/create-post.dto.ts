@@ -150,6 +150,15 @@ export class CreatePostDto extends ProfileBodyDto {
   @IsBoolean()
   publishNow?: boolean;
 
+  /**
+   * Newer shape: schedule at the profile's next free posting-queue slot (GET /v1/queue/next-slots),
+   * instead of publishNow or scheduledAt. 400 invalid_request when the profile has no slots.
+   */
+  @ApiPropertyOptional({ example: true })
+  @IsOptional()
+  @IsBoolean()
+  addToQueue?: boolean;
+
   /** Newer shape: public media URLs (videos recognised by extension, the rest are images). */
   @IsOptional()
   @IsArray()

@@ -24,6 +24,7 @@ import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps, readPostUsage }
 import { PostTransitions } from './post-transitions';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
+import { PostingQueueService } from '../queue/posting-queue.service';
 import { ActiveAccount, PostsRepository } from './posts.repository';
 import type { EffectivePolicy } from '@/modules/policy/policy.service';
 
@@ -72,6 +73,7 @@ export class PostsCreateService {
     private readonly transitions: PostTransitions,
     private readonly outbox: OutboxService,
     private readonly queue: PostsQueueService,
+    private readonly postingQueue: PostingQueueService,
   ) {}
 
   /**
@@ -142,6 +144,7 @@ export class PostsCreateService {
   ): Promise<{ post: PostEntity; targets: PostTargetEntity[] }> {
     const { req, policy } = c;
     const state = initialState(req.intent, c.needsApproval);
+    const slot = req.addToQueue ? await this.postingQueue.claim(m, auth, new Date()) : null;
     const saved = await m.save(
       m.create(PostEntity, {
         workspaceId: auth.workspaceId,
@@ -151,7 +154,7 @@ export class PostsCreateService {
         message: req.content.message ?? null,
         caption: req.content.caption ?? null,
         content: req.content,
-        scheduledAt: c.scheduledAt,
+        scheduledAt: slot ? slot.at : c.scheduledAt,
         createdByKeyId: auth.keyId,
         createdByUserId: auth.ownerUserId,
         approvedByUserId: null,
@@ -159,6 +162,7 @@ export class PostsCreateService {
         publishedAt: null,
       }),
     );
+    if (slot) await slot.attach(saved.id);
     if (afterPostInsert) await afterPostInsert();
     const rows = await m.save(
       c.chosen.map((a) =>

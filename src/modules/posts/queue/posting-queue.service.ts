@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthContext } from '@/common/auth/auth-context';
+import { ApiError } from '@/common/errors/api-error';
+import type { NextSlotsDto, PutQueueDto, QueueDto } from './queue.dto';
+import { assertTimeZone, nextSlots, QueueSlot } from './queue-slots';
+
+/** How many candidate slots a queued creation tries before giving up (each taken by a concurrent one). */
+const CLAIM_CANDIDATES = 50;
+
+/** GET/PUT /v1/queue, GET /v1/queue/next-slots, and the slot a post created with addToQueue takes. */
+@Injectable()
+export class PostingQueueService {
+  constructor(private readonly ds: DataSource) {}
+
+  async get(auth: AuthContext, m: EntityManager = this.ds.manager): Promise<QueueDto> {
+    const rows = (await m.query(`SELECT timezone, slots FROM posting_queues WHERE profile_id = $1`, [
+      auth.profileId,
+    ])) as { timezone: string; slots: QueueSlot[] }[];
+    return rows[0] ?? { timezone: 'UTC', slots: [] };
+  }
+
+  async put(auth: AuthContext, dto: PutQueueDto): Promise<QueueDto> {
+    assertTimeZone(dto.timezone);
+    const unique = new Map(dto.slots.map((s) => [`${s.day} ${s.time}`, { day: s.day, time: s.time }]));
+    const slots = [...unique.values()];
+    await this.ds.query(
+      `INSERT INTO posting_queues (profile_id, timezone, slots, updated_at) VALUES ($1, $2, $3::jsonb, now())
+       ON CONFLICT (profile_id) DO UPDATE SET timezone = EXCLUDED.timezone, slots = EXCLUDED.slots, updated_at = now()`,
+      [auth.profileId, dto.timezone, JSON.stringify(slots)],
+    );
+    return { timezone: dto.timezone, slots };
+  }
+
+  async next(auth: AuthContext, count: number): Promise<NextSlotsDto> {
+    const queue = await this.get(auth);
+    const slots = nextSlots(queue.timezone, queue.slots, new Date(), count, await this.taken(this.ds.manager, auth));
+    return { slots: slots.map((d) => d.toISOString()) };
+  }
+
+  /**
+   * Takes the next free slot for a post in the caller's transaction: the insert into
+   * posting_queue_slots conflicts (waiting for a concurrent creation's commit) when the slot is
+   * taken, and the next candidate is tried. 400 invalid_request when the profile has no slots.
+   */
+  async claim(
+    m: EntityManager,
+    auth: AuthContext,
+    now: Date,
+  ): Promise<{ at: Date; attach: (postId: string) => Promise<void> }> {
+    const queue = await this.get(auth, m);
+    if (queue.slots.length === 0)
+      throw ApiError.invalid(
+        'addToQueue',
+        'addToQueue needs a posting queue: this profile has no slots (PUT /v1/queue).',
+      );
+    const candidates = nextSlots(queue.timezone, queue.slots, now, CLAIM_CANDIDATES, await this.taken(m, auth));
+    for (const at of candidates) {
+      const rows = (await m.query(
+        `INSERT INTO posting_queue_slots (profile_id, slot_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING slot_at`,
+        [auth.profileId, at],
+      )) as unknown[];
+      if (rows.length === 1)
+        return {
+          at,
+          attach: async (postId) => {
+            await m.query(`UPDATE posting_queue_slots SET post_id = $3 WHERE profile_id = $1 AND slot_at = $2`, [
+              auth.profileId,
+              at,
+              postId,
+            ]);
+          },
+        };
+    }
+    throw ApiError.invalid(
+      'addToQueue',
+      'Every upcoming slot of this profile’s queue is taken; add slots (PUT /v1/queue).',
+    );
+  }
+
+  private async taken(m: EntityManager, auth: AuthContext): Promise<Set<number>> {
+    const rows = (await m.query(`SELECT slot_at FROM posting_queue_slots WHERE profile_id = $1 AND slot_at > now()`, [
+      auth.profileId,
+    ])) as { slot_at: Date }[];
+    return new Set(rows.map((r) => new Date(r.slot_at).getTime()));
+  }
+}

@@ -1,0 +1,98 @@
+import { ApiError } from '@/common/errors/api-error';
+
+/** Pure slot arithmetic of posting queues: weekly local times in an IANA zone, as UTC instants. */
+
+export const QUEUE_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type QueueDay = (typeof QUEUE_DAYS)[number];
+
+export interface QueueSlot {
+  day: QueueDay;
+  time: string;
+}
+
+/** True when the runtime knows the IANA zone. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function assertTimeZone(zone: string): void {
+  if (!isTimeZone(zone))
+    throw ApiError.invalid('timezone', `timezone '${zone}' is not an IANA time zone, e.g. Europe/Berlin or UTC.`);
+}
+
+/** Wall-clock fields of an instant in a zone. */
+function wallClock(ms: number, zone: string): { y: number; mo: number; d: number; h: number; mi: number; wd: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    weekday: 'short',
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  const wd = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday'));
+  return { y: +get('year'), mo: +get('month'), d: +get('day'), h: +get('hour'), mi: +get('minute'), wd };
+}
+
+/** The zone's offset from UTC (ms) at an instant. */
+function offsetAt(ms: number, zone: string): number {
+  const w = wallClock(ms, zone);
+  return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
+}
+
+/**
+ * The UTC instant of a local date and time in a zone. A time skipped by a daylight-saving
+ * change (spring forward) is taken at the same offset as before the change (02:30 → 03:30); a
+ * time that happens twice (fall back) is its first occurrence.
+ */
+export function zonedToUtc(y: number, mo: number, d: number, h: number, mi: number, zone: string): number {
+  const local = Date.UTC(y, mo - 1, d, h, mi);
+  const before = offsetAt(local - 86_400_000 / 2, zone);
+  const after = offsetAt(local + 86_400_000 / 2, zone);
+  // Try the larger offset first: for an ambiguous time that is the earlier instant.
+  for (const off of [Math.max(before, after), Math.min(before, after)]) {
+    const candidate = local - off;
+    if (offsetAt(candidate, zone) === off) return candidate;
+  }
+  return local - before;
+}
+
+/**
+ * The next `count` slot instants strictly after `now` that are not in `taken` (UTC ms), in
+ * order. Looks ahead at most 400 days.
+ */
+export function nextSlots(
+  zone: string,
+  slots: QueueSlot[],
+  now: Date,
+  count: number,
+  taken: ReadonlySet<number> = new Set(),
+): Date[] {
+  if (slots.length === 0) return [];
+  const out: Date[] = [];
+  const today = wallClock(now.getTime(), zone);
+  const times = [...slots].sort((a, b) => a.time.localeCompare(b.time));
+  for (let i = 0; i < 400 && out.length < count; i++) {
+    const day = new Date(Date.UTC(today.y, today.mo - 1, today.d + i));
+    const wd = (day.getUTCDay() + 6) % 7;
+    const seen = new Set<number>();
+    for (const s of times) {
+      if (QUEUE_DAYS.indexOf(s.day) !== wd) continue;
+      const [h, mi] = s.time.split(':').map(Number) as [number, number];
+      const at = zonedToUtc(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), h, mi, zone);
+      if (at <= now.getTime() || taken.has(at) || seen.has(at)) continue;
+      seen.add(at);
+      out.push(new Date(at));
+      if (out.length >= count) break;
+    }
+  }
+  return out.sort((a, b) => a.getTime() - b.getTime()).slice(0, count);
+}

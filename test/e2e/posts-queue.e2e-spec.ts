@@ -1,0 +1,130 @@
+import { connectAccount } from '../support/post-fixtures';
+import { createTenant, createTestApp, TestApp } from '../support/test-app';
+
+/** Posting queues: GET/PUT /v1/queue, GET /v1/queue/next-slots, POST /v1/posts with addToQueue. */
+describe('posting queues', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const everyDay = (time: string) => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, time }));
+
+  it('should answer an empty queue, store a valid one and refuse an unknown zone or a bad slot', async () => {
+    const tenant = await createTenant(t);
+    const empty = await t.http().get('/v1/queue').set(tenant.auth);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ timezone: 'UTC', slots: [] });
+
+    const body = {
+      timezone: 'Europe/Berlin',
+      slots: [
+        { day: 'mon', time: '09:00' },
+        { day: 'fri', time: '17:30' },
+      ],
+    };
+    const put = await t.http().put('/v1/queue').set(tenant.auth).send(body);
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual(body);
+    expect((await t.http().get('/v1/queue').set(tenant.auth)).body).toEqual(body);
+
+    const zone = await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ ...body, timezone: 'Mars/Olympus' });
+    expect(zone.status).toBe(400);
+    expect(zone.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'timezone' } });
+    const time = await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: [{ day: 'mon', time: '25:00' }] });
+    expect(time.status).toBe(400);
+    expect(time.body.error.code).toBe('invalid_request');
+    expect(time.body.error.details.field).toMatch(/^slots\.0\.time$/);
+    const day = await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: [{ day: 'someday', time: '10:00' }] });
+    expect(day.status).toBe(400);
+    expect((await t.http().get('/v1/queue').set(tenant.auth)).body).toEqual(body);
+  });
+
+  it('should list the next free slots in UTC, following the zone', async () => {
+    const tenant = await createTenant(t);
+    await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'Asia/Tokyo', slots: everyDay('09:00') })
+      .expect(200);
+    const res = await t.http().get('/v1/queue/next-slots?count=3').set(tenant.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.slots).toHaveLength(3);
+    for (const s of res.body.slots as string[]) {
+      expect(s).toMatch(/T00:00:00\.000Z$/); // 09:00 in Tokyo (UTC+9, no daylight saving)
+      expect(Date.parse(s)).toBeGreaterThan(Date.now());
+    }
+    expect((await t.http().get('/v1/queue/next-slots').set(tenant.auth)).body.slots).toHaveLength(5);
+    const tooMany = await t.http().get('/v1/queue/next-slots?count=51').set(tenant.auth);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'count' } });
+  });
+
+  it('should schedule addToQueue posts at distinct free slots, even when created concurrently', async () => {
+    const tenant = await createTenant(t);
+    const fb = await connectAccount(t, tenant, 'facebook');
+    await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: everyDay('10:00') })
+      .expect(200);
+    const expected = (await t.http().get('/v1/queue/next-slots?count=6').set(tenant.auth)).body.slots as string[];
+
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t
+          .http()
+          .post('/v1/posts')
+          .set(tenant.auth)
+          .send({ content: `queued ${i}`, accountIds: [fb.id], addToQueue: true }),
+      ),
+    );
+    for (const r of results) {
+      expect(r.status).toBe(201);
+      expect(r.body.state).toBe('scheduled');
+    }
+    const times = results.map((r) => r.body.post.scheduledAt as string).sort();
+    expect(times).toEqual(expected);
+    const next = (await t.http().get('/v1/queue/next-slots?count=1').set(tenant.auth)).body.slots as string[];
+    expect(Date.parse(next[0]!)).toBeGreaterThan(Date.parse(expected[5]!));
+  });
+
+  it('should refuse addToQueue without slots or combined with scheduledAt/publishNow', async () => {
+    const tenant = await createTenant(t);
+    const fb = await connectAccount(t, tenant, 'facebook');
+    const none = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'no queue', accountIds: [fb.id], addToQueue: true });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'addToQueue' } });
+    const both = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({ content: 'both', accountIds: [fb.id], addToQueue: true, publishNow: true });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details.field).toBe('addToQueue');
+    const count = (await t.ds.query('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [
+      tenant.workspaceId,
+    ])) as { n: number }[];
+    expect(count[0]!.n).toBe(0);
+  });
+});
