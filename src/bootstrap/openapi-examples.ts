@@ -48,6 +48,14 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     content: 'Our spring blend is back — now also in 1 kg bags.',
     scheduledAt: '2030-05-04T10:00:00Z',
   },
+  'PUT /v1/queue': {
+    timezone: 'Europe/Berlin',
+    slots: [
+      { day: 'mon', time: '09:00' },
+      { day: 'wed', time: '17:30' },
+      { day: 'fri', time: '12:00' },
+    ],
+  },
   'POST /v1/posts/{id}/reject': { reason: 'Please mention the opening hours.' },
   'POST /v1/webhooks': { url: 'https://hooks.example.com/social', events: ['post.published', 'post.failed'] },
   'PATCH /v1/webhooks/{id}': { events: ['post.published', 'post.failed', 'post.partially_published'], isActive: true },
