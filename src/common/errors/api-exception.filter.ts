@@ -4,6 +4,7 @@ import { AppConfig } from '@/config/config';
 import { redactUrl } from '../logging/redact-url';
 import { ServiceRequest, newRequestId } from '../request/request-context';
 import { ReplayedResponse } from '../idempotency/idempotency.interceptor';
+import { isHostedPageMiss, sendHostedNotFound } from './hosted-not-found';
 import { asErrorEnvelope, renderError, toApiError, wantsLegacyErrors } from './error-envelope';
 
 /** Renders every failure (validation, unknown routes, body-parser errors, crashes) as the spec's envelope. */
@@ -51,6 +52,7 @@ export function sendError(
     return;
   }
   res.setHeader('X-Request-Id', req.id);
+  if (isHostedPageMiss(req.method, req.originalUrl, rendered.status)) return sendHostedNotFound(res);
   // RFC 6750: a 401 names the scheme it wants.
   if (rendered.status === 401)
     res.setHeader(
