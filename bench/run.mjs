@@ -24,6 +24,10 @@ import pg from 'pg';
 import { root, throwawayApp, writeResults } from './lib/throwaway-app.mjs';
 
 const quick = process.argv.includes('--quick');
+// --gate=floor (CI): exit 1 only when a ratio falls below its regression floor (FLOORS, about half
+// of the last measured ratio), so CI catches a regression without failing on a target that is
+// still open; the table always shows the issue's targets. Without it, the targets are the gate.
+const gate = (process.argv.find((a) => a.startsWith('--gate=')) ?? '--gate=target').split('=')[1];
 const arg = (name, fallback) => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
   return hit ? Number(hit.split('=')[1]) : fallback;
@@ -49,6 +53,19 @@ const TARGETS = {
   'GET /v1/posts?limit=20 (1M posts)': { ratio: 0.5 },
   'Publishing pipeline (posts × 3 targets)': { ratio: 0.4 },
   'Webhook fan-out (1 event)': { ratio: 0.4, p99ms: 1000 },
+};
+
+/** Regression floors for --gate=floor: roughly half of the ratios measured when they were set. */
+const FLOORS = {
+  'GET /v1/profile': 0.1,
+  'POST /v1/posts draft, 1 target': 0.1,
+  'POST /v1/posts draft, 3 targets': 0.1,
+  'POST /v1/posts publishNow, 1 target': 0.1,
+  'POST /v1/posts publishNow, 3 targets': 0.15,
+  'GET /v1/posts?limit=20 (10k posts)': 0.1,
+  'GET /v1/posts?limit=20 (1M posts)': 0.1,
+  'Publishing pipeline (posts × 3 targets)': 0.15,
+  'Webhook fan-out (1 event)': 0.04,
 };
 
 const app = throwawayApp({ dbPrefix: 'sps_bench_', fromSource: true });
@@ -381,11 +398,15 @@ async function main() {
     const data = { at: new Date().toISOString(), node: process.version, quick, config: C, results, rows };
     const file = writeResults(quick ? 'quick-' : 'full-', data);
     copyFileSync(file, join(root, 'bench/results/latest.json'));
-    const failed = results.filter((r) => !r.ok);
+    const failed =
+      gate === 'floor' ? results.filter((r) => !(r.ratio >= (FLOORS[r.name] ?? 0))) : results.filter((r) => !r.ok);
     const errors = results.filter((r) => r.errors > 0);
     if (errors.length) console.log(`Errors (non-2xx or unfinished) in: ${errors.map((r) => r.name).join(', ')}`);
     if (failed.length) {
-      console.log(`Below target: ${failed.map((r) => `${r.name} (${round(r.ratio, 2)}, ${r.target})`).join('; ')}`);
+      const what = gate === 'floor' ? 'regression floor' : 'target';
+      console.log(
+        `Below ${what}: ${failed.map((r) => `${r.name} (${round(r.ratio, 2)}, ${gate === 'floor' ? `≥ ${FLOORS[r.name]}×` : r.target})`).join('; ')}`,
+      );
       process.exitCode = 1;
     }
   } finally {
