@@ -15,19 +15,20 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/ban-ts-comment': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // The type-aware rules still off, each with its reason (the rest of recommendedTypeChecked is on).
+      // `any` flows in from JSON bodies (supertest's res.body in tests, raw network JSON in a few
+      // src sites: 5 assignments, 1 member access, 2 returns); off until those are typed.
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-function-type': 'off',
+      // Async methods that keep a Promise-returning contract without an await (6 src sites).
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/unbound-method': 'off',
-      '@typescript-eslint/no-redundant-type-constituents': 'off',
-      '@typescript-eslint/restrict-template-expressions': 'off',
-      '@typescript-eslint/only-throw-error': 'off',
+      // Autofixable, but ~360 sites in files other branches are editing: one `eslint --fix` pass later.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // Off until reviewed one by one: 8 src sites stringify a value not typed as a string.
       '@typescript-eslint/no-base-to-string': 'off',
+      // Off until reviewed: one src site each (a thrown non-Error; a string compared with an enum).
+      '@typescript-eslint/only-throw-error': 'off',
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
@@ -71,5 +72,13 @@ export default tseslint.config(
     files: ['src/common/auth/auth.module.ts', 'src/common/auth/auth.service.ts', 'src/common/auth/auth-context.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
-  { files: ['test/**/*.ts', '**/*.spec.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
+  {
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Tests call and pass along response bodies (`any`) freely; src may not.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+    },
+  },
 );
