@@ -94,14 +94,9 @@ export interface SelectionChoice {
 
 /** What the accounts of a network are called for people: Facebook Pages, LinkedIn profile and company pages. */
 function accountWords(platform: PlatformName): { plural: string } {
-  switch (platform) {
-    case 'facebook':
-      return { plural: 'Facebook Pages' };
-    case 'linkedin':
-      return { plural: 'LinkedIn profile and company pages' };
-    default:
-      return { plural: `${platformLabel(platform)} accounts` };
-  }
+  if (platform === 'facebook') return { plural: 'Facebook Pages' };
+  if (platform === 'linkedin') return { plural: 'LinkedIn profile and company pages' };
+  return { plural: `${platformLabel(platform)} accounts` };
 }
 
 export function selectionPage(p: {
