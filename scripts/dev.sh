@@ -24,6 +24,8 @@ export SANDBOX_PLATFORMS="${SANDBOX_PLATFORMS:-true}"
 export PORT="${PORT:-3000}"
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$PORT}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
+# Operator endpoints (/metrics, /queues) need a token; a local one when none is configured.
+export OPERATOR_TOKEN="${OPERATOR_TOKEN:-dev-operator-$(node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("hex"))')}"
 
 # package.json engines is the supported range; outside it (e.g. Node 20, end of life) npm warns
 # EBADENGINE and things may work, but nothing is promised.
@@ -92,6 +94,8 @@ cat <<EOF
   ─────────────────────────────────────────
   Swagger UI   $PUBLIC_BASE_URL/docs
   OpenAPI      $PUBLIC_BASE_URL/openapi.json
+  Metrics      $PUBLIC_BASE_URL/metrics   Queues  $PUBLIC_BASE_URL/queues
+               (operator token: $OPERATOR_TOKEN — Bearer, or Basic with it as password)
   API key      $api_key
   Profile      $profile_id
   (the key is kept in $key_file)

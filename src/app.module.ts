@@ -5,6 +5,7 @@ import { AuthModule } from './common/auth/auth.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { redactUrl } from './common/logging/redact-url';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { RequestLoggingModule } from './common/logging/logging.module';
 import { OutboxModule } from './common/outbox/outbox.module';
 import { QueueModule } from './common/queue/queue.module';
@@ -56,6 +57,7 @@ export class AppModule {
       AuthModule,
       IdempotencyModule,
       RequestLoggingModule,
+      MetricsModule,
       ...FEATURE_MODULES,
     ];
     return { module: AppModule, imports };

@@ -12,6 +12,7 @@ import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.fi
 import { bodyReadError } from '../common/errors/error-envelope';
 import { answerClientErrorsWithEnvelope } from '../common/errors/http-client-errors';
 import { RequestLogMiddleware } from '../common/logging/request-log.middleware';
+import { httpMetrics, mountOperatorEndpoints } from '../common/metrics/operator';
 import { createValidationPipe } from '../common/errors/validation';
 import type { ServiceRequest } from '../common/request/request-context';
 import { rejectNulCharacters } from '../common/request/reject-nul.middleware';
@@ -60,6 +61,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestIdMiddleware);
+  app.use(httpMetrics);
+  // /metrics and /queues, behind OPERATOR_TOKEN (off without one).
+  mountOperatorEndpoints(app, config);
   // One request-log row per /v1 request, refusals before the body is read included.
   const requestLog = app.get(RequestLogMiddleware);
   app.use('/v1', (req: ServiceRequest, res: Response, next: NextFunction) => requestLog.use(req, res, next));

@@ -3,7 +3,9 @@ import { HTTP_CODE_METADATA, METHOD_METADATA, REDIRECT_METADATA } from '@nestjs/
 import { ModulesContainer } from '@nestjs/core';
 import { ApiResponse, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ERROR_CATALOGUE, ERROR_CODES } from '../common/errors/error-catalogue';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../common/errors/error-catalogue';
+import { REQUEST_EXAMPLES } from './openapi-examples';
+import { makeNullablesStrict } from './openapi-strict';
 
 /** Keys used by @nestjs/swagger (not exported by the package). */
 const API_RESPONSE = 'swagger/apiResponse';
@@ -93,8 +95,9 @@ export function errorCodesMarkdown(): string {
  * documents X-Request-Id, authenticated ones the RateLimit headers, 429 and 409 Retry-After,
  * writes the Idempotency-Key header and the replay marker.
  */
-export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
+export function finishOpenApiDocument(document: OpenAPIObject, opts: { docsBaseUrl?: string } = {}): OpenAPIObject {
   document.components ??= {};
+  makeNullablesStrict(document as unknown as Record<string, unknown>);
   document.components.headers = {
     ...document.components.headers,
     ...(HEADERS as unknown as Record<string, HeaderObject>),
@@ -116,15 +119,48 @@ export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   )) {
     for (const op of Object.values(item)) if (op && typeof op === 'object' && !op.security) op.security = [];
   }
-  for (const item of Object.values(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, unknown>)) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
       const operation = op as {
+        requestBody?: { content?: Record<string, { example?: unknown }> };
         security?: unknown[];
         parameters?: unknown[];
         responses: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
       };
+      const json = operation.requestBody?.content?.['application/json'];
+      const example = REQUEST_EXAMPLES[`${method.toUpperCase()} ${path}`];
+      if (json && json.example === undefined && example !== undefined) json.example = example;
       const authenticated = Array.isArray(operation.security) && operation.security.length > 0;
+      // Answers any operation can give, whatever its handler: an oversized body, a store that is down.
+      const common: ErrorCode[] = [];
+      if (operation.requestBody) common.push('payload_too_large');
+      if (authenticated) common.push('service_unavailable');
+      for (const code of common) {
+        const status = String(ERROR_CATALOGUE[code].status);
+        operation.responses[status] ??= {
+          description: `\`${code}\`: ${ERROR_CATALOGUE[code].description}`,
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: {
+                [code]: {
+                  summary: code,
+                  value: {
+                    error: {
+                      code,
+                      message: ERROR_CATALOGUE[code].message,
+                      docsUrl: `https://api.example.com/errors#${code}`,
+                      requestId: 'req_3fa85f6457174562',
+                    },
+                    message: ERROR_CATALOGUE[code].message,
+                  },
+                },
+              },
+            },
+          },
+        };
+      }
       if (!operation.security) operation.security = [];
       const idempotent = authenticated && WRITE_METHODS.has(method);
       if (
@@ -145,6 +181,17 @@ export function finishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
         if (status === '429' || (status === '409' && idempotent)) headers['Retry-After'] = ref('Retry-After');
         if (idempotent && /^2\d\d$/.test(status)) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
         response.headers = headers;
+        // Error examples link to this deployment's error catalogue, as the answers do.
+        if (opts.docsBaseUrl) {
+          for (const media of Object.values((response.content ?? {}) as Record<string, { examples?: object }>)) {
+            for (const ex of Object.values(
+              (media.examples ?? {}) as Record<string, { value?: { error?: Record<string, unknown> } }>,
+            )) {
+              const error = ex.value?.error;
+              if (error && typeof error.code === 'string') error.docsUrl = `${opts.docsBaseUrl}#${error.code}`;
+            }
+          }
+        }
       }
     }
   }

@@ -36,7 +36,9 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  return finishOpenApiDocument(Object.assign(document, WEBHOOKS_OPENAPI_EXTENSION));
+  return finishOpenApiDocument(Object.assign(document, WEBHOOKS_OPENAPI_EXTENSION), {
+    docsBaseUrl: config.docsBaseUrl,
+  });
 }
 
 export function setupSwagger(app: INestApplication, config: AppConfig): OpenAPIObject {

@@ -92,6 +92,10 @@ export const configSchema = z
     SANDBOX_REVIEW_MS: z.coerce.number().int().min(0).default(180000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+    // Operators: /metrics and /queues need this token (Bearer, or Basic with it as the password); unset = both off.
+    OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // Worker role: serve /metrics on this port (the worker has no HTTP server otherwise); unset = none.
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     // Network app credentials; in sandbox mode the sandbox accepts any values.
     FACEBOOK_APP_ID: z.string().default('sandbox-facebook-app'),
     FACEBOOK_APP_SECRET: z.string().default('sandbox-facebook-secret'),
@@ -167,6 +171,8 @@ export class AppConfig {
   readonly outboxPollMs: number;
   readonly schedulerSweepMs: number;
   readonly rateLimit: { perMinute: number; perHour: number };
+  /** /metrics and /queues: off unless an operator token is configured. */
+  readonly operator: { token: string | undefined; metricsPort: number | undefined };
   readonly credentials: Record<
     'facebook' | 'instagram' | 'threads' | 'linkedin' | 'tiktok' | 'youtube',
     { clientId: string; clientSecret: string }
@@ -228,6 +234,7 @@ export class AppConfig {
     this.outboxPollMs = env.OUTBOX_POLL_MS;
     this.schedulerSweepMs = env.SCHEDULER_SWEEP_MS;
     this.rateLimit = { perMinute: env.RATE_LIMIT_PER_MINUTE, perHour: env.RATE_LIMIT_PER_HOUR };
+    this.operator = { token: env.OPERATOR_TOKEN, metricsPort: env.METRICS_PORT };
     this.credentials = {
       facebook: { clientId: env.FACEBOOK_APP_ID, clientSecret: env.FACEBOOK_APP_SECRET },
       instagram: { clientId: env.INSTAGRAM_APP_ID, clientSecret: env.INSTAGRAM_APP_SECRET },

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '@/bootstrap/create-app';
 import { AppConfig, loadConfig } from '@/config/config';
 import { bootstrapWorkspace, BootstrapInput, BootstrapResult } from '@/modules/workspaces/bootstrap-workspace';
+import { type Contract, loadContract, withContract } from './contract';
 import { createFileDatabase } from './db';
 
 export interface TestApp {
@@ -55,7 +56,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       if ((err as { code?: string }).code === 'EADDRINUSE' && attempt < 5) continue;
       throw err;
     }
-    return testApp(app, config, port, databaseUrl, redisPrefix, opts);
+    // Every response through t.http() is checked against the app's own /openapi.json.
+    const contract = await loadContract(`http://127.0.0.1:${port}`).catch(() => undefined);
+    return testApp(app, config, port, databaseUrl, redisPrefix, opts, contract);
   }
 }
 
@@ -78,6 +81,7 @@ function testApp(
   databaseUrl: string,
   redisPrefix: string,
   opts: TestAppOptions,
+  contract?: Contract,
 ): TestApp {
   const url = `http://127.0.0.1:${port}`;
   const ds = app.get(DataSource);
@@ -88,7 +92,7 @@ function testApp(
     ds,
     databaseUrl,
     redisPrefix,
-    http: () => request(url),
+    http: () => (contract ? withContract(request(url), contract) : request(url)),
     close: async () => {
       await app.close();
       // The instance that made the Redis prefix removes its keys (queues, schedulers, windows).

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RequestLogEntity } from './request-log.entity';
@@ -12,7 +12,7 @@ const MAX_BUFFER = 20000;
  * lose at most the last second of log rows (they are diagnostics, not state); shutdown flushes.
  */
 @Injectable()
-export class RequestLogService implements OnModuleInit, OnApplicationShutdown {
+export class RequestLogService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('RequestLog');
   private buffer: Partial<RequestLogEntity>[] = [];
   private timer?: NodeJS.Timeout;
@@ -43,8 +43,13 @@ export class RequestLogService implements OnModuleInit, OnApplicationShutdown {
     return this.flushing;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Written before the database closes (onApplicationShutdown hooks run after every "before" one). */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JobHandler } from '../queue/job-handler.decorator';
+import { EventEntity } from './event.entity';
 import { QueueService } from '../queue/queue.service';
 
 const JOB_OPTS = {
@@ -35,6 +36,11 @@ export class OutboxRelayService {
   @JobHandler('redrive-outbox')
   onRedriveOutbox(): Promise<unknown> {
     return this.redriveBatch();
+  }
+
+  /** One committed event (the outbox owns the `events` table; the fan-out reads it through here). */
+  findEvent(eventId: string): Promise<EventEntity | null> {
+    return this.dataSource.getRepository(EventEntity).findOne({ where: { id: eventId } });
   }
 
   /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */

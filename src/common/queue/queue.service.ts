@@ -1,4 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Job, JobsOptions, MinimalJob, Queue, Worker } from 'bullmq';
 import { AppConfig } from '@/config/config';
@@ -21,7 +28,9 @@ const SCHEDULER_CHECK_MS = 5000;
  * modules in onModuleInit, and the periodic schedulers of PERIODIC_JOBS.
  */
 @Injectable()
-export class QueueService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class QueueService
+  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('Queue');
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
@@ -188,10 +197,18 @@ export class QueueService implements OnModuleInit, OnApplicationBootstrap, OnApp
     return handler(job.data as never, job as never, token);
   }
 
-  /** Stops workers (letting running jobs finish) before connections close. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Graceful shutdown, first half: stop taking jobs and let the running ones finish. Nest calls
+   * every beforeApplicationShutdown before any onApplicationShutdown, so this completes before
+   * TypeORM closes the database (a job still running then failed with "Driver not Connected").
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.schedulerCheck) clearInterval(this.schedulerCheck);
     await Promise.all(this.workers.map((w) => w.close().catch(() => undefined)));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
     await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
   }
 }

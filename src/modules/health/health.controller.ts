@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Public } from '@/common/auth/decorators';
@@ -7,6 +7,24 @@ import { ApiError } from '@/common/errors/api-error';
 import { ApiErrorResponses } from '@/common/errors/api-error-responses.decorator';
 import { ERROR_CATALOGUE } from '@/common/errors/error-catalogue';
 import { InjectRedis } from '@/common/redis/redis.module';
+
+export class HealthDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+}
+
+export class ReadinessChecksDto {
+  @ApiProperty({ enum: ['ok', 'down'] })
+  postgres: string;
+  @ApiProperty({ enum: ['ok', 'down'] })
+  redis: string;
+}
+
+export class ReadinessDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+  checks: ReadinessChecksDto;
+}
 
 @ApiTags('Health')
 @Controller()
@@ -19,7 +37,7 @@ export class HealthController {
   /** Liveness: the process answers. */
   @Get('health')
   @Public()
-  live(): { status: string } {
+  live(): HealthDto {
     return { status: 'ok' };
   }
 
@@ -27,7 +45,7 @@ export class HealthController {
   @Get('health/ready')
   @Public()
   @ApiErrorResponses('service_unavailable')
-  async ready(): Promise<{ status: string; checks: Record<string, string> }> {
+  async ready(): Promise<ReadinessDto> {
     const [db, redis] = await Promise.allSettled([
       withTimeout(this.dataSource.query('SELECT 1'), 2000),
       withTimeout(this.redis.ping(), 2000),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { request } from 'undici';
 import { SsrfSafeAgent } from '@/common/http/ssrf-safe-agent';
+import { recordWebhookDelivery } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
 import { RESPONSE_BODY_LIMIT } from './entities/webhook-delivery.entity';
 
@@ -74,6 +75,13 @@ export class WebhookSender {
   ) {}
 
   async send(url: string, rawBody: string, headers: Record<string, string>): Promise<SendResult> {
+    const started = performance.now();
+    const result = await this.post(url, rawBody, headers);
+    recordWebhookDelivery(result.status, result.ok, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  private async post(url: string, rawBody: string, headers: Record<string, string>): Promise<SendResult> {
     const timeoutMs = this.config.webhooks.timeoutMs;
     try {
       const res = await request(url, {

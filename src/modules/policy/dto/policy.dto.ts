@@ -44,7 +44,7 @@ export class UpdatePolicyDto extends ProfileBodyDto {
   blockedTerms?: string[];
 
   /** How far ahead posts may be scheduled, in days; null = no limit. */
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: 'integer', nullable: true })
   @IsOptional()
   @IsInt()
   @Min(1)

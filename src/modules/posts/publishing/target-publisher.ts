@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
 import type {
   AccountCredentials,
@@ -426,7 +427,7 @@ export class TargetPublisher {
       >
     >,
   ): Promise<void> {
-    await this.ds
+    const settled = await this.ds
       .createQueryBuilder()
       .update(TargetRow)
       .set(set)
@@ -435,6 +436,7 @@ export class TargetPublisher {
         from: ['pending', 'publishing', 'waiting_on_network'] satisfies TargetStatus[],
       })
       .execute();
+    if (settled.affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     Object.assign(target, set);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventEntity } from '@/common/outbox/event.entity';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
@@ -31,7 +30,7 @@ export class WebhookFanoutProcessor {
 
   /** Returns the number of deliveries queued. */
   async fanOut(eventId: string): Promise<number> {
-    const event = await this.dataSource.getRepository(EventEntity).findOne({ where: { id: eventId } });
+    const event = await this.relay.findEvent(eventId);
     // Audit-only types (api_key.created, webhook.updated, …) are never delivered.
     if (!event || !event.profileId || !isWebhookEventType(event.type)) return 0;
     // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
