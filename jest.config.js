@@ -1,5 +1,5 @@
 /** Jest runs TypeScript through SWC. NestJS 12 (and a few other deps) ship ESM only,
- * so those packages are transformed to CommonJS as well (see TOOLCHAIN.md). */
+ * so those packages are transformed to CommonJS as well (README, "Tests on ESM-only NestJS"). */
 const esmOnly = [
   '@nestjs',
   '@modelcontextprotocol',

@@ -61,6 +61,8 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     const offered = await boxes.count();
     expect(offered).toBeGreaterThan(1);
     const labels = await page.locator('label').allInnerTexts();
+    expect(await page.locator('legend').allInnerTexts()).toEqual(['Facebook Pages']);
+    expect(await page.locator('main p').first().innerText()).toMatch(/gives access to \d+ Pages\./);
     await boxes.nth(0).check();
     await boxes.nth(offered - 1).check();
     await page.getByRole('button', { name: 'Connect selected' }).click();
@@ -85,7 +87,7 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     await page.goto(s.url);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByRole('button', { name: 'Connect selected' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Choose at least one account' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Choose at least one to connect' }).waitFor();
     await page.getByRole('checkbox').first().check();
     await page.getByRole('button', { name: 'Connect selected' }).click();
     await page.getByRole('heading', { name: 'Facebook connected' }).waitFor();
@@ -106,6 +108,9 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     await page.goto(s.url);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('heading', { name: 'YouTube not connected' }).waitFor();
+    expect(await page.locator('main p').innerText()).toBe(
+      'You chose not to connect YouTube, so nothing was connected. If you want to try again, open the connect link you were given once more.',
+    );
     const done = await session(s.id);
     expect(done).toMatchObject({ status: 'failed', accounts: [], error: { code: 'access_denied' } });
   });

@@ -440,7 +440,7 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(forged.status).toBe(404);
       const none = await submitForm(form, { action: 'connect' }, CLIENT_RETURN_URL);
       expect(none.status).toBe(400);
-      expect(none.body).toContain('Choose at least one account');
+      expect(none.body).toContain('Choose at least one to connect');
       const pending = await tp.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
       expect(pending.body.status).toBe('pending');
 

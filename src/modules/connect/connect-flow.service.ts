@@ -132,8 +132,8 @@ export class ConnectFlowService {
     if (!claim)
       return messagePage(
         400,
-        'Sign-in not valid',
-        'This sign-in answer is not valid or was already used. Start again from your connect link.',
+        'This sign-in was already used',
+        'This sign-in was already used, perhaps in another tab or window. If your account is not connected yet, open the connect link you were given again to start over.',
       );
     if (!claim.verifier) return this.resultOf(claim.session);
     const adapter = this.platforms.get(platform);
@@ -151,7 +151,7 @@ export class ConnectFlowService {
     if (grant.accounts.length === 0)
       return this.fail(claim.session.id, {
         code: 'no_accounts',
-        message: `This ${platform} sign-in gives access to no account that can be connected.`,
+        message: `this ${platform} sign-in gives access to no account that can be connected.`,
       });
     // Sandbox auto-consent has no person in the loop (decisions §4: plain redirects, one account per session).
     const unattended = this.config.sandbox.enabled && this.config.sandbox.autoConsent;
@@ -186,7 +186,7 @@ export class ConnectFlowService {
     const grant = this.openGrant(session);
     const selected = grant.accounts.filter((a) => chosen.has(a.platformAccountId));
     if (selected.length === 0)
-      return this.selectionFor(session, str(body.token)!, 'Choose at least one account to connect.');
+      return this.selectionFor(session, str(body.token)!, 'Choose at least one to connect, or press Cancel.');
     return this.complete(session.id, grant, selected);
   }
 
@@ -324,6 +324,7 @@ export class ConnectFlowService {
       platformAccountId: a.platformAccountId,
       name: a.name,
       username: a.username,
+      kind: typeof a.metadata?.kind === 'string' ? a.metadata.kind : undefined,
     }));
     return selectionPage({ action: `/connect/${s.id}/select`, token, platform: s.platform, choices, error });
   }

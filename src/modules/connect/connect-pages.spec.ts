@@ -25,7 +25,7 @@ describe('hosted connect pages', () => {
     expect(page.html).toContain(
       '<label for="acct-0"><input type="checkbox" id="acct-0" name="accounts" value="1&quot;&gt;&lt;script&gt;">',
     );
-    expect(page.html).toContain('<legend>Facebook accounts</legend>');
+    expect(page.html).toContain('<legend>Facebook Pages</legend>');
     expect(page.html).toMatch(/<html lang="en">/);
   });
 
@@ -59,5 +59,22 @@ describe('hosted connect pages', () => {
     expect(resultPage({ platform: 'tiktok', status: 'expired', accounts: [], error: null })).toMatchObject({
       status: 410,
     });
+  });
+});
+
+describe('LinkedIn picker', () => {
+  it('should separate the personal profile from company pages', () => {
+    const page = selectionPage({
+      action: '/connect/x/select',
+      token: 't',
+      platform: 'linkedin',
+      choices: [
+        { platformAccountId: 'urn:li:person:1', name: 'Ada Lovelace', kind: 'member' },
+        { platformAccountId: 'urn:li:organization:2', name: 'Acme', kind: 'organization' },
+      ],
+    });
+    if (page.kind !== 'page') throw new Error('expected a page');
+    expect(page.html).toMatch(/<legend>Your personal profile<\/legend>\n<label[^>]*>.*Ada Lovelace/);
+    expect(page.html).toMatch(/<legend>Company pages<\/legend>\n<label[^>]*>.*Acme/);
   });
 });

@@ -88,6 +88,15 @@ export interface SelectionChoice {
   platformAccountId: string;
   name: string;
   username?: string | null;
+  /** LinkedIn: `organization` for a company page; anything else is the person's own profile. */
+  kind?: string;
+}
+
+/** What the accounts of a network are called for people: Facebook Pages, LinkedIn profile and company pages. */
+function accountWords(platform: PlatformName): { plural: string } {
+  if (platform === 'facebook') return { plural: 'Facebook Pages' };
+  if (platform === 'linkedin') return { plural: 'LinkedIn profile and company pages' };
+  return { plural: `${platformLabel(platform)} accounts` };
 }
 
 export function selectionPage(p: {
@@ -98,32 +107,48 @@ export function selectionPage(p: {
   error?: string;
 }): HostedOutcome {
   const label = platformLabel(p.platform);
-  const items = p.choices
-    .map((c, i) => {
-      const detail = c.username ? ` <span class="muted">(@${esc(c.username)})</span>` : '';
-      return `<label for="acct-${i}"><input type="checkbox" id="acct-${i}" name="accounts" value="${esc(c.platformAccountId)}"> ${esc(c.name)}${detail}</label>`;
-    })
-    .join('\n');
+  const checkbox = (c: SelectionChoice, i: number) => {
+    const detail = c.username ? ` <span class="muted">(@${esc(c.username)})</span>` : '';
+    return `<label for="acct-${i}"><input type="checkbox" id="acct-${i}" name="accounts" value="${esc(c.platformAccountId)}"> ${esc(c.name)}${detail}</label>`;
+  };
+  const words = accountWords(p.platform);
+  const indexed = p.choices.map((c, i) => ({ c, i }));
+  const group = (legend: string, list: typeof indexed) =>
+    list.length
+      ? `<fieldset>\n<legend>${esc(legend)}</legend>\n${list.map((x) => checkbox(x.c, x.i)).join('\n')}\n</fieldset>`
+      : '';
+  const items =
+    p.platform === 'linkedin'
+      ? [
+          group(
+            'Your personal profile',
+            indexed.filter((x) => x.c.kind !== 'organization'),
+          ),
+          group(
+            'Company pages',
+            indexed.filter((x) => x.c.kind === 'organization'),
+          ),
+        ]
+          .filter(Boolean)
+          .join('\n')
+      : group(words.plural, indexed);
   const error = p.error ? `<p class="error" role="alert">${esc(p.error)}</p>\n` : '';
   const body = `<h1>Choose what to connect</h1>
-<p>Your ${esc(label)} sign-in gives access to ${p.choices.length} accounts. Choose the ones to connect.</p>
+<p>Your ${esc(label)} sign-in gives access to ${p.choices.length} ${esc(words.plural.replace(`${label} `, ''))}. Choose the ones to connect.</p>
 ${error}<form method="post" action="${esc(p.action)}">
 <input type="hidden" name="token" value="${esc(p.token)}">
-<fieldset>
-<legend>${esc(label)} accounts</legend>
 ${items}
-</fieldset>
 <button type="submit" name="action" value="connect">Connect selected</button>
 <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button>
 </form>`;
-  return { kind: 'page', status: p.error ? 400 : 200, html: layout(`Choose ${label} accounts`, body) };
+  return { kind: 'page', status: p.error ? 400 : 200, html: layout(`Choose ${words.plural}`, body) };
 }
 
 export function resultPage(p: {
   platform: PlatformName;
   status: string;
   accounts: { name: string }[];
-  error: { message: string } | null;
+  error: { code?: string; message: string } | null;
 }): HostedOutcome {
   const label = platformLabel(p.platform);
   switch (p.status) {
@@ -138,11 +163,21 @@ export function resultPage(p: {
         ),
       };
     }
-    case 'failed':
-      return messagePage(200, `${label} not connected`, p.error?.message ?? 'The connection did not complete.');
+    case 'failed': {
+      const again = 'If you want to try again, open the connect link you were given once more.';
+      const why =
+        p.error?.code === 'access_denied' || p.error?.code === 'cancelled'
+          ? `You chose not to connect ${label}, so nothing was connected.`
+          : `${label} could not be connected: ${p.error?.message ?? 'the sign-in did not finish.'}`;
+      return messagePage(200, `${label} not connected`, `${why} ${again}`);
+    }
     case 'expired':
       return messagePage(410, 'This link has expired', 'Connect links are valid for one hour. Ask for a new one.');
     default:
-      return messagePage(200, 'Connection not finished', `The ${label} connection has not been completed yet.`);
+      return messagePage(
+        200,
+        'Connection not finished',
+        `Your ${label} connection is not finished yet. Go back to the window where you signed in to ${label}, or open the connect link you were given again to continue.`,
+      );
   }
 }

@@ -66,7 +66,8 @@ export class McpService implements OnModuleDestroy {
     if (!caller) throw new Error('MCP request without an authenticated caller');
     const server = new McpServer(
       { name: 'social-publishing-service', version: '1.0.0' },
-      { instructions: INSTRUCTIONS },
+      // Stateless: one server per request, so it never sends tools/list_changed; do not advertise it.
+      { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
     );
     for (const tool of MCP_TOOLS) tool.register(server, caller);
     return server;

@@ -65,7 +65,7 @@ export function graphError(status: number, body: unknown, headers?: Headers): Pl
   const err = isGraphErrorBody(body) ? body.error : null;
   const { category, retryable } = classifyGraphError(status, err);
   const message = err
-    ? err.error_user_msg
+    ? err.error_user_msg && !err.message.includes(err.error_user_msg)
       ? `${err.message} ${err.error_user_msg}`
       : err.message
     : `The network answered HTTP ${status}.`;
