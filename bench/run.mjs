@@ -197,6 +197,9 @@ async function main() {
       TOKEN_ENCRYPTION_KEY_ID: 'k1',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_DELAYS_MS: '600000,600000,600000,600000,600000,600000',
+      // The bench's fan-out is one workspace's; the baseline sends with 50 in flight, so the service
+      // gets the same share (the default 10 is a fairness cap between tenants, not a speed limit).
+      WEBHOOK_CONCURRENCY_PER_WORKSPACE: '50',
       // The default level: a production process logs each request (to /dev/null here).
       LOG_LEVEL: 'info',
     };
