@@ -27,8 +27,15 @@ const page = z.number().int().min(1).describe('Page number, from 1 (default 1).'
 const limit = z.number().int().min(1).max(100).describe('Results per page, 1–100 (default 20).').optional();
 const id = (what: string) => z.string().min(1).max(200).describe(`The ${what} id (UUID).`);
 
+/**
+ * A per-platform or per-account option value (title, privacyStatus, tags…): scalars or a list of
+ * them, declared so that MCP clients' strict schema checks (MCP Inspector --strict) see a type.
+ */
+const optionValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+const options = z.record(z.string(), optionValue);
+
 const publishContent = z
-  .looseObject({
+  .object({
     contentType: z
       .enum(CONTENT_TYPES)
       .describe('Inferred when omitted: videoUrl → video, imageUrls → image, else text.')
@@ -42,11 +49,9 @@ const publishContent = z
       .record(z.string(), z.string())
       .describe('Caption per platform name, e.g. { "instagram": "…" }.')
       .optional(),
-    perAccount: z
-      .record(z.string(), z.record(z.string(), z.unknown()))
-      .describe('Overrides per account id.')
-      .optional(),
+    perAccount: z.record(z.string(), options).describe('Overrides per account id.').optional(),
   })
+  .catchall(options)
   .describe(
     'Full content object; per-platform options may be given under the platform name (e.g. youtube: { title }).',
   );
@@ -69,7 +74,7 @@ const postBody = {
     .optional(),
   mediaUrls: z.array(z.string()).describe('Public media URLs (images or one video).').optional(),
   platforms: z
-    .record(z.string(), z.record(z.string(), z.unknown()))
+    .record(z.string(), options)
     .describe('Per-platform extras keyed by platform name, e.g. { "youtube": { "title": "…" } }.')
     .optional(),
   profileId,
