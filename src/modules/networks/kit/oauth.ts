@@ -129,3 +129,26 @@ export class OAuth2App {
     return parseTokenResponse(reply, this.network, previousRefreshToken);
   }
 }
+
+/**
+ * Consent, code exchange and refresh for an adapter whose network speaks plain OAuth 2 with PKCE
+ * (LinkedIn, TikTok, Google): the adapter builds its `OAuth2App` and names what to say when the
+ * network granted no refresh token.
+ */
+export abstract class OAuth2Adapter {
+  protected abstract readonly oauth: OAuth2App;
+  /** The error message when a refresh is needed but the network granted no refresh token. */
+  protected abstract readonly noRefreshToken: string;
+
+  authorizeUrl(params: ConsentParams): string {
+    return this.oauth.authorizeUrl(params);
+  }
+
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.oauth.exchangeCode(params);
+  }
+
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+    return this.oauth.refresh(tokens.refreshToken, this.noRefreshToken);
+  }
+}

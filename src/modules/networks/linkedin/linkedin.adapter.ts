@@ -14,7 +14,7 @@ import type {
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
-import { ConsentParams, OAuth2App } from '../kit/oauth';
+import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, readState, uploadImages, uploadVideo } from './linkedin-media';
 import { dailyMetrics, itemMetrics } from './linkedin-metrics';
@@ -50,36 +50,26 @@ export interface LinkedInAdapterOptions {
 
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
-export class LinkedInAdapter implements PlatformAdapter {
+export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'linkedin' as const;
   readonly supportsComments = false;
   private readonly client: LinkedInClient;
-  private readonly oauth: OAuth2App;
+  protected readonly oauth: OAuth2App;
+  // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
+  protected readonly noRefreshToken = 'LinkedIn granted no refresh token; reconnect the account.';
   private readonly pollDelaysMs: number[];
 
   constructor(
     private readonly endpoints: AdapterEndpoints,
     options: LinkedInAdapterOptions = {},
   ) {
+    super();
     this.client = new LinkedInClient(endpoints);
     this.oauth = new OAuth2App('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints, {
       url: `${endpoints.authBaseUrl}/authorization`,
       scopes: LINKEDIN_SCOPES,
     });
     this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
-  }
-
-  authorizeUrl(params: ConsentParams): string {
-    return this.oauth.authorizeUrl(params);
-  }
-
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.oauth.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
-    return this.oauth.refresh(tokens.refreshToken, 'LinkedIn granted no refresh token; reconnect the account.');
   }
 
   /** The member, plus every organisation page the member administers (a page picker chooses among them). */

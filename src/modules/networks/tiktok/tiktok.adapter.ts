@@ -15,7 +15,7 @@ import type {
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError, StillProcessingError } from '../kit/adapter';
 import { arr, obj, sleep, str } from '../kit/http';
-import { ConsentParams, OAuth2App } from '../kit/oauth';
+import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -50,11 +50,13 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter implements PlatformAdapter {
+export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
   readonly supportsComments = false;
   private readonly client: TikTokClient;
-  private readonly oauth: OAuth2App;
+  protected readonly oauth: OAuth2App;
+  // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
+  protected readonly noRefreshToken = 'TikTok granted no refresh token; reconnect the account.';
   /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
@@ -62,6 +64,7 @@ export class TikTokAdapter implements PlatformAdapter {
     private readonly endpoints: AdapterEndpoints,
     options: TikTokAdapterOptions = {},
   ) {
+    super();
     this.client = new TikTokClient(endpoints);
     this.oauth = new OAuth2App('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, {
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
@@ -70,19 +73,6 @@ export class TikTokAdapter implements PlatformAdapter {
       clientIdField: 'client_key',
     });
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
-  }
-
-  authorizeUrl(params: ConsentParams): string {
-    return this.oauth.authorizeUrl(params);
-  }
-
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.oauth.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
-    return this.oauth.refresh(tokens.refreshToken, 'TikTok granted no refresh token; reconnect the account.');
   }
 
   /** One grant = one creator account. */

@@ -15,7 +15,7 @@ import type {
 import { commentsUnavailable, PlatformError } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
-import { ConsentParams, OAuth2App } from '../kit/oauth';
+import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
 import { YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
@@ -41,13 +41,15 @@ export const YOUTUBE_RULES: ContentRules = {
 };
 const PRIVACY = ['public', 'unlisted', 'private'];
 
-export class YouTubeAdapter implements PlatformAdapter {
+export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'youtube' as const;
   readonly supportsComments = false;
   private readonly client: YouTubeClient;
-  private readonly oauth: OAuth2App;
+  protected readonly oauth: OAuth2App;
+  protected readonly noRefreshToken = 'Google granted no refresh token; reconnect the channel.';
 
   constructor(private readonly endpoints: AdapterEndpoints) {
+    super();
     this.client = new YouTubeClient(endpoints);
     this.oauth = new OAuth2App('Google', this.client.hosts.tokenUrl, endpoints, {
       url: `${endpoints.authBaseUrl}/auth`,
@@ -55,18 +57,6 @@ export class YouTubeAdapter implements PlatformAdapter {
       // offline + consent: Google returns a refresh token on every grant.
       extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
     });
-  }
-
-  authorizeUrl(params: ConsentParams): string {
-    return this.oauth.authorizeUrl(params);
-  }
-
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.oauth.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.oauth.refresh(tokens.refreshToken, 'Google granted no refresh token; reconnect the channel.');
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
