@@ -11,7 +11,7 @@ describe('POST /v1/posts/bulk', () => {
   afterAll(async () => t.close());
 
   const count = async (sql: string, params: unknown[]): Promise<number> =>
-    ((await t.ds.query(sql, params)) as { n: number }[])[0]!.n;
+    (await t.ds.query<{ n: number }[]>(sql, params))[0].n;
   const postsOf = (workspaceId: string) =>
     count('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [workspaceId]);
   const eventsOf = (workspaceId: string) =>
