@@ -1,7 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
 import { FACEBOOK_GRAPH_VERSION, FacebookAdapter } from './facebook.adapter';
-import { FacebookSandboxController } from './facebook-sandbox.controller';
-import { FacebookSandbox } from './facebook-sandbox.service';
+import { FACEBOOK_SIMULATOR } from './facebook-sandbox.controller';
 
 export const facebookNetwork: NetworkDefinition = {
   name: 'facebook',
@@ -15,5 +14,5 @@ export const facebookNetwork: NetworkDefinition = {
     authBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`,
   },
   create: (endpoints) => new FacebookAdapter(endpoints),
-  simulator: { controllers: [FacebookSandboxController], providers: [FacebookSandbox] },
+  simulator: FACEBOOK_SIMULATOR,
 };

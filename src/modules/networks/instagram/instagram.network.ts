@@ -1,7 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
 import { INSTAGRAM_GRAPH_VERSION, InstagramAdapter } from './instagram.adapter';
-import { InstagramSandboxController } from './instagram-sandbox.controller';
-import { InstagramSandbox } from './instagram-sandbox.service';
+import { INSTAGRAM_SIMULATOR } from './instagram-sandbox.controller';
 
 export const instagramNetwork: NetworkDefinition = {
   name: 'instagram',
@@ -15,5 +14,5 @@ export const instagramNetwork: NetworkDefinition = {
     authBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth`,
   },
   create: (endpoints) => new InstagramAdapter(endpoints),
-  simulator: { controllers: [InstagramSandboxController], providers: [InstagramSandbox] },
+  simulator: INSTAGRAM_SIMULATOR,
 };

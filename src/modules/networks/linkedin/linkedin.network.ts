@@ -1,9 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
+import { LINKEDIN_SIMULATOR } from './linkedin-sandbox.controller';
 import { LinkedInAdapter } from './linkedin.adapter';
-import { LinkedInSandboxController } from './linkedin-sandbox.controller';
-import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.controller';
-import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
-import { LinkedInSandbox } from './linkedin-sandbox.service';
 
 export const linkedinNetwork: NetworkDefinition = {
   name: 'linkedin',
@@ -11,8 +8,5 @@ export const linkedinNetwork: NetworkDefinition = {
   real: { apiBaseUrl: 'https://api.linkedin.com', authBaseUrl: 'https://www.linkedin.com/oauth/v2' },
   sandbox: { apiBaseUrl: '/sandbox/linkedin', authBaseUrl: '/sandbox/linkedin/oauth/v2' },
   create: (endpoints) => new LinkedInAdapter(endpoints),
-  simulator: {
-    controllers: [LinkedInSandboxController, LinkedInSandboxMediaController, LinkedInSandboxAnalyticsController],
-    providers: [LinkedInSandbox],
-  },
+  simulator: LINKEDIN_SIMULATOR,
 };

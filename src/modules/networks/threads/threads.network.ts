@@ -1,7 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
 import { ThreadsAdapter } from './threads.adapter';
-import { ThreadsSandboxController } from './threads-sandbox.controller';
-import { ThreadsSandbox } from './threads-sandbox.service';
+import { THREADS_SIMULATOR } from './threads-sandbox.controller';
 
 export const threadsNetwork: NetworkDefinition = {
   name: 'threads',
@@ -9,5 +8,5 @@ export const threadsNetwork: NetworkDefinition = {
   real: { apiBaseUrl: 'https://graph.threads.net/v1.0', authBaseUrl: 'https://threads.net/oauth/authorize' },
   sandbox: { apiBaseUrl: '/sandbox/threads/v1.0', authBaseUrl: '/sandbox/threads/oauth/authorize' },
   create: (endpoints) => new ThreadsAdapter(endpoints),
-  simulator: { controllers: [ThreadsSandboxController], providers: [ThreadsSandbox] },
+  simulator: THREADS_SIMULATOR,
 };

@@ -1,7 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
+import { TIKTOK_SIMULATOR } from './tiktok-sandbox.controller';
 import { TikTokAdapter } from './tiktok.adapter';
-import { TikTokSandboxController } from './tiktok-sandbox.controller';
-import { TikTokSandbox } from './tiktok-sandbox.service';
 
 export const tiktokNetwork: NetworkDefinition = {
   name: 'tiktok',
@@ -9,5 +8,5 @@ export const tiktokNetwork: NetworkDefinition = {
   real: { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' },
   sandbox: { apiBaseUrl: '/sandbox/tiktok', authBaseUrl: '/sandbox/tiktok' },
   create: (endpoints) => new TikTokAdapter(endpoints),
-  simulator: { controllers: [TikTokSandboxController], providers: [TikTokSandbox] },
+  simulator: TIKTOK_SIMULATOR,
 };

@@ -1,8 +1,6 @@
 import type { NetworkDefinition } from '../kit/definition';
+import { YOUTUBE_SIMULATOR } from './youtube-sandbox.controller';
 import { YouTubeAdapter } from './youtube.adapter';
-import { YouTubeSandboxController } from './youtube-sandbox.controller';
-import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
-import { YouTubeSandbox } from './youtube-sandbox.service';
 
 export const youtubeNetwork: NetworkDefinition = {
   name: 'youtube',
@@ -18,5 +16,5 @@ export const youtubeNetwork: NetworkDefinition = {
     uploadBaseUrl: '/sandbox/youtube',
   },
   create: (endpoints) => new YouTubeAdapter(endpoints),
-  simulator: { controllers: [YouTubeSandboxController, YouTubeSandboxDataController], providers: [YouTubeSandbox] },
+  simulator: YOUTUBE_SIMULATOR,
 };

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Body, Get, Inject, Injectable, Param, Post, Query, Type } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphTime, numericId } from './graph-sandbox';
+import { graphTime, numericId, SandboxToken } from './graph-sandbox';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
-import type { SandboxHttpError } from './sandbox-http';
+import { SandboxController, type SandboxHttpError } from './sandbox-http';
 import { SandboxMediaFetch } from './sandbox-media';
+import type { TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
@@ -49,8 +50,25 @@ export interface SandboxMedia {
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
 /** What differs between Instagram's and Threads' container APIs. */
+/** Who posts through containers: an Instagram account, a Threads profile. */
+export interface ContainerOwner {
+  id: string;
+  username: string;
+}
+
+/** A network's owners: the one a token may act for, by id (Graph's errors otherwise). */
+export interface ContainerOwners {
+  authorize(id: string, token: TokenInfo): Promise<ContainerOwner>;
+}
+
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
+  /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists) and `…/${publish}`. */
+  routes: { version: string; collection: string; publish: string };
+  /** Where an owner's published posts live (their permalinks add the post id). */
+  permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
+  /** A published post as the network renders it. */
+  view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** maxText, carousel bounds (images.carouselMin..images.max), hashtags. */
   rules: ContentRules;
   /** The form field of the text (caption, text). */
@@ -95,7 +113,7 @@ export class MetaContainers {
     private readonly config: AppConfig,
   ) {}
 
-  /** POST /{owner}/media (Instagram), /{owner}/threads (Threads): a new container's id. */
+  /** A new container's id (the create route). */
   async createFrom(d: ContainerDialect, ownerId: string, body: Q): Promise<{ id: string }> {
     const text = body[d.textField] ?? '';
     if (codePoints(text) > d.rules.maxText) throw d.errors.textTooLong();
@@ -151,7 +169,7 @@ export class MetaContainers {
     }
   }
 
-  /** POST /{owner}/media_publish, /{owner}/threads_publish: a FINISHED container becomes a post. */
+  /** A FINISHED container becomes a post (the publish route). */
   async publishFrom(
     d: ContainerDialect,
     ownerId: string,
@@ -221,17 +239,6 @@ export class MetaContainers {
     return media;
   }
 
-  /** GET /{owner}/media, /{owner}/threads: the owner's newest posts. */
-  async listPage(
-    network: string,
-    ownerId: string,
-    limit: string | undefined,
-    view: (m: SandboxMedia) => unknown,
-  ): Promise<unknown> {
-    const media = await this.recent(network, ownerId, Math.min(Number(limit) || 25, 100));
-    return { data: media.map(view), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
-  }
-
   async media(network: string, id: string): Promise<SandboxMedia | null> {
     return this.store.get<SandboxMedia>([network, 'media', id]);
   }
@@ -256,4 +263,49 @@ export class MetaContainers {
     }
     return n;
   }
+}
+
+/**
+ * The container routes of a network, on its dialect and its owners: POST …/:owner/<collection>
+ * creates a container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts.
+ */
+export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwners>): Type {
+  const { version, collection, publish } = d.routes;
+
+  @SandboxController(d.network)
+  class Routes {
+    constructor(
+      private readonly containers: MetaContainers,
+      @Inject(owners) private readonly owners: ContainerOwners,
+      private readonly config: AppConfig,
+    ) {}
+
+    @Post(`${version}/:owner/${collection}`)
+    async create(
+      @SandboxToken(d.network) token: TokenInfo,
+      @Param('owner') id: string,
+      @Body() body: Q,
+    ): Promise<{ id: string }> {
+      return this.containers.createFrom(d, (await this.owners.authorize(id, token)).id, body);
+    }
+
+    @Post(`${version}/:owner/${publish}`)
+    async publish(
+      @SandboxToken(d.network) token: TokenInfo,
+      @Param('owner') id: string,
+      @Body() body: Q,
+    ): Promise<{ id: string }> {
+      const owner = await this.owners.authorize(id, token);
+      const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
+      return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase);
+    }
+
+    @Get(`${version}/:owner/${collection}`)
+    async list(@SandboxToken(d.network) token: TokenInfo, @Param('owner') id: string, @Query() q: Q): Promise<unknown> {
+      const owner = await this.owners.authorize(id, token);
+      const media = await this.containers.recent(d.network, owner.id, Math.min(Number(q.limit) || 25, 100));
+      return { data: media.map((m) => d.view(m, owner)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
+    }
+  }
+  return Routes;
 }
