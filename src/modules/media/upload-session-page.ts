@@ -14,7 +14,7 @@ export interface HostedPage {
   headers: Record<string, string>;
 }
 
-const CSS = `#files-label { display: block; font-weight: bold; margin-bottom: .25rem; }
+const CSS = `label[for=files] { display: block; font-weight: bold; margin-bottom: .25rem; }
 input[type=file] { font: inherit; min-height: 44px; padding: .5rem 0; width: 100%; }
 input[type=file]::file-selector-button { font: inherit; min-height: 44px; padding: .5rem 1rem; }
 li button.remove { margin: .25rem 0 .25rem .5rem; padding: .25rem .75rem; }`;
@@ -55,7 +55,7 @@ export function uploadPage(input: UploadPageInput): HostedPage {
   const body = `<h1 id="title" tabindex="-1">Upload media</h1>
 ${ask}<p id="intro">Choose ${one ? 'one file' : `up to ${input.maxFiles} files`}: ${esc(ACCEPTED_KINDS_TEXT)}. You can remove a file and add another before you finish. This link works until <time id="expires" datetime="${esc(input.expiresAt.toISOString())}">${esc(input.expiresAt.toUTCString())}</time>.</p>
 <form id="upload-form" method="post" action="${esc(input.action)}" data-token="${esc(input.token)}" data-max="${input.maxFiles}" novalidate>
-<label id="files-label" for="files">${one ? 'File to upload' : 'Files to upload'}</label>
+<label for="files">${one ? 'File to upload' : 'Files to upload'}</label>
 <input id="files" name="files" type="file"${one ? '' : ' multiple'} accept="${esc(ACCEPTED_TYPE_LIST.join(','))}" aria-describedby="files-hint">
 <p id="files-hint" class="muted">${one ? 'Pick one photo or video.' : 'You can pick several files at once.'}</p>
 <button id="submit" type="submit" class="primary">Upload</button>
