@@ -40,7 +40,7 @@ export function hostedCsp(extra: string[] = []): string {
   ].join('; ');
 }
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -108,12 +108,14 @@ export class ProfileBrandingService implements OnApplicationShutdown {
 
   /** What a hosted page of this profile shows: its branding, else the workspace's name. */
   async brandFor(workspaceId: string, profileId: string): Promise<Brand> {
-    const [row] = (await this.profiles.query(
+    const [row] = await this.profiles.query<
+      { branding: ProfileBranding | null; hash: string | null; workspace: string }[]
+    >(
       `SELECT p.branding, p.branding_logo_hash AS hash, w.name AS workspace
          FROM profiles p JOIN workspaces w ON w.id = p.workspace_id
         WHERE p.id = $1 AND p.workspace_id = $2`,
       [profileId, workspaceId],
-    )) as { branding: ProfileBranding | null; hash: string | null; workspace: string }[];
+    );
     if (!row) return { name: 'this service', logoPath: null, accentColor: null, supportUrl: null };
     const b = row.branding ?? EMPTY;
     return {
