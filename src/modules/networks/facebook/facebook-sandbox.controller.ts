@@ -18,7 +18,9 @@ import {
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 
 const V = 'v23.0';
@@ -31,6 +33,7 @@ export class FacebookSandboxController {
     private readonly fb: FacebookSandbox,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/dialog/oauth`)
@@ -224,6 +227,8 @@ export class FacebookSandboxController {
       });
     await this.fb.authorizePage(item.pageId, token, false);
     const page = commentPage(id, new Date(item.createdTime).toISOString(), q.after, q.limit);
+    // The Page's own comments (first comments) come after the generated ones, on the last page.
+    if (!page.hasNext) page.items.push(...(await ownComments(this.store, 'facebook', id)));
     return {
       data: page.items.map((c) => ({
         id: c.id,
@@ -233,6 +238,29 @@ export class FacebookSandboxController {
       })),
       paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
     };
+  }
+
+  /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */
+  @Post(`${V}/:id/comments`)
+  async comment(
+    @SandboxToken('facebook') token: TokenInfo,
+    @Param('id') id: string,
+    @Body() body: Q,
+  ): Promise<{ id: string }> {
+    const item = await this.fb.item(id);
+    if (!item)
+      throw graphFail(`Unsupported post request. Object with ID '${id}' does not exist.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
+    const page = await this.fb.authorizePage(item.pageId, token, true);
+    const message = body.message ?? '';
+    if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
+    const refused = commentRefusal('facebook', message);
+    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const comment = await addOwnComment(this.store, 'facebook', id, { id: page.id, name: page.name }, message);
+    return { id: `${id.split('_').at(-1)}_${comment.id}` };
   }
 
   @Get(`${V}/:id`)

@@ -3,6 +3,8 @@ import { addDays, daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
@@ -136,6 +138,17 @@ export class FacebookAdapter implements PlatformAdapter {
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
     return this.publisher.findPublished(req);
+  }
+
+  /** The Page comments on its own post, photo or video: POST /{object-id}/comments answers `{ id }`. */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const res = await this.graph.post<{ id: string }>(
+      `/${req.externalId}/comments`,
+      { message: req.text },
+      req.account.accessToken,
+      { publish: true },
+    );
+    return { id: res.id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

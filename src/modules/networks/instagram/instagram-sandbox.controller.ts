@@ -20,6 +20,8 @@ import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.ser
 import { parseMagicWords } from '../kit/sandbox/magic-words';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
+import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 
@@ -35,6 +37,7 @@ export class InstagramSandboxController {
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/dialog/oauth`)
@@ -278,6 +281,8 @@ export class InstagramSandboxController {
       });
     await this.ig.authorize(media.ownerId, token);
     const page = commentPage(id, new Date(media.timestamp).toISOString(), q.after, q.limit);
+    // The account's own comments (first comments) come after the generated ones, on the last page.
+    if (!page.hasNext) page.items.push(...(await ownComments(this.store, NET, id)));
     return {
       data: page.items.map((c) => ({
         id: c.id,
@@ -287,6 +292,30 @@ export class InstagramSandboxController {
       })),
       paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
     };
+  }
+
+  /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
+  @Post(`${V}/:id/comments`)
+  async comment(
+    @SandboxToken(NET) token: TokenInfo,
+    @Param('id') id: string,
+    @Body() body: Q,
+    @Query() q: Q,
+  ): Promise<{ id: string }> {
+    const media = await this.containers.media(NET, id);
+    if (!media)
+      throw graphFail(`Unsupported post request. Object with ID '${id}' does not exist.`, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+      });
+    const account = await this.ig.authorize(media.ownerId, token);
+    const message = body.message ?? q.message ?? '';
+    if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });
+    const refused = commentRefusal(NET, message);
+    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const comment = await addOwnComment(this.store, NET, id, { id: account.id, name: account.username }, message);
+    return { id: comment.id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */

@@ -4,6 +4,8 @@ import { daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
@@ -160,6 +162,17 @@ export class InstagramAdapter implements PlatformAdapter {
         { retryAfterSeconds: 3600 },
       );
     }
+  }
+
+  /** The account comments on its own media: POST /{ig-media-id}/comments?message= answers `{ id }`. */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const res = await this.graph.post<{ id: string }>(
+      `/${req.externalId}/comments`,
+      { message: req.text },
+      req.account.accessToken,
+      { publish: true },
+    );
+    return { id: res.id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

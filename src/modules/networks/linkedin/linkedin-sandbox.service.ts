@@ -142,6 +142,10 @@ export class LinkedInSandbox {
     await this.store.push(['linkedin', 'posts', post.author], post.id);
   }
 
+  post(urn: string): Promise<LiPost | null> {
+    return this.store.get<LiPost>(['linkedin', 'post', urn]);
+  }
+
   async postsOf(author: string, start: number, count: number): Promise<LiPost[]> {
     const ids = await this.store.list<string>(['linkedin', 'posts', author], start, start + count - 1);
     const posts = await Promise.all(ids.map((id) => this.store.get<LiPost>(['linkedin', 'post', id])));

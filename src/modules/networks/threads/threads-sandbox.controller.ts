@@ -17,6 +17,8 @@ import {
 } from '../kit/sandbox/graph-sandbox';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
@@ -32,6 +34,7 @@ export class ThreadsSandboxController {
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get('oauth/authorize')
@@ -96,6 +99,13 @@ export class ThreadsSandboxController {
       isCarouselItem: body.is_carousel_item === 'true',
       extra: (body.link_attachment ? { link: body.link_attachment } : {}) as Record<string, string>,
     };
+    if (body.reply_to_id) {
+      // A reply: the sandbox user may reply to their own threads (the owner's permission).
+      const root = await this.containers.media(NET, body.reply_to_id);
+      if (!root || root.ownerId !== user.id)
+        throw graphFail('Invalid parameter: reply_to_id', { code: 100, type: 'THApiException' });
+      base.extra.replyTo = root.id;
+    }
     switch (type) {
       case 'TEXT':
         if (!text) throw graphFail('Param text is required for TEXT posts.', { code: 100, type: 'THApiException' });
@@ -201,6 +211,18 @@ export class ThreadsSandboxController {
       });
     if (status === 'PUBLISHED')
       throw graphFail('This media has already been published.', { code: 100, type: 'THApiException' });
+    const replyTo = c.extra.replyTo;
+    if (replyTo) {
+      const refused = commentRefusal(NET, c.text);
+      if (refused) throw graphFail(refused, { code: 100, type: 'THApiException' });
+      const reply = await this.containers.publish(
+        NET,
+        c,
+        `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`,
+      );
+      await addOwnComment(this.store, NET, replyTo, { id: user.id, name: user.username }, c.text, reply.id);
+      return { id: reply.id };
+    }
     if ((await this.containers.publishedLastDay(NET, user.id)) >= THREADS_DAILY_QUOTA)
       throw graphFail('You reached the maximum number of posts allowed per day.', {
         code: 4,

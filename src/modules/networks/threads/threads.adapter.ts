@@ -4,6 +4,8 @@ import { daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
   DailyAccountMetrics,
   GrantedAccount,
   ItemMetrics,
@@ -58,6 +60,8 @@ export class ThreadsAdapter implements PlatformAdapter {
   /** graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live. */
   private readonly root: GraphClient;
   private readonly publisher: ContainerPublisher;
+  /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
+  private readonly replies: ContainerPublisher;
 
   constructor(
     private readonly endpoints: AdapterEndpoints,
@@ -81,6 +85,19 @@ export class ThreadsAdapter implements PlatformAdapter {
           if (c.contentType === 'image') return { media_type: 'IMAGE', image_url: c.imageUrls[0], text: c.text };
           return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
         },
+      },
+      poll ?? pollWithin(endpoints.processingWaitMs),
+    );
+    this.replies = new ContainerPublisher(
+      this.graph,
+      {
+        containerEdge: 'threads',
+        publishEdge: 'threads_publish',
+        statusField: 'status',
+        errorField: 'error_message',
+        textField: 'text',
+        childParams: (url) => ({ media_type: 'IMAGE', image_url: url }),
+        containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
       },
       poll ?? pollWithin(endpoints.processingWaitMs),
     );
@@ -162,6 +179,23 @@ export class ThreadsAdapter implements PlatformAdapter {
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
     return this.publisher.findPublished(req);
+  }
+
+  /**
+   * The first comment is a reply by the account to its own thread: a TEXT container with
+   * `reply_to_id` (POST /{user}/threads), then POST /{user}/threads_publish; the reply's media id.
+   */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const reply = await this.replies.publish(
+      {
+        account: req.account,
+        content: { contentType: 'text', text: req.text, imageUrls: [], options: { replyToId: req.externalId } },
+        publishState: {},
+        saveState: async () => {},
+      },
+      false,
+    );
+    return { id: reply.externalId };
   }
 
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */

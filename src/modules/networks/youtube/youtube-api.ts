@@ -74,14 +74,21 @@ export class YouTubeClient {
     this.hosts = googleHosts(endpoints);
   }
 
-  /** A YouTube Data API v3 call. */
-  api(token: string, method: HttpMethod, pathAndQuery: string, json?: unknown): Promise<NetworkReply> {
+  /** A YouTube Data API v3 call; `creates`: it makes something (a lost answer is an unknown outcome). */
+  api(
+    token: string,
+    method: HttpMethod,
+    pathAndQuery: string,
+    json?: unknown,
+    creates?: boolean,
+  ): Promise<NetworkReply> {
     return callNetwork(
       {
         method,
         url: `${this.endpoints.apiBaseUrl}/youtube/v3${pathAndQuery}`,
         headers: { Authorization: `Bearer ${token}` },
         json,
+        creates,
         timeoutMs: this.endpoints.timeoutMs,
       },
       youtubeError,

@@ -1,6 +1,7 @@
 import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
@@ -80,6 +81,61 @@ export class YouTubeSandboxController {
       etag: etag(`${ch.id}:${parts.join()}`),
       pageInfo: { totalResults: items.length, resultsPerPage: 5 },
       items,
+    };
+  }
+
+  /** commentThreads.insert: the channel's top-level comment on one of its videos; answers the commentThread. */
+  @Post('youtube/v3/commentThreads')
+  async insertCommentThread(@Query() q: Q, @Body() body: Q, @Headers() h: H): Promise<unknown> {
+    const ch = await this.yt.channel(h.authorization);
+    if (!qs(q.part).split(',').includes('snippet'))
+      throw ytFail(400, 'invalidPart', "The 'part' parameter must include snippet.", 'global');
+    const snippet = (body.snippet ?? {}) as Q;
+    const videoId = qs(snippet.videoId);
+    const text = qs(((snippet.topLevelComment ?? {}) as { snippet?: Q }).snippet?.textOriginal);
+    const video = videoId ? await this.yt.video(videoId) : null;
+    if (!video) throw ytFail(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
+    const refused = commentRefusal('youtube', text);
+    if (refused) throw ytFail(400, 'processingFailure', refused);
+    const comment = await addOwnComment(
+      this.yt.store,
+      'youtube',
+      videoId,
+      { id: ch.id, name: ch.title },
+      text,
+      this.yt.newId(18),
+    );
+    const at = comment.createdAt;
+    return {
+      kind: 'youtube#commentThread',
+      etag: etag(comment.id),
+      id: comment.id,
+      snippet: {
+        channelId: ch.id,
+        videoId,
+        topLevelComment: {
+          kind: 'youtube#comment',
+          etag: etag(`${comment.id}:c`),
+          id: comment.id,
+          snippet: {
+            channelId: ch.id,
+            videoId,
+            textDisplay: text,
+            textOriginal: text,
+            authorDisplayName: ch.title,
+            authorChannelId: { value: ch.id },
+            canRate: true,
+            viewerRating: 'none',
+            likeCount: 0,
+            publishedAt: at,
+            updatedAt: at,
+          },
+        },
+        canReply: true,
+        totalReplyCount: 0,
+        isPublic: true,
+      },
     };
   }
 

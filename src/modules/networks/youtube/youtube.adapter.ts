@@ -1,6 +1,8 @@
 import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
+  CommentRequest,
+  CommentResult,
   AdapterEndpoints,
   DailyAccountMetrics,
   GrantedAccount,
@@ -28,6 +30,8 @@ export const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
   'https://www.googleapis.com/auth/yt-analytics.readonly',
+  // commentThreads.insert (a post's first comment).
+  'https://www.googleapis.com/auth/youtube.force-ssl',
 ];
 export const YOUTUBE_TITLE_LIMIT = 100;
 /** The description is the post's text, counted in UTF-8 bytes. */
@@ -166,6 +170,25 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
       `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
     );
     return str(obj(obj(obj(arr(obj(reply.json).items)[0]).contentDetails).relatedPlaylists).uploads);
+  }
+
+  /**
+   * The channel comments on its own video: commentThreads.insert (part=snippet) with
+   * `snippet.{channelId, videoId, topLevelComment.snippet.textOriginal}`; the thread's top-level comment id.
+   */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const body = {
+      snippet: {
+        channelId: req.account.platformAccountId,
+        videoId: req.externalId,
+        topLevelComment: { snippet: { textOriginal: req.text } },
+      },
+    };
+    const reply = await this.client.api(req.account.accessToken, 'POST', '/commentThreads?part=snippet', body, true);
+    const thread = obj(reply.json);
+    const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
+    if (!id) throw new PlatformError('YouTube accepted the comment but returned no id.', 'unknown_outcome', false);
+    return { id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
