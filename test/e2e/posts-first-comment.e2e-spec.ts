@@ -4,11 +4,10 @@ import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
-import { FirstCommentPoster, INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
+import { INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, insertAccount, insertPost, postEvents, targetsOf, waitForFinal } from '../support/publishing';
+import { connectAccount, insertAccount, insertPost, postEvents, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -26,23 +25,14 @@ describe('first comment (sandbox networks)', () => {
   const media = (name: string): string => `${t.url}/sandbox/_control/media/${name}`;
   const text = (words = ''): string => `First comment test ${++seq} ${Date.now()} ${words}`.trim();
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
-
   const commentsOn = (platform: PlatformName, itemId: string) => ownComments(t.app.get(SandboxStore), platform, itemId);
 
   beforeAll(async () => {
     t = await createTestApp();
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
-    t.app.get(FirstCommentPoster).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
     for (const p of ['facebook', 'instagram', 'linkedin', 'threads', 'youtube', 'tiktok'] as PlatformName[])
-      acc[p] = await connect(p);
+      acc[p] = await connectAccount(t, tenant, p);
   }, 60_000);
   afterAll(async () => t.close());
 

@@ -11,6 +11,7 @@ import {
   dailyInsights,
   facebookLoginToken,
   graphFail,
+  graphMissing,
   GraphToken,
   graphPaging,
   numericId,
@@ -248,12 +249,7 @@ export class FacebookSandboxController {
     @Body() body: Q,
   ): Promise<{ id: string }> {
     const item = await this.fb.item(id);
-    if (!item)
-      throw graphFail(`Unsupported post request. Object with ID '${id}' does not exist.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
+    if (!item) throw graphMissing(id, 'post');
     const page = await this.fb.authorizePage(item.pageId, token, true);
     const message = body.message ?? '';
     if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });

@@ -140,15 +140,9 @@ export class FacebookAdapter implements PlatformAdapter {
     return this.publisher.findPublished(req);
   }
 
-  /** The Page comments on its own post, photo or video: POST /{object-id}/comments answers `{ id }`. */
-  async postComment(req: CommentRequest): Promise<CommentResult> {
-    const res = await this.graph.post<{ id: string }>(
-      `/${req.externalId}/comments`,
-      { message: req.text },
-      req.account.accessToken,
-      { publish: true },
-    );
-    return { id: res.id };
+  /** The Page comments on its own post, photo or video (Graph /{object-id}/comments). */
+  postComment(req: CommentRequest): Promise<CommentResult> {
+    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

@@ -11,6 +11,7 @@ import {
   facebookLoginToken,
   graphDate,
   graphFail,
+  graphMissing,
   GraphToken,
   graphPaging,
   permalinkPage,
@@ -303,12 +304,7 @@ export class InstagramSandboxController {
     @Query() q: Q,
   ): Promise<{ id: string }> {
     const media = await this.containers.media(NET, id);
-    if (!media)
-      throw graphFail(`Unsupported post request. Object with ID '${id}' does not exist.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
+    if (!media) throw graphMissing(id, 'post');
     const account = await this.ig.authorize(media.ownerId, token);
     const message = body.message ?? q.message ?? '';
     if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });

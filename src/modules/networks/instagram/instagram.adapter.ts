@@ -164,15 +164,9 @@ export class InstagramAdapter implements PlatformAdapter {
     }
   }
 
-  /** The account comments on its own media: POST /{ig-media-id}/comments?message= answers `{ id }`. */
-  async postComment(req: CommentRequest): Promise<CommentResult> {
-    const res = await this.graph.post<{ id: string }>(
-      `/${req.externalId}/comments`,
-      { message: req.text },
-      req.account.accessToken,
-      { publish: true },
-    );
-    return { id: res.id };
+  /** The account comments on its own media (POST /{ig-media-id}/comments?message=). */
+  postComment(req: CommentRequest): Promise<CommentResult> {
+    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

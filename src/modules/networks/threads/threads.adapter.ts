@@ -48,6 +48,15 @@ export const THREADS_RULES: ContentRules = {
 
 const MAX_DAYS = 93;
 
+/** Threads' container edges and fields (posts and replies). */
+const THREADS_CONTAINERS = {
+  containerEdge: 'threads',
+  publishEdge: 'threads_publish',
+  statusField: 'status',
+  errorField: 'error_message',
+  textField: 'text',
+};
+
 /**
  * Threads API (graph.threads.net): threads.net/oauth/authorize → /oauth/access_token (short-lived)
  * → th_exchange_token (60 d) → th_refresh_token; containers (TEXT/IMAGE/VIDEO/CAROUSEL) +
@@ -73,11 +82,7 @@ export class ThreadsAdapter implements PlatformAdapter {
     this.publisher = new ContainerPublisher(
       this.graph,
       {
-        containerEdge: 'threads',
-        publishEdge: 'threads_publish',
-        statusField: 'status',
-        errorField: 'error_message',
-        textField: 'text',
+        ...THREADS_CONTAINERS,
         childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
         containerParams: (c, childIds) => {
           if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
@@ -91,12 +96,8 @@ export class ThreadsAdapter implements PlatformAdapter {
     this.replies = new ContainerPublisher(
       this.graph,
       {
-        containerEdge: 'threads',
-        publishEdge: 'threads_publish',
-        statusField: 'status',
-        errorField: 'error_message',
-        textField: 'text',
-        childParams: (url) => ({ media_type: 'IMAGE', image_url: url }),
+        ...THREADS_CONTAINERS,
+        childParams: () => ({}),
         containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
       },
       poll ?? pollWithin(endpoints.processingWaitMs),

@@ -8,7 +8,8 @@ import { PostTargetEntity } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composeFirstComment } from './compose-content';
 import { NetworkConcurrency, sleep } from './network-concurrency';
-import { asPlatformError, decideAfterError, DEFAULT_RETRY_POLICY, RetryPolicy } from './publish-outcome';
+import { asPlatformError, decideAfterError } from './publish-outcome';
+import { TargetPublisher } from './target-publisher';
 
 /** Why a comment found `attempting` is not sent again. */
 export const INTERRUPTED_COMMENT =
@@ -24,19 +25,14 @@ export const INTERRUPTED_COMMENT =
 @Injectable()
 export class FirstCommentPoster {
   private readonly logger = new Logger('FirstComment');
-  private policy: RetryPolicy = DEFAULT_RETRY_POLICY;
 
   constructor(
     private readonly ds: DataSource,
     private readonly platforms: PlatformRegistry,
     private readonly credentials: AccountCredentialsService,
     private readonly concurrency: NetworkConcurrency,
+    private readonly targets: TargetPublisher,
   ) {}
-
-  /** Tests shorten the in-attempt backoff. */
-  setRetryPolicy(policy: Partial<RetryPolicy>): void {
-    this.policy = { ...this.policy, ...policy };
-  }
 
   /** Every published target of the post whose requested first comment is not settled yet. */
   async postAll(post: Pick<PostEntity, 'id' | 'content'>): Promise<void> {
@@ -94,7 +90,7 @@ export class FirstCommentPoster {
       try {
         return await call();
       } catch (err) {
-        const decision = decideAfterError(err, tries, this.policy);
+        const decision = decideAfterError(err, tries, this.targets.retryPolicy);
         if (decision.kind === 'retry') {
           await sleep(decision.delayMs);
           continue;

@@ -33,6 +33,15 @@ export function graphFail(message: string, spec: GraphErrorSpec): SandboxHttpErr
   });
 }
 
+/** Graph's answer about an object id that does not exist. */
+export function graphMissing(id: string, verb: 'get' | 'post'): SandboxHttpError {
+  return graphFail(`Unsupported ${verb} request. Object with ID '${id}' does not exist.`, {
+    code: 100,
+    subcode: 33,
+    type: 'GraphMethodException',
+  });
+}
+
 /** Graph's answers to bad codes and tokens. */
 export function oauthFail(err: unknown): never {
   if (!(err instanceof SandboxOAuthError)) throw err;
