@@ -1,12 +1,16 @@
 import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
   etag,
   YouTubeSandbox,
+  YtChannel,
+  YT_CHANNEL,
+  YT_MAGIC,
   YtSession,
   YtVideo,
   ytFail,
@@ -64,8 +68,7 @@ export class YouTubeSandboxController {
   }
 
   @Get('youtube/v3/channels')
-  async channels(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const ch = await this.yt.channel(auth);
+  async channels(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
     const parts = qs(q.part).split(',').filter(Boolean);
     if (parts.length === 0)
       throw ytFail(
@@ -75,7 +78,7 @@ export class YouTubeSandboxController {
         'youtube.parameter',
       );
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.uploads(ch.id, 1000)).length)] : [];
+    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.videos.of(ch.id)).length)] : [];
     return {
       kind: 'youtube#channelListResponse',
       etag: etag(`${ch.id}:${parts.join()}`),
@@ -86,14 +89,13 @@ export class YouTubeSandboxController {
 
   /** commentThreads.insert: the channel's top-level comment on one of its videos; answers the commentThread. */
   @Post('youtube/v3/commentThreads')
-  async insertCommentThread(@Query() q: Q, @Body() body: Q, @Headers() h: H): Promise<unknown> {
-    const ch = await this.yt.channel(h.authorization);
+  async insertCommentThread(@SandboxAuth(YT_CHANNEL) ch: YtChannel, @Query() q: Q, @Body() body: Q): Promise<unknown> {
     if (!qs(q.part).split(',').includes('snippet'))
       throw ytFail(400, 'invalidPart', "The 'part' parameter must include snippet.", 'global');
     const snippet = (body.snippet ?? {}) as Q;
     const videoId = qs(snippet.videoId);
     const text = qs(((snippet.topLevelComment ?? {}) as { snippet?: Q }).snippet?.textOriginal);
-    const video = videoId ? await this.yt.video(videoId) : null;
+    const video = videoId ? await this.yt.videos.get(videoId) : null;
     if (!video) throw ytFail(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
     if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
     const refused = commentRefusal('youtube', text);
@@ -141,8 +143,13 @@ export class YouTubeSandboxController {
 
   /** Step 1: the video resource → a session URL in Location. */
   @Post('upload/youtube/v3/videos')
-  async startUpload(@Query() q: Q, @Body() body: Q, @Headers() h: H, @Res() res: Response): Promise<void> {
-    const ch = await this.yt.channel(h.authorization);
+  async startUpload(
+    @SandboxAuth(YT_CHANNEL) ch: YtChannel,
+    @Query() q: Q,
+    @Body() body: Q,
+    @Headers() h: H,
+    @Res() res: Response,
+  ): Promise<void> {
     if (qs(q.uploadType) !== 'resumable')
       throw ytFail(400, 'badRequest', 'The sandbox supports uploadType=resumable only.', 'global');
     const snippet = (body.snippet ?? {}) as Q;
@@ -159,14 +166,11 @@ export class YouTubeSandboxController {
     const size = Number(h['x-upload-content-length']);
     if (!Number.isInteger(size) || size <= 0)
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
-    const outcome = await applyMagicWords(this.yt.store, {
-      platform: 'youtube',
-      accountId: ch.id,
-      text: `${title}\n${description}`,
-      contentKey: String(size),
-    });
-    if (outcome.kind === 'fail') throw ytFail(400, 'invalidVideoMetadata', outcome.message);
-    if (outcome.kind === 'flaky') throw ytFail(503, 'backendError', outcome.message, 'global');
+    await enforceMagicWords(
+      this.yt.store,
+      { platform: 'youtube', accountId: ch.id, text: `${title}\n${description}`, contentKey: String(size) },
+      YT_MAGIC,
+    );
     const session: YtSession = {
       id: this.yt.newId(24),
       channelId: ch.id,
@@ -177,7 +181,7 @@ export class YouTubeSandboxController {
       received: 0,
       videoId: null,
     };
-    await this.yt.saveSession(session);
+    await this.yt.sessions.put(session);
     const part = qs(q.part) || 'snippet,status';
     res
       .status(200)
@@ -191,13 +195,13 @@ export class YouTubeSandboxController {
   /** Step 2/3: bytes (whole or from an offset with Content-Range), or a status query (`bytes * /size`, no body). */
   @Put('upload/youtube/v3/videos')
   async upload(
+    @SandboxAuth(YT_CHANNEL) ch: YtChannel,
     @Query('upload_id') uploadId: string,
     @Headers() h: H,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const ch = await this.yt.channel(h.authorization);
-    const session = await this.yt.session(uploadId ?? '');
+    const session = await this.yt.sessions.get(uploadId ?? '');
     if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
     const bytes = await readRawBody(req);
     const range = h['content-range'] ?? '';
@@ -209,7 +213,7 @@ export class YouTubeSandboxController {
       throw ytFail(400, 'badRequest', `Invalid Content-Range: expected bytes from ${session.received}.`, 'global');
     session.received = Math.min(session.size, session.received + bytes.length);
     if (session.received === session.size) session.videoId = await this.createVideo(session, ch.title);
-    await this.yt.saveSession(session);
+    await this.yt.sessions.put(session);
     return this.answer(session, res, 201);
   }
 
@@ -220,7 +224,7 @@ export class YouTubeSandboxController {
       res.status(308).end();
       return;
     }
-    res.status(completeStatus).json(await this.yt.video(session.videoId));
+    res.status(completeStatus).json(await this.yt.videos.get(session.videoId));
   }
 
   private async createVideo(session: YtSession, channelTitle: string): Promise<string> {
@@ -251,7 +255,7 @@ export class YouTubeSandboxController {
         selfDeclaredMadeForKids: session.status.selfDeclaredMadeForKids === true,
       },
     };
-    await this.yt.saveVideo(session.channelId, video);
+    await this.yt.videos.add(session.channelId, video);
     return id;
   }
 }
