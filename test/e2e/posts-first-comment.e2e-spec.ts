@@ -265,7 +265,7 @@ describe('first comment (sandbox networks)', () => {
       content: { firstComment: 'Maybe sent' },
     });
     // A worker died after recording the attempt, before the answer was recorded.
-    await t.ds.getRepository(PostTargetEntity).update(targetIds[0]!, {
+    await t.ds.getRepository(PostTargetEntity).update(targetIds[0], {
       status: 'success',
       externalId: `${account.platformAccountId}_1`,
       firstCommentStatus: 'attempting',
