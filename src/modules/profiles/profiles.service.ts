@@ -57,11 +57,11 @@ export class ProfilesService {
   }
 
   async current(auth: AuthContext): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, auth.profileId)) };
+    return { profile: await this.readReachable(auth, auth.profileId) };
   }
 
   async get(auth: AuthContext, id: string): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, id)) };
+    return { profile: await this.readReachable(auth, id) };
   }
 
   async create(auth: AuthContext, dto: CreateProfileDto): Promise<ProfileResponseDto> {
@@ -137,6 +137,37 @@ export class ProfilesService {
   }
 
   /** A profile of the caller's workspace within the key's scope; 404 otherwise (403 if in the workspace but out of scope). */
+  /**
+   * findReachable for a read: one plain query straight into the DTO (no query building or entity
+   * hydration: GET /v1/profile is the cheapest authenticated request and runs on every page load).
+   */
+  private async readReachable(auth: AuthContext, id: string): Promise<ProfileDto> {
+    if (!isUuid(id)) throw ApiError.notFound('profile', id);
+    const [row] = (await this.dataSource.query(
+      `SELECT id, name, description, external_id, created_at, updated_at FROM profiles
+        WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+      [id, auth.workspaceId],
+    )) as {
+      id: string;
+      name: string;
+      description: string | null;
+      external_id: string | null;
+      created_at: Date;
+      updated_at: Date;
+    }[];
+    if (!row) throw ApiError.notFound('profile', id);
+    if (auth.profileIds && !auth.profileIds.includes(id))
+      throw new ApiError('profile_not_accessible', `Profile '${id}' is not accessible with this API key.`);
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      externalId: row.external_id,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
   private async findReachable(
     auth: AuthContext,
     id: string,
