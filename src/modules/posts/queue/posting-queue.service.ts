@@ -8,15 +8,24 @@ import { assertTimeZone, nextSlots, QueueSlot } from './queue-slots';
 /** How many candidate slots a queued creation tries before giving up (each taken by a concurrent one). */
 const CLAIM_CANDIDATES = 50;
 
+/** No free slot left in the look-ahead: every upcoming one is taken. */
+export function noFreeSlot(): ApiError {
+  return ApiError.invalid(
+    'addToQueue',
+    'Every upcoming slot of this profile’s queue is taken; add slots (PUT /v1/queue).',
+  );
+}
+
 /** GET/PUT /v1/queue, GET /v1/queue/next-slots, and the slot a post created with addToQueue takes. */
 @Injectable()
 export class PostingQueueService {
   constructor(private readonly ds: DataSource) {}
 
   async get(auth: AuthContext, m: EntityManager = this.ds.manager): Promise<QueueDto> {
-    const rows = (await m.query(`SELECT timezone, slots FROM posting_queues WHERE profile_id = $1`, [
-      auth.profileId,
-    ])) as { timezone: string; slots: QueueSlot[] }[];
+    const rows = await m.query<{ timezone: string; slots: QueueSlot[] }[]>(
+      `SELECT timezone, slots FROM posting_queues WHERE profile_id = $1`,
+      [auth.profileId],
+    );
     return rows[0] ?? { timezone: 'UTC', slots: [] };
   }
 
@@ -48,18 +57,11 @@ export class PostingQueueService {
     auth: AuthContext,
     now: Date,
   ): Promise<{ at: Date; attach: (postId: string) => Promise<void> }> {
-    const queue = await this.get(auth, m);
-    if (queue.slots.length === 0)
-      throw ApiError.invalid(
-        'addToQueue',
-        'addToQueue needs a posting queue: this profile has no slots (PUT /v1/queue).',
-      );
-    const candidates = nextSlots(queue.timezone, queue.slots, now, CLAIM_CANDIDATES, await this.taken(m, auth));
-    for (const at of candidates) {
-      const rows = (await m.query(
+    for (const at of await this.freeSlots(m, auth, now, CLAIM_CANDIDATES)) {
+      const rows = await m.query<unknown[]>(
         `INSERT INTO posting_queue_slots (profile_id, slot_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING slot_at`,
         [auth.profileId, at],
-      )) as unknown[];
+      );
       if (rows.length === 1)
         return {
           at,
@@ -72,16 +74,28 @@ export class PostingQueueService {
           },
         };
     }
-    throw ApiError.invalid(
-      'addToQueue',
-      'Every upcoming slot of this profile’s queue is taken; add slots (PUT /v1/queue).',
-    );
+    throw noFreeSlot();
+  }
+
+  /**
+   * The next `count` free slots (what claims would take, in order). 400 invalid_request when the
+   * profile has no slots; fewer than `count` when the look-ahead runs out.
+   */
+  async freeSlots(m: EntityManager, auth: AuthContext, now: Date, count: number): Promise<Date[]> {
+    const queue = await this.get(auth, m);
+    if (queue.slots.length === 0)
+      throw ApiError.invalid(
+        'addToQueue',
+        'addToQueue needs a posting queue: this profile has no slots (PUT /v1/queue).',
+      );
+    return nextSlots(queue.timezone, queue.slots, now, count, await this.taken(m, auth));
   }
 
   private async taken(m: EntityManager, auth: AuthContext): Promise<Set<number>> {
-    const rows = (await m.query(`SELECT slot_at FROM posting_queue_slots WHERE profile_id = $1 AND slot_at > now()`, [
-      auth.profileId,
-    ])) as { slot_at: Date }[];
+    const rows = await m.query<{ slot_at: Date }[]>(
+      `SELECT slot_at FROM posting_queue_slots WHERE profile_id = $1 AND slot_at > now()`,
+      [auth.profileId],
+    );
     return new Set(rows.map((r) => new Date(r.slot_at).getTime()));
   }
 }
