@@ -49,6 +49,10 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   review: false,
   dailyQuota: 250,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
+  replies: {
+    invalidTarget: () => thFail('Invalid parameter: reply_to_id', { code: 100 }),
+    refused: (message) => thFail(message, { code: 100 }),
+  },
   magic: {
     fail: (message) => thFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
     flaky: (message) =>

@@ -1,12 +1,9 @@
-import type { NetworkDefinition } from '../kit/definition';
-import { TIKTOK_SIMULATOR } from './tiktok-sandbox.controller';
+import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { TikTokAdapter } from './tiktok.adapter';
+import { TIKTOK_SIMULATOR } from './tiktok-sandbox.controller';
 
-export const tiktokNetwork: NetworkDefinition = {
-  name: 'tiktok',
+export const tiktokNetwork: NetworkDefinition<'tiktok'> = defineNetwork('tiktok', TikTokAdapter, {
   configKeys: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET' },
   real: { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' },
-  sandbox: { apiBaseUrl: '/sandbox/tiktok', authBaseUrl: '/sandbox/tiktok' },
-  create: (endpoints) => new TikTokAdapter(endpoints),
   simulator: TIKTOK_SIMULATOR,
-};
+});

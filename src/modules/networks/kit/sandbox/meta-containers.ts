@@ -2,6 +2,7 @@ import { Body, Get, Inject, Injectable, Param, Post, Query, Type } from '@nestjs
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
 import { graphTime, numericId, SandboxToken } from './graph-sandbox';
+import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
 import { SandboxController, type SandboxHttpError } from './sandbox-http';
 import { SandboxMediaFetch } from './sandbox-media';
@@ -83,6 +84,8 @@ export interface ContainerDialect {
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
+  /** Replies (Threads): a container with reply_to_id publishes as a comment on the owner's own post. */
+  replies?: { invalidTarget: () => SandboxHttpError; refused: (message: string) => SandboxHttpError };
   errors: {
     /** Instagram refuses a missing image_url/video_url up front; else the download fails. */
     missingUrl?: (field: string) => SandboxHttpError;
@@ -175,6 +178,8 @@ export class MetaContainers {
     ownerId: string,
     creationId: string | undefined,
     permalinkBase: string,
+    /** A reply (Threads' first comment): no post quota and no post magic words. */
+    opts: { reply?: boolean } = {},
   ): Promise<{ id: string }> {
     const c = creationId ? await this.get(d.network, creationId) : null;
     if (!c || c.ownerId !== ownerId) throw d.errors.invalidCreationId();
@@ -182,9 +187,11 @@ export class MetaContainers {
     if (status === 'IN_PROGRESS') throw d.errors.notReady();
     if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
     if (status === 'PUBLISHED') throw d.errors.published();
-    if ((await this.publishedLastDay(d.network, ownerId)) >= d.dailyQuota) throw d.errors.quota();
-    const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
-    await enforceMagicWords(this.store, attempt, d.magic);
+    if (!opts.reply) {
+      if ((await this.publishedLastDay(d.network, ownerId)) >= d.dailyQuota) throw d.errors.quota();
+      const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
+      await enforceMagicWords(this.store, attempt, d.magic);
+    }
     return { id: (await this.publish(d.network, c, permalinkBase)).id };
   }
 
@@ -278,6 +285,7 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
       private readonly containers: MetaContainers,
       @Inject(owners) private readonly owners: ContainerOwners,
       private readonly config: AppConfig,
+      private readonly store: SandboxStore,
     ) {}
 
     @Post(`${version}/:owner/${collection}`)
@@ -286,7 +294,14 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
       @Param('owner') id: string,
       @Body() body: Q,
     ): Promise<{ id: string }> {
-      return this.containers.createFrom(d, (await this.owners.authorize(id, token)).id, body);
+      const owner = await this.owners.authorize(id, token);
+      if (!d.replies || !body.reply_to_id) return this.containers.createFrom(d, owner.id, body);
+      // A reply: the sandbox user may reply to their own posts (the owner's permission).
+      const root = await this.containers.media(d.network, body.reply_to_id);
+      if (!root || root.ownerId !== owner.id) throw d.replies.invalidTarget();
+      const created = await this.containers.createFrom(d, owner.id, body);
+      await this.store.put([d.network, 'reply-to', created.id], root.id);
+      return created;
     }
 
     @Post(`${version}/:owner/${publish}`)
@@ -297,7 +312,17 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
     ): Promise<{ id: string }> {
       const owner = await this.owners.authorize(id, token);
       const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
-      return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase);
+      const replyTo =
+        d.replies && body.creation_id ? await this.store.get<string>([d.network, 'reply-to', body.creation_id]) : null;
+      if (!d.replies || !replyTo) return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase);
+      // A reply (a first comment): its own magic word; no post quota, no post magic words.
+      const c = await this.containers.get(d.network, body.creation_id ?? '');
+      const refused = commentRefusal(d.network, c?.text ?? '');
+      if (refused) throw d.replies.refused(refused);
+      const reply = await this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, { reply: true });
+      const author = { id: owner.id, name: owner.username };
+      await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
+      return reply;
     }
 
     @Get(`${version}/:owner/${collection}`)
