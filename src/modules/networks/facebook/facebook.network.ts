@@ -15,5 +15,10 @@ export const facebookNetwork: NetworkDefinition = {
     authBaseUrl: `/sandbox/facebook/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`,
   },
   create: (endpoints) => new FacebookAdapter(endpoints),
+  // The one cap Meta publishes for Pages is the Reels API's ("limited to 30 API-published posts
+  // within a 24-hour moving period", POST /{page-id}/video_reels). This adapter publishes videos
+  // through /{page-id}/videos and text/links/photos through the feed, for which no figure is
+  // documented, so no Facebook target counts against it: none is declared.
+  caps: [],
   simulator: { controllers: [FacebookSandboxController], providers: [FacebookSandbox] },
 };

@@ -16,12 +16,14 @@ import {
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
+import { InstagramSandbox } from './instagram-sandbox.service';
 import { parseMagicWords } from '../kit/sandbox/magic-words';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { firstCapLimit } from '../kit/caps';
+import { instagramNetwork } from './instagram.network';
 
 const V = 'v23.0';
 const NET = 'instagram';
@@ -174,7 +176,10 @@ export class InstagramSandboxController {
       });
     if (status === 'EXPIRED') throw graphFail('The media container has expired.', { code: 9007, subcode: 2207020 });
     if (status === 'PUBLISHED') throw graphFail('(#100) This media has already been published.', { code: 100 });
-    if ((await this.containers.publishedLastDay(NET, account.id)) >= INSTAGRAM_DAILY_QUOTA)
+    if (
+      (await this.containers.publishedLastDay(NET, account.id)) >=
+      firstCapLimit(instagramNetwork, this.config.networkCaps)
+    )
       throw graphFail('Application request limit reached', {
         code: 9,
         subcode: 2207042,
@@ -188,14 +193,7 @@ export class InstagramSandboxController {
   @Get(`${V}/:igId/content_publishing_limit`)
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    return {
-      data: [
-        {
-          quota_usage: await this.containers.publishedLastDay(NET, account.id),
-          config: { quota_total: INSTAGRAM_DAILY_QUOTA, quota_duration: 86400 },
-        },
-      ],
-    };
+    return this.containers.publishingLimit(NET, account.id, firstCapLimit(instagramNetwork, this.config.networkCaps));
   }
 
   @Get(`${V}/:igId/media`)

@@ -14,9 +14,6 @@ export interface IgAccount {
   ownerUserId: string;
 }
 
-/** Posts per account per rolling 24 h (content_publishing_limit). */
-export const INSTAGRAM_DAILY_QUOTA = 50;
-
 @Injectable()
 export class InstagramSandbox {
   constructor(private readonly store: SandboxStore) {}

@@ -19,7 +19,15 @@ import type {
 import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightTotal, unixDay } from '../kit/graph/graph-shapes';
+import type { NetworkCapUsage } from '../kit/caps';
+import {
+  GraphInsight,
+  GraphList,
+  GraphPublishingLimit,
+  insightTotal,
+  publishingLimitUsage,
+  unixDay,
+} from '../kit/graph/graph-shapes';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [
@@ -146,20 +154,31 @@ export class InstagramAdapter implements PlatformAdapter {
     return this.publisher.findPublished(req);
   }
 
-  /** The rolling 24 h publishing cap (content_publishing_limit). */
+  /** The rolling 24 h publishing cap (content_publishing_limit): refused before media_publish once reached. */
   private async checkPublishingLimit(user: string, token: string): Promise<void> {
-    const res = await this.graph.get<
-      GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>
-    >(`/${user}/content_publishing_limit`, { fields: 'quota_usage,config' }, token);
-    const limit = res.data[0];
-    if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
+    const usage = await this.readPublishingLimit(user, token);
+    if (usage.exhausted) {
       throw new PlatformError(
-        `This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`,
+        `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`,
         'network_rate_limited',
         true,
         { retryAfterSeconds: 3600 },
       );
     }
+  }
+
+  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return this.readPublishingLimit(account.platformAccountId, account.accessToken);
+  }
+
+  private async readPublishingLimit(user: string, token: string): Promise<NetworkCapUsage> {
+    return publishingLimitUsage(
+      await this.graph.get<GraphList<GraphPublishingLimit>>(
+        `/${user}/content_publishing_limit`,
+        { fields: 'quota_usage,config' },
+        token,
+      ),
+    );
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

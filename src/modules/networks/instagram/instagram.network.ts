@@ -15,5 +15,16 @@ export const instagramNetwork: NetworkDefinition = {
     authBaseUrl: `/sandbox/instagram/${INSTAGRAM_GRAPH_VERSION}/dialog/oauth`,
   },
   create: (endpoints) => new InstagramAdapter(endpoints),
+  // "Instagram accounts are limited to 100 API-published posts within a 24-hour moving period.
+  // Carousels count as a single post." (enforced on media_publish; read with content_publishing_limit)
+  caps: [
+    {
+      name: 'posts_per_24h',
+      window: 'rolling_24h',
+      limit: 100,
+      scope: 'account',
+      source: 'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit',
+    },
+  ],
   simulator: { controllers: [InstagramSandboxController], providers: [InstagramSandbox] },
 };

@@ -1,5 +1,6 @@
 import type { MediaLimits } from '@/config/config';
 import type { PlatformName } from '../platform-name';
+import type { NetworkCapUsage } from './caps';
 
 /** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
 export type ErrorCategory =
@@ -179,6 +180,12 @@ export interface PlatformAdapter {
    * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
    */
   checkProcessing?(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck>;
+
+  /**
+   * Networks that report their publishing cap (Instagram content_publishing_limit, Threads
+   * threads_publishing_limit, TikTok creator_info): what they say about the definition's first cap.
+   */
+  publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;

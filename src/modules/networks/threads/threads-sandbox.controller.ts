@@ -19,7 +19,9 @@ import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
-import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
+import { ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
+import { firstCapLimit } from '../kit/caps';
+import { threadsNetwork } from './threads.network';
 
 const NET = 'threads';
 
@@ -201,7 +203,9 @@ export class ThreadsSandboxController {
       });
     if (status === 'PUBLISHED')
       throw graphFail('This media has already been published.', { code: 100, type: 'THApiException' });
-    if ((await this.containers.publishedLastDay(NET, user.id)) >= THREADS_DAILY_QUOTA)
+    if (
+      (await this.containers.publishedLastDay(NET, user.id)) >= firstCapLimit(threadsNetwork, this.config.networkCaps)
+    )
       throw graphFail('You reached the maximum number of posts allowed per day.', {
         code: 4,
         subcode: 2207042,
@@ -223,6 +227,12 @@ export class ThreadsSandboxController {
       data: media.map((m) => this.view(m, user.username)),
       paging: { cursors: { before: 'QVFI', after: 'QVFI' } },
     };
+  }
+
+  @Get('v1.0/:userId/threads_publishing_limit')
+  async limit(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string): Promise<unknown> {
+    const user = await this.threads.authorize(userId, token);
+    return this.containers.publishingLimit(NET, user.id, firstCapLimit(threadsNetwork, this.config.networkCaps));
   }
 
   @Get('v1.0/:userId/threads_insights')

@@ -14,8 +14,6 @@ export interface ThreadsUser {
   ownerUserId: string;
 }
 
-export const THREADS_DAILY_QUOTA = 250;
-
 @Injectable()
 export class ThreadsSandbox {
   constructor(private readonly store: SandboxStore) {}

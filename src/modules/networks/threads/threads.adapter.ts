@@ -22,10 +22,13 @@ import {
   expiresAt,
   GraphInsight,
   GraphList,
+  GraphPublishingLimit,
   GraphTokenResponse,
   insightTotal,
+  publishingLimitUsage,
   unixDay,
 } from '../kit/graph/graph-shapes';
+import type { NetworkCapUsage } from '../kit/caps';
 
 export const THREADS_SCOPES = [
   'threads_basic',
@@ -162,6 +165,17 @@ export class ThreadsAdapter implements PlatformAdapter {
 
   findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
     return this.publisher.findPublished(req);
+  }
+
+  /** The 250 posts per 24 h cap as Threads counts it (threads_publishing_limit). */
+  async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return publishingLimitUsage(
+      await this.graph.get<GraphList<GraphPublishingLimit>>(
+        `/${account.platformAccountId}/threads_publishing_limit`,
+        { fields: 'quota_usage,config' },
+        account.accessToken,
+      ),
+    );
   }
 
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */

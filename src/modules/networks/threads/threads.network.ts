@@ -9,5 +9,16 @@ export const threadsNetwork: NetworkDefinition = {
   real: { apiBaseUrl: 'https://graph.threads.net/v1.0', authBaseUrl: 'https://threads.net/oauth/authorize' },
   sandbox: { apiBaseUrl: '/sandbox/threads/v1.0', authBaseUrl: '/sandbox/threads/oauth/authorize' },
   create: (endpoints) => new ThreadsAdapter(endpoints),
+  // "Threads profiles are limited to 250 API-published posts within a 24-hour moving period.
+  // Carousels count as a single post." (enforced on threads_publish; read with threads_publishing_limit)
+  caps: [
+    {
+      name: 'posts_per_24h',
+      window: 'rolling_24h',
+      limit: 250,
+      scope: 'account',
+      source: 'https://developers.facebook.com/docs/threads/overview/#posts',
+    },
+  ],
   simulator: { controllers: [ThreadsSandboxController], providers: [ThreadsSandbox] },
 };

@@ -14,6 +14,7 @@ import type {
   ValidationIssue,
 } from '../kit/adapter';
 import { commentsUnavailable, PlatformError, StillProcessingError } from '../kit/adapter';
+import type { NetworkCapUsage } from '../kit/caps';
 import { arr, obj, sleep, str } from '../kit/http';
 import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
@@ -99,6 +100,21 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
 
   validate(content: PublishContent): ValidationIssue[] {
     return checkContent(TIKTOK_RULES, content);
+  }
+
+  /**
+   * creator_info/query: TikTok gives no count, but answers spam_risk_too_many_posts once the
+   * creator reached the daily post cap of the API.
+   */
+  async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    try {
+      await this.client.api(account.accessToken, 'POST', '/v2/post/publish/creator_info/query/', { json: {} });
+      return { used: null, limit: null, exhausted: false };
+    } catch (err) {
+      if (err instanceof PlatformError && err.details.networkCode === 'spam_risk_too_many_posts')
+        return { used: null, limit: null, exhausted: true };
+      throw err;
+    }
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {

@@ -18,5 +18,17 @@ export const youtubeNetwork: NetworkDefinition = {
     uploadBaseUrl: '/sandbox/youtube',
   },
   create: (endpoints) => new YouTubeAdapter(endpoints),
+  // "Projects that enable the YouTube Data API have a default quota allocation of … 100
+  // videos.insert calls … Daily quotas reset at midnight Pacific Time": one bucket for the whole
+  // Google Cloud project, so every YouTube account of this service shares it.
+  caps: [
+    {
+      name: 'uploads_per_day',
+      window: 'day_pacific',
+      limit: 100,
+      scope: 'app',
+      source: 'https://developers.google.com/youtube/v3/determine_quota_cost',
+    },
+  ],
   simulator: { controllers: [YouTubeSandboxController, YouTubeSandboxDataController], providers: [YouTubeSandbox] },
 };

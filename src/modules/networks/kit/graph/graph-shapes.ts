@@ -66,3 +66,24 @@ export function expiresAt(expiresIn: number | undefined | null, now = Date.now()
 export function unixDay(date: string, plusDays = 0): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
 }
+
+/**
+ * `GET /{ig-user-id}/content_publishing_limit` and `GET /{threads-user-id}/threads_publishing_limit`
+ * with `fields=quota_usage,config`: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`.
+ */
+export interface GraphPublishingLimit {
+  quota_usage: number;
+  config?: { quota_total: number; quota_duration: number };
+}
+
+/** The first entry of a publishing-limit answer as our NetworkCapUsage. */
+export function publishingLimitUsage(res: GraphList<GraphPublishingLimit>): {
+  used: number | null;
+  limit: number | null;
+  exhausted: boolean;
+} {
+  const entry = res.data[0];
+  const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
+  const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;
+  return { used, limit, exhausted: used !== null && limit !== null && used >= limit };
+}

@@ -122,4 +122,16 @@ export class MetaContainers {
     }
     return n;
   }
+
+  /** The body of content_publishing_limit / threads_publishing_limit (fields=quota_usage,config). */
+  async publishingLimit(network: string, ownerId: string, limit: number): Promise<unknown> {
+    return {
+      data: [
+        {
+          quota_usage: await this.publishedLastDay(network, ownerId),
+          config: { quota_total: limit, quota_duration: 86400 },
+        },
+      ],
+    };
+  }
 }
