@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { graphFail, numericId } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -39,6 +39,12 @@ const PAGE_NAMES = [
   ['Sandbox Bikes', 'Bicycle Shop'],
   ['Sandbox Books', 'Book Store'],
 ] as const;
+
+const FB_MAGIC: MagicErrors = {
+  fail: (message) => graphFail(`(#100) ${message}`, { code: 100, userTitle: 'Post rejected', userMsg: message }),
+  flaky: (message) =>
+    graphFail(`(#2) Service temporarily unavailable. ${message}`, { code: 2, status: 500, transient: true }),
+};
 
 @Injectable()
 export class FacebookSandbox {
@@ -102,17 +108,9 @@ export class FacebookSandbox {
     return page;
   }
 
-  /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
-  async magic(pageId: string, text: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey });
-    if (outcome.kind === 'fail')
-      throw graphFail(`(#100) ${outcome.message}`, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`(#2) Service temporarily unavailable. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      });
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(pageId: string, text: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text: text, contentKey }, FB_MAGIC);
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -13,6 +13,16 @@ export interface IgAccount {
   name: string;
   ownerUserId: string;
 }
+
+const IG_MAGIC: MagicErrors = {
+  fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
+  flaky: (message) =>
+    graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
+      code: 2,
+      status: 500,
+      transient: true,
+    }),
+};
 
 @Injectable()
 export class InstagramSandbox {
@@ -57,20 +67,12 @@ export class InstagramSandbox {
     return this.store.get<IgAccount>(['instagram', 'account', igId]);
   }
 
-  async magic(igId: string, caption: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, {
-      platform: 'instagram',
-      accountId: igId,
-      text: caption,
-      contentKey,
-    });
-    if (outcome.kind === 'fail')
-      throw graphFail(outcome.message, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      });
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(igId: string, caption: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(
+      this.store,
+      { platform: 'instagram', accountId: igId, text: caption, contentKey },
+      IG_MAGIC,
+    );
   }
 }

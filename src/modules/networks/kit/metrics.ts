@@ -12,3 +12,8 @@ export function fromCounters<M>(names: CounterNames<M>, read: (name: string) => 
     out[key] = names[key].reduce((sum: number, n) => sum + read(n), 0);
   return out as M;
 }
+
+/** The network's counters a mapping reads, each once, in the order it names them. */
+export function counterNames<M>(names: CounterNames<M>): string[] {
+  return [...new Set(Object.values<readonly string[]>(names).flat())];
+}

@@ -42,7 +42,7 @@ export abstract class NetworkAdapter {
     return checkContent(this.rules, content);
   }
 
-  listComments(): Promise<CommentsPage> {
+  listComments(..._request: Parameters<PlatformAdapter['listComments']>): Promise<CommentsPage> {
     return Promise.reject(
       new PlatformError(`Comments are not available for ${this.rules.label} accounts.`, 'invalid_content', false),
     );

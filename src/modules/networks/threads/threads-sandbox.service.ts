@@ -1,7 +1,7 @@
 import { addDays } from '../kit/days';
 import { Injectable } from '@nestjs/common';
 import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, dateRange } from '../kit/sandbox/sandbox-metrics';
@@ -13,6 +13,18 @@ export interface ThreadsUser {
   name: string;
   ownerUserId: string;
 }
+
+const THREADS_MAGIC: MagicErrors = {
+  fail: (message) =>
+    graphFail(message, { code: 100, type: 'THApiException', userTitle: 'Post rejected', userMsg: message }),
+  flaky: (message) =>
+    graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
+      code: 2,
+      status: 500,
+      transient: true,
+      type: 'THApiException',
+    }),
+};
 
 @Injectable()
 export class ThreadsSandbox {
@@ -52,22 +64,13 @@ export class ThreadsSandbox {
     return user;
   }
 
-  async magic(userId: string, text: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey });
-    if (outcome.kind === 'fail')
-      throw graphFail(outcome.message, {
-        code: 100,
-        type: 'THApiException',
-        userTitle: 'Post rejected',
-        userMsg: outcome.message,
-      });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-        type: 'THApiException',
-      });
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(userId: string, text: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(
+      this.store,
+      { platform: 'threads', accountId: userId, text: text, contentKey },
+      THREADS_MAGIC,
+    );
   }
 }
 

@@ -1,3 +1,7 @@
+import type { NetworkCapUsage } from '../caps';
+import type { GraphClient } from './graph-client';
+import type { OAuthTokens } from '../adapter';
+
 /** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
 
 export interface GraphPaging {
@@ -58,8 +62,27 @@ export function insightSeries(insights: GraphInsight[]): Map<string, Map<string,
   return out;
 }
 
-export function expiresAt(expiresIn: number | undefined | null, now = Date.now()): Date | null {
-  return expiresIn ? new Date(now + expiresIn * 1000) : null;
+/** A Graph token answer as our tokens: Graph grants no refresh tokens. */
+export function graphTokens(res: GraphTokenResponse, scopes: string[], now: number): OAuthTokens {
+  const expiresAt = res.expires_in ? new Date(now + res.expires_in * 1000) : null;
+  return { accessToken: res.access_token, refreshToken: null, expiresAt, scopes };
+}
+
+/**
+ * The item an interrupted publish may have created, among an account's recent ones: the same
+ * text, created since `sinceMs` (or of unknown time).
+ */
+export function recentMatch<T extends Record<string, unknown>>(
+  items: T[],
+  fields: { text: string; time: string },
+  text: string,
+  sinceMs: number,
+): T | undefined {
+  return items.find((item) => {
+    const time = item[fields.time];
+    const created = typeof time === 'string' && time ? Date.parse(time) : undefined;
+    return String(item[fields.text] ?? '').trim() === text.trim() && (created === undefined || created >= sinceMs);
+  });
 }
 
 /** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */
@@ -76,12 +99,21 @@ export interface GraphPublishingLimit {
   config?: { quota_total: number; quota_duration: number };
 }
 
-/** The first entry of a publishing-limit answer as our NetworkCapUsage. */
-export function publishingLimitUsage(res: GraphList<GraphPublishingLimit>): {
-  used: number | null;
-  limit: number | null;
-  exhausted: boolean;
-} {
+/**
+ * `GET /{user}/<edge>?fields=quota_usage,config` (content_publishing_limit, threads_publishing_limit)
+ * as our NetworkCapUsage.
+ */
+export async function readPublishingLimit(
+  graph: Pick<GraphClient, 'get'>,
+  edge: string,
+  user: string,
+  token: string,
+): Promise<NetworkCapUsage> {
+  const res = await graph.get<GraphList<GraphPublishingLimit>>(
+    `/${user}/${edge}`,
+    { fields: 'quota_usage,config' },
+    token,
+  );
   const entry = res.data[0];
   const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
   const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;

@@ -78,3 +78,16 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
   }
   return { kind: 'ok' };
 }
+
+/** A network's own errors for the outcomes the magic words force (its error format, status and code). */
+export type MagicErrors = Record<Exclude<MagicOutcome['kind'], 'ok'>, (message: string) => Error>;
+
+/** applyMagicWords, throwing the network's error when the call must fail. */
+export async function enforceMagicWords(
+  store: SandboxStore,
+  attempt: PublishAttempt,
+  errors: MagicErrors,
+): Promise<void> {
+  const outcome = await applyMagicWords(store, attempt);
+  if (outcome.kind !== 'ok') throw errors[outcome.kind](outcome.message);
+}
