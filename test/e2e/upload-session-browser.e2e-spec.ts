@@ -110,7 +110,7 @@ suite('hosted upload session in a browser', () => {
       ['pixel.png', 'image/png'],
       ['clip.mp4', 'video/mp4'],
     ]);
-    const png = await fetch(done.media[0]!.publicUrl);
+    const png = await fetch(done.media[0].publicUrl);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await png.arrayBuffer())).toEqual(PNG);
   });

@@ -5,7 +5,7 @@ const HOSTED = /^\/(connect|media\/upload-sessions)(\/|$)/;
 
 /** True for a GET of a hosted page's path that matched no route (a mangled link). */
 export function isHostedPageMiss(method: string, originalUrl: string, status: number): boolean {
-  const path = originalUrl.split('?')[0]!;
+  const path = originalUrl.split('?')[0];
   return status === 404 && (method === 'GET' || method === 'HEAD') && HOSTED.test(path);
 }
 

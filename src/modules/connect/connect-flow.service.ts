@@ -249,9 +249,9 @@ export class ConnectFlowService {
       const s = await this.lockPending(m, sessionId);
       if (!s) return m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
       // FOR SHARE holds off a concurrent profile deletion until these accounts are visible to it.
-      const live = (await m.query(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
+      const live = await m.query<unknown[]>(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
         s.profileId,
-      ])) as unknown[];
+      ]);
       if (live.length === 0)
         return this.lifecycle.finishUnsuccessfully(
           m,

@@ -28,7 +28,7 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -31,7 +31,7 @@ li button.remove { margin: .25rem 0 .25rem .5rem; padding: .25rem .75rem; }
 .error { color: #a00000; font-weight: bold; }
 .muted { color: #555; }`;
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

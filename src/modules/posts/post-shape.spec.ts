@@ -1,4 +1,4 @@
-import { ApiError } from '@/common/errors/api-error';
+import { ApiError, isApiError } from '@/common/errors/api-error';
 import {
   checkContentPatch,
   CreateBody,
@@ -16,7 +16,7 @@ function errorOf(fn: () => unknown): ApiError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (isApiError(err)) return err;
     throw err;
   }
   throw new Error('expected an ApiError');

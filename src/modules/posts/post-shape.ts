@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from '@/common/errors/api-error';
-import { isPlatformName, PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
+import { isPlatformName, PLATFORM_NAMES } from '@/modules/networks/platform-name';
 import { PublishContentDto } from './dto/create-post.dto';
 import type { ContentType, PostContent } from './entities/post.entity';
 
@@ -163,7 +163,7 @@ export function toStoredContent(
     else if ((CONTENT_FIELDS as readonly string[]).includes(key)) out[key] = value;
   }
   if (Object.keys(platforms).length > 0) out.platforms = platforms;
-  return out as Omit<PostContent, 'contentType'>;
+  return out;
 }
 
 /** Completes content: contentType inferred when absent, and the generic media/text rules. */
@@ -211,7 +211,7 @@ export function detectShape(body: CreateBody): RequestShape {
   const older = OLDER_FIELDS.filter((k) => body[k] !== undefined);
   if (newer.length > 0 && older.length > 0) {
     throw ApiError.invalid(
-      older[0]!,
+      older[0],
       `${older[0]} belongs to the older request shape and cannot be combined with ${newer[0]} (newer shape); use accountIds and publishNow/scheduledAt.`,
     );
   }
@@ -224,7 +224,7 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
   const shape = detectShape(body);
   const flat = CONTENT_FIELDS.filter((k) => field(body, k) !== undefined);
   if (body.content !== undefined && body.content !== null && flat.length > 0) {
-    throw ApiError.invalid(flat[0]!, `${flat[0]} must be inside content when content is given.`);
+    throw ApiError.invalid(flat[0], `${flat[0]} must be inside content when content is given.`);
   }
   const paths: FieldPaths = { content: 'content.', options: shape === 'newer' ? 'platforms.' : 'content.' };
   let fields: Record<string, unknown>;
@@ -315,7 +315,7 @@ export function mergeContent(current: PostContent, patch: Record<string, unknown
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (isPlatformName(key)) {
-      if (value === null) delete platforms[key as PlatformName];
+      if (value === null) delete platforms[key];
       else platforms[key] = value as Record<string, unknown>;
     } else if (value === null) {
       delete next[key];
@@ -327,7 +327,7 @@ export function mergeContent(current: PostContent, patch: Record<string, unknown
   const mediaChanged = patch.imageUrls !== undefined || patch.videoUrl !== undefined;
   if (patch.contentType === undefined && mediaChanged) delete next.contentType;
   if (patch.contentType === null) delete next.contentType;
-  return finishContent(next as unknown as PostContent, STORED_PATHS);
+  return finishContent(next, STORED_PATHS);
 }
 
 /** The stored content as the API shows it: PublishContent, platform options at the top level. */

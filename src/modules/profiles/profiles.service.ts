@@ -113,14 +113,14 @@ export class ProfilesService {
   async remove(auth: AuthContext, id: string): Promise<DeletedProfileDto> {
     await this.dataSource.transaction(async (m) => {
       const found = await this.findReachable(auth, id, m.getRepository(ProfileEntity), true);
-      const [row] = (await m.query(
+      const [row] = await m.query<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND status <> 'disconnected'`,
         [found.id],
-      )) as { n: number }[];
+      );
       if ((row?.n ?? 0) > 0)
         throw new ApiError(
           'profile_has_connected_accounts',
-          `Profile '${id}' still has ${row!.n} connected account(s); disconnect them first.`,
+          `Profile '${id}' still has ${row.n} connected account(s); disconnect them first.`,
         );
       await m.softDelete(ProfileEntity, { id: found.id });
       await this.outbox.record(m, {
