@@ -149,7 +149,7 @@ describe('MCP server (/mcp)', () => {
     const li = await connectAccount(t, tenant, 'linkedin');
     const rest = (await t.http().get(`/v1/accounts/${li.id}/limits`).set(tenant.auth).expect(200)).body as unknown;
     const result = await call(client, 'get_account_limits', { id: li.id });
-    expect(JSON.parse(result.content[0]!.text!)).toEqual(rest);
+    expect(JSON.parse(result.content[0]?.text ?? '')).toEqual(rest);
     expect(rest).toMatchObject({ limits: [{ name: 'posts_per_day', used: 0 }] });
     expect(errorOf(await call(client, 'get_account_limits', { id: '00000000-0000-4000-8000-000000000000' })).code).toBe(
       'not_found',

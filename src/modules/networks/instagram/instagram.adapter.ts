@@ -12,7 +12,7 @@ import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { GraphList, readPublishingLimit } from '../kit/graph/graph-shapes';
+import { readPublishingLimit } from '../kit/graph/graph-shapes';
 import type { NetworkCapUsage } from '../kit/caps';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';

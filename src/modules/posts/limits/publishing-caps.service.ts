@@ -31,12 +31,12 @@ export class PublishingCapsService {
   ): Promise<CapUsage[]> {
     const out: CapUsage[] = [];
     for (const cap of this.platforms.caps(account.platform)) {
-      const [row] = (await m.query(
+      const [row] = await m.query<{ used: number; oldest: Date | null }[]>(
         `SELECT count(*)::int AS used, min(published_at) AS oldest FROM post_targets
           WHERE status = 'success' AND published_at >= $1 AND published_at <= $2
             AND ${cap.scope === 'app' ? 'platform' : 'account_id'} = $3`,
         [windowStart(cap.window, at), at, cap.scope === 'app' ? account.platform : account.id],
-      )) as { used: number; oldest: Date | null }[];
+      );
       const oldest = row?.oldest ? new Date(row.oldest) : null;
       out.push({ ...cap, used: row?.used ?? 0, resetsAt: windowResetsAt(cap.window, at, oldest) });
     }
