@@ -17,14 +17,16 @@ import {
   ProfileResponseDto,
   UpdateProfileDto,
 } from './dto/profile.dto';
+import { FetchedLogo, ProfileBrandingService } from './profile-branding.service';
 import { ProfileEntity } from './profile.entity';
 
-export function toProfileDto(p: ProfileEntity): ProfileDto {
+export function toProfileDto(p: ProfileEntity, branding: ProfileBrandingService): ProfileDto {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
     externalId: p.externalId,
+    branding: branding.toDto(p),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
@@ -38,7 +40,12 @@ export class ProfilesService {
     private readonly outbox: OutboxService,
     private readonly entitlements: EntitlementsService,
     private readonly authCache: AuthCache,
+    private readonly branding: ProfileBrandingService,
   ) {}
+
+  private dto(p: ProfileEntity): ProfileDto {
+    return toProfileDto(p, this.branding);
+  }
 
   async list(auth: AuthContext, query: ListProfilesQueryDto): Promise<ProfileListDto> {
     const window = pageWindow(query);
@@ -53,15 +60,15 @@ export class ProfilesService {
       skip: window.offset,
       take: window.limit,
     });
-    return { profiles: rows.map(toProfileDto), ...paged(window, total) };
+    return { profiles: rows.map((p) => this.dto(p)), ...paged(window, total) };
   }
 
   async current(auth: AuthContext): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, auth.profileId)) };
+    return { profile: this.dto(await this.findReachable(auth, auth.profileId)) };
   }
 
   async get(auth: AuthContext, id: string): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, id)) };
+    return { profile: this.dto(await this.findReachable(auth, id)) };
   }
 
   async create(auth: AuthContext, dto: CreateProfileDto): Promise<ProfileResponseDto> {
@@ -84,30 +91,45 @@ export class ProfilesService {
         profileId: saved.id,
         type: 'profile.created',
         actor: actorOf(auth),
-        data: { profile: toProfileDto(saved) },
+        data: { profile: this.dto(saved) },
       });
       return saved;
     });
-    return { profile: toProfileDto(profile) };
+    return { profile: this.dto(profile) };
   }
 
   async update(auth: AuthContext, id: string, dto: UpdateProfileDto): Promise<ProfileResponseDto> {
+    // The logo is fetched before the transaction (network calls never hold a row lock).
+    const logoUrl = dto.branding?.logoUrl;
+    let logo: FetchedLogo | null = null;
+    if (typeof logoUrl === 'string') {
+      const before = await this.findReachable(auth, id);
+      if (before.branding?.logoUrl !== logoUrl || !before.brandingLogoHash)
+        logo = await this.branding.fetchLogo(logoUrl);
+    }
     const profile = await this.dataSource.transaction(async (m) => {
       const found = await this.findReachable(auth, id, m.getRepository(ProfileEntity), true);
       if (dto.name !== undefined) found.name = dto.name;
       if (dto.description !== undefined) found.description = dto.description;
       if (dto.externalId !== undefined) found.externalId = dto.externalId;
+      if (dto.branding !== undefined) {
+        found.branding = this.branding.merge(found.branding, dto.branding);
+        if (logo)
+          Object.assign(found, { brandingLogo: logo.bytes, brandingLogoType: logo.type, brandingLogoHash: logo.hash });
+        else if (!found.branding?.logoUrl)
+          Object.assign(found, { brandingLogo: null, brandingLogoType: null, brandingLogoHash: null });
+      }
       const saved = await m.save(found);
       await this.outbox.record(m, {
         workspaceId: auth.workspaceId,
         profileId: saved.id,
         type: 'profile.updated',
         actor: actorOf(auth),
-        data: { profile: toProfileDto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') },
+        data: { profile: this.dto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') },
       });
       return saved;
     });
-    return { profile: toProfileDto(profile) };
+    return { profile: this.dto(profile) };
   }
 
   async remove(auth: AuthContext, id: string): Promise<DeletedProfileDto> {
