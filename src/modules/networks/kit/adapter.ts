@@ -67,6 +67,19 @@ export interface PublishResult {
   url?: string | null;
 }
 
+/** A comment by the account on its own published item (the post's first comment). */
+export interface CommentRequest {
+  account: AccountCredentials;
+  /** The published item: PublishResult.externalId. */
+  externalId: string;
+  text: string;
+}
+
+export interface CommentResult {
+  /** The network's id of the comment. */
+  id: string;
+}
+
 export interface ValidationIssue {
   field: string;
   message: string;
@@ -186,6 +199,13 @@ export interface PlatformAdapter {
    * threads_publishing_limit, TikTok creator_info): what they say about the definition's first cap.
    */
   publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
+
+  /**
+   * Networks whose API lets the account comment on its own item (first comment); absent where it
+   * does not (TikTok), and posts refuses a first comment for such a target when it is created.
+   * The adapter never repeats the call itself: an unknown outcome is the caller's to settle.
+   */
+  postComment?(req: CommentRequest): Promise<CommentResult>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;

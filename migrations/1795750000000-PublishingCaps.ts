@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Network caps (issue 11 item 6): published targets counted per account, or per network for a
  * cap of the whole app (YouTube's per-project upload quota), within a window.
  */
-export class PublishingCaps1795650000000 implements MigrationInterface {
-  name = 'PublishingCaps1795650000000';
+export class PublishingCaps1795750000000 implements MigrationInterface {
+  name = 'PublishingCaps1795750000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
