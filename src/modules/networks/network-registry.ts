@@ -2,7 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
 import { capsWithOverrides, PublishingCap } from './kit/caps';
-import { NetworkUrls, sandboxCredentials } from './kit/definition';
+import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
 import type { PlatformName } from './platform-name';
@@ -29,6 +29,11 @@ export class PlatformRegistry implements OnApplicationShutdown {
       );
   }
 
+  /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */
+  caps(platform: PlatformName): PublishingCap[] {
+    return capsWithOverrides(platform, NETWORKS[platform].caps, this.config.networkCaps);
+  }
+
   get(platform: PlatformName): PlatformAdapter {
     let adapter = this.adapters.get(platform);
     if (!adapter) {
@@ -38,16 +43,12 @@ export class PlatformRegistry implements OnApplicationShutdown {
     return adapter;
   }
 
-  /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */
-  caps(platform: PlatformName): PublishingCap[] {
-    return capsWithOverrides(platform, NETWORKS[platform].caps, this.config.networkCaps);
-  }
-
   endpointsFor(platform: PlatformName): AdapterEndpoints {
     const network = NETWORKS[platform];
     const keys = network.configKeys;
     const fallback = sandboxCredentials(platform, keys);
-    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
+    const { enabled, networkUrl } = this.config.sandbox;
+    const base = enabled ? sandboxUrls(platform, network.real, networkUrl) : network.real;
     return {
       ...base,
       clientId: this.config.setting(keys.clientId, fallback.clientId),
@@ -62,12 +63,4 @@ export class PlatformRegistry implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.media.close();
   }
-}
-
-function prefix(e: NetworkUrls, base: string): NetworkUrls {
-  return {
-    apiBaseUrl: base + e.apiBaseUrl,
-    authBaseUrl: base + e.authBaseUrl,
-    ...(e.uploadBaseUrl ? { uploadBaseUrl: base + e.uploadBaseUrl } : {}),
-  };
 }
