@@ -64,11 +64,11 @@ export class ProfilesService {
   }
 
   async current(auth: AuthContext): Promise<ProfileResponseDto> {
-    return { profile: this.dto(await this.findReachable(auth, auth.profileId)) };
+    return { profile: await this.readReachable(auth, auth.profileId) };
   }
 
   async get(auth: AuthContext, id: string): Promise<ProfileResponseDto> {
-    return { profile: this.dto(await this.findReachable(auth, id)) };
+    return { profile: await this.readReachable(auth, id) };
   }
 
   async create(auth: AuthContext, dto: CreateProfileDto): Promise<ProfileResponseDto> {
@@ -159,6 +159,45 @@ export class ProfilesService {
   }
 
   /** A profile of the caller's workspace within the key's scope; 404 otherwise (403 if in the workspace but out of scope). */
+  /**
+   * findReachable for a read: one plain query straight into the DTO (no query building or entity
+   * hydration: GET /v1/profile is the cheapest authenticated request and runs on every page load).
+   */
+  private async readReachable(auth: AuthContext, id: string): Promise<ProfileDto> {
+    if (!isUuid(id)) throw ApiError.notFound('profile', id);
+    const [row] = await this.dataSource.query<
+      (Pick<ProfileEntity, 'id' | 'name' | 'description' | 'branding'> & {
+        external_id: string | null;
+        branding_logo_type: string | null;
+        branding_logo_hash: string | null;
+        created_at: Date;
+        updated_at: Date;
+      })[]
+    >(
+      `SELECT id, name, description, external_id, branding, branding_logo_type, branding_logo_hash, created_at, updated_at
+         FROM profiles WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+      [id, auth.workspaceId],
+    );
+    if (!row) throw ApiError.notFound('profile', id);
+    if (auth.profileIds && !auth.profileIds.includes(id))
+      throw new ApiError('profile_not_accessible', `Profile '${id}' is not accessible with this API key.`);
+    return this.dto(
+      Object.assign(new ProfileEntity(), {
+        id: row.id,
+        workspaceId: auth.workspaceId,
+        name: row.name,
+        description: row.description,
+        externalId: row.external_id,
+        branding: row.branding,
+        brandingLogoType: row.branding_logo_type,
+        brandingLogoHash: row.branding_logo_hash,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        deletedAt: null,
+      }),
+    );
+  }
+
   private async findReachable(
     auth: AuthContext,
     id: string,

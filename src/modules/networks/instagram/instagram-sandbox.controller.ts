@@ -20,6 +20,8 @@ import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
 
@@ -31,6 +33,7 @@ export class InstagramSandboxController {
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/dialog/oauth`)
@@ -146,12 +149,38 @@ export class InstagramSandboxController {
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id);
     await this.ig.authorize(media.ownerId, token);
-    return graphComments(req, this.config.publicBaseUrl, { id, publishedAt: media.timestamp }, q, (c) => ({
-      id: c.id,
-      text: c.text,
-      username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
-      timestamp: graphTime(new Date(c.createdAt)),
-    }));
+    return graphComments(
+      req,
+      this.config.publicBaseUrl,
+      { id, publishedAt: media.timestamp },
+      q,
+      (c) => ({
+        id: c.id,
+        text: c.text,
+        username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
+        timestamp: graphTime(new Date(c.createdAt)),
+      }),
+      await ownComments(this.store, NET, id),
+    );
+  }
+
+  /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
+  @Post(`${V}/:id/comments`)
+  async comment(
+    @SandboxToken(NET) token: TokenInfo,
+    @Param('id') id: string,
+    @Body() body: Q,
+    @Query() q: Q,
+  ): Promise<{ id: string }> {
+    const media = await this.containers.media(NET, id);
+    if (!media) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
+    const account = await this.ig.authorize(media.ownerId, token);
+    const message = body.message ?? q.message ?? '';
+    if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });
+    const refused = commentRefusal(NET, message);
+    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const comment = await addOwnComment(this.store, NET, id, { id: account.id, name: account.username }, message);
+    return { id: comment.id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
