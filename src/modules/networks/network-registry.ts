@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
-import { NetworkUrls, sandboxCredentials } from './kit/definition';
+import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
 import type { PlatformName } from './platform-name';
@@ -35,7 +35,8 @@ export class PlatformRegistry implements OnApplicationShutdown {
     const network = NETWORKS[platform];
     const keys = network.configKeys;
     const fallback = sandboxCredentials(platform, keys);
-    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
+    const { enabled, networkUrl } = this.config.sandbox;
+    const base = enabled ? sandboxUrls(platform, network.real, networkUrl) : network.real;
     return {
       ...base,
       clientId: this.config.setting(keys.clientId, fallback.clientId),
@@ -50,12 +51,4 @@ export class PlatformRegistry implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.media.close();
   }
-}
-
-function prefix(e: NetworkUrls, base: string): NetworkUrls {
-  return {
-    apiBaseUrl: base + e.apiBaseUrl,
-    authBaseUrl: base + e.authBaseUrl,
-    ...(e.uploadBaseUrl ? { uploadBaseUrl: base + e.uploadBaseUrl } : {}),
-  };
 }
