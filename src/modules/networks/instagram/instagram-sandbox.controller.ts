@@ -13,6 +13,7 @@ import {
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
@@ -32,6 +33,7 @@ export class InstagramSandboxController {
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
     private readonly store: SandboxStore,
   ) {}
 
@@ -56,14 +58,7 @@ export class InstagramSandboxController {
   @Get(`${V}/:igId/content_publishing_limit`)
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    return {
-      data: [
-        {
-          quota_usage: await this.containers.publishedLastDay(NET, account.id),
-          config: { quota_total: IG.dailyQuota, quota_duration: 86400 },
-        },
-      ],
-    };
+    return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
   @Get(`${V}/:id/insights`)

@@ -9,6 +9,7 @@ import {
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
@@ -32,6 +33,7 @@ export class ThreadsSandboxController {
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('v1.0/me')
@@ -43,6 +45,12 @@ export class ThreadsSandboxController {
       name: user.name,
       threads_profile_picture_url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?threads=${user.id}`,
     };
+  }
+
+  @Get('v1.0/:userId/threads_publishing_limit')
+  async limit(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string): Promise<unknown> {
+    const user = await this.threads.authorize(userId, token);
+    return this.containers.publishingLimit(NET, user.id, this.caps.limit(NET));
   }
 
   @Get('v1.0/:userId/threads_insights')

@@ -5,6 +5,7 @@ import { graphTime, numericId, SandboxToken } from './graph-sandbox';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
 import { SandboxController, type SandboxHttpError } from './sandbox-http';
+import { SandboxCaps } from './sandbox-caps';
 import { SandboxMediaFetch } from './sandbox-media';
 import type { TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
@@ -79,8 +80,6 @@ export interface ContainerDialect {
   otherType: ContainerKind | (() => SandboxHttpError);
   /** #sandbox-review holds a video container IN_PROGRESS (Instagram). */
   review: boolean;
-  /** Posts per account per rolling 24 h. */
-  dailyQuota: number;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
@@ -172,12 +171,13 @@ export class MetaContainers {
     }
   }
 
-  /** A FINISHED container becomes a post (the publish route). */
+  /** A FINISHED container becomes a post (the publish route), unless the owner reached `dailyQuota` in 24 h. */
   async publishFrom(
     d: ContainerDialect,
     ownerId: string,
     creationId: string | undefined,
     permalinkBase: string,
+    dailyQuota: number,
     /** A reply (Threads' first comment): no post quota and no post magic words. */
     opts: { reply?: boolean } = {},
   ): Promise<{ id: string }> {
@@ -188,7 +188,7 @@ export class MetaContainers {
     if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
     if (status === 'PUBLISHED') throw d.errors.published();
     if (!opts.reply) {
-      if ((await this.publishedLastDay(d.network, ownerId)) >= d.dailyQuota) throw d.errors.quota();
+      if ((await this.publishedLastDay(d.network, ownerId)) >= dailyQuota) throw d.errors.quota();
       const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(this.store, attempt, d.magic);
     }
@@ -270,6 +270,18 @@ export class MetaContainers {
     }
     return n;
   }
+
+  /** The body of content_publishing_limit / threads_publishing_limit (fields=quota_usage,config). */
+  async publishingLimit(network: string, ownerId: string, limit: number): Promise<unknown> {
+    return {
+      data: [
+        {
+          quota_usage: await this.publishedLastDay(network, ownerId),
+          config: { quota_total: limit, quota_duration: 86400 },
+        },
+      ],
+    };
+  }
 }
 
 /**
@@ -286,6 +298,7 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
       @Inject(owners) private readonly owners: ContainerOwners,
       private readonly config: AppConfig,
       private readonly store: SandboxStore,
+      private readonly caps: SandboxCaps,
     ) {}
 
     @Post(`${version}/:owner/${collection}`)
@@ -314,12 +327,15 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
       const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
       const replyTo =
         d.replies && body.creation_id ? await this.store.get<string>([d.network, 'reply-to', body.creation_id]) : null;
-      if (!d.replies || !replyTo) return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase);
+      const cap = this.caps.limit(d.network);
+      if (!d.replies || !replyTo) return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap);
       // A reply (a first comment): its own magic word; no post quota, no post magic words.
       const c = await this.containers.get(d.network, body.creation_id ?? '');
       const refused = commentRefusal(d.network, c?.text ?? '');
       if (refused) throw d.replies.refused(refused);
-      const reply = await this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, { reply: true });
+      const reply = await this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap, {
+        reply: true,
+      });
       const author = { id: owner.id, name: owner.username };
       await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
       return reply;
