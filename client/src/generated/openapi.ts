@@ -1065,6 +1065,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Newer shape: the post's first comment (as `content.firstComment`; give one of the two). */
+            firstComment?: string;
             /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.imageUrls.
@@ -1255,6 +1257,17 @@ export interface components {
             /** @description Top-level copy of error.message. */
             message: string;
         };
+        FirstCommentResultDto: {
+            error: string | null;
+            /** @description The network's id of the comment. */
+            id: string | null;
+            /**
+             * @description `pending`: waiting for the target to publish (or being posted); `success`: posted;
+             *     `failed`: not posted (`error` says why) — it is never sent twice and never fails the target.
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+        };
         HealthDto: {
             /** @enum {string} */
             status: "ok";
@@ -1388,6 +1401,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Posted by each account once its item is published (perAccount[id].firstComment overrides it). */
+            firstComment: string | null;
             imageUrls: string[];
             instagram?: {
                 [key: string]: unknown;
@@ -1483,6 +1498,8 @@ export interface components {
             errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | "policy_violation" | null;
             /** @description The network's id of the published item. */
             externalId: string | null;
+            /** @description null when no first comment was requested for this account. */
+            firstComment: components["schemas"]["FirstCommentResultDto"] | (never | null);
             id: string;
             /** @description Page name at the time the post was created. */
             pageName: string;
@@ -1563,6 +1580,12 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description A comment the account posts on its own item right after it publishes (Facebook, Instagram,
+             *     LinkedIn, YouTube; a reply on Threads). A target on a network without comments (TikTok) is
+             *     a validation error naming the account. A failed comment never fails the target.
+             */
+            firstComment?: string;
             /** @description Public image URLs. */
             imageUrls?: string[];
             /** @description Instagram options. */
@@ -1580,7 +1603,10 @@ export interface components {
             };
             /** @description Body text. */
             message?: string;
-            /** @description Overrides per account id: `caption`/`message` replace the text, other keys are platform options. */
+            /**
+             * @description Overrides per account id: `caption`/`message` replace the text, `firstComment` replaces the
+             *     post's first comment for that account (null or "" posts none there), other keys are platform options.
+             */
             perAccount?: {
                 [key: string]: Record<string, never>;
             };
@@ -1833,6 +1859,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Newer shape: the post's first comment (as `content.firstComment`; give one of the two). */
+            firstComment?: string;
             /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.imageUrls.
@@ -2048,6 +2076,7 @@ export type SchemaDeletedProfileDto = components['schemas']['DeletedProfileDto']
 export type SchemaDeletedWebhookDto = components['schemas']['DeletedWebhookDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaFirstCommentResultDto = components['schemas']['FirstCommentResultDto'];
 export type SchemaHealthDto = components['schemas']['HealthDto'];
 export type SchemaInsightDto = components['schemas']['InsightDto'];
 export type SchemaLiveAccountDto = components['schemas']['LiveAccountDto'];
