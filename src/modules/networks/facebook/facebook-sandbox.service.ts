@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, numericId } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { graphFail, graphSandboxErrors, numericId } from '../kit/sandbox/graph-sandbox';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
+
+const GRAPH_ERRORS = graphSandboxErrors();
 
 /** State of the simulated Facebook: the pages of each sandbox user, posts, unpublished photos, videos. */
 
@@ -104,15 +106,7 @@ export class FacebookSandbox {
 
   /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
   async magic(pageId: string, text: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey });
-    if (outcome.kind === 'fail')
-      throw graphFail(`(#100) ${outcome.message}`, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`(#2) Service temporarily unavailable. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      });
+    await enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey }, GRAPH_ERRORS);
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { graphFail, graphSandboxErrors } from '../kit/sandbox/graph-sandbox';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
+
+const GRAPH_ERRORS = graphSandboxErrors();
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 export interface IgAccount {
@@ -61,19 +63,10 @@ export class InstagramSandbox {
   }
 
   async magic(igId: string, caption: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, {
-      platform: 'instagram',
-      accountId: igId,
-      text: caption,
-      contentKey,
-    });
-    if (outcome.kind === 'fail')
-      throw graphFail(outcome.message, { code: 100, userTitle: 'Post rejected', userMsg: outcome.message });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      });
+    await enforceMagicWords(
+      this.store,
+      { platform: 'instagram', accountId: igId, text: caption, contentKey },
+      GRAPH_ERRORS,
+    );
   }
 }

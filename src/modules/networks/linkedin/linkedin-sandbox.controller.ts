@@ -1,8 +1,14 @@
 import { LINKEDIN_RULES } from './linkedin.adapter';
 import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { LinkedInSandbox, LiPost, liFail, littleTextToPlain } from './linkedin-sandbox.service';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import {
+  LINKEDIN_SANDBOX_ERRORS,
+  LinkedInSandbox,
+  LiPost,
+  liFail,
+  littleTextToPlain,
+} from './linkedin-sandbox.service';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 
@@ -128,14 +134,11 @@ export class LinkedInSandboxController {
     const content =
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
     const hasVideo = await this.checkContent(author, content);
-    const outcome = await applyMagicWords(this.li.store, {
-      platform: 'linkedin',
-      accountId: author,
-      text: plain,
-      contentKey: JSON.stringify(content ?? {}),
-    });
-    if (outcome.kind === 'fail') throw liFail(422, outcome.message, 'UNPROCESSABLE_ENTITY');
-    if (outcome.kind === 'flaky') throw liFail(503, outcome.message, 'SERVICE_UNAVAILABLE');
+    await enforceMagicWords(
+      this.li.store,
+      { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) },
+      LINKEDIN_SANDBOX_ERRORS,
+    );
     const now = Date.now();
     const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${this.li.newId()}`;
     const post: LiPost = {

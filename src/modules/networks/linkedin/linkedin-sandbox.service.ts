@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
 import { AppConfig } from '@/config/config';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SANDBOX_RATE_LIMIT_SECONDS, SandboxErrors } from '../kit/sandbox/magic-words';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth, SandboxOAuthError } from '../kit/sandbox/sandbox-oauth';
 import { bearerToken } from '../kit/sandbox/sandbox-request';
@@ -18,6 +19,20 @@ export function liFail(status: number, message: string, code?: string, serviceEr
     message,
   });
 }
+
+/** LinkedIn's answers to the magic words. */
+export const LINKEDIN_SANDBOX_ERRORS: SandboxErrors = {
+  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
+  auth_expired: (m) =>
+    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
+  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
+  rate_limited: (m) =>
+    withRetryAfter(
+      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
+      SANDBOX_RATE_LIMIT_SECONDS,
+    ),
+  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
+};
 
 export interface LiOrg {
   urn: string;

@@ -1,10 +1,12 @@
 import { addDays } from '../kit/days';
 import { Injectable } from '@nestjs/common';
-import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { graphFail, graphSandboxErrors } from '../kit/sandbox/graph-sandbox';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, dateRange } from '../kit/sandbox/sandbox-metrics';
+
+const THREADS_ERRORS = graphSandboxErrors('THApiException');
 
 /** Users of the simulated Threads: one new profile per grant. */
 export interface ThreadsUser {
@@ -55,21 +57,7 @@ export class ThreadsSandbox {
   }
 
   async magic(userId: string, text: string, contentKey: string): Promise<void> {
-    const outcome = await applyMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey });
-    if (outcome.kind === 'fail')
-      throw graphFail(outcome.message, {
-        code: 100,
-        type: 'THApiException',
-        userTitle: 'Post rejected',
-        userMsg: outcome.message,
-      });
-    if (outcome.kind === 'flaky')
-      throw graphFail(`An unexpected error has occurred. Please retry your request later. ${outcome.message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-        type: 'THApiException',
-      });
+    await enforceMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey }, THREADS_ERRORS);
   }
 }
 

@@ -2,11 +2,12 @@ import { TIKTOK_RULES } from './tiktok.adapter';
 import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
-import { applyMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 import {
+  TIKTOK_SANDBOX_ERRORS,
   TikTokSandbox,
   TtPublish,
   TtVideo,
@@ -249,14 +250,11 @@ export class TikTokSandboxController {
         'invalid_params',
         `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
       );
-    const outcome = await applyMagicWords(this.tt.store, {
-      platform: 'tiktok',
-      accountId: c.openId,
-      text,
-      contentKey: urls.join('|'),
-    });
-    if (outcome.kind === 'fail') throw ttFail(403, 'spam_risk_text', outcome.message);
-    if (outcome.kind === 'flaky') throw ttFail(500, 'internal_error', outcome.message);
+    await enforceMagicWords(
+      this.tt.store,
+      { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') },
+      TIKTOK_SANDBOX_ERRORS,
+    );
     const p: TtPublish = {
       publishId: this.tt.newPublishId(kind),
       openId: c.openId,

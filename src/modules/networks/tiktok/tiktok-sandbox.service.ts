@@ -1,7 +1,8 @@
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SANDBOX_RATE_LIMIT_SECONDS, SandboxErrors } from '../kit/sandbox/magic-words';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { bearerToken } from '../kit/sandbox/sandbox-request';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -15,6 +16,16 @@ const logId = (): string =>
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }
+
+/** TikTok's answers to the magic words (init errors of the Content Posting API). */
+export const TIKTOK_SANDBOX_ERRORS: SandboxErrors = {
+  invalid_content: (m) => ttFail(403, 'spam_risk_text', m),
+  auth_expired: (m) =>
+    ttFail(401, 'access_token_invalid', `The access token is invalid or not found in the request. ${m}`),
+  media_rejected: (m) => ttFail(403, 'url_ownership_unverified', m),
+  rate_limited: (m) => withRetryAfter(ttFail(429, 'rate_limit_exceeded', m), SANDBOX_RATE_LIMIT_SECONDS),
+  transient: (m) => ttFail(500, 'internal_error', m),
+};
 
 export function ttOk(data: unknown): { data: unknown; error: { code: string; message: string; log_id: string } } {
   return { data, error: { code: 'ok', message: '', log_id: logId() } };

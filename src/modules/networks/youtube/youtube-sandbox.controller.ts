@@ -1,6 +1,6 @@
 import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { applyMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
@@ -12,6 +12,7 @@ import {
   YT_DESCRIPTION_BYTES,
   YT_PRIVACY,
   YT_TITLE_LIMIT,
+  YOUTUBE_SANDBOX_ERRORS,
 } from './youtube-sandbox.service';
 
 type H = Record<string, string | undefined>;
@@ -103,14 +104,13 @@ export class YouTubeSandboxController {
     const size = Number(h['x-upload-content-length']);
     if (!Number.isInteger(size) || size <= 0)
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
-    const outcome = await applyMagicWords(this.yt.store, {
-      platform: 'youtube',
-      accountId: ch.id,
-      text: `${title}\n${description}`,
-      contentKey: String(size),
-    });
-    if (outcome.kind === 'fail') throw ytFail(400, 'invalidVideoMetadata', outcome.message);
-    if (outcome.kind === 'flaky') throw ytFail(503, 'backendError', outcome.message, 'global');
+    // The upload (PUT) creates the video: a lost answer happens there.
+    await enforceMagicWords(
+      this.yt.store,
+      { platform: 'youtube', accountId: ch.id, text: `${title}\n${description}`, contentKey: String(size) },
+      YOUTUBE_SANDBOX_ERRORS,
+      'later',
+    );
     const session: YtSession = {
       id: this.yt.newId(24),
       channelId: ch.id,
@@ -154,6 +154,8 @@ export class YouTubeSandboxController {
     session.received = Math.min(session.size, session.received + bytes.length);
     if (session.received === session.size) session.videoId = await this.createVideo(session, ch.title);
     await this.yt.saveSession(session);
+    if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
+      await loseAnswer(this.yt.store);
     return this.answer(session, res, 201);
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppConfig } from '@/config/config';
+import type { SandboxErrors } from '../kit/sandbox/magic-words';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
@@ -21,6 +22,21 @@ export function ytFail(
     error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
   });
 }
+
+/** Google's answers to the magic words (the quota error carries no Retry-After, as on YouTube). */
+export const YOUTUBE_SANDBOX_ERRORS: SandboxErrors = {
+  invalid_content: (m) => ytFail(400, 'invalidVideoMetadata', m),
+  auth_expired: (m) => ytFail(401, 'authError', `Invalid Credentials. ${m}`, 'global', 'UNAUTHENTICATED'),
+  media_rejected: (m) => ytFail(400, 'mediaBodyRequired', m),
+  rate_limited: (m) =>
+    ytFail(
+      403,
+      'quotaExceeded',
+      `The request cannot be completed because you have exceeded your quota. ${m}`,
+      'youtube.quota',
+    ),
+  transient: (m) => ytFail(503, 'backendError', m, 'global'),
+};
 
 export interface YtChannel {
   id: string;
