@@ -110,6 +110,51 @@ describe('POST /v1/posts/bulk', () => {
     expect(await postsOf(tenant.workspaceId)).toBe(0);
   });
 
+  it('should report addToQueue posts on a dry run when the profile has no slots or no free slot left', async () => {
+    const tenant = await createTenant(t);
+    const fb = await connectAccount(t, tenant, 'facebook');
+    const queued = { content: 'queued', accountIds: [fb.id], addToQueue: true };
+    const none = await t
+      .http()
+      .post('/v1/posts/bulk')
+      .set(tenant.auth)
+      .send({ dryRun: true, posts: [{ content: 'now', accountIds: [fb.id] }, queued] });
+    expect(none.status).toBe(200);
+    expect(none.body.valid).toBe(false);
+    expect(none.body.results[0]).toEqual({ index: 0, valid: true, errors: [] });
+    expect(none.body.results[1].errors).toEqual([
+      expect.objectContaining({
+        code: 'invalid_request',
+        field: 'addToQueue',
+        message: expect.stringContaining('no slots'),
+      }),
+    ]);
+
+    // One weekly slot: about 57 in the look-ahead, so a batch of 100 runs out of free slots.
+    await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: [{ day: 'mon', time: '10:00' }] })
+      .expect(200);
+    const full = await t
+      .http()
+      .post('/v1/posts/bulk')
+      .set(tenant.auth)
+      .send({ dryRun: true, posts: Array.from({ length: 100 }, () => queued) });
+    expect(full.status).toBe(200);
+    expect(full.body.valid).toBe(false);
+    const results = full.body.results as { valid: boolean; errors: { field: string; message: string }[] }[];
+    expect(results[0]).toEqual({ index: 0, valid: true, errors: [] });
+    expect(results[99]!.valid).toBe(false);
+    expect(results[99]!.errors[0]).toMatchObject({ code: 'invalid_request', field: 'addToQueue' });
+    expect(results[99]!.errors[0]!.message).toMatch(/taken/);
+    // The valid ones are a prefix: each took the next free slot.
+    const firstInvalid = results.findIndex((r) => !r.valid);
+    expect(results.slice(firstInvalid).every((r) => !r.valid)).toBe(true);
+    expect(await postsOf(tenant.workspaceId)).toBe(0);
+  });
+
   it('should refuse more than 100 posts and an empty batch', async () => {
     const tenant = await createTenant(t);
     const fb = await connectAccount(t, tenant, 'facebook');

@@ -12,6 +12,19 @@ describe('posting queues', () => {
 
   const everyDay = (time: string) => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, time }));
 
+  /** A tenant with a Facebook account and a queue at `time` (UTC) every day. */
+  const dailyQueue = async (time: string) => {
+    const tenant = await createTenant(t);
+    const fb = await connectAccount(t, tenant, 'facebook');
+    await t
+      .http()
+      .put('/v1/queue')
+      .set(tenant.auth)
+      .send({ timezone: 'UTC', slots: everyDay(time) })
+      .expect(200);
+    return { tenant, fb };
+  };
+
   it('should answer an empty queue, store a valid one and refuse an unknown zone or a bad slot', async () => {
     const tenant = await createTenant(t);
     const empty = await t.http().get('/v1/queue').set(tenant.auth);
@@ -76,14 +89,7 @@ describe('posting queues', () => {
   });
 
   it('should schedule addToQueue posts at distinct free slots, even when created concurrently', async () => {
-    const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
-    await t
-      .http()
-      .put('/v1/queue')
-      .set(tenant.auth)
-      .send({ timezone: 'UTC', slots: everyDay('10:00') })
-      .expect(200);
+    const { tenant, fb } = await dailyQueue('10:00');
     const expected = (await t.http().get('/v1/queue/next-slots?count=6').set(tenant.auth)).body.slots as string[];
 
     const results = await Promise.all(
@@ -126,5 +132,30 @@ describe('posting queues', () => {
       tenant.workspaceId,
     ])) as { n: number }[];
     expect(count[0]!.n).toBe(0);
+  });
+  it('should free the slot of a cancelled or published-now queued post for the next addToQueue post', async () => {
+    const { tenant, fb } = await dailyQueue('10:00');
+    const queued = (content: string) =>
+      t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .send({ content, accountIds: [fb.id], addToQueue: true });
+    const first = await queued('first');
+    const second = await queued('second');
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    const firstSlot = first.body.post.scheduledAt as string;
+    const secondSlot = second.body.post.scheduledAt as string;
+
+    expect((await t.http().delete(`/v1/posts/${first.body.id}`).set(tenant.auth)).status).toBe(200);
+    expect((await t.http().get('/v1/queue/next-slots?count=1').set(tenant.auth)).body.slots).toEqual([firstSlot]);
+    const third = await queued('third');
+    expect(third.body.post.scheduledAt).toBe(firstSlot);
+
+    // Publishing now takes the post out of its slot too.
+    expect((await t.http().post(`/v1/posts/${second.body.id}/publish`).set(tenant.auth)).status).toBe(200);
+    const fourth = await queued('fourth');
+    expect(fourth.body.post.scheduledAt).toBe(secondSlot);
   });
 });

@@ -1,6 +1,10 @@
-import { PlatformError, PublishRequest, PublishResult } from '../kit/adapter';
+import { PlatformError } from '../kit/adapter';
+import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import { str } from '../kit/http';
+import { progress } from '../kit/network-adapter';
+import type { GraphPublisher } from '../kit/graph/graph-adapter';
 import { GraphClient } from '../kit/graph/graph-client';
-import type { GraphList } from '../kit/graph/graph-shapes';
+import { GraphList, recentMatch } from '../kit/graph/graph-shapes';
 
 /**
  * Facebook Page publishing (Pages API):
@@ -25,26 +29,16 @@ interface PhotoResponse {
   post_id?: string;
 }
 
-interface FeedItem {
-  id: string;
-  message?: string;
-  description?: string;
-  created_time?: string;
-  permalink_url?: string;
-}
+type FeedItem = { id: string; permalink_url?: string } & Record<string, unknown>;
 
-export class FacebookPublisher {
+export class FacebookPublisher implements GraphPublisher {
   constructor(private readonly graph: GraphClient) {}
 
   async publish(req: PublishRequest): Promise<PublishResult> {
     const { account, content } = req;
-    let state = req.publishState as FacebookPublishState;
+    const { state, save } = progress<FacebookPublishState>(req);
     const page = account.platformAccountId;
     const token = account.accessToken;
-    const save = async (patch: FacebookPublishState): Promise<void> => {
-      state = { ...state, ...patch };
-      await req.saveState({ ...state });
-    };
     if (state.postId) return { externalId: state.postId, url: await this.permalink(state.postId, token) };
     if (state.sentAt) {
       // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
@@ -58,7 +52,7 @@ export class FacebookPublisher {
       await save({ kind: 'video', sentAt: new Date().toISOString() });
       const res = await this.graph.post<{ id: string }>(
         `/${page}/videos`,
-        { file_url: content.videoUrl, description: content.text, title: str(content.options.title) },
+        { file_url: content.videoUrl, description: content.text, title: str(content.options.title) || undefined },
         token,
         { publish: true },
       );
@@ -101,7 +95,7 @@ export class FacebookPublisher {
   }
 
   /** Looks for the post among the Page's recent posts (or videos) created since the call was sent. */
-  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as FacebookPublishState;
     const token = req.account.accessToken;
     const page = req.account.platformAccountId;
@@ -118,27 +112,14 @@ export class FacebookPublisher {
       },
       token,
     );
-    const text = req.content.text.trim();
-    const hit = list.data.find(
-      (p) =>
-        (video ? p.description : p.message)?.trim() === text &&
-        (!p.created_time || Date.parse(p.created_time) / 1000 >= since),
-    );
+    // A post without the text field is not the one looked for, even when the text is empty.
+    const field = video ? 'description' : 'message';
+    const withText = list.data.filter((p) => typeof p[field] === 'string');
+    const hit = recentMatch(withText, { text: field, time: 'created_time' }, req.content.text, since * 1000);
     return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
   }
 
-  private async permalink(id: string, token: string): Promise<string | null> {
-    try {
-      return (
-        (await this.graph.get<{ permalink_url?: string }>(`/${id}`, { fields: 'permalink_url' }, token))
-          .permalink_url ?? null
-      );
-    } catch {
-      return null; // the post exists; a missing link is not a failure
-    }
+  private permalink(id: string, token: string): Promise<string | null> {
+    return this.graph.field(id, 'permalink_url', token);
   }
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v ? v : undefined;
 }

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, graphSandboxErrors, numericId } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphMagicErrors, numericId } from '../kit/sandbox/graph-sandbox';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-
-const GRAPH_ERRORS = graphSandboxErrors();
 
 /** State of the simulated Facebook: the pages of each sandbox user, posts, unpublished photos, videos. */
 
@@ -41,6 +39,8 @@ const PAGE_NAMES = [
   ['Sandbox Bikes', 'Bicycle Shop'],
   ['Sandbox Books', 'Book Store'],
 ] as const;
+
+const FB_MAGIC = graphMagicErrors();
 
 @Injectable()
 export class FacebookSandbox {
@@ -104,9 +104,9 @@ export class FacebookSandbox {
     return page;
   }
 
-  /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
-  async magic(pageId: string, text: string, contentKey: string): Promise<void> {
-    await enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey }, GRAPH_ERRORS);
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(pageId: string, text: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text: text, contentKey }, FB_MAGIC);
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {

@@ -1,22 +1,12 @@
-import { checkContent, ContentRules } from '../kit/content-rules';
+import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
+import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
 import { addDays, daysBetween } from '../kit/days';
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  DailyAccountMetrics,
-  GrantedAccount,
-  ItemMetrics,
-  NetworkComment,
-  OAuthTokens,
-  PlatformAdapter,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
-} from '../kit/adapter';
+import { DayCounters, counterNames, fromCounters, ItemCounters } from '../kit/metrics';
 import { FacebookLogin } from '../kit/graph/facebook-login';
-import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightSeries, insightTotal, unixDay } from '../kit/graph/graph-shapes';
+import { GraphAdapter } from '../kit/graph/graph-adapter';
+import type { FetchFn } from '../kit/graph/graph-client';
+import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
 import { FacebookPublisher } from './facebook-publish';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
@@ -37,13 +27,14 @@ export const FACEBOOK_RULES: ContentRules = {
   links: 'text-posts',
 };
 
-/** Page Insights metrics (2025+ "views" metrics) → our daily fields. */
-export const FACEBOOK_PAGE_METRICS = {
-  views: 'page_media_view',
-  reach: 'page_total_media_view_unique',
-  engagement: 'page_post_engagements',
-  followers: 'page_follows',
-} as const;
+/** Page Insights metrics (2025+ "views" metrics) → our daily fields; shares come from the Page's posts. */
+const PAGE_COUNTERS: DayCounters = {
+  views: ['page_media_view'],
+  reach: ['page_total_media_view_unique'],
+  engagement: ['page_post_engagements'],
+  shares: [],
+};
+const FOLLOWERS_METRIC = 'page_follows';
 
 /** Page Insights answers at most 90 days per since/until window. */
 const INSIGHTS_WINDOW_DAYS = 90;
@@ -72,172 +63,110 @@ interface PostStats {
 }
 
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
-export class FacebookAdapter implements PlatformAdapter {
+export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   readonly platform = 'facebook' as const;
-  readonly supportsComments = true;
-  private readonly graph: GraphClient;
-  private readonly publisher: FacebookPublisher;
-  private readonly login: FacebookLogin;
+  override readonly supportsComments = true;
+  protected readonly rules = FACEBOOK_RULES;
+  protected readonly login: FacebookLogin;
+  protected readonly publisher: FacebookPublisher;
+  /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
+  protected readonly postCounters: ItemCounters = {
+    views: ['post_media_view'],
+    reach: ['post_total_media_view_unique'],
+    likes: ['reactions'],
+    comments: ['comments'],
+    shares: ['shares'],
+    engagement: ['reactions', 'comments', 'shares'],
+  };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
-    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+    super(endpoints, fetchFn);
     this.publisher = new FacebookPublisher(this.graph);
     this.login = new FacebookLogin(this.graph, endpoints, FACEBOOK_SCOPES);
   }
 
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
-    return this.login.authorizeUrl(p);
-  }
-
-  /** code → short-lived user token → long-lived (~60 d) user token. */
-  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.login.exchangeCode(p);
-  }
-
-  /** Facebook has no refresh tokens: a still-valid long-lived token is exchanged for a fresh one. */
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.login.longLived(tokens.accessToken);
-  }
-
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const out: GrantedAccount[] = [];
-    let next: string | null = '/me/accounts';
-    while (next) {
-      const page: GraphList<PageAccount> = await this.graph.get<GraphList<PageAccount>>(
-        next,
-        next.startsWith('/') ? { fields: 'id,name,username,access_token,category,tasks,picture{url}', limit: 100 } : {},
-        next.startsWith('/') ? tokens.accessToken : null,
-      );
-      for (const p of page.data) {
-        out.push({
-          platformAccountId: p.id,
-          name: p.name,
-          username: p.username ?? null,
-          avatarUrl: p.picture?.data?.url ?? null,
-          tokens: p.access_token
-            ? { accessToken: p.access_token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES }
-            : undefined,
-          metadata: { category: p.category ?? null, tasks: p.tasks ?? [] },
-        });
-      }
-      next = page.paging?.next ?? null;
-    }
-    return out;
+    const fields = 'id,name,username,access_token,category,tasks,picture{url}';
+    const pages = await this.graph.list<PageAccount>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
+    return pages.map((p) => ({
+      platformAccountId: p.id,
+      name: p.name,
+      username: p.username ?? null,
+      avatarUrl: p.picture?.data?.url ?? null,
+      tokens: p.access_token
+        ? { accessToken: p.access_token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES }
+        : undefined,
+      metadata: { category: p.category ?? null, tasks: p.tasks ?? [] },
+    }));
   }
 
-  validate(content: PublishContent): ValidationIssue[] {
-    return checkContent(FACEBOOK_RULES, content);
-  }
-
-  publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req);
-  }
-
-  findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
-    return this.publisher.findPublished(req);
-  }
-
-  async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
+  override async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const token = account.accessToken;
     const stats = await this.graph.get<PostStats>(
       `/${externalId}`,
       { fields: 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)' },
       token,
     );
-    const insights = await this.graph.get<GraphList<GraphInsight>>(
+    const insight = await this.insights(
       `/${externalId}/insights`,
-      { metric: 'post_media_view,post_total_media_view_unique' },
+      ['post_media_view', 'post_total_media_view_unique'],
       token,
     );
-    const likes = stats.reactions?.summary?.total_count ?? 0;
-    const comments = stats.comments?.summary?.total_count ?? 0;
-    const shares = stats.shares?.count ?? 0;
-    return {
-      views: insightTotal(insights.data, 'post_media_view'),
-      reach: insightTotal(insights.data, 'post_total_media_view_unique'),
-      likes,
-      comments,
-      shares,
-      engagement: likes + comments + shares,
+    const counts: Record<string, number | undefined> = {
+      reactions: stats.reactions?.summary?.total_count,
+      comments: stats.comments?.summary?.total_count,
+      shares: stats.shares?.count,
     };
+    return fromCounters(this.postCounters, (name) => counts[name] ?? insight(name));
   }
 
   /** Page Insights in windows of ≤ 90 days (the API's limit), plus shares summed from the Page's posts per day. */
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
-    const token = account.accessToken;
-    const page = account.platformAccountId;
-    const m = FACEBOOK_PAGE_METRICS;
+    const { accessToken: token, platformAccountId: page } = account;
     const insights: GraphInsight[] = [];
     for (let start = from; start <= to; start = addDays(start, INSIGHTS_WINDOW_DAYS)) {
       const end = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
-      const res = await this.graph.get<GraphList<GraphInsight>>(
-        `/${page}/insights`,
-        { metric: Object.values(m).join(','), period: 'day', since: unixDay(start), until: unixDay(end, 1) },
-        token,
-      );
-      insights.push(...res.data);
+      const metric = [...counterNames(PAGE_COUNTERS), FOLLOWERS_METRIC].join(',');
+      const query = { metric, period: 'day', since: unixDay(start), until: unixDay(end, 1) };
+      insights.push(...(await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, query, token)).data);
     }
     const series = insightSeries(insights);
     const shares = await this.sharesByDay(page, token, from, to);
-    const days: DailyAccountMetrics[] = [];
-    for (const date of daysBetween(from, to)) {
-      const v = (k: keyof typeof m): number => series.get(m[k])?.get(date) ?? 0;
-      days.push({
+    return daysBetween(from, to).map((date) => {
+      const read = (name: string): number => series.get(name)?.get(date) ?? 0;
+      return {
         date,
-        views: v('views'),
-        reach: v('reach'),
-        engagement: v('engagement'),
-        followers: v('followers'),
+        ...fromCounters(PAGE_COUNTERS, read),
+        followers: read(FOLLOWERS_METRIC),
         shares: shares.get(date) ?? 0,
-      });
-    }
-    return days;
+      };
+    });
   }
 
   private async sharesByDay(page: string, token: string, from: string, to: string): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    let next: string | null = `/${page}/published_posts`;
-    for (let guard = 0; next && guard < 20; guard++) {
-      const first = next.startsWith('/');
-      const res: GraphList<{ created_time: string; shares?: { count: number } }> = await this.graph.get(
-        next,
-        first ? { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 } : {},
-        first ? token : null,
-      );
-      for (const p of res.data) {
-        const day = new Date(p.created_time).toISOString().slice(0, 10);
-        out.set(day, (out.get(day) ?? 0) + (p.shares?.count ?? 0));
-      }
-      next = res.paging?.next ?? null;
+    const query = { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 };
+    const posts = await this.graph.list<{ created_time: string; shares?: { count: number } }>(
+      `/${page}/published_posts`,
+      query,
+      token,
+      20,
+    );
+    for (const p of posts) {
+      const day = new Date(p.created_time).toISOString().slice(0, 10);
+      out.set(day, (out.get(day) ?? 0) + (p.shares?.count ?? 0));
     }
     return out;
   }
 
-  async listComments(
-    account: AccountCredentials,
-    externalPostId: string,
-    cursor?: string | null,
-  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
-    const res = await this.graph.get<GraphList<FbComment>>(
-      `/${externalPostId}/comments`,
-      {
-        fields: 'id,message,created_time,from{id,name}',
-        order: 'chronological',
-        limit: 25,
-        after: cursor ?? undefined,
-      },
-      account.accessToken,
-    );
-    return {
-      comments: res.data.map((c) => ({
-        id: c.id,
-        externalPostId,
-        authorName: c.from?.name ?? 'Facebook user',
-        text: c.message ?? '',
-        createdAt: new Date(c.created_time).toISOString(),
-      })),
-      nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
-    };
+  override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
+    const params = { fields: 'id,message,created_time,from{id,name}', order: 'chronological' };
+    return this.commentPage<FbComment>(postId, account.accessToken, cursor, params, (c) => ({
+      id: c.id,
+      authorName: c.from?.name ?? 'Facebook user',
+      text: c.message ?? '',
+      createdAt: new Date(c.created_time).toISOString(),
+    }));
   }
 }

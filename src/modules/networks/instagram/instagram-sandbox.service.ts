@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail, graphSandboxErrors } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphMagicErrors } from '../kit/sandbox/graph-sandbox';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-
-const GRAPH_ERRORS = graphSandboxErrors();
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 export interface IgAccount {
@@ -18,6 +16,8 @@ export interface IgAccount {
 
 /** Posts per account per rolling 24 h (content_publishing_limit). */
 export const INSTAGRAM_DAILY_QUOTA = 50;
+
+const IG_MAGIC = graphMagicErrors();
 
 @Injectable()
 export class InstagramSandbox {
@@ -62,11 +62,12 @@ export class InstagramSandbox {
     return this.store.get<IgAccount>(['instagram', 'account', igId]);
   }
 
-  async magic(igId: string, caption: string, contentKey: string): Promise<void> {
-    await enforceMagicWords(
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(igId: string, caption: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(
       this.store,
       { platform: 'instagram', accountId: igId, text: caption, contentKey },
-      GRAPH_ERRORS,
+      IG_MAGIC,
     );
   }
 }

@@ -1,25 +1,18 @@
-import { PlatformError } from '../kit/adapter';
-import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
-import { daysBetween } from '../kit/days';
 import type {
   AccountCredentials,
   AdapterEndpoints,
-  DailyAccountMetrics,
   GrantedAccount,
-  ItemMetrics,
-  NetworkComment,
   OAuthTokens,
   PlatformAdapter,
-  ProcessingCheck,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
 } from '../kit/adapter';
-import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
+import { PlatformError } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
+import type { ItemCounters } from '../kit/metrics';
+import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
-import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightTotal, unixDay } from '../kit/graph/graph-shapes';
+import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
+import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
+import type { GraphList } from '../kit/graph/graph-shapes';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [
@@ -39,8 +32,6 @@ export const INSTAGRAM_RULES: ContentRules = {
   links: 'never',
 };
 
-const MAX_DAYS = 93;
-
 interface PageWithIg {
   id: string;
   name: string;
@@ -59,183 +50,96 @@ interface IgComment {
  * the accounts are the `instagram_business_account`s of the user's Pages; publishing uses
  * media containers (image_url / video_url as REELS / CAROUSEL children) and media_publish.
  */
-export class InstagramAdapter implements PlatformAdapter {
+export class InstagramAdapter extends ContainerAdapter implements PlatformAdapter {
   readonly platform = 'instagram' as const;
-  readonly supportsComments = true;
-  private readonly graph: GraphClient;
-  private readonly publisher: ContainerPublisher;
-  private readonly login: FacebookLogin;
+  override readonly supportsComments = true;
+  protected readonly rules = INSTAGRAM_RULES;
+  protected readonly login: FacebookLogin;
+  protected readonly postCounters: ItemCounters = {
+    views: ['views'],
+    reach: ['reach'],
+    likes: ['likes'],
+    comments: ['comments'],
+    shares: ['shares'],
+    engagement: ['total_interactions'],
+  };
+  /** Account insights give day totals (total_value), not series, for these metrics; no follower history. */
+  protected readonly daily: DailyInsights = {
+    edge: 'insights',
+    counters: { views: ['views'], reach: ['reach'], engagement: ['total_interactions'], shares: ['shares'] },
+    params: { period: 'day', metric_type: 'total_value' },
+    followers: 'account-field',
+  };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
-    this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
-    this.publisher = new ContainerPublisher(
-      this.graph,
-      {
-        containerEdge: 'media',
-        publishEdge: 'media_publish',
-        statusField: 'status_code',
-        errorField: 'status',
-        textField: 'caption',
-        childParams: (url) => ({ image_url: url, is_carousel_item: true }),
-        containerParams: (c, childIds) => {
-          if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), caption: c.text };
-          if (c.contentType === 'video')
-            return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
-          return { image_url: c.imageUrls[0], caption: c.text };
-        },
-        beforePublish: (user, token) => this.checkPublishingLimit(user, token),
+    super(endpoints, fetchFn, poll, {
+      rules: INSTAGRAM_RULES,
+      containerEdge: 'media',
+      publishEdge: 'media_publish',
+      statusField: 'status_code',
+      errorField: 'status',
+      textField: 'caption',
+      childParams: (url) => ({ image_url: url, is_carousel_item: true }),
+      containerParams: (c, childIds) => {
+        if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), caption: c.text };
+        if (c.contentType === 'video')
+          return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
+        return { image_url: c.imageUrls[0], caption: c.text };
       },
-      poll ?? pollWithin(endpoints.processingWaitMs),
-    );
-  }
-
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string }): string {
-    return this.login.authorizeUrl(p);
-  }
-
-  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.login.exchangeCode(p);
-  }
-
-  /** A still-valid long-lived user token is exchanged for a fresh one (no refresh tokens). */
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.login.longLived(tokens.accessToken);
+      beforePublish: checkPublishingLimit,
+    });
+    this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
   }
 
   /** The Instagram professional accounts linked to the user's Pages (they act with the user token). */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const out: GrantedAccount[] = [];
-    let next: string | null = '/me/accounts';
-    while (next) {
-      const first = next.startsWith('/');
-      const res: GraphList<PageWithIg> = await this.graph.get(
-        next,
-        first ? { fields: 'id,name,instagram_business_account{id,username,name,profile_picture_url}', limit: 100 } : {},
-        first ? tokens.accessToken : null,
-      );
-      for (const page of res.data) {
-        const ig = page.instagram_business_account;
-        if (!ig) continue;
-        out.push({
-          platformAccountId: ig.id,
-          name: ig.name ?? ig.username ?? page.name,
-          username: ig.username ?? null,
-          avatarUrl: ig.profile_picture_url ?? null,
-          metadata: { pageId: page.id, pageName: page.name },
-        });
-      }
-      next = res.paging?.next ?? null;
-    }
-    return out;
+    const fields = 'id,name,instagram_business_account{id,username,name,profile_picture_url}';
+    const pages = await this.graph.list<PageWithIg>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
+    return pages.flatMap(({ id, name, instagram_business_account: ig }) =>
+      ig
+        ? [
+            {
+              platformAccountId: ig.id,
+              name: ig.name ?? ig.username ?? name,
+              username: ig.username ?? null,
+              avatarUrl: ig.profile_picture_url ?? null,
+              metadata: { pageId: id, pageName: name },
+            },
+          ]
+        : [],
+    );
   }
 
-  validate(content: PublishContent): ValidationIssue[] {
-    return checkContent(INSTAGRAM_RULES, content);
-  }
-
-  publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req, isCarousel(INSTAGRAM_RULES, req.content));
-  }
-
-  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
-    return this.publisher.checkProcessing(req);
-  }
-
-  findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
-    return this.publisher.findPublished(req);
-  }
-
-  /** The rolling 24 h publishing cap (content_publishing_limit). */
-  private async checkPublishingLimit(user: string, token: string): Promise<void> {
-    const res = await this.graph.get<
-      GraphList<{ quota_usage: number; config?: { quota_total: number; quota_duration: number } }>
-    >(`/${user}/content_publishing_limit`, { fields: 'quota_usage,config' }, token);
-    const limit = res.data[0];
-    if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
-      throw new PlatformError(
-        `This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`,
-        'network_rate_limited',
-        true,
-        { retryAfterSeconds: 3600 },
-      );
-    }
-  }
-
-  async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const res = await this.graph.get<GraphList<GraphInsight>>(
-      `/${externalId}/insights`,
-      { metric: 'views,reach,likes,comments,shares,saved,total_interactions' },
+  override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
+    return this.commentPage<IgComment>(
+      postId,
       account.accessToken,
-    );
-    const v = (name: string): number => insightTotal(res.data, name);
-    return {
-      views: v('views'),
-      reach: v('reach'),
-      likes: v('likes'),
-      comments: v('comments'),
-      shares: v('shares'),
-      engagement: v('total_interactions'),
-    };
-  }
-
-  /**
-   * One total_value call per day (account insights give day totals, not series, for these
-   * metrics). Instagram keeps no follower history, so every day carries today's followers_count.
-   */
-  async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
-    const token = account.accessToken;
-    const user = account.platformAccountId;
-    const { followers_count: followers = 0 } = await this.graph.get<{ followers_count?: number }>(
-      `/${user}`,
-      { fields: 'followers_count' },
-      token,
-    );
-    const out: DailyAccountMetrics[] = [];
-    for (const date of daysBetween(from, to, MAX_DAYS)) {
-      const res = await this.graph.get<GraphList<GraphInsight>>(
-        `/${user}/insights`,
-        {
-          metric: 'views,reach,total_interactions,shares',
-          period: 'day',
-          metric_type: 'total_value',
-          since: unixDay(date),
-          until: unixDay(date, 1),
-        },
-        token,
-      );
-      const v = (name: string): number => insightTotal(res.data, name);
-      out.push({
-        date,
-        views: v('views'),
-        reach: v('reach'),
-        engagement: v('total_interactions'),
-        shares: v('shares'),
-        followers,
-      });
-    }
-    return out;
-  }
-
-  async listComments(
-    account: AccountCredentials,
-    externalPostId: string,
-    cursor?: string | null,
-  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
-    const res = await this.graph.get<GraphList<IgComment>>(
-      `/${externalPostId}/comments`,
-      { fields: 'id,text,username,timestamp', limit: 25, after: cursor ?? undefined },
-      account.accessToken,
-    );
-    return {
-      comments: res.data.map((c) => ({
+      cursor,
+      { fields: 'id,text,username,timestamp' },
+      (c) => ({
         id: c.id,
-        externalPostId,
         authorName: c.username ?? 'instagram user',
         text: c.text ?? '',
         createdAt: new Date(c.timestamp).toISOString(),
-      })),
-      nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
-    };
+      }),
+    );
+  }
+}
+
+/** The rolling 24 h publishing cap (content_publishing_limit). */
+async function checkPublishingLimit(graph: GraphClient, user: string, token: string): Promise<void> {
+  const res = await graph.get<GraphList<{ quota_usage: number; config?: { quota_total: number } }>>(
+    `/${user}/content_publishing_limit`,
+    { fields: 'quota_usage,config' },
+    token,
+  );
+  const limit = res.data[0];
+  if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
+    throw new PlatformError(
+      `This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`,
+      'network_rate_limited',
+      true,
+      { retryAfterSeconds: 3600 },
+    );
   }
 }

@@ -172,21 +172,25 @@ export interface PlatformAdapter {
    * saved publishState. Returns the item, null when it certainly was not published, or
    * 'unknown' when the network offers no way to tell.
    */
-  findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'>;
+  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
   /**
    * Networks that can outlast the in-attempt wait (they throw StillProcessingError): one status
    * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
    */
-  checkProcessing?(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck>;
+  checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;
-  listComments(
-    account: AccountCredentials,
-    externalPostId: string,
-    cursor?: string | null,
-  ): Promise<{ comments: NetworkComment[]; nextCursor: string | null }>;
+  listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<CommentsPage>;
+}
+
+/** What findPublished and checkProcessing read: a publish request without saveState. */
+export type PublishLookup = Omit<PublishRequest, 'saveState'>;
+
+export interface CommentsPage {
+  comments: NetworkComment[];
+  nextCursor: string | null;
 }
 
 /** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */

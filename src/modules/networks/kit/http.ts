@@ -1,5 +1,5 @@
 import type { MediaLimits } from '@/config/config';
-import { AdapterEndpoints, MediaResponse, PlatformError } from './adapter';
+import { AdapterEndpoints, ErrorCategory, MediaResponse, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
 /**
@@ -84,6 +84,63 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   const ok = (reply.status >= 200 && reply.status < 300) || (call.accept ?? []).includes(reply.status);
   if (!ok) throw mapError(reply);
   return reply;
+}
+
+/** A call of a NetworkApi: what callNetwork takes but the URL (a path) and the time-out. */
+export type ApiCall = Omit<NetworkCall, 'url' | 'timeoutMs'>;
+
+/**
+ * A network's API on callNetwork: its base URL, its fixed headers and its error mapper; `call`
+ * adds the bearer token. A path starting with http(s):// is used as is (upload URLs, paging links).
+ */
+export class NetworkApi {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly mapError: ErrorMapper,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  call(token: string | null, path: string, call: ApiCall = {}): Promise<NetworkReply> {
+    const url = /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path}`;
+    const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+    const headers = { ...auth, ...this.headers, ...call.headers };
+    return callNetwork({ ...call, url, headers, timeoutMs: this.timeoutMs }, this.mapError);
+  }
+
+  /** `call`, answering the reply's JSON object. */
+  async json(token: string | null, path: string, call: ApiCall = {}): Promise<Json> {
+    return obj((await this.call(token, path, call)).json);
+  }
+}
+
+/**
+ * The PlatformError of an answer the network marked as failed, classified the way every network
+ * answers: 5xx transient, 429 rate limited, 401 auth; then `otherwise` (invalid content unless the
+ * network's error says more). `category`, when the network's own code names one, comes first.
+ */
+export function answerError(
+  message: string,
+  a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
+  headers?: Headers,
+): PlatformError {
+  const category: ErrorCategory =
+    a.category ??
+    (a.status >= 500
+      ? 'network_error'
+      : a.status === 429
+        ? 'network_rate_limited'
+        : a.status === 401
+          ? 'auth_expired'
+          : (a.otherwise ?? 'invalid_content'));
+  const retryable = category === 'network_error' || category === 'network_rate_limited';
+  const details = { status: a.status, networkCode: a.networkCode };
+  return new PlatformError(
+    message,
+    category,
+    retryable,
+    headers ? { ...details, retryAfterSeconds: retryAfterSeconds(headers) } : details,
+  );
 }
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
@@ -248,4 +305,14 @@ export function num(v: unknown): number {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */
+export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | undefined>): Promise<T | undefined> {
+  for (const delay of [0, ...delaysMs]) {
+    if (delay) await sleep(delay);
+    const answer = await check();
+    if (answer !== undefined) return answer;
+  }
+  return undefined;
 }

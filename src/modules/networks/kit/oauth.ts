@@ -1,6 +1,7 @@
 import type { AdapterEndpoints, OAuthTokens } from './adapter';
 import { PlatformError } from './adapter';
-import { callNetwork, NetworkReply, num, obj, str } from './http';
+import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
+import type { NetworkLogin } from './network-adapter';
 
 /**
  * Reads an RFC 6749 token response (`access_token`, `expires_in`, `refresh_token`, …), the
@@ -35,15 +36,14 @@ export function parseTokenResponse(
  */
 export function oauthError(reply: NetworkReply, network: string): PlatformError {
   const body = obj(reply.json);
-  const code = str(body.error) ?? `http_${reply.status}`;
   const description =
     str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
-  const message = `${network} OAuth: ${description}`;
-  if (reply.status >= 500)
-    return new PlatformError(message, 'network_error', true, { status: reply.status, networkCode: code });
-  if (reply.status === 429)
-    return new PlatformError(message, 'network_rate_limited', true, { status: reply.status, networkCode: code });
-  return new PlatformError(message, 'auth_expired', false, { status: reply.status, networkCode: code });
+  const networkCode = str(body.error) ?? `http_${reply.status}`;
+  return answerError(`${network} OAuth: ${description}`, {
+    status: reply.status,
+    networkCode,
+    otherwise: 'auth_expired',
+  });
 }
 
 /** A network's consent page (RFC 6749 §4.1.1), with PKCE S256 unless `pkce: false`. */
@@ -76,79 +76,49 @@ export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams
   return u.toString();
 }
 
+/** A network's OAuth 2 app: its consent page, its token endpoint, and what to say when a grant has no refresh token. */
+export interface OAuth2AppOptions extends ConsentPage {
+  tokenUrl: string;
+  /** The error message when a refresh is needed but the network granted no refresh token. */
+  noRefreshToken: string;
+}
+
 /**
- * A network's OAuth 2 app: its consent page (authorizeUrl) and RFC 6749 token endpoint: a form-encoded POST with the app's credentials in the
- * body, answered as parseTokenResponse reads it. `network` names the errors ("LinkedIn OAuth: …");
- * `consent.clientIdField` also names the token request's client id field.
+ * Consent, code exchange and refresh of a network that speaks plain OAuth 2 with PKCE (LinkedIn,
+ * TikTok, Google): the RFC 6749 token endpoint takes a form-encoded POST with the app's
+ * credentials in the body and answers as parseTokenResponse reads it. `network` names the errors
+ * ("LinkedIn OAuth: …"); `clientIdField` also names the token request's client id field.
  */
-export class OAuth2App {
+export class OAuth2App implements NetworkLogin {
   constructor(
     private readonly network: string,
-    private readonly url: string,
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
-    private readonly consent: ConsentPage,
+    private readonly app: OAuth2AppOptions,
   ) {}
 
   authorizeUrl(p: ConsentParams): string {
-    return consentUrl(this.consent, this.endpoints.clientId, p);
+    return consentUrl(this.app, this.endpoints.clientId, p);
   }
 
   /** The authorization_code grant, with the PKCE verifier. */
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.request(
-      {
-        grant_type: 'authorization_code',
-        code: params.code,
-        redirect_uri: params.redirectUri,
-        code_verifier: params.codeVerifier,
-      },
-      null,
-    );
+  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    const form = { grant_type: 'authorization_code', code: p.code, redirect_uri: p.redirectUri };
+    return this.request({ ...form, code_verifier: p.codeVerifier }, null);
   }
 
-  /** The refresh_token grant; a grant without a refresh token cannot be renewed: auth_expired with `noRefreshMessage`. */
-  refresh(refreshToken: string | null, noRefreshMessage: string): Promise<OAuthTokens> {
-    if (!refreshToken) return Promise.reject(new PlatformError(noRefreshMessage, 'auth_expired', false));
+  /** The refresh_token grant; a grant without a refresh token cannot be renewed (auth_expired). */
+  refresh({ refreshToken }: { refreshToken: string | null }): Promise<OAuthTokens> {
+    if (!refreshToken) return Promise.reject(new PlatformError(this.app.noRefreshToken, 'auth_expired', false));
     return this.request({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken);
   }
 
   private async request(form: Record<string, string>, previousRefreshToken: string | null): Promise<OAuthTokens> {
+    const { clientId, clientSecret, timeoutMs } = this.endpoints;
+    const credentials = { [this.app.clientIdField ?? 'client_id']: clientId, client_secret: clientSecret };
     const reply = await callNetwork(
-      {
-        method: 'POST',
-        url: this.url,
-        form: {
-          ...form,
-          [this.consent.clientIdField ?? 'client_id']: this.endpoints.clientId,
-          client_secret: this.endpoints.clientSecret,
-        },
-        timeoutMs: this.endpoints.timeoutMs,
-      },
+      { method: 'POST', url: this.app.tokenUrl, form: { ...form, ...credentials }, timeoutMs },
       (r) => oauthError(r, this.network),
     );
     return parseTokenResponse(reply, this.network, previousRefreshToken);
-  }
-}
-
-/**
- * Consent, code exchange and refresh for an adapter whose network speaks plain OAuth 2 with PKCE
- * (LinkedIn, TikTok, Google): the adapter builds its `OAuth2App` and names what to say when the
- * network granted no refresh token.
- */
-export abstract class OAuth2Adapter {
-  protected abstract readonly oauth: OAuth2App;
-  /** The error message when a refresh is needed but the network granted no refresh token. */
-  protected abstract readonly noRefreshToken: string;
-
-  authorizeUrl(params: ConsentParams): string {
-    return this.oauth.authorizeUrl(params);
-  }
-
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.oauth.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.oauth.refresh(tokens.refreshToken, this.noRefreshToken);
   }
 }

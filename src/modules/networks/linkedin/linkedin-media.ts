@@ -1,5 +1,5 @@
 import { PlatformError } from '../kit/adapter';
-import { arr, downloadMedia, mediaDeadline, num, obj, sleep, str } from '../kit/http';
+import { arr, downloadMedia, mediaDeadline, num, obj, pollUntil, str } from '../kit/http';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
@@ -27,16 +27,12 @@ export interface VideoUpload {
   finalized: boolean;
 }
 
-export function readState(raw: Record<string, unknown>): LinkedInState {
-  return { ...(raw as LinkedInState) };
-}
-
 export interface MediaContext {
   client: LinkedInClient;
   token: string;
   owner: string;
   state: LinkedInState;
-  save: () => Promise<void>;
+  save: (patch?: Partial<LinkedInState>) => Promise<void>;
   pollDelaysMs: number[];
 }
 
@@ -52,18 +48,18 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
       continue;
     }
     const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
-    const init = await ctx.client.rest(ctx.token, 'POST', '/images?action=initializeUpload', {
+    const init = await ctx.client.rest.json(ctx.token, '/images?action=initializeUpload', {
+      method: 'POST',
       json: { initializeUploadRequest: { owner: ctx.owner } },
     });
-    const value = obj(obj(init.json).value);
+    const value = obj(init.value);
     const uploadUrl = str(value.uploadUrl);
     const urn = str(value.image);
     if (!uploadUrl || !urn)
       throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
     await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
     done[i] = urn;
-    ctx.state.images = done;
-    await ctx.save();
+    await ctx.save({ images: done });
     urns.push(urn);
   }
   return urns;
@@ -76,8 +72,7 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
     const media = await downloadMedia(ctx.client.endpoints, url, 'video');
     if (!video || video.expiresAt <= Date.now() + 60_000) {
       video = await initializeVideo(ctx, media.bytes.byteLength);
-      ctx.state.video = video;
-      await ctx.save();
+      await ctx.save({ video });
     }
     for (const [i, part] of video.instructions.entries()) {
       if (video.partIds[i]) continue;
@@ -92,7 +87,8 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
       video.partIds[i] = etag;
       await ctx.save();
     }
-    await ctx.client.rest(ctx.token, 'POST', '/videos?action=finalizeUpload', {
+    await ctx.client.rest.call(ctx.token, '/videos?action=finalizeUpload', {
+      method: 'POST',
       json: {
         finalizeUploadRequest: { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds },
       },
@@ -105,12 +101,13 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
 }
 
 async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
-  const init = await ctx.client.rest(ctx.token, 'POST', '/videos?action=initializeUpload', {
+  const init = await ctx.client.rest.json(ctx.token, '/videos?action=initializeUpload', {
+    method: 'POST',
     json: {
       initializeUploadRequest: { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false },
     },
   });
-  const value = obj(obj(init.json).value);
+  const value = obj(init.value);
   const urn = str(value.video);
   const instructions = arr(value.uploadInstructions).map((raw) => {
     const it = obj(raw);
@@ -131,24 +128,19 @@ async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUp
 
 /** A video can be referenced by a post once processing made it AVAILABLE. */
 async function waitUntilAvailable(ctx: MediaContext, urn: string): Promise<void> {
-  for (const delay of [0, ...ctx.pollDelaysMs]) {
-    if (delay) await sleep(delay);
-    const reply = await ctx.client.rest(ctx.token, 'GET', `/videos/${enc(urn)}`);
-    const body = obj(reply.json);
+  const available = await pollUntil(ctx.pollDelaysMs, async () => {
+    const body = await ctx.client.rest.json(ctx.token, `/videos/${enc(urn)}`);
     const status = str(body.status);
-    if (status === 'AVAILABLE') return;
     if (status === 'PROCESSING_FAILED') {
-      throw new PlatformError(
-        str(body.processingFailureReason) ?? 'LinkedIn could not process the video.',
-        'media_rejected',
-        false,
-        { networkCode: status },
-      );
+      const reason = str(body.processingFailureReason) ?? 'LinkedIn could not process the video.';
+      throw new PlatformError(reason, 'media_rejected', false, { networkCode: status });
     }
-  }
-  throw new PlatformError(
-    'LinkedIn is still processing the video; the next attempt continues from here.',
-    'network_error',
-    true,
-  );
+    return status === 'AVAILABLE' ? true : undefined;
+  });
+  if (!available)
+    throw new PlatformError(
+      'LinkedIn is still processing the video; the next attempt continues from here.',
+      'network_error',
+      true,
+    );
 }

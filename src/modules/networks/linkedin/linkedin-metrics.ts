@@ -1,6 +1,7 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj } from '../kit/http';
-import { daysBetween } from '../kit/days';
+import { addDays, daysBetween } from '../kit/days';
+import { DayCounters, fromCounters, ItemCounters } from '../kit/metrics';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /**
@@ -9,7 +10,33 @@ import { enc, LinkedInClient } from './linkedin-api';
  * memberFollowersCount.
  */
 
-type MemberMetric = 'IMPRESSION' | 'MEMBERS_REACHED' | 'REACTION' | 'COMMENT' | 'RESHARE';
+const MEMBER_METRICS = ['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE'] as const;
+type MemberMetric = (typeof MEMBER_METRICS)[number];
+
+/** totalShareStatistics of an organisation's post (or day). */
+const SHARE_COUNTERS: ItemCounters = {
+  views: ['impressionCount'],
+  reach: ['uniqueImpressionsCount'],
+  likes: ['likeCount'],
+  comments: ['commentCount'],
+  shares: ['shareCount'],
+  engagement: ['likeCount', 'commentCount', 'shareCount', 'clickCount'],
+};
+const MEMBER_POST_COUNTERS: ItemCounters = {
+  views: ['IMPRESSION'],
+  reach: ['MEMBERS_REACHED'],
+  likes: ['REACTION'],
+  comments: ['COMMENT'],
+  shares: ['RESHARE'],
+  engagement: ['REACTION', 'COMMENT', 'RESHARE'],
+};
+/** Members' reach is only reported as a lifetime total; impressions stand in per day. */
+const MEMBER_DAY_COUNTERS: DayCounters = {
+  views: ['IMPRESSION'],
+  reach: ['IMPRESSION'],
+  shares: ['RESHARE'],
+  engagement: ['REACTION', 'COMMENT', 'RESHARE'],
+};
 
 export const isOrganization = (urn: string): boolean => urn.startsWith('urn:li:organization:');
 
@@ -20,63 +47,32 @@ function postEntity(postUrn: string): { key: 'shares' | 'ugcPosts'; union: strin
     : { key: 'shares', union: `(share:${enc(postUrn)})` };
 }
 
-function shareTotals(raw: unknown): {
-  views: number;
-  reach: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  clicks: number;
-} {
+function shareTotals(raw: unknown): ItemMetrics {
   const s = obj(obj(raw).totalShareStatistics);
-  return {
-    views: num(s.impressionCount),
-    reach: num(s.uniqueImpressionsCount),
-    likes: num(s.likeCount),
-    comments: num(s.commentCount),
-    shares: num(s.shareCount),
-    clicks: num(s.clickCount),
-  };
+  return fromCounters(SHARE_COUNTERS, (name) => num(s[name]));
 }
+
+const orgStatistics = (urn: string, query: string): string =>
+  `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(urn)}&${query}`;
 
 export async function itemMetrics(
   client: LinkedInClient,
   account: AccountCredentials,
   postUrn: string,
 ): Promise<ItemMetrics> {
-  const entity = postEntity(postUrn);
-  if (isOrganization(account.platformAccountId)) {
-    const reply = await client.rest(
-      account.accessToken,
-      'GET',
-      `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(account.platformAccountId)}&${entity.key}=List(${enc(postUrn)})`,
-    );
-    const t = shareTotals(arr(obj(reply.json).elements)[0]);
-    return {
-      views: t.views,
-      likes: t.likes,
-      comments: t.comments,
-      shares: t.shares,
-      reach: t.reach,
-      engagement: t.likes + t.comments + t.shares + t.clicks,
-    };
+  const { key, union } = postEntity(postUrn);
+  const { accessToken: token, platformAccountId: urn } = account;
+  if (isOrganization(urn)) {
+    const body = await client.rest.json(token, orgStatistics(urn, `${key}=List(${enc(postUrn)})`));
+    return shareTotals(arr(body.elements)[0]);
   }
-  const metric = async (type: MemberMetric): Promise<number> => {
-    const reply = await client.rest(
-      account.accessToken,
-      'GET',
-      `/memberCreatorPostAnalytics?q=entity&entity=${entity.union}&queryType=${type}&aggregation=TOTAL`,
-    );
-    return num(obj(arr(obj(reply.json).elements)[0]).count);
+  const total = async (type: MemberMetric): Promise<[string, number]> => {
+    const path = `/memberCreatorPostAnalytics?q=entity&entity=${union}&queryType=${type}&aggregation=TOTAL`;
+    return [type, num(obj(arr((await client.rest.json(token, path)).elements)[0]).count)];
   };
-  const [views, reach, likes, comments, shares] = await Promise.all(
-    (['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE'] as const).map(metric),
-  );
-  return { views, likes, comments, shares, reach, engagement: likes + comments + shares };
+  const totals = new Map(await Promise.all(MEMBER_METRICS.map(total)));
+  return fromCounters(MEMBER_POST_COUNTERS, (name) => totals.get(name) ?? 0);
 }
-
-const DAY_MS = 86_400_000;
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 function liDate(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
@@ -95,69 +91,42 @@ export async function dailyMetrics(
   from: string,
   to: string,
 ): Promise<DailyAccountMetrics[]> {
-  const days = daysBetween(from, to);
   const rows = new Map<string, DailyAccountMetrics>(
-    days.map((date) => [date, { date, views: 0, engagement: 0, shares: 0, followers: 0, reach: 0 }]),
+    daysBetween(from, to).map((date) => [date, { date, views: 0, engagement: 0, shares: 0, followers: 0, reach: 0 }]),
   );
-  const token = account.accessToken;
-  const urn = account.platformAccountId;
+  const { accessToken: token, platformAccountId: urn } = account;
   let followers: number;
   if (isOrganization(urn)) {
-    const start = Date.parse(`${from}T00:00:00Z`);
-    const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+    const [start, end] = [Date.parse(`${from}T00:00:00Z`), Date.parse(`${addDays(to, 1)}T00:00:00Z`)];
     const interval = `(timeRange:(start:${start},end:${end}),timeGranularityType:DAY)`;
     const [stats, size] = await Promise.all([
-      client.rest(
-        token,
-        'GET',
-        `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(urn)}&timeIntervals=${interval}`,
-      ),
-      client.rest(token, 'GET', `/networkSizes/${enc(urn)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`),
+      client.rest.json(token, orgStatistics(urn, `timeIntervals=${interval}`)),
+      client.rest.json(token, `/networkSizes/${enc(urn)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`),
     ]);
-    for (const el of arr(obj(stats.json).elements)) {
-      const row = rows.get(dayOf(num(obj(obj(el).timeRange).start)));
-      if (!row) continue;
-      const t = shareTotals(el);
-      Object.assign(row, {
-        views: t.views,
-        reach: t.reach,
-        shares: t.shares,
-        engagement: t.likes + t.comments + t.shares + t.clicks,
-      });
+    for (const el of arr(stats.elements)) {
+      const row = rows.get(new Date(num(obj(obj(el).timeRange).start)).toISOString().slice(0, 10));
+      const { views, reach, shares, engagement } = shareTotals(el);
+      if (row) Object.assign(row, { views, reach, shares, engagement });
     }
-    followers = num(obj(size.json).firstDegreeSize);
+    followers = num(size.firstDegreeSize);
   } else {
     // Sending the day after `to` as the end reads the last day whether LinkedIn treats `end` as inclusive or not.
-    const range = `(start:${liDate(from)},end:${liDate(dayOf(Date.parse(`${to}T00:00:00Z`) + DAY_MS))})`;
-    const daily = async (type: MemberMetric): Promise<Map<string, number>> => {
-      const reply = await client.rest(
-        token,
-        'GET',
-        `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`,
-      );
-      return new Map(
-        arr(obj(reply.json).elements).map((el) => [fromLiDate(obj(obj(el).dateRange).start), num(obj(el).count)]),
-      );
+    const range = `(start:${liDate(from)},end:${liDate(addDays(to, 1))})`;
+    const daily = async (type: MemberMetric): Promise<[string, Map<string, number>]> => {
+      const path = `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`;
+      const elements = arr((await client.rest.json(token, path)).elements).map(obj);
+      return [type, new Map(elements.map((el) => [fromLiDate(obj(el.dateRange).start), num(el.count)]))];
     };
-    const [views, reactions, comments, reshares, count] = await Promise.all([
-      daily('IMPRESSION'),
-      daily('REACTION'),
-      daily('COMMENT'),
-      daily('RESHARE'),
-      client.rest(token, 'GET', '/memberFollowersCount?q=me'),
+    const [series, count] = await Promise.all([
+      Promise.all((['IMPRESSION', 'REACTION', 'COMMENT', 'RESHARE'] as const).map(daily)).then((s) => new Map(s)),
+      client.rest.json(token, '/memberFollowersCount?q=me'),
     ]);
-    for (const row of rows.values()) {
-      const v = views.get(row.date) ?? 0;
-      const sh = reshares.get(row.date) ?? 0;
-      // Members' reach is only reported as a lifetime total; impressions stand in per day.
-      Object.assign(row, {
-        views: v,
-        reach: v,
-        shares: sh,
-        engagement: (reactions.get(row.date) ?? 0) + (comments.get(row.date) ?? 0) + sh,
-      });
-    }
-    followers = num(obj(arr(obj(count.json).elements)[0]).memberFollowersCount);
+    for (const row of rows.values())
+      Object.assign(
+        row,
+        fromCounters(MEMBER_DAY_COUNTERS, (name) => series.get(name)?.get(row.date) ?? 0),
+      );
+    followers = num(obj(arr(count.elements)[0]).memberFollowersCount);
   }
   // LinkedIn reports the follower count as of now, not per day.
   for (const row of rows.values()) row.followers = followers;

@@ -1,10 +1,10 @@
-import { Get, Headers, Param, Query } from '@nestjs/common';
-import { LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
+import { Get, Param, Query } from '@nestjs/common';
+import { LI_REST, LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 
-type H = Record<string, string | undefined>;
 const DAY_MS = 86_400_000;
 const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
 const today = (): string => new Date().toISOString().slice(0, 10);
@@ -19,8 +19,7 @@ export class LinkedInSandboxAnalyticsController {
   constructor(private readonly li: LinkedInSandbox) {}
 
   @Get('rest/organizationalEntityShareStatistics')
-  async shareStatistics(@Query() q: Q, @Headers() h: H): Promise<unknown> {
-    const m = await this.authorized(h);
+  async shareStatistics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     const org = this.li.assertOwner(
       m,
       qs(q.organizationalEntity),
@@ -61,8 +60,11 @@ export class LinkedInSandboxAnalyticsController {
   }
 
   @Get('rest/networkSizes/:urn')
-  async networkSize(@Param('urn') urn: string, @Query('edgeType') edgeType: string, @Headers() h: H): Promise<unknown> {
-    const m = await this.authorized(h);
+  async networkSize(
+    @Param('urn') urn: string,
+    @Query('edgeType') edgeType: string,
+    @SandboxAuth(LI_REST) m: LiMember,
+  ): Promise<unknown> {
     this.li.assertOwner(m, urn, 'networkSizes.GET');
     if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER')
       throw liFail(400, `Unsupported edgeType ${edgeType}`, 'ILLEGAL_ARGUMENT');
@@ -70,8 +72,7 @@ export class LinkedInSandboxAnalyticsController {
   }
 
   @Get('rest/memberCreatorPostAnalytics')
-  async memberPostAnalytics(@Query() q: Q, @Headers() h: H): Promise<unknown> {
-    const m = await this.authorized(h);
+  async memberPostAnalytics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     const type = qs(q.queryType);
     if (!['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'].includes(type))
       throw liFail(400, `Invalid queryType ${type}`, 'ILLEGAL_ARGUMENT');
@@ -79,7 +80,7 @@ export class LinkedInSandboxAnalyticsController {
     if (qs(q.q) === 'entity') {
       // entity=(share:urn:li:share:1) / (ugcPost:urn:li:ugcPost:1), or a bare URN.
       const urn = /(urn:li:(?:share|ugcPost):[^)]+)/.exec(qs(q.entity))?.[1] ?? '';
-      const post = await this.li.store.get<{ author: string }>(['linkedin', 'post', urn]);
+      const post = await this.li.posts.get(urn);
       if (!post || post.author !== m.urn)
         throw liFail(
           403,
@@ -135,18 +136,12 @@ export class LinkedInSandboxAnalyticsController {
   }
 
   @Get('rest/memberFollowersCount')
-  async followers(@Query('q') finder: string, @Headers() h: H): Promise<unknown> {
-    const m = await this.authorized(h);
+  async followers(@Query('q') finder: string, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     if (finder !== 'me') throw liFail(400, `Invalid finder: ${finder}`, 'ILLEGAL_ARGUMENT');
     return {
       paging: { count: 1, start: 0, links: [] },
       elements: [{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }],
     };
-  }
-
-  private async authorized(h: H): Promise<LiMember> {
-    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
-    return this.li.member(h.authorization);
   }
 }
 

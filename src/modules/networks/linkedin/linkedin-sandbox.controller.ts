@@ -1,14 +1,18 @@
 import { LINKEDIN_RULES } from './linkedin.adapter';
-import { Body, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
-  LINKEDIN_SANDBOX_ERRORS,
+  LI_MAGIC,
+  LI_MEMBER,
+  LI_REST,
   LinkedInSandbox,
+  LiMember,
   LiPost,
   liFail,
   littleTextToPlain,
 } from './linkedin-sandbox.service';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 
@@ -61,8 +65,7 @@ export class LinkedInSandboxController {
   }
 
   @Get('v2/userinfo')
-  async userinfo(@Headers('authorization') auth?: string): Promise<Record<string, unknown>> {
-    const m = await this.li.member(auth);
+  async userinfo(@SandboxAuth(LI_MEMBER) m: LiMember): Promise<Record<string, unknown>> {
     const [given, ...family] = m.name.split(' ');
     return {
       sub: m.sub,
@@ -77,9 +80,7 @@ export class LinkedInSandboxController {
   }
 
   @Get('rest/organizationAcls')
-  async acls(@Query() q: Q, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
-    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
-    const m = await this.li.member(h.authorization);
+  async acls(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const role = qs(q.role);
     const elements =
@@ -90,9 +91,7 @@ export class LinkedInSandboxController {
   }
 
   @Get('rest/organizations/:id')
-  async organization(@Param('id') rawId: string, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
-    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
-    const m = await this.li.member(h.authorization);
+  async organization(@Param('id') rawId: string, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     const id = Number(rawId);
     const org = m.orgs.find((o) => o.id === id);
     if (!org)
@@ -113,13 +112,7 @@ export class LinkedInSandboxController {
   }
 
   @Post('rest/posts')
-  async createPost(
-    @Body() body: Q,
-    @Headers() h: Record<string, string | undefined>,
-    @Res() res: Response,
-  ): Promise<void> {
-    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
-    const m = await this.li.member(h.authorization);
+  async createPost(@Body() body: Q, @SandboxAuth(LI_REST) m: LiMember, @Res() res: Response): Promise<void> {
     for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
       if (body[field] === undefined)
         throw liFail(422, `ERROR :: /${field} :: field is required but not found and has no default value\n`);
@@ -137,7 +130,7 @@ export class LinkedInSandboxController {
     await enforceMagicWords(
       this.li.store,
       { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) },
-      LINKEDIN_SANDBOX_ERRORS,
+      LI_MAGIC,
     );
     const now = Date.now();
     const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${this.li.newId()}`;
@@ -152,21 +145,19 @@ export class LinkedInSandboxController {
       publishedAt: now,
       lastModifiedAt: now,
     };
-    await this.li.savePost(post);
+    await this.li.posts.add(author, post);
     res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
   }
 
   /** FINDER q=author: the author's posts, newest first. */
   @Get('rest/posts')
-  async posts(@Query() q: Q, @Headers() h: Record<string, string | undefined>): Promise<unknown> {
-    this.li.requireVersion(h['linkedin-version'], h['x-restli-protocol-version']);
-    const m = await this.li.member(h.authorization);
+  async posts(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     if (qs(q.q) !== 'author') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const author = this.li.assertOwner(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
     const start = Math.max(0, Number(qs(q.start)) || 0);
     const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
-    const elements = await this.li.postsOf(author, start, count);
-    return { paging: { start, count, links: [], total: await this.li.postCount(author) }, elements };
+    const elements = await this.li.posts.of(author, start, count);
+    return { paging: { start, count, links: [], total: (await this.li.posts.of(author)).length }, elements };
   }
 
   /** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
@@ -181,13 +172,13 @@ export class LinkedInSandboxController {
     for (const raw of ids) {
       const id = typeof raw === 'string' ? raw : '';
       if (id.startsWith('urn:li:video:')) {
-        const v = await this.li.video(id);
+        const v = await this.li.videos.get(id);
         if (!v || v.owner !== author || !v.finalizedAt)
           throw liFail(400, `Video ${id} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
         video = true;
         continue;
       }
-      const img = await this.li.image(id);
+      const img = await this.li.images.get(id);
       if (!img || img.owner !== author || img.status !== 'AVAILABLE')
         throw liFail(400, `Image ${id || '(none)'} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
     }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
 import { AppConfig } from '@/config/config';
-import { SANDBOX_RATE_LIMIT_SECONDS, SandboxErrors } from '../kit/sandbox/magic-words';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth, SandboxOAuthError } from '../kit/sandbox/sandbox-oauth';
-import { bearerToken } from '../kit/sandbox/sandbox-request';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { OAuthFailure, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
 
@@ -19,20 +19,6 @@ export function liFail(status: number, message: string, code?: string, serviceEr
     message,
   });
 }
-
-/** LinkedIn's answers to the magic words. */
-export const LINKEDIN_SANDBOX_ERRORS: SandboxErrors = {
-  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
-  auth_expired: (m) =>
-    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
-  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
-  rate_limited: (m) =>
-    withRetryAfter(
-      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
-      SANDBOX_RATE_LIMIT_SECONDS,
-    ),
-  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
-};
 
 export interface LiOrg {
   urn: string;
@@ -81,35 +67,27 @@ export const LI_PART_BYTES = 4 * 1024 * 1024;
 
 const ORG_NAMES = ['Sandbox Labs', 'Sandbox Media'];
 
-@Injectable()
-export class LinkedInSandbox {
-  constructor(
-    readonly store: SandboxStore,
-    readonly oauth: SandboxOAuth,
-    private readonly config: AppConfig,
-  ) {}
+function liAuthError(reason: OAuthFailure | 'missing_token'): SandboxHttpError {
+  if (reason === 'missing_token') return liFail(401, 'Empty oauth2_access_token', undefined, 401);
+  if (reason === 'expired_token')
+    return liFail(401, 'The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601);
+  if (reason === 'revoked_token')
+    return liFail(401, 'The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602);
+  return liFail(401, 'Invalid access token', 'INVALID_ACCESS_TOKEN', 65600);
+}
 
-  get base(): string {
-    return `${this.config.publicBaseUrl}/sandbox/linkedin`;
-  }
+/** The member behind a bearer token, with the two organisations every sandbox member administers. */
+export const LI_MEMBER: SandboxAuthSpec<LiMember> = {
+  network: 'linkedin',
+  fail: liAuthError,
+  caller: (info) => memberOf(info.grant.userId),
+};
 
-  /** The member behind a bearer token, with the two organisations every sandbox member administers. */
-  async member(authorization: string | undefined): Promise<LiMember> {
-    const token = bearerToken(authorization);
-    if (!token) throw liFail(401, 'Empty oauth2_access_token', undefined, 401);
-    const info = await this.oauth.verify('linkedin', token).catch((err: unknown) => {
-      if (!(err instanceof SandboxOAuthError)) throw err;
-      if (err.reason === 'expired_token')
-        throw liFail(401, 'The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601);
-      if (err.reason === 'revoked_token')
-        throw liFail(401, 'The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602);
-      throw liFail(401, 'Invalid access token', 'INVALID_ACCESS_TOKEN', 65600);
-    });
-    return memberOf(info.grant.userId);
-  }
-
-  /** Versioned /rest calls need both headers, like LinkedIn's. */
-  requireVersion(version: string | undefined, restli: string | undefined): void {
+/** A versioned /rest call's member: like LinkedIn's, it needs both version headers first. */
+export const LI_REST: SandboxAuthSpec<LiMember> = {
+  ...LI_MEMBER,
+  check: (req) => {
+    const version = req.header('linkedin-version');
     if (!version)
       throw liFail(
         400,
@@ -118,8 +96,44 @@ export class LinkedInSandbox {
       );
     if (!/^\d{6}(\.\d{2})?$/.test(version))
       throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
-    if (restli !== '2.0.0')
+    if (req.header('x-restli-protocol-version') !== '2.0.0')
       throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
+  },
+};
+
+/** LinkedIn's answers to the magic words. */
+export const LI_MAGIC: MagicErrors = {
+  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
+  auth_expired: (m) =>
+    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
+  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
+  rate_limited: (m) =>
+    withRetryAfter(
+      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
+      SANDBOX_RATE_LIMIT_SECONDS,
+    ),
+  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
+};
+
+@Injectable()
+export class LinkedInSandbox {
+  readonly images: SandboxRecords<LiImage>;
+  readonly videos: SandboxRecords<LiVideo>;
+  /** By author. */
+  readonly posts: SandboxRecords<LiPost>;
+
+  constructor(
+    readonly store: SandboxStore,
+    readonly oauth: SandboxOAuth,
+    private readonly config: AppConfig,
+  ) {
+    this.images = store.records('linkedin', 'image', (i) => i.urn);
+    this.videos = store.records('linkedin', 'video', (v) => v.urn);
+    this.posts = store.records('linkedin', 'post', (p) => p.id);
+  }
+
+  get base(): string {
+    return `${this.config.publicBaseUrl}/sandbox/linkedin`;
   }
 
   /** May the member act as `owner` (itself or an organisation it administers)? */
@@ -134,37 +148,6 @@ export class LinkedInSandbox {
 
   newMediaKey(): string {
     return `C4E${randomBytes(9).toString('base64url')}`;
-  }
-
-  image(urn: string): Promise<LiImage | null> {
-    return this.store.get<LiImage>(['linkedin', 'image', urn]);
-  }
-
-  saveImage(image: LiImage): Promise<void> {
-    return this.store.put(['linkedin', 'image', image.urn], image);
-  }
-
-  video(urn: string): Promise<LiVideo | null> {
-    return this.store.get<LiVideo>(['linkedin', 'video', urn]);
-  }
-
-  saveVideo(video: LiVideo): Promise<void> {
-    return this.store.put(['linkedin', 'video', video.urn], video);
-  }
-
-  async savePost(post: LiPost): Promise<void> {
-    await this.store.put(['linkedin', 'post', post.id], post);
-    await this.store.push(['linkedin', 'posts', post.author], post.id);
-  }
-
-  async postsOf(author: string, start: number, count: number): Promise<LiPost[]> {
-    const ids = await this.store.list<string>(['linkedin', 'posts', author], start, start + count - 1);
-    const posts = await Promise.all(ids.map((id) => this.store.get<LiPost>(['linkedin', 'post', id])));
-    return posts.filter((p): p is LiPost => p !== null);
-  }
-
-  async postCount(author: string): Promise<number> {
-    return (await this.store.list<string>(['linkedin', 'posts', author])).length;
   }
 }
 

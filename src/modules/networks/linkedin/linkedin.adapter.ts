@@ -1,23 +1,19 @@
-import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
-  DailyAccountMetrics,
   GrantedAccount,
-  ItemMetrics,
   OAuthTokens,
   PlatformAdapter,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
 } from '../kit/adapter';
-import { commentsUnavailable, PlatformError } from '../kit/adapter';
+import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import { PlatformError } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
 import { arr, num, obj, str } from '../kit/http';
-import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
+import { lookedFirst, NetworkAdapter, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
-import { LinkedInState, MediaContext, readState, uploadImages, uploadVideo } from './linkedin-media';
-import { dailyMetrics, itemMetrics } from './linkedin-metrics';
+import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
+import { dailyMetrics, isOrganization, itemMetrics } from './linkedin-metrics';
 
 /**
  * LinkedIn: OAuth 2.0 (3-legged), OpenID userinfo for the member, organizationAcls for the pages
@@ -50,24 +46,22 @@ export interface LinkedInAdapterOptions {
 
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
-export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   readonly platform = 'linkedin' as const;
-  readonly supportsComments = false;
+  protected readonly rules = LINKEDIN_RULES;
+  protected readonly login: OAuth2App;
   private readonly client: LinkedInClient;
-  protected readonly oauth: OAuth2App;
-  // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
-  protected readonly noRefreshToken = 'LinkedIn granted no refresh token; reconnect the account.';
   private readonly pollDelaysMs: number[];
 
-  constructor(
-    private readonly endpoints: AdapterEndpoints,
-    options: LinkedInAdapterOptions = {},
-  ) {
+  constructor(endpoints: AdapterEndpoints, options: LinkedInAdapterOptions = {}) {
     super();
     this.client = new LinkedInClient(endpoints);
-    this.oauth = new OAuth2App('LinkedIn', `${endpoints.authBaseUrl}/accessToken`, endpoints, {
+    this.login = new OAuth2App('LinkedIn', endpoints, {
       url: `${endpoints.authBaseUrl}/authorization`,
+      tokenUrl: `${endpoints.authBaseUrl}/accessToken`,
       scopes: LINKEDIN_SCOPES,
+      // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
+      noRefreshToken: 'LinkedIn granted no refresh token; reconnect the account.',
     });
     this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
   }
@@ -75,7 +69,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
   /** The member, plus every organisation page the member administers (a page picker chooses among them). */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const token = tokens.accessToken;
-    const me = obj((await this.client.userinfo(token)).json);
+    const me = await this.client.plain.json(token, '/v2/userinfo');
     const sub = str(me.sub);
     if (!sub) throw new PlatformError('LinkedIn userinfo returned no member id.', 'network_error', true);
     const memberUrn = `urn:li:person:${sub}`;
@@ -88,18 +82,18 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
       },
     ];
     // Without the organisation permissions LinkedIn answers 403: the grant then covers the member only.
-    const acls = await this.client
-      .rest(token, 'GET', '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
+    const acls = await this.client.rest
+      .json(token, '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
       .catch((err: unknown) => {
         if (err instanceof PlatformError && err.details.status === 403) return null;
         throw err;
       });
     if (!acls) return accounts;
-    const orgUrns = [...new Set(arr(obj(acls.json).elements).map((el) => str(obj(el).organization)))].filter(
+    const orgUrns = [...new Set(arr(acls.elements).map((el) => str(obj(el).organization)))].filter(
       (u): u is string => !!u,
     );
     for (const orgUrn of orgUrns) {
-      const org = obj((await this.client.rest(token, 'GET', `/organizations/${orgUrn.split(':').pop() ?? ''}`)).json);
+      const org = await this.client.rest.json(token, `/organizations/${orgUrn.split(':').pop() ?? ''}`);
       accounts.push({
         platformAccountId: orgUrn,
         name: str(org.localizedName) ?? orgUrn,
@@ -110,25 +104,13 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     return accounts;
   }
 
-  validate(content: PublishContent): ValidationIssue[] {
-    return checkContent(LINKEDIN_RULES, content);
-  }
-
   async publish(req: PublishRequest): Promise<PublishResult> {
-    const state = readState(req.publishState);
-    const save = () => req.saveState({ ...state });
+    const { state, save } = progress<LinkedInState>(req);
     if (state.postUrn) return postResult(state.postUrn);
-    if (state.postAttemptedAt) {
-      // An earlier attempt may have created the post: look before posting again.
-      const found = await this.findPublished(req);
-      if (found === 'unknown')
-        throw new PlatformError(
-          'An earlier attempt may have published this post; LinkedIn cannot tell.',
-          'unknown_outcome',
-          false,
-        );
-      if (found) return found;
-    }
+    // An earlier attempt may have created the post: look before posting again.
+    const cannotTell = 'An earlier attempt may have published this post; LinkedIn cannot tell.';
+    const found = state.postAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    if (found) return found;
     const author = req.account.platformAccountId;
     const ctx: MediaContext = {
       client: this.client,
@@ -149,41 +131,35 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     } else if (c.link) {
       content = { article: { source: c.link, title: title ?? c.link } };
     }
-    const isOrg = author.startsWith('urn:li:organization:');
     const body = {
       author,
       commentary: escapeLittleText(c.text),
-      visibility: !isOrg && str(c.options.visibility) === 'CONNECTIONS' ? 'CONNECTIONS' : 'PUBLIC',
+      visibility: !isOrganization(author) && str(c.options.visibility) === 'CONNECTIONS' ? 'CONNECTIONS' : 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
       lifecycleState: 'PUBLISHED',
       isReshareDisabledByAuthor: false,
       ...(content ? { content } : {}),
     };
-    state.postAttemptedAt = new Date().toISOString();
-    await save();
-    const reply = await this.client.rest(ctx.token, 'POST', '/posts', { json: body, creates: true });
+    await save({ postAttemptedAt: new Date().toISOString() });
+    const reply = await this.client.rest.call(ctx.token, '/posts', { method: 'POST', json: body, creates: true });
     const urn = reply.headers.get('x-restli-id') ?? str(obj(reply.json).id);
     if (!urn) throw new PlatformError('LinkedIn accepted the post but returned no id.', 'unknown_outcome', true);
-    state.postUrn = urn;
-    await save();
+    await save({ postUrn: urn });
     return postResult(urn);
   }
 
   /** Lists the author's latest posts and looks for the one an interrupted attempt may have created. */
-  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
-    const state: LinkedInState = readState(req.publishState);
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
+    const state = req.publishState as LinkedInState;
     if (state.postUrn) return postResult(state.postUrn);
     if (!state.postAttemptedAt) return null;
     const since = Date.parse(state.postAttemptedAt) - 120_000;
     const author = req.account.platformAccountId;
-    const reply = await this.client.rest(
-      req.account.accessToken,
-      'GET',
-      `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`,
-    );
+    const path = `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`;
+    const posts = arr((await this.client.rest.json(req.account.accessToken, path)).elements);
     const commentary = [req.content.text, escapeLittleText(req.content.text)];
     const mediaIds = new Set([...(state.images ?? []), state.video?.urn].filter((u): u is string => !!u));
-    for (const raw of arr(obj(reply.json).elements)) {
+    for (const raw of posts) {
       const post = obj(raw);
       const id = str(post.id);
       if (!id || num(post.createdAt) < since) continue;
@@ -194,16 +170,12 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     return null;
   }
 
-  getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
+  getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {
     return itemMetrics(this.client, account, externalId);
   }
 
-  getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
+  getDailyMetrics(account: AccountCredentials, from: string, to: string): ReturnType<typeof dailyMetrics> {
     return dailyMetrics(this.client, account, from, to);
-  }
-
-  listComments(): Promise<never> {
-    return commentsUnavailable('LinkedIn');
   }
 }
 

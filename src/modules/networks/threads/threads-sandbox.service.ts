@@ -1,12 +1,10 @@
 import { addDays } from '../kit/days';
 import { Injectable } from '@nestjs/common';
-import { graphFail, graphSandboxErrors } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphMagicErrors } from '../kit/sandbox/graph-sandbox';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, dateRange } from '../kit/sandbox/sandbox-metrics';
-
-const THREADS_ERRORS = graphSandboxErrors('THApiException');
 
 /** Users of the simulated Threads: one new profile per grant. */
 export interface ThreadsUser {
@@ -17,6 +15,8 @@ export interface ThreadsUser {
 }
 
 export const THREADS_DAILY_QUOTA = 250;
+
+const THREADS_MAGIC = graphMagicErrors('THApiException');
 
 @Injectable()
 export class ThreadsSandbox {
@@ -56,8 +56,13 @@ export class ThreadsSandbox {
     return user;
   }
 
-  async magic(userId: string, text: string, contentKey: string): Promise<void> {
-    await enforceMagicWords(this.store, { platform: 'threads', accountId: userId, text, contentKey }, THREADS_ERRORS);
+  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  magic(userId: string, text: string, contentKey: string): Promise<void> {
+    return enforceMagicWords(
+      this.store,
+      { platform: 'threads', accountId: userId, text: text, contentKey },
+      THREADS_MAGIC,
+    );
   }
 }
 

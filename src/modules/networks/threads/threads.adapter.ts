@@ -1,31 +1,12 @@
-import { checkContent, ContentRules, isCarousel } from '../kit/content-rules';
+import type { AdapterEndpoints, GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
+import type { ItemCounters } from '../kit/metrics';
+import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
-import { daysBetween } from '../kit/days';
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  DailyAccountMetrics,
-  GrantedAccount,
-  ItemMetrics,
-  NetworkComment,
-  OAuthTokens,
-  PlatformAdapter,
-  ProcessingCheck,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
-} from '../kit/adapter';
-import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
+import type { PollOptions } from '../kit/graph/container-publisher';
+import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import {
-  expiresAt,
-  GraphInsight,
-  GraphList,
-  GraphTokenResponse,
-  insightTotal,
-  unixDay,
-} from '../kit/graph/graph-shapes';
+import { graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
 
 export const THREADS_SCOPES = [
   'threads_basic',
@@ -44,47 +25,81 @@ export const THREADS_RULES: ContentRules = {
   links: 'text-posts',
 };
 
-const MAX_DAYS = 93;
-
 /**
  * Threads API (graph.threads.net): threads.net/oauth/authorize → /oauth/access_token (short-lived)
  * → th_exchange_token (60 d) → th_refresh_token; containers (TEXT/IMAGE/VIDEO/CAROUSEL) +
  * threads_publish. Token endpoints live at the host root, the API under /v1.0.
  */
-export class ThreadsAdapter implements PlatformAdapter {
+export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
   readonly platform = 'threads' as const;
-  readonly supportsComments = false;
-  private readonly graph: GraphClient;
-  /** graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live. */
-  private readonly root: GraphClient;
-  private readonly publisher: ContainerPublisher;
+  protected readonly rules = THREADS_RULES;
+  protected readonly login: ThreadsLogin;
+  /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
+  protected readonly postCounters: ItemCounters = {
+    views: ['views'],
+    likes: ['likes'],
+    comments: ['replies'],
+    shares: ['reposts', 'quotes', 'shares'],
+    reach: ['views'],
+    engagement: ['likes', 'replies', 'reposts', 'quotes', 'shares'],
+  };
+  /** threads_insights per day; followers_count is the total at the end of the range. */
+  protected readonly daily: DailyInsights = {
+    edge: 'threads_insights',
+    counters: {
+      views: ['views'],
+      engagement: ['likes', 'replies', 'reposts', 'quotes'],
+      reach: ['views'],
+      shares: ['reposts', 'quotes'],
+    },
+    followers: 'metric',
+  };
 
-  constructor(
-    private readonly endpoints: AdapterEndpoints,
-    fetchFn?: FetchFn,
-    poll?: PollOptions,
-  ) {
-    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
-    this.root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
-    this.publisher = new ContainerPublisher(
-      this.graph,
-      {
-        containerEdge: 'threads',
-        publishEdge: 'threads_publish',
-        statusField: 'status',
-        errorField: 'error_message',
-        textField: 'text',
-        childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
-        containerParams: (c, childIds) => {
-          if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
-          if (c.contentType === 'video') return { media_type: 'VIDEO', video_url: c.videoUrl, text: c.text };
-          if (c.contentType === 'image') return { media_type: 'IMAGE', image_url: c.imageUrls[0], text: c.text };
-          return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
-        },
+  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
+    super(endpoints, fetchFn, poll, {
+      rules: THREADS_RULES,
+      containerEdge: 'threads',
+      publishEdge: 'threads_publish',
+      statusField: 'status',
+      errorField: 'error_message',
+      textField: 'text',
+      childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
+      containerParams: (c, childIds) => {
+        if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
+        if (c.contentType === 'video') return { media_type: 'VIDEO', video_url: c.videoUrl, text: c.text };
+        if (c.contentType === 'image') return { media_type: 'IMAGE', image_url: c.imageUrls[0], text: c.text };
+        return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
       },
-      poll ?? pollWithin(endpoints.processingWaitMs),
-    );
+    });
+    // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
+    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
+    this.login = new ThreadsLogin(root, endpoints);
   }
+
+  async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
+    const me = await this.graph.get<{
+      id: string;
+      username?: string;
+      name?: string;
+      threads_profile_picture_url?: string;
+    }>('/me', { fields: 'id,username,name,threads_profile_picture_url' }, tokens.accessToken);
+    return [
+      {
+        platformAccountId: me.id,
+        name: me.name ?? me.username ?? me.id,
+        username: me.username ?? null,
+        avatarUrl: me.threads_profile_picture_url ?? null,
+        metadata: {},
+      },
+    ];
+  }
+}
+
+class ThreadsLogin implements NetworkLogin {
+  constructor(
+    private readonly root: GraphClient,
+    private readonly endpoints: AdapterEndpoints,
+  ) {}
 
   authorizeUrl(p: ConsentParams): string {
     // Threads' OAuth has no PKCE; state carries the CSRF protection.
@@ -107,106 +122,13 @@ export class ThreadsAdapter implements PlatformAdapter {
       client_secret: clientSecret,
       access_token: short.access_token,
     });
-    return {
-      accessToken: long.access_token,
-      refreshToken: null,
-      expiresAt: expiresAt(long.expires_in, now),
-      scopes: THREADS_SCOPES,
-    };
+    return graphTokens(long, THREADS_SCOPES, now);
   }
 
   /** Long-lived tokens at least 24 h old and unexpired refresh themselves (th_refresh_token). */
-  async refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+  async refresh(tokens: { accessToken: string }): Promise<OAuthTokens> {
     const now = Date.now();
-    const res = await this.root.get<GraphTokenResponse>('/refresh_access_token', {
-      grant_type: 'th_refresh_token',
-      access_token: tokens.accessToken,
-    });
-    return {
-      accessToken: res.access_token,
-      refreshToken: null,
-      expiresAt: expiresAt(res.expires_in, now),
-      scopes: THREADS_SCOPES,
-    };
-  }
-
-  async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const me = await this.graph.get<{
-      id: string;
-      username?: string;
-      name?: string;
-      threads_profile_picture_url?: string;
-    }>('/me', { fields: 'id,username,name,threads_profile_picture_url' }, tokens.accessToken);
-    return [
-      {
-        platformAccountId: me.id,
-        name: me.name ?? me.username ?? me.id,
-        username: me.username ?? null,
-        avatarUrl: me.threads_profile_picture_url ?? null,
-        metadata: {},
-      },
-    ];
-  }
-
-  validate(content: PublishContent): ValidationIssue[] {
-    return checkContent(THREADS_RULES, content);
-  }
-
-  publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req, isCarousel(THREADS_RULES, req.content));
-  }
-
-  checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
-    return this.publisher.checkProcessing(req);
-  }
-
-  findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
-    return this.publisher.findPublished(req);
-  }
-
-  /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
-  async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const res = await this.graph.get<GraphList<GraphInsight>>(
-      `/${externalId}/insights`,
-      { metric: 'views,likes,replies,reposts,quotes,shares' },
-      account.accessToken,
-    );
-    const v = (name: string): number => insightTotal(res.data, name);
-    const shares = v('reposts') + v('quotes') + v('shares');
-    return {
-      views: v('views'),
-      reach: v('views'),
-      likes: v('likes'),
-      comments: v('replies'),
-      shares,
-      engagement: v('likes') + v('replies') + shares,
-    };
-  }
-
-  /** One threads_insights call per day; followers_count is the total at the end of the range. */
-  async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
-    const out: DailyAccountMetrics[] = [];
-    for (const date of daysBetween(from, to, MAX_DAYS)) {
-      const res = await this.graph.get<GraphList<GraphInsight>>(
-        `/${account.platformAccountId}/threads_insights`,
-        { metric: 'views,likes,replies,reposts,quotes,followers_count', since: unixDay(date), until: unixDay(date, 1) },
-        account.accessToken,
-      );
-      const v = (name: string): number => insightTotal(res.data, name);
-      const shares = v('reposts') + v('quotes');
-      out.push({
-        date,
-        views: v('views'),
-        reach: v('views'),
-        engagement: v('likes') + v('replies') + shares,
-        shares,
-        followers: v('followers_count'),
-      });
-    }
-    return out;
-  }
-
-  async listComments(): Promise<{ comments: NetworkComment[]; nextCursor: string | null }> {
-    return { comments: [], nextCursor: null };
+    const query = { grant_type: 'th_refresh_token', access_token: tokens.accessToken };
+    return graphTokens(await this.root.get<GraphTokenResponse>('/refresh_access_token', query), THREADS_SCOPES, now);
   }
 }

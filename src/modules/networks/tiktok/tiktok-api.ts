@@ -1,7 +1,6 @@
-import type { ErrorCategory } from '../kit/adapter';
-import type { AdapterEndpoints } from '../kit/adapter';
+import type { AdapterEndpoints, ErrorCategory } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
-import { callNetwork, HttpMethod, NetworkReply, obj, retryAfterSeconds, str } from '../kit/http';
+import { answerError, ApiCall, NetworkApi, NetworkReply, obj, str } from '../kit/http';
 
 /**
  * TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
@@ -38,31 +37,17 @@ const CATEGORY_BY_FAIL_REASON: Record<string, ErrorCategory> = {
   internal: 'network_error',
 };
 
-const isRetryable = (c: ErrorCategory): boolean => c === 'network_error' || c === 'network_rate_limited';
-
 export function tiktokError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
-  const code = str(err.code) ?? `http_${reply.status}`;
-  const message = str(err.message) || code;
-  const category: ErrorCategory =
-    CATEGORY_BY_CODE[code] ??
-    (reply.status >= 500
-      ? 'network_error'
-      : reply.status === 429
-        ? 'network_rate_limited'
-        : reply.status === 401
-          ? 'auth_expired'
-          : 'invalid_content');
-  return new PlatformError(message, category, isRetryable(category), {
-    status: reply.status,
-    networkCode: code,
-    retryAfterSeconds: retryAfterSeconds(reply.headers),
-  });
+  const networkCode = str(err.code) ?? `http_${reply.status}`;
+  const category = CATEGORY_BY_CODE[networkCode];
+  return answerError(str(err.message) || networkCode, { status: reply.status, networkCode, category }, reply.headers);
 }
 
 export function failReasonError(reason: string): PlatformError {
   const category = CATEGORY_BY_FAIL_REASON[reason] ?? 'invalid_content';
-  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, isRetryable(category), {
+  const retryable = category === 'network_error' || category === 'network_rate_limited';
+  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, retryable, {
     networkCode: reason,
   });
 }
@@ -80,30 +65,16 @@ export function publicPostIds(text: string): string[] {
     .filter(Boolean);
 }
 
-export class TikTokClient {
-  constructor(readonly endpoints: AdapterEndpoints) {}
+/** open.tiktokapis.com: an envelope whose error.code is not "ok" is a failure even on HTTP 200. */
+export class TikTokApi extends NetworkApi {
+  constructor(endpoints: AdapterEndpoints) {
+    super(endpoints.apiBaseUrl, endpoints.timeoutMs, tiktokError);
+  }
 
-  /** An open.tiktokapis.com call; an envelope whose error.code is not "ok" is a failure even on HTTP 200. */
-  async api(
-    token: string,
-    method: HttpMethod,
-    pathAndQuery: string,
-    opts: { json?: unknown; creates?: boolean } = {},
-  ): Promise<NetworkReply> {
-    const reply = await callNetwork(
-      {
-        method,
-        url: `${this.endpoints.apiBaseUrl}${pathAndQuery}`,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(opts.json !== undefined ? { 'Content-Type': 'application/json; charset=UTF-8' } : {}),
-        },
-        json: opts.json,
-        creates: opts.creates,
-        timeoutMs: this.endpoints.timeoutMs,
-      },
-      tiktokError,
-    );
+  override async call(token: string | null, path: string, call: ApiCall = {}): Promise<NetworkReply> {
+    const json: Record<string, string> =
+      call.json !== undefined ? { 'Content-Type': 'application/json; charset=UTF-8' } : {};
+    const reply = await super.call(token, path, { ...call, headers: { ...json, ...call.headers } });
     const code = str(obj(obj(reply.json).error).code);
     if (code && code !== 'ok') throw tiktokError(reply);
     return reply;

@@ -1,14 +1,17 @@
 import { TIKTOK_RULES } from './tiktok.adapter';
-import { Body, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import { enforceMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 import {
-  TIKTOK_SANDBOX_ERRORS,
   TikTokSandbox,
+  TtCreator,
+  TT_CREATOR,
+  TT_MAGIC,
   TtPublish,
   TtVideo,
   ttFail,
@@ -71,8 +74,7 @@ export class TikTokSandboxController {
   }
 
   @Get('v2/user/info')
-  async userInfo(@Query('fields') fields: string, @Headers('authorization') auth?: string): Promise<unknown> {
-    const c = await this.tt.creator(auth);
+  async userInfo(@Query('fields') fields: string, @SandboxAuth(TT_CREATOR()) c: TtCreator): Promise<unknown> {
     const today = new Date().toISOString().slice(0, 10);
     const all: Record<string, unknown> = {
       open_id: c.openId,
@@ -85,7 +87,7 @@ export class TikTokSandboxController {
       follower_count: dailyAccountMetrics(c.openId, today).followers,
       following_count: 42,
       likes_count: 1000,
-      video_count: (await this.tt.videosOf(c.openId, 0, 1000)).videos.length,
+      video_count: (await this.tt.videos.of(c.openId, 0, 1000)).length,
     };
     const wanted = qs(fields)
       .split(',')
@@ -97,8 +99,7 @@ export class TikTokSandboxController {
 
   @Post('v2/post/publish/creator_info/query')
   @HttpCode(200)
-  async creatorInfo(@Headers('authorization') auth?: string): Promise<unknown> {
-    const c = await this.tt.creator(auth, 'video.publish');
+  async creatorInfo(@SandboxAuth(TT_CREATOR('video.publish')) c: TtCreator): Promise<unknown> {
     return ttOk({
       creator_avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
       creator_username: c.username,
@@ -113,18 +114,18 @@ export class TikTokSandboxController {
 
   @Post('v2/post/publish/video/init')
   @HttpCode(200)
-  async videoInit(@Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+  async videoInit(@Body() body: Q, @SandboxAuth(TT_CREATOR('video.publish')) c: TtCreator): Promise<unknown> {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
     if (qs(source.source) !== 'PULL_FROM_URL')
       throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
     if (!qs(source.video_url)) throw ttFail(400, 'invalid_params', 'source_info.video_url is required.');
-    return this.init(auth, 'video', info, qs(info.title), [qs(source.video_url)]);
+    return this.init(c, 'video', info, qs(info.title), [qs(source.video_url)]);
   }
 
   @Post('v2/post/publish/content/init')
   @HttpCode(200)
-  async contentInit(@Body() body: Q, @Headers('authorization') auth?: string): Promise<unknown> {
+  async contentInit(@Body() body: Q, @SandboxAuth(TT_CREATOR('video.publish')) c: TtCreator): Promise<unknown> {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
@@ -136,23 +137,18 @@ export class TikTokSandboxController {
         'invalid_params',
         `source_info.photo_images must list 1 to ${TIKTOK_RULES.images.max} URLs pulled from URL.`,
       );
-    return this.init(auth, 'photo', info, qs(info.description), images);
+    return this.init(c, 'photo', info, qs(info.description), images);
   }
 
   @Post('v2/post/publish/status/fetch')
   @HttpCode(200)
-  async status(
-    @Body() body: Q,
-    @Headers('authorization') auth: string | undefined,
-    @Res() res: Response,
-  ): Promise<void> {
-    const c = await this.tt.creator(auth);
-    const p = await this.tt.publish(qs(body.publish_id));
+  async status(@Body() body: Q, @SandboxAuth(TT_CREATOR()) c: TtCreator, @Res() res: Response): Promise<void> {
+    const p = await this.tt.publishes.get(qs(body.publish_id));
     if (!p || p.openId !== c.openId)
       throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
     p.polls += 1;
     if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt)) {
-      await this.tt.savePublish(p);
+      await this.tt.publishes.put(p);
       res
         .type('application/json')
         .send(
@@ -161,7 +157,7 @@ export class TikTokSandboxController {
       return;
     }
     if (p.failReason) {
-      await this.tt.savePublish(p);
+      await this.tt.publishes.put(p);
       res.type('application/json').send(
         ttOkText(
           JSON.stringify({
@@ -184,10 +180,10 @@ export class TikTokSandboxController {
         shareUrl: '',
       };
       video.shareUrl = `https://www.tiktok.com/@${c.username}/video/${video.id}`;
-      await this.tt.saveVideo(video);
+      await this.tt.videos.add(c.openId, video);
       p.videoId = video.id;
     }
-    await this.tt.savePublish(p);
+    await this.tt.publishes.put(p);
     // Post ids are int64: sent as bare numbers, like TikTok does.
     res
       .type('application/json')
@@ -203,12 +199,13 @@ export class TikTokSandboxController {
   async list(
     @Query('fields') fields: string,
     @Body() body: Q,
-    @Headers('authorization') auth?: string,
+    @SandboxAuth(TT_CREATOR('video.list')) c: TtCreator,
   ): Promise<unknown> {
-    const c = await this.tt.creator(auth, 'video.list');
     const start = Number(body.cursor) || 0;
     const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
-    const { videos, hasMore } = await this.tt.videosOf(c.openId, start, count);
+    const page = await this.tt.videos.of(c.openId, start, count + 1);
+    const videos = page.slice(0, count);
+    const hasMore = page.length > count;
     return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: start + videos.length, has_more: hasMore });
   }
 
@@ -217,25 +214,17 @@ export class TikTokSandboxController {
   async query(
     @Query('fields') fields: string,
     @Body() body: Q,
-    @Headers('authorization') auth?: string,
+    @SandboxAuth(TT_CREATOR('video.list')) c: TtCreator,
   ): Promise<unknown> {
-    const c = await this.tt.creator(auth, 'video.list');
     const filters = body.filters as unknown as Record<string, unknown> | undefined;
     const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
-    const videos = (await Promise.all(ids.map((id) => this.tt.video(id)))).filter(
+    const videos = (await Promise.all(ids.map((id) => this.tt.videos.get(id)))).filter(
       (v): v is TtVideo => v !== null && v.openId === c.openId,
     );
     return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: 0, has_more: false });
   }
 
-  private async init(
-    auth: string | undefined,
-    kind: 'video' | 'photo',
-    info: Q,
-    text: string,
-    urls: string[],
-  ): Promise<unknown> {
-    const c = await this.tt.creator(auth, 'video.publish');
+  private async init(c: TtCreator, kind: 'video' | 'photo', info: Q, text: string, urls: string[]): Promise<unknown> {
     await this.tt.countInit(c.token);
     const privacy = qs(info.privacy_level);
     if (!TT_PRIVACY_OPTIONS.includes(privacy))
@@ -253,7 +242,7 @@ export class TikTokSandboxController {
     await enforceMagicWords(
       this.tt.store,
       { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') },
-      TIKTOK_SANDBOX_ERRORS,
+      TT_MAGIC,
     );
     const p: TtPublish = {
       publishId: this.tt.newPublishId(kind),
@@ -268,7 +257,7 @@ export class TikTokSandboxController {
       videoId: null,
       mediaBytes: 10_000,
     };
-    await this.tt.savePublish(p);
+    await this.tt.publishes.put(p);
     return ttOk({ publish_id: p.publishId });
   }
 }

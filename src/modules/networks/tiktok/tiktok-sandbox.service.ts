@@ -1,11 +1,11 @@
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { SANDBOX_RATE_LIMIT_SECONDS, SandboxErrors } from '../kit/sandbox/magic-words';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
-import { bearerToken } from '../kit/sandbox/sandbox-request';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated TikTok (creators, publishes, videos). */
 
@@ -16,16 +16,6 @@ const logId = (): string =>
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }
-
-/** TikTok's answers to the magic words (init errors of the Content Posting API). */
-export const TIKTOK_SANDBOX_ERRORS: SandboxErrors = {
-  invalid_content: (m) => ttFail(403, 'spam_risk_text', m),
-  auth_expired: (m) =>
-    ttFail(401, 'access_token_invalid', `The access token is invalid or not found in the request. ${m}`),
-  media_rejected: (m) => ttFail(403, 'url_ownership_unverified', m),
-  rate_limited: (m) => withRetryAfter(ttFail(429, 'rate_limit_exceeded', m), SANDBOX_RATE_LIMIT_SECONDS),
-  transient: (m) => ttFail(500, 'internal_error', m),
-};
 
 export function ttOk(data: unknown): { data: unknown; error: { code: string; message: string; log_id: string } } {
   return { data, error: { code: 'ok', message: '', log_id: logId() } };
@@ -73,20 +63,11 @@ export const TT_PRIVACY_OPTIONS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS'
 /** Direct Post init requests allowed per access token per minute (as documented). */
 export const TT_INITS_PER_MINUTE = 6;
 
-@Injectable()
-export class TikTokSandbox {
-  constructor(
-    private readonly media: SandboxMediaFetch,
-    readonly store: SandboxStore,
-    readonly oauth: SandboxOAuth,
-  ) {}
-
-  /** The creator behind a bearer token; every token problem is TikTok's access_token_invalid. */
-  async creator(authorization: string | undefined, scope?: string): Promise<TtCreator> {
-    const token = bearerToken(authorization);
-    const info = token ? await this.oauth.verify('tiktok', token).catch(() => null) : null;
-    if (!token || !info)
-      throw ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+/** The creator behind a bearer token; every token problem is TikTok's access_token_invalid. */
+export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
+  network: 'tiktok',
+  fail: () => ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
+  caller: (info, token) => {
     if (scope && !info.grant.scopes.includes(scope))
       throw ttFail(
         401,
@@ -102,6 +83,32 @@ export class TikTokSandbox {
       scopes: info.grant.scopes,
       token,
     };
+  },
+});
+
+/** TikTok's answers to the magic words (init errors of the Content Posting API). */
+export const TT_MAGIC: MagicErrors = {
+  invalid_content: (m) => ttFail(403, 'spam_risk_text', m),
+  auth_expired: (m) =>
+    ttFail(401, 'access_token_invalid', `The access token is invalid or not found in the request. ${m}`),
+  media_rejected: (m) => ttFail(403, 'url_ownership_unverified', m),
+  rate_limited: (m) => withRetryAfter(ttFail(429, 'rate_limit_exceeded', m), SANDBOX_RATE_LIMIT_SECONDS),
+  transient: (m) => ttFail(500, 'internal_error', m),
+};
+
+@Injectable()
+export class TikTokSandbox {
+  readonly publishes: SandboxRecords<TtPublish>;
+  /** By open_id. */
+  readonly videos: SandboxRecords<TtVideo>;
+
+  constructor(
+    private readonly media: SandboxMediaFetch,
+    readonly store: SandboxStore,
+    readonly oauth: SandboxOAuth,
+  ) {
+    this.publishes = store.records('tiktok', 'publish', (p) => p.publishId);
+    this.videos = store.records('tiktok', 'video', (v) => v.id);
   }
 
   /** 6 init calls per minute per token. */
@@ -136,31 +143,6 @@ export class TikTokSandbox {
 
   newVideoId(): string {
     return `7${Date.now()}${randomInt(10000, 99999)}`.slice(0, 19);
-  }
-
-  publish(id: string): Promise<TtPublish | null> {
-    return this.store.get<TtPublish>(['tiktok', 'publish', id]);
-  }
-
-  savePublish(p: TtPublish): Promise<void> {
-    return this.store.put(['tiktok', 'publish', p.publishId], p);
-  }
-
-  async saveVideo(v: TtVideo): Promise<void> {
-    await this.store.put(['tiktok', 'video', v.id], v);
-    await this.store.push(['tiktok', 'videos', v.openId], v.id);
-  }
-
-  video(id: string): Promise<TtVideo | null> {
-    return this.store.get<TtVideo>(['tiktok', 'video', id]);
-  }
-
-  async videosOf(openId: string, start: number, count: number): Promise<{ videos: TtVideo[]; hasMore: boolean }> {
-    const ids = await this.store.list<string>(['tiktok', 'videos', openId], start, start + count);
-    const videos = (await Promise.all(ids.slice(0, count).map((id) => this.video(id)))).filter(
-      (v): v is TtVideo => v !== null,
-    );
-    return { videos, hasMore: ids.length > count };
   }
 }
 

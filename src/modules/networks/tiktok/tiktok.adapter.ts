@@ -1,22 +1,17 @@
-import { checkContent, ContentRules } from '../kit/content-rules';
 import type {
   AccountCredentials,
   AdapterEndpoints,
-  DailyAccountMetrics,
   GrantedAccount,
-  ItemMetrics,
   OAuthTokens,
   PlatformAdapter,
-  ProcessingCheck,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
 } from '../kit/adapter';
-import { commentsUnavailable, PlatformError, StillProcessingError } from '../kit/adapter';
-import { arr, obj, sleep, str } from '../kit/http';
-import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
-import { failReasonError, publicPostIds, TikTokClient } from './tiktok-api';
+import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import { PlatformError, StillProcessingError } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
+import { arr, obj, pollUntil, str } from '../kit/http';
+import { lookedFirst, NetworkAdapter, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
+import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
 /**
@@ -41,7 +36,8 @@ export interface TikTokAdapterOptions {
 
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
-type PollOutcome = { kind: 'done'; postId: string } | { kind: 'failed'; error: PlatformError } | { kind: 'pending' };
+/** What one status/fetch tells: the post id, or why TikTok gave up; undefined while it is still processing. */
+type Outcome = { postId: string } | { error: PlatformError } | undefined;
 
 interface TikTokState {
   /** Set just before video/init or content/init: from here on a publish may exist. */
@@ -50,39 +46,33 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
-  readonly supportsComments = false;
-  private readonly client: TikTokClient;
-  protected readonly oauth: OAuth2App;
-  // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
-  protected readonly noRefreshToken = 'TikTok granted no refresh token; reconnect the account.';
+  protected readonly rules = TIKTOK_RULES;
+  protected readonly login: OAuth2App;
+  private readonly api: TikTokApi;
   /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
-  constructor(
-    private readonly endpoints: AdapterEndpoints,
-    options: TikTokAdapterOptions = {},
-  ) {
+  constructor(endpoints: AdapterEndpoints, options: TikTokAdapterOptions = {}) {
     super();
-    this.client = new TikTokClient(endpoints);
-    this.oauth = new OAuth2App('TikTok', `${endpoints.apiBaseUrl}/v2/oauth/token/`, endpoints, {
+    this.api = new TikTokApi(endpoints);
+    this.login = new OAuth2App('TikTok', endpoints, {
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
+      tokenUrl: `${endpoints.apiBaseUrl}/v2/oauth/token/`,
       scopes: TIKTOK_SCOPES,
       scopeSeparator: ',',
       clientIdField: 'client_key',
+      // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
+      noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
 
   /** One grant = one creator account. */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const reply = await this.client.api(
-      tokens.accessToken,
-      'GET',
-      '/v2/user/info/?fields=open_id,union_id,avatar_url,display_name,username',
-    );
-    const user = obj(obj(obj(reply.json).data).user);
+    const fields = 'open_id,union_id,avatar_url,display_name,username';
+    const user = obj(obj((await this.api.json(tokens.accessToken, `/v2/user/info/?fields=${fields}`)).data).user);
     const openId = str(user.open_id);
     if (!openId) throw new PlatformError('TikTok user info returned no open_id.', 'network_error', true);
     const username = str(user.username) ?? null;
@@ -97,36 +87,24 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     ];
   }
 
-  validate(content: PublishContent): ValidationIssue[] {
-    return checkContent(TIKTOK_RULES, content);
-  }
-
   async publish(req: PublishRequest): Promise<PublishResult> {
-    const state: TikTokState = { ...(req.publishState as TikTokState) };
-    const save = () => req.saveState({ ...state });
+    const { state, save } = progress<TikTokState>(req);
     const username = str(req.account.metadata.username) ?? null;
     if (state.postId) return postResult(state.postId, username);
     const token = req.account.accessToken;
     if (!state.publishId) {
-      if (state.initAttemptedAt) {
-        const found = await this.findPublished(req);
-        if (found === 'unknown')
-          throw new PlatformError(
-            'An earlier attempt may have published this post; TikTok cannot tell yet.',
-            'unknown_outcome',
-            false,
-          );
-        if (found) return found;
-      }
-      const creator = obj(
-        obj((await this.client.api(token, 'POST', '/v2/post/publish/creator_info/query/', { json: {} })).json).data,
-      );
-      const privacy = choosePrivacy(str(req.content.options.privacyLevel), arr(creator.privacy_level_options).map(str));
-      const init = this.initRequest(req.content, privacy);
-      state.initAttemptedAt = new Date().toISOString();
-      await save();
-      const reply = await this.client
-        .api(token, 'POST', init.path, { json: init.body, creates: true })
+      const cannotTell = 'An earlier attempt may have published this post; TikTok cannot tell yet.';
+      const found = state.initAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+      if (found) return found;
+      const creatorInfo = await this.api.json(token, '/v2/post/publish/creator_info/query/', {
+        method: 'POST',
+        json: {},
+      });
+      const options = arr(obj(creatorInfo.data).privacy_level_options).map(str);
+      const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
+      await save({ initAttemptedAt: new Date().toISOString() });
+      const reply = await this.api
+        .json(token, init.path, { method: 'POST', json: init.body, creates: true })
         .catch(async (err: unknown) => {
           // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
           if (answeredWithError(err)) {
@@ -135,22 +113,20 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
           }
           throw err;
         });
-      const publishId = str(obj(obj(reply.json).data).publish_id);
+      const publishId = str(obj(reply.data).publish_id);
       if (!publishId)
         throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
-      state.publishId = publishId;
-      await save();
+      await save({ publishId });
     }
-    const outcome = await this.pollStatus(token, state.publishId);
-    if (outcome.kind === 'failed') {
+    const outcome = await this.pollStatus(token, state.publishId!);
+    if (outcome && 'error' in outcome) {
       // Certainly not published: forget the publish so a retry starts over.
       await req.saveState({});
       throw outcome.error;
     }
-    if (outcome.kind === 'pending')
+    if (!outcome)
       throw new StillProcessingError('TikTok is still processing the post (moderation); it is checked again later.');
-    state.postId = outcome.postId;
-    await save();
+    await save({ postId: outcome.postId });
     return postResult(outcome.postId, username);
   }
 
@@ -188,54 +164,52 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     };
   }
 
-  /** Polls status/fetch until a final status; a complete post is known by its public id (or its publish_id when private). */
-  private async pollStatus(token: string, publishId: string): Promise<PollOutcome> {
-    for (const delay of [0, ...this.pollDelaysMs]) {
-      if (delay) await sleep(delay);
-      const outcome = await this.fetchStatus(token, publishId);
-      if (outcome.kind !== 'pending') return outcome;
-    }
-    return { kind: 'pending' };
+  /** Polls status/fetch until a final status. */
+  private pollStatus(token: string, publishId: string): Promise<Outcome> {
+    return pollUntil(this.pollDelaysMs, () => this.fetchStatus(token, publishId));
   }
 
-  private async fetchStatus(token: string, publishId: string): Promise<PollOutcome> {
-    const reply = await this.client.api(token, 'POST', '/v2/post/publish/status/fetch/', {
+  /** A complete post is known by its public id (or its publish_id when private). */
+  private async fetchStatus(token: string, publishId: string): Promise<Outcome> {
+    const reply = await this.api.call(token, '/v2/post/publish/status/fetch/', {
+      method: 'POST',
       json: { publish_id: publishId },
     });
     const data = obj(obj(reply.json).data);
     const status = str(data.status);
     if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
-      return { kind: 'done', postId: publicPostIds(reply.text)[0] ?? publishId };
-    if (status === 'FAILED') return { kind: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
-    return { kind: 'pending' };
+      return { postId: publicPostIds(reply.text)[0] ?? publishId };
+    if (status === 'FAILED') return { error: failReasonError(str(data.fail_reason) ?? 'unknown') };
+    return undefined;
   }
 
   /** One status/fetch of the saved publish_id. */
-  async checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+  async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
     const username = str(req.account.metadata.username) ?? null;
     if (state.postId) return { status: 'published', result: postResult(state.postId, username) };
     if (!state.publishId) return { status: 'ready' };
     const outcome = await this.fetchStatus(req.account.accessToken, state.publishId);
-    if (outcome.kind === 'done') return { status: 'published', result: postResult(outcome.postId, username) };
-    if (outcome.kind === 'failed') return { status: 'failed', error: outcome.error };
-    return { status: 'processing' };
+    if (!outcome) return { status: 'processing' };
+    return 'error' in outcome
+      ? { status: 'failed', error: outcome.error }
+      : { status: 'published', result: postResult(outcome.postId, username) };
   }
 
-  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as TikTokState;
     const username = str(req.account.metadata.username) ?? null;
     if (state.postId) return postResult(state.postId, username);
     const token = req.account.accessToken;
     if (state.publishId) {
       const outcome = await this.pollStatus(token, state.publishId);
-      if (outcome.kind === 'done') return postResult(outcome.postId, username);
-      return outcome.kind === 'failed' ? null : 'unknown';
+      if (!outcome) return 'unknown';
+      return 'error' in outcome ? null : postResult(outcome.postId, username);
     }
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.
     const since = Date.parse(state.initAttemptedAt) / 1000 - 120;
-    const videos = await listVideos(this.client, token, since, 1);
+    const videos = await listVideos(this.api, token, since, 1);
     const match = videos.find(
       (v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text),
     );
@@ -244,16 +218,12 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     return 'unknown';
   }
 
-  getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    return itemMetrics(this.client, account, externalId);
+  getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {
+    return itemMetrics(this.api, account, externalId);
   }
 
-  getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
-    return dailyMetrics(this.client, account, from, to);
-  }
-
-  listComments(): Promise<never> {
-    return commentsUnavailable('TikTok');
+  getDailyMetrics(account: AccountCredentials, from: string, to: string): ReturnType<typeof dailyMetrics> {
+    return dailyMetrics(this.api, account, from, to);
   }
 }
 

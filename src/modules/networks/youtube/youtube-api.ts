@@ -1,7 +1,5 @@
-import type { ErrorCategory } from '../kit/adapter';
-import type { AdapterEndpoints } from '../kit/adapter';
-import { PlatformError } from '../kit/adapter';
-import { arr, callNetwork, HttpMethod, NetworkReply, num, obj, retryAfterSeconds, str } from '../kit/http';
+import type { AdapterEndpoints, PlatformError } from '../kit/adapter';
+import { answerError, arr, NetworkApi, NetworkReply, num, obj, str } from '../kit/http';
 
 /**
  * Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`
@@ -41,19 +39,17 @@ export function youtubeError(reply: NetworkReply): PlatformError {
     /<[^>]+>/g,
     '',
   );
-  let category: ErrorCategory;
-  if (reason && RATE_REASONS.has(reason)) category = 'network_rate_limited';
-  else if (status >= 500) category = 'network_error';
-  else if (status === 429) category = 'network_rate_limited';
-  else if (status === 401 || (reason && AUTH_REASONS.has(reason))) category = 'auth_expired';
-  else if (reason && MEDIA_REASONS.has(reason)) category = 'media_rejected';
-  else category = 'invalid_content';
-  const retryable = category === 'network_error' || category === 'network_rate_limited';
-  return new PlatformError(message, category, retryable, {
-    status,
-    networkCode: reason,
-    retryAfterSeconds: retryAfterSeconds(reply.headers),
-  });
+  const has = (reasons: Set<string>): boolean => !!reason && reasons.has(reason);
+  return answerError(
+    message,
+    {
+      status,
+      networkCode: reason,
+      category: has(RATE_REASONS) ? 'network_rate_limited' : undefined,
+      otherwise: has(AUTH_REASONS) ? 'auth_expired' : has(MEDIA_REASONS) ? 'media_rejected' : undefined,
+    },
+    reply.headers,
+  );
 }
 
 /**
@@ -67,37 +63,19 @@ export function googleHosts(e: AdapterEndpoints): { tokenUrl: string; analyticsB
     : { tokenUrl: `${e.apiBaseUrl}/token`, analyticsBaseUrl: e.apiBaseUrl };
 }
 
+/** The Google APIs of one adapter instance. */
 export class YouTubeClient {
-  readonly hosts: { tokenUrl: string; analyticsBaseUrl: string };
+  /** The YouTube Data API v3. */
+  readonly data: NetworkApi;
+  /** YouTube Analytics API v2 reports. */
+  readonly reports: NetworkApi;
+  /** The upload host, for resumable upload sessions. */
+  readonly upload: NetworkApi;
 
   constructor(readonly endpoints: AdapterEndpoints) {
-    this.hosts = googleHosts(endpoints);
-  }
-
-  /** A YouTube Data API v3 call. */
-  api(token: string, method: HttpMethod, pathAndQuery: string, json?: unknown): Promise<NetworkReply> {
-    return callNetwork(
-      {
-        method,
-        url: `${this.endpoints.apiBaseUrl}/youtube/v3${pathAndQuery}`,
-        headers: { Authorization: `Bearer ${token}` },
-        json,
-        timeoutMs: this.endpoints.timeoutMs,
-      },
-      youtubeError,
-    );
-  }
-
-  /** A YouTube Analytics API v2 report. */
-  report(token: string, query: Record<string, string>): Promise<NetworkReply> {
-    const q = new URLSearchParams(query).toString();
-    return callNetwork(
-      {
-        url: `${this.hosts.analyticsBaseUrl}/v2/reports?${q}`,
-        headers: { Authorization: `Bearer ${token}` },
-        timeoutMs: this.endpoints.timeoutMs,
-      },
-      youtubeError,
-    );
+    const { apiBaseUrl, uploadBaseUrl, timeoutMs } = endpoints;
+    this.data = new NetworkApi(`${apiBaseUrl}/youtube/v3`, timeoutMs, youtubeError);
+    this.reports = new NetworkApi(`${googleHosts(endpoints).analyticsBaseUrl}/v2/reports`, timeoutMs, youtubeError);
+    this.upload = new NetworkApi(uploadBaseUrl ?? apiBaseUrl, timeoutMs, youtubeError);
   }
 }

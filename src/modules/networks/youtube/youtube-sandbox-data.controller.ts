@@ -1,9 +1,10 @@
 import { addDays } from '../kit/days';
-import { Get, Headers, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
-import { etag, YouTubeSandbox, ytFail } from './youtube-sandbox.service';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
+import { etag, YouTubeSandbox, YtChannel, YT_CHANNEL, ytFail } from './youtube-sandbox.service';
 
 /** Per-day numbers of the YouTube Analytics report, from sandbox-metrics. likes = engagement − shares. */
 const REPORT_METRICS: Record<string, (channelId: string, day: string) => number> = {
@@ -26,11 +27,10 @@ export class YouTubeSandboxDataController {
   constructor(private readonly yt: YouTubeSandbox) {}
 
   @Get('youtube/v3/videos')
-  async videos(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    await this.yt.channel(auth);
+  async videos(@Query() q: Q, @SandboxAuth(YT_CHANNEL) _ch: YtChannel): Promise<unknown> {
     const parts = qs(q.part).split(',').filter(Boolean);
     const ids = qs(q.id).split(',').filter(Boolean).slice(0, 50);
-    const found = (await Promise.all(ids.map((id) => this.yt.video(id)))).filter((v) => v !== null);
+    const found = (await Promise.all(ids.map((id) => this.yt.videos.get(id)))).filter((v) => v !== null);
     const items = found.map((v) => {
       const m = itemMetrics(v.id);
       const all: Record<string, unknown> = {
@@ -59,8 +59,7 @@ export class YouTubeSandboxDataController {
   }
 
   @Get('youtube/v3/playlistItems')
-  async playlistItems(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const ch = await this.yt.channel(auth);
+  async playlistItems(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
     if (qs(q.playlistId) !== ch.uploadsPlaylistId)
       throw ytFail(
         404,
@@ -69,7 +68,7 @@ export class YouTubeSandboxDataController {
         'youtube.playlistItem',
       );
     const max = Math.min(50, Math.max(1, Number(qs(q.maxResults)) || 5));
-    const videos = await this.yt.uploads(ch.id, max);
+    const videos = await this.yt.videos.of(ch.id, 0, max);
     const items = videos.map((v, i) => ({
       kind: 'youtube#playlistItem',
       etag: etag(`${ch.uploadsPlaylistId}:${v.id}`),
@@ -95,8 +94,7 @@ export class YouTubeSandboxDataController {
 
   /** youtubeanalytics.googleapis.com/v2/reports with dimensions=day. */
   @Get('v2/reports')
-  async reports(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const ch = await this.yt.channel(auth);
+  async reports(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
     const ids = qs(q.ids);
     if (ids !== 'channel==MINE' && ids !== `channel==${ch.id}`) throw ytFail(403, 'forbidden', 'Forbidden', 'global');
     const metrics = qs(q.metrics).split(',').filter(Boolean);

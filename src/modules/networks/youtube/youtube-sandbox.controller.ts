@@ -1,18 +1,21 @@
 import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
   etag,
   YouTubeSandbox,
+  YtChannel,
+  YT_CHANNEL,
+  YT_MAGIC,
   YtSession,
   YtVideo,
   ytFail,
   YT_DESCRIPTION_BYTES,
   YT_PRIVACY,
   YT_TITLE_LIMIT,
-  YOUTUBE_SANDBOX_ERRORS,
 } from './youtube-sandbox.service';
 
 type H = Record<string, string | undefined>;
@@ -64,8 +67,7 @@ export class YouTubeSandboxController {
   }
 
   @Get('youtube/v3/channels')
-  async channels(@Query() q: Q, @Headers('authorization') auth?: string): Promise<unknown> {
-    const ch = await this.yt.channel(auth);
+  async channels(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
     const parts = qs(q.part).split(',').filter(Boolean);
     if (parts.length === 0)
       throw ytFail(
@@ -75,7 +77,7 @@ export class YouTubeSandboxController {
         'youtube.parameter',
       );
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.uploads(ch.id, 1000)).length)] : [];
+    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.videos.of(ch.id)).length)] : [];
     return {
       kind: 'youtube#channelListResponse',
       etag: etag(`${ch.id}:${parts.join()}`),
@@ -86,8 +88,13 @@ export class YouTubeSandboxController {
 
   /** Step 1: the video resource → a session URL in Location. */
   @Post('upload/youtube/v3/videos')
-  async startUpload(@Query() q: Q, @Body() body: Q, @Headers() h: H, @Res() res: Response): Promise<void> {
-    const ch = await this.yt.channel(h.authorization);
+  async startUpload(
+    @SandboxAuth(YT_CHANNEL) ch: YtChannel,
+    @Query() q: Q,
+    @Body() body: Q,
+    @Headers() h: H,
+    @Res() res: Response,
+  ): Promise<void> {
     if (qs(q.uploadType) !== 'resumable')
       throw ytFail(400, 'badRequest', 'The sandbox supports uploadType=resumable only.', 'global');
     const snippet = (body.snippet ?? {}) as Q;
@@ -108,7 +115,7 @@ export class YouTubeSandboxController {
     await enforceMagicWords(
       this.yt.store,
       { platform: 'youtube', accountId: ch.id, text: `${title}\n${description}`, contentKey: String(size) },
-      YOUTUBE_SANDBOX_ERRORS,
+      YT_MAGIC,
       'later',
     );
     const session: YtSession = {
@@ -121,7 +128,7 @@ export class YouTubeSandboxController {
       received: 0,
       videoId: null,
     };
-    await this.yt.saveSession(session);
+    await this.yt.sessions.put(session);
     const part = qs(q.part) || 'snippet,status';
     res
       .status(200)
@@ -135,13 +142,13 @@ export class YouTubeSandboxController {
   /** Step 2/3: bytes (whole or from an offset with Content-Range), or a status query (`bytes * /size`, no body). */
   @Put('upload/youtube/v3/videos')
   async upload(
+    @SandboxAuth(YT_CHANNEL) ch: YtChannel,
     @Query('upload_id') uploadId: string,
     @Headers() h: H,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const ch = await this.yt.channel(h.authorization);
-    const session = await this.yt.session(uploadId ?? '');
+    const session = await this.yt.sessions.get(uploadId ?? '');
     if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
     const bytes = await readRawBody(req);
     const range = h['content-range'] ?? '';
@@ -153,7 +160,7 @@ export class YouTubeSandboxController {
       throw ytFail(400, 'badRequest', `Invalid Content-Range: expected bytes from ${session.received}.`, 'global');
     session.received = Math.min(session.size, session.received + bytes.length);
     if (session.received === session.size) session.videoId = await this.createVideo(session, ch.title);
-    await this.yt.saveSession(session);
+    await this.yt.sessions.put(session);
     if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
       await loseAnswer(this.yt.store);
     return this.answer(session, res, 201);
@@ -166,7 +173,7 @@ export class YouTubeSandboxController {
       res.status(308).end();
       return;
     }
-    res.status(completeStatus).json(await this.yt.video(session.videoId));
+    res.status(completeStatus).json(await this.yt.videos.get(session.videoId));
   }
 
   private async createVideo(session: YtSession, channelTitle: string): Promise<string> {
@@ -197,7 +204,7 @@ export class YouTubeSandboxController {
         selfDeclaredMadeForKids: session.status.selfDeclaredMadeForKids === true,
       },
     };
-    await this.yt.saveVideo(session.channelId, video);
+    await this.yt.videos.add(session.channelId, video);
     return id;
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppConfig } from '@/config/config';
-import type { SandboxErrors } from '../kit/sandbox/magic-words';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
+import type { MagicErrors } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
-import { bearerToken } from '../kit/sandbox/sandbox-request';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated YouTube (channels, resumable upload sessions, videos). */
 
@@ -22,21 +22,6 @@ export function ytFail(
     error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
   });
 }
-
-/** Google's answers to the magic words (the quota error carries no Retry-After, as on YouTube). */
-export const YOUTUBE_SANDBOX_ERRORS: SandboxErrors = {
-  invalid_content: (m) => ytFail(400, 'invalidVideoMetadata', m),
-  auth_expired: (m) => ytFail(401, 'authError', `Invalid Credentials. ${m}`, 'global', 'UNAUTHENTICATED'),
-  media_rejected: (m) => ytFail(400, 'mediaBodyRequired', m),
-  rate_limited: (m) =>
-    ytFail(
-      403,
-      'quotaExceeded',
-      `The request cannot be completed because you have exceeded your quota. ${m}`,
-      'youtube.quota',
-    ),
-  transient: (m) => ytFail(503, 'backendError', m, 'global'),
-};
 
 export interface YtChannel {
   id: string;
@@ -68,54 +53,52 @@ export const YT_TITLE_LIMIT = 100;
 export const YT_DESCRIPTION_BYTES = 5000;
 export const YT_PRIVACY = ['public', 'unlisted', 'private'];
 
+/** The channel behind a bearer token (one channel per sandbox Google account). */
+export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
+  network: 'youtube',
+  fail: () =>
+    ytFail(
+      401,
+      'authError',
+      'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      'global',
+      'UNAUTHENTICATED',
+    ),
+  caller: (info) => channelOf(info.grant.userId),
+};
+
+/** Google's answers to the magic words (the quota error carries no Retry-After, as on YouTube). */
+export const YT_MAGIC: MagicErrors = {
+  invalid_content: (m) => ytFail(400, 'invalidVideoMetadata', m),
+  auth_expired: (m) => ytFail(401, 'authError', `Invalid Credentials. ${m}`, 'global', 'UNAUTHENTICATED'),
+  media_rejected: (m) => ytFail(400, 'mediaBodyRequired', m),
+  rate_limited: (m) =>
+    ytFail(
+      403,
+      'quotaExceeded',
+      `The request cannot be completed because you have exceeded your quota. ${m}`,
+      'youtube.quota',
+    ),
+  transient: (m) => ytFail(503, 'backendError', m, 'global'),
+};
+
 @Injectable()
 export class YouTubeSandbox {
+  readonly sessions: SandboxRecords<YtSession>;
+  /** By channel (its uploads). */
+  readonly videos: SandboxRecords<YtVideo>;
+
   constructor(
     readonly store: SandboxStore,
     readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sessions = store.records('youtube', 'session', (x) => x.id);
+    this.videos = store.records('youtube', 'video', (v) => v.id);
+  }
 
   get base(): string {
     return `${this.config.publicBaseUrl}/sandbox/youtube`;
-  }
-
-  /** The channel behind a bearer token (one channel per sandbox Google account). */
-  async channel(authorization: string | undefined): Promise<YtChannel> {
-    const token = bearerToken(authorization);
-    const info = token ? await this.oauth.verify('youtube', token).catch(() => null) : null;
-    if (!info) {
-      throw ytFail(
-        401,
-        'authError',
-        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
-        'global',
-        'UNAUTHENTICATED',
-      );
-    }
-    return channelOf(info.grant.userId);
-  }
-
-  session(id: string): Promise<YtSession | null> {
-    return this.store.get<YtSession>(['youtube', 'session', id]);
-  }
-
-  saveSession(s: YtSession): Promise<void> {
-    return this.store.put(['youtube', 'session', s.id], s);
-  }
-
-  video(id: string): Promise<YtVideo | null> {
-    return this.store.get<YtVideo>(['youtube', 'video', id]);
-  }
-
-  async saveVideo(channelId: string, v: YtVideo): Promise<void> {
-    await this.store.put(['youtube', 'video', v.id], v);
-    await this.store.push(['youtube', 'uploads', channelId], v.id);
-  }
-
-  async uploads(channelId: string, max: number): Promise<YtVideo[]> {
-    const ids = await this.store.list<string>(['youtube', 'uploads', channelId], 0, max - 1);
-    return (await Promise.all(ids.map((id) => this.video(id)))).filter((v): v is YtVideo => v !== null);
   }
 
   newId(bytes: number): string {

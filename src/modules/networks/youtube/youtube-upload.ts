@@ -1,6 +1,6 @@
 import { PlatformError } from '../kit/adapter';
-import { callNetwork, downloadMedia, Json, obj, str } from '../kit/http';
-import { youtubeError, YouTubeClient } from './youtube-api';
+import { downloadMedia, Json, obj, str } from '../kit/http';
+import type { YouTubeClient } from './youtube-api';
 
 /**
  * The resumable upload protocol (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol):
@@ -26,17 +26,12 @@ export async function sessionStatus(
   uploadUrl: string,
   size: number,
 ): Promise<SessionStatus> {
-  const reply = await callNetwork(
-    {
-      method: 'PUT',
-      url: uploadUrl,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Range': `bytes */${size}` },
-      bytes: new Uint8Array(0),
-      accept: [308, 404, 410],
-      timeoutMs: client.endpoints.timeoutMs,
-    },
-    youtubeError,
-  );
+  const reply = await client.upload.call(token, uploadUrl, {
+    method: 'PUT',
+    headers: { 'Content-Range': `bytes */${size}` },
+    bytes: new Uint8Array(0),
+    accept: [308, 404, 410],
+  });
   if (reply.status === 404 || reply.status === 410) return { kind: 'gone' };
   if (reply.status === 308) {
     const m = /bytes=0-(\d+)/.exec(reply.headers.get('range') ?? '');
@@ -49,7 +44,7 @@ export interface UploadContext {
   client: YouTubeClient;
   token: string;
   state: YouTubeState;
-  save: () => Promise<void>;
+  save: (patch?: Partial<YouTubeState>) => Promise<void>;
 }
 
 /** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
@@ -65,43 +60,31 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
     else delete state.uploadUrl;
   }
   if (!state.uploadUrl) {
-    const init = await callNetwork(
-      {
-        method: 'POST',
-        url: `${client.endpoints.uploadBaseUrl ?? client.endpoints.apiBaseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json; charset=UTF-8',
-          'X-Upload-Content-Length': String(size),
-          'X-Upload-Content-Type': media.contentType,
-        },
-        json: resource,
-        timeoutMs: client.endpoints.timeoutMs,
+    const init = await client.upload.call(token, '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json; charset=UTF-8',
+        'X-Upload-Content-Length': String(size),
+        'X-Upload-Content-Type': media.contentType,
       },
-      youtubeError,
-    );
+      json: resource,
+    });
     const location = init.headers.get('location');
     if (!location)
       throw new PlatformError('YouTube opened no upload session (no Location header).', 'network_error', true);
     Object.assign(state, { uploadUrl: location, size });
     offset = 0;
   }
-  state.uploadAttemptedAt = new Date().toISOString();
-  await ctx.save();
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': media.contentType };
+  await ctx.save({ uploadAttemptedAt: new Date().toISOString() });
+  const headers: Record<string, string> = { 'Content-Type': media.contentType };
   if (offset > 0) headers['Content-Range'] = `bytes ${offset}-${size - 1}/${size}`;
-  const reply = await callNetwork(
-    {
-      method: 'PUT',
-      url: state.uploadUrl ?? '',
-      headers,
-      bytes: media.bytes.subarray(offset),
-      accept: [308],
-      creates: true,
-      timeoutMs: client.endpoints.timeoutMs,
-    },
-    youtubeError,
-  );
+  const reply = await client.upload.call(token, state.uploadUrl ?? '', {
+    method: 'PUT',
+    headers,
+    bytes: media.bytes.subarray(offset),
+    accept: [308],
+    creates: true,
+  });
   if (reply.status === 308)
     throw new PlatformError(
       'YouTube received only part of the video; the next attempt resumes the upload.',

@@ -1,22 +1,14 @@
-import { checkContent, ContentRules } from '../kit/content-rules';
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  DailyAccountMetrics,
-  GrantedAccount,
-  ItemMetrics,
-  OAuthTokens,
-  PlatformAdapter,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-  ValidationIssue,
-} from '../kit/adapter';
-import { commentsUnavailable, PlatformError } from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
+import type { ItemMetrics, OAuthTokens, PlatformAdapter, PublishContent, PublishLookup } from '../kit/adapter';
+import type { PublishRequest, PublishResult, ValidationIssue } from '../kit/adapter';
+import { PlatformError } from '../kit/adapter';
+import { ContentRules } from '../kit/content-rules';
 import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
-import { OAuth2Adapter, OAuth2App } from '../kit/oauth';
-import { YouTubeClient } from './youtube-api';
+import { DayCounters, fromCounters, ItemCounters } from '../kit/metrics';
+import { NetworkAdapter, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
+import { googleHosts, YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
 /**
@@ -41,27 +33,45 @@ export const YOUTUBE_RULES: ContentRules = {
 };
 const PRIVACY = ['public', 'unlisted', 'private'];
 
-export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
-  readonly platform = 'youtube' as const;
-  readonly supportsComments = false;
-  private readonly client: YouTubeClient;
-  protected readonly oauth: OAuth2App;
-  protected readonly noRefreshToken = 'Google granted no refresh token; reconnect the channel.';
+/** A video's statistics: the Data API has no share or reach counters per video. */
+const VIDEO_COUNTERS: ItemCounters = {
+  views: ['viewCount'],
+  reach: ['viewCount'],
+  likes: ['likeCount'],
+  comments: ['commentCount'],
+  shares: [],
+  engagement: ['likeCount', 'commentCount'],
+};
+/** A day of the channel's Analytics report. */
+const DAY_COUNTERS: DayCounters = {
+  views: ['views'],
+  reach: ['views'],
+  shares: ['shares'],
+  engagement: ['likes', 'comments', 'shares'],
+};
 
-  constructor(private readonly endpoints: AdapterEndpoints) {
+export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
+  readonly platform = 'youtube' as const;
+  protected readonly rules = YOUTUBE_RULES;
+  protected readonly login: OAuth2App;
+  private readonly client: YouTubeClient;
+
+  constructor(endpoints: AdapterEndpoints) {
     super();
     this.client = new YouTubeClient(endpoints);
-    this.oauth = new OAuth2App('Google', this.client.hosts.tokenUrl, endpoints, {
+    this.login = new OAuth2App('Google', endpoints, {
       url: `${endpoints.authBaseUrl}/auth`,
+      tokenUrl: googleHosts(endpoints).tokenUrl,
       scopes: YOUTUBE_SCOPES,
       // offline + consent: Google returns a refresh token on every grant.
       extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
+      noRefreshToken: 'Google granted no refresh token; reconnect the channel.',
     });
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const reply = await this.client.api(tokens.accessToken, 'GET', '/channels?part=snippet,contentDetails&mine=true');
-    return arr(obj(reply.json).items).map((raw) => {
+    const reply = await this.client.data.json(tokens.accessToken, '/channels?part=snippet,contentDetails&mine=true');
+    return arr(reply.items).map((raw) => {
       const ch = obj(raw);
       const snippet = obj(ch.snippet);
       const id = str(ch.id) ?? '';
@@ -75,8 +85,8 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     });
   }
 
-  validate(content: PublishContent): ValidationIssue[] {
-    const issues = checkContent(YOUTUBE_RULES, content);
+  override validate(content: PublishContent): ValidationIssue[] {
+    const issues = super.validate(content);
     const title = str(content.options.title)?.trim();
     if (!title) issues.push({ field: 'youtube.title', message: 'YouTube needs a video title.' });
     else if (title.length > YOUTUBE_TITLE_LIMIT)
@@ -95,8 +105,7 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
-    const state: YouTubeState = { ...(req.publishState as YouTubeState) };
-    const save = () => req.saveState({ ...state });
+    const { state, save } = progress<YouTubeState>(req);
     if (state.videoId) return videoResult(state.videoId);
     const c = req.content;
     if (!c.videoUrl) throw new PlatformError('A YouTube post needs a video.', 'invalid_content', false);
@@ -122,13 +131,12 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     if (!id) throw new PlatformError('YouTube finished the upload but returned no video id.', 'unknown_outcome', false);
     const rejected = rejectedUpload(video);
     if (rejected) throw rejected;
-    state.videoId = id;
-    await save();
+    await save({ videoId: id });
     return videoResult(id);
   }
 
   /** Asks the saved upload session; when it expired, looks among the channel's latest uploads. */
-  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as YouTubeState;
     if (state.videoId) return videoResult(state.videoId);
     if (!state.uploadUrl || !state.size || !state.uploadAttemptedAt) return null;
@@ -143,14 +151,11 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     const playlistId =
       str(req.account.metadata.uploadsPlaylistId) ?? (await this.uploadsPlaylist(token, req.account.platformAccountId));
     if (!playlistId) return 'unknown';
-    const reply = await this.client.api(
-      token,
-      'GET',
-      `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`,
-    );
+    const path = `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`;
+    const items = arr((await this.client.data.json(token, path)).items);
     const since = Date.parse(state.uploadAttemptedAt) - 120_000;
     const title = str(req.content.options.title) ?? '';
-    for (const raw of arr(obj(reply.json).items)) {
+    for (const raw of items) {
       const snippet = obj(obj(raw).snippet);
       const videoId = str(obj(snippet.resourceId).videoId);
       if (videoId && snippet.title === title && Date.parse(str(snippet.publishedAt) ?? '') >= since)
@@ -160,43 +165,34 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   private async uploadsPlaylist(token: string, channelId: string): Promise<string | undefined> {
-    const reply = await this.client.api(
+    const reply = await this.client.data.json(
       token,
-      'GET',
       `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
     );
-    return str(obj(obj(obj(arr(obj(reply.json).items)[0]).contentDetails).relatedPlaylists).uploads);
+    return str(obj(obj(obj(arr(reply.items)[0]).contentDetails).relatedPlaylists).uploads);
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const reply = await this.client.api(
-      account.accessToken,
-      'GET',
-      `/videos?part=statistics&id=${encodeURIComponent(externalId)}`,
-    );
-    const s = obj(obj(arr(obj(reply.json).items)[0]).statistics);
-    const views = num(s.viewCount);
-    const likes = num(s.likeCount);
-    const comments = num(s.commentCount);
-    // The Data API has no share or reach counters per video.
-    return { views, likes, comments, shares: 0, reach: views, engagement: likes + comments };
+    const path = `/videos?part=statistics&id=${encodeURIComponent(externalId)}`;
+    const s = obj(obj(arr((await this.client.data.json(account.accessToken, path)).items)[0]).statistics);
+    return fromCounters(VIDEO_COUNTERS, (name) => num(s[name]));
   }
 
   /** YouTube Analytics by day; subscribers per day counted back from today's total. */
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const token = account.accessToken;
-    const [report, channel] = await Promise.all([
-      this.client.report(token, {
-        ids: `channel==${account.platformAccountId}`,
-        startDate: from,
-        endDate: to,
-        metrics: 'views,likes,comments,shares,subscribersGained,subscribersLost',
-        dimensions: 'day',
-        sort: 'day',
-      }),
-      this.client.api(token, 'GET', `/channels?part=statistics&id=${encodeURIComponent(account.platformAccountId)}`),
+    const query = new URLSearchParams({
+      ids: `channel==${account.platformAccountId}`,
+      startDate: from,
+      endDate: to,
+      metrics: 'views,likes,comments,shares,subscribersGained,subscribersLost',
+      dimensions: 'day',
+      sort: 'day',
+    });
+    const [body, channel] = await Promise.all([
+      this.client.reports.json(token, `?${query.toString()}`),
+      this.client.data.json(token, `/channels?part=statistics&id=${encodeURIComponent(account.platformAccountId)}`),
     ]);
-    const body = obj(report.json);
     const columns = arr(body.columnHeaders).map((h) => str(obj(h).name) ?? '');
     const byDay = new Map<string, Record<string, number>>();
     for (const raw of arr(body.rows)) {
@@ -205,29 +201,14 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
       columns.forEach((name, i) => (values[name] = num(cells[i])));
       byDay.set(str(cells[columns.indexOf('day')]) ?? '', values);
     }
-    let followers = num(obj(obj(arr(obj(channel.json).items)[0]).statistics).subscriberCount);
-    const rows = daysBetween(from, to).map((date) => ({
-      date,
-      views: 0,
-      engagement: 0,
-      shares: 0,
-      followers: 0,
-      reach: 0,
-    }));
-    for (const row of [...rows].reverse()) {
-      const v = byDay.get(row.date) ?? {};
-      row.followers = followers;
+    let followers = num(obj(obj(arr(channel.items)[0]).statistics).subscriberCount);
+    const rows: DailyAccountMetrics[] = [];
+    for (const date of daysBetween(from, to).reverse()) {
+      const v = byDay.get(date) ?? {};
+      rows.unshift({ date, ...fromCounters(DAY_COUNTERS, (name) => v[name] ?? 0), followers });
       followers -= (v.subscribersGained ?? 0) - (v.subscribersLost ?? 0);
-      row.views = v.views ?? 0;
-      row.reach = row.views;
-      row.shares = v.shares ?? 0;
-      row.engagement = (v.likes ?? 0) + (v.comments ?? 0) + row.shares;
     }
     return rows;
-  }
-
-  listComments(): Promise<never> {
-    return commentsUnavailable('YouTube');
   }
 }
 

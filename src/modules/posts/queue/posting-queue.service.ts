@@ -8,6 +8,14 @@ import { assertTimeZone, nextSlots, QueueSlot } from './queue-slots';
 /** How many candidate slots a queued creation tries before giving up (each taken by a concurrent one). */
 const CLAIM_CANDIDATES = 50;
 
+/** No free slot left in the look-ahead: every upcoming one is taken. */
+export function noFreeSlot(): ApiError {
+  return ApiError.invalid(
+    'addToQueue',
+    'Every upcoming slot of this profile’s queue is taken; add slots (PUT /v1/queue).',
+  );
+}
+
 /** GET/PUT /v1/queue, GET /v1/queue/next-slots, and the slot a post created with addToQueue takes. */
 @Injectable()
 export class PostingQueueService {
@@ -48,14 +56,7 @@ export class PostingQueueService {
     auth: AuthContext,
     now: Date,
   ): Promise<{ at: Date; attach: (postId: string) => Promise<void> }> {
-    const queue = await this.get(auth, m);
-    if (queue.slots.length === 0)
-      throw ApiError.invalid(
-        'addToQueue',
-        'addToQueue needs a posting queue: this profile has no slots (PUT /v1/queue).',
-      );
-    const candidates = nextSlots(queue.timezone, queue.slots, now, CLAIM_CANDIDATES, await this.taken(m, auth));
-    for (const at of candidates) {
+    for (const at of await this.freeSlots(m, auth, now, CLAIM_CANDIDATES)) {
       const rows = (await m.query(
         `INSERT INTO posting_queue_slots (profile_id, slot_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING slot_at`,
         [auth.profileId, at],
@@ -72,10 +73,21 @@ export class PostingQueueService {
           },
         };
     }
-    throw ApiError.invalid(
-      'addToQueue',
-      'Every upcoming slot of this profile’s queue is taken; add slots (PUT /v1/queue).',
-    );
+    throw noFreeSlot();
+  }
+
+  /**
+   * The next `count` free slots (what claims would take, in order). 400 invalid_request when the
+   * profile has no slots; fewer than `count` when the look-ahead runs out.
+   */
+  async freeSlots(m: EntityManager, auth: AuthContext, now: Date, count: number): Promise<Date[]> {
+    const queue = await this.get(auth, m);
+    if (queue.slots.length === 0)
+      throw ApiError.invalid(
+        'addToQueue',
+        'addToQueue needs a posting queue: this profile has no slots (PUT /v1/queue).',
+      );
+    return nextSlots(queue.timezone, queue.slots, now, count, await this.taken(m, auth));
   }
 
   private async taken(m: EntityManager, auth: AuthContext): Promise<Set<number>> {

@@ -5,6 +5,10 @@ import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostEntity, PostState } from '../entities/post.entity';
+import { releaseQueueSlot } from '../queue/queue-slot-release';
+
+/** States in which a post no longer occupies its posting-queue slot. */
+const LEAVES_SLOT: PostState[] = ['cancelled', 'rejected'];
 
 export interface TransitionOptions {
   reason?: string | null;
@@ -43,6 +47,8 @@ export class PostTransitions {
       const current = await m.findOne(PostEntity, { where: { id: post.id } });
       throw new ApiError('invalid_state_transition', `A ${current?.state ?? 'missing'} post cannot become ${to}.`);
     }
+    if (LEAVES_SLOT.includes(to) || (opts.set && 'scheduledAt' in opts.set))
+      await releaseQueueSlot(m, post, LEAVES_SLOT.includes(to) ? null : (opts.set?.scheduledAt ?? null));
     const previous = await m.findOne(PostHistoryEntity, { where: { postId: post.id }, order: { at: 'DESC' } });
     await m.insert(PostHistoryEntity, {
       postId: post.id,

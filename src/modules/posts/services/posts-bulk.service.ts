@@ -14,6 +14,7 @@ import { hasPostCaps, readPostUsage } from './post-usage';
 import { CheckedCreate, PostsCreateService, PreparedCreate } from './posts-create.service';
 import { PostValidationService } from './post-validation.service';
 import { PostsRepository } from './posts.repository';
+import { noFreeSlot, PostingQueueService } from '../queue/posting-queue.service';
 
 /** The field a check names when its error carries none. */
 const FIELD_OF_CODE: Record<string, string> = {
@@ -47,6 +48,7 @@ export class PostsBulkService {
     private readonly repo: PostsRepository,
     private readonly creator: PostsCreateService,
     private readonly validation: PostValidationService,
+    private readonly queue: PostingQueueService,
   ) {}
 
   async dryRun(auth: AuthContext, dto: BulkCreatePostsDto): Promise<BulkValidationDto> {
@@ -55,6 +57,7 @@ export class PostsBulkService {
     const m = this.ds.manager;
     const outcomes = await this.checkAll(m, auth, prepared, now);
     const errors = outcomes.map((o) => (o.ok ? [] : o.errors));
+    for (const [index, e] of await this.slotErrors(m, auth, prepared, now)) errors[index]!.push(e);
     const capError = await this.batchCapError(m, auth, dto.posts.length, now);
     if (capError)
       for (let i = capError.allowed; i < errors.length; i++)
@@ -75,6 +78,7 @@ export class PostsBulkService {
       if (cap) throw cap.error;
       const outcomes = await this.checkAll(m, auth, prepared, now);
       const failed = outcomes.flatMap((o, index) => (o.ok ? [] : o.errors.map((e) => ({ index, e }))));
+      for (const [index, e] of await this.slotErrors(m, auth, prepared, now)) failed.push({ index, e });
       if (failed.length > 0) throw this.refused(failed, n);
       const saved: PostEntity[] = [];
       for (const o of outcomes) if (o.ok) saved.push((await this.creator.write(m, auth, o.checked)).post);
@@ -144,6 +148,29 @@ export class PostsBulkService {
         return { ok: false, errors: [errorOf(err)] };
       }
     });
+  }
+
+  /**
+   * The addToQueue posts of the batch take the next free slots in input order, as their
+   * creations would: each one past the free slots (or every one, when the profile has no slots)
+   * gets the creation's error.
+   */
+  private async slotErrors(
+    m: EntityManager,
+    auth: AuthContext,
+    prepared: (PreparedCreate | { errors: BulkPostErrorDto[] })[],
+    now: Date,
+  ): Promise<[number, BulkPostErrorDto][]> {
+    const queued = prepared.flatMap((p, index) => ('errors' in p || !p.req.addToQueue ? [] : [index]));
+    if (queued.length === 0) return [];
+    let free = 0;
+    let noSlots: BulkPostErrorDto | null = null;
+    try {
+      free = (await this.queue.freeSlots(m, auth, now, queued.length)).length;
+    } catch (err) {
+      noSlots = errorOf(err);
+    }
+    return queued.slice(noSlots ? 0 : free).map((index) => [index, noSlots ?? errorOf(noFreeSlot())]);
   }
 
   /**

@@ -1,7 +1,9 @@
 import { PlatformError, StillProcessingError } from '../adapter';
-import type { ProcessingCheck, PublishContent, PublishRequest, PublishResult } from '../adapter';
+import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
+import { ContentRules, isCarousel } from '../content-rules';
+import { lookedFirst, progress } from '../network-adapter';
 import type { GraphClient, GraphParams } from './graph-client';
-import type { GraphList } from './graph-shapes';
+import { GraphList, recentMatch } from './graph-shapes';
 
 /**
  * The container flow Instagram and Threads share:
@@ -21,6 +23,8 @@ export type ContainerPublishState = {
 };
 
 export interface ContainerFlavor {
+  /** The network's content rules: an image post of `images.carouselMin` or more images is a carousel. */
+  rules: ContentRules;
   /** 'media' (Instagram) / 'threads' */
   containerEdge: string;
   /** 'media_publish' / 'threads_publish' */
@@ -36,7 +40,7 @@ export interface ContainerFlavor {
   /** Parameters of the main container (childIds set for a carousel). */
   containerParams(content: PublishContent, childIds: string[]): GraphParams;
   /** e.g. Instagram's content_publishing_limit check. */
-  beforePublish?(userId: string, token: string): Promise<void>;
+  beforePublish?(graph: GraphClient, userId: string, token: string): Promise<void>;
 }
 
 export interface PollOptions {
@@ -44,12 +48,7 @@ export interface PollOptions {
   maxPolls: number;
 }
 
-interface RecentMedia {
-  id: string;
-  timestamp?: string;
-  permalink?: string;
-  [field: string]: unknown;
-}
+type RecentMedia = { id: string; permalink?: string } & Record<string, unknown>;
 
 export class ContainerPublisher {
   constructor(
@@ -58,33 +57,22 @@ export class ContainerPublisher {
     private readonly poll: PollOptions = { intervalMs: 1000, maxPolls: 60 },
   ) {}
 
-  async publish(req: PublishRequest, isCarousel: boolean): Promise<PublishResult> {
+  async publish(req: PublishRequest): Promise<PublishResult> {
     const { account, content } = req;
     const user = account.platformAccountId;
     const token = account.accessToken;
     const f = this.flavor;
-    let state = req.publishState as ContainerPublishState;
-    const save = async (patch: ContainerPublishState): Promise<void> => {
-      state = { ...state, ...patch };
-      await req.saveState({ ...state });
-    };
+    const { state, save } = progress<ContainerPublishState>(req);
     if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
-    if (state.publishSentAt) {
-      const found = await this.findPublished({ account, content, publishState: state });
-      if (found === 'unknown')
-        throw new PlatformError(
-          'An earlier publish call may have succeeded; the network cannot tell yet.',
-          'unknown_outcome',
-          false,
-        );
-      if (found) {
-        await save({ mediaId: found.externalId });
-        return found;
-      }
+    const cannotTell = 'An earlier publish call may have succeeded; the network cannot tell yet.';
+    const found = state.publishSentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    if (found) {
+      await save({ mediaId: found.externalId });
+      return found;
     }
     if (!state.containerId) {
       const childIds = [...(state.childIds ?? [])];
-      if (isCarousel) {
+      if (isCarousel(f.rules, content)) {
         for (const url of content.imageUrls.slice(childIds.length)) {
           childIds.push(
             (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.childParams(url), token)).id,
@@ -110,7 +98,7 @@ export class ContainerPublisher {
       );
     }
     if (status !== 'PUBLISHED') {
-      await f.beforePublish?.(user, token);
+      await f.beforePublish?.(this.graph, user, token);
       await save({ publishSentAt: new Date().toISOString() });
       const media = await this.graph.post<{ id: string }>(
         `/${user}/${f.publishEdge}`,
@@ -122,12 +110,9 @@ export class ContainerPublisher {
       return { externalId: media.id, url: await this.permalink(media.id, token) };
     }
     // The container says it was published by an earlier attempt: find the media.
-    const found = await this.findPublished({
-      account,
-      content,
-      publishState: { ...state, publishSentAt: state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString() },
-    });
-    if (found && found !== 'unknown') return found;
+    const publishSentAt = state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString();
+    const published = await this.findPublished({ account, content, publishState: { ...state, publishSentAt } });
+    if (published && published !== 'unknown') return published;
     throw new PlatformError(
       'The container was published but its media could not be found yet.',
       'unknown_outcome',
@@ -139,7 +124,7 @@ export class ContainerPublisher {
    * One look at the saved container while the network processes it: IN_PROGRESS → processing,
    * ERROR → failed (media_rejected), anything else → the publish continues from publishState.
    */
-  async checkProcessing(req: Omit<PublishRequest, 'saveState'>): Promise<ProcessingCheck> {
+  async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
     if (state.mediaId)
@@ -159,7 +144,7 @@ export class ContainerPublisher {
     return status === 'IN_PROGRESS' ? { status: 'processing' } : { status: 'ready' };
   }
 
-  async findPublished(req: Omit<PublishRequest, 'saveState'>): Promise<PublishResult | null | 'unknown'> {
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
     if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
@@ -170,17 +155,14 @@ export class ContainerPublisher {
       token,
     );
     if (container[this.flavor.statusField] !== 'PUBLISHED') return null;
-    const since = Date.parse(state.publishSentAt) - 120_000;
+    const { containerEdge, textField } = this.flavor;
     const recent = await this.graph.get<GraphList<RecentMedia>>(
-      `/${req.account.platformAccountId}/${this.flavor.containerEdge}`,
-      { fields: `id,${this.flavor.textField},timestamp,permalink`, limit: 25 },
+      `/${req.account.platformAccountId}/${containerEdge}`,
+      { fields: `id,${textField},timestamp,permalink`, limit: 25 },
       token,
     );
-    const text = req.content.text.trim();
-    const hit = recent.data.find(
-      (m) =>
-        String(m[this.flavor.textField] ?? '').trim() === text && (!m.timestamp || Date.parse(m.timestamp) >= since),
-    );
+    const since = Date.parse(state.publishSentAt) - 120_000;
+    const hit = recentMatch(recent.data, { text: textField, time: 'timestamp' }, req.content.text, since);
     return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
   }
 
@@ -201,12 +183,8 @@ export class ContainerPublisher {
     throw new StillProcessingError('The network is still processing the media container; it is checked again later.');
   }
 
-  private async permalink(id: string, token: string): Promise<string | null> {
-    try {
-      return (await this.graph.get<{ permalink?: string }>(`/${id}`, { fields: 'permalink' }, token)).permalink ?? null;
-    } catch {
-      return null;
-    }
+  private permalink(id: string, token: string): Promise<string | null> {
+    return this.graph.field(id, 'permalink', token);
   }
 }
 

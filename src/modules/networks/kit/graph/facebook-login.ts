@@ -1,14 +1,15 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
+import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
-import { expiresAt, GraphTokenResponse } from './graph-shapes';
+import { graphTokens, GraphTokenResponse } from './graph-shapes';
 
 /**
  * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:
  * the OAuth dialog with PKCE, code → short-lived user token → long-lived (~60 d) user token.
  * There are no refresh tokens: a still-valid long-lived token is exchanged for a fresh one.
  */
-export class FacebookLogin {
+export class FacebookLogin implements NetworkLogin {
   constructor(
     private readonly graph: GraphClient,
     private readonly endpoints: Pick<AdapterEndpoints, 'authBaseUrl' | 'clientId' | 'clientSecret'>,
@@ -16,11 +17,8 @@ export class FacebookLogin {
   ) {}
 
   authorizeUrl(p: ConsentParams): string {
-    return consentUrl(
-      { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',' },
-      this.endpoints.clientId,
-      p,
-    );
+    const page = { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',' };
+    return consentUrl(page, this.endpoints.clientId, p);
   }
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
@@ -32,24 +30,19 @@ export class FacebookLogin {
       code: p.code,
       code_verifier: p.codeVerifier,
     });
-    return this.longLived(short.access_token);
+    return this.refresh({ accessToken: short.access_token });
   }
 
   /** A long-lived user token for a still-valid (short- or long-lived) one. */
-  async longLived(token: string): Promise<OAuthTokens> {
+  async refresh({ accessToken }: { accessToken: string }): Promise<OAuthTokens> {
     const { clientId, clientSecret } = this.endpoints;
     const now = Date.now();
     const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
       grant_type: 'fb_exchange_token',
       client_id: clientId,
       client_secret: clientSecret,
-      fb_exchange_token: token,
+      fb_exchange_token: accessToken,
     });
-    return {
-      accessToken: res.access_token,
-      refreshToken: null,
-      expiresAt: expiresAt(res.expires_in, now),
-      scopes: this.scopes,
-    };
+    return graphTokens(res, this.scopes, now);
   }
 }

@@ -1,6 +1,7 @@
 import { PlatformError } from '../adapter';
-import { callNetwork, FetchFn, NetworkCall } from '../http';
+import { callNetwork, FetchFn, Json, NetworkCall, str } from '../http';
 import { graphError } from './graph-errors';
+import type { GraphList } from './graph-shapes';
 
 export type { FetchFn } from '../http';
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
@@ -30,6 +31,28 @@ export class GraphClient {
 
   async post<T>(path: string, params: GraphParams, token?: string | null, opts: GraphCallOptions = {}): Promise<T> {
     return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) }, opts);
+  }
+
+  /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
+  async list<T>(path: string, params: GraphParams, token: string, maxPages = Infinity): Promise<T[]> {
+    const out: T[] = [];
+    let next: string | undefined = path;
+    for (let page = 0; next && page < maxPages; page++) {
+      // A paging link carries the query and the token already.
+      const res: GraphList<T> = await this.get<GraphList<T>>(next, page ? {} : params, page ? null : token);
+      out.push(...res.data);
+      next = res.paging?.next;
+    }
+    return out;
+  }
+
+  /** One field of an object (its permalink); null when it cannot be read: a missing link is not a failure. */
+  async field(id: string, field: string, token: string): Promise<string | null> {
+    try {
+      return str((await this.get<Json>(`/${id}`, { fields: field }, token))[field]) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   private url(path: string): string {

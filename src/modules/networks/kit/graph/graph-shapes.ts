@@ -1,3 +1,5 @@
+import type { OAuthTokens } from '../adapter';
+
 /** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
 
 export interface GraphPaging {
@@ -58,8 +60,27 @@ export function insightSeries(insights: GraphInsight[]): Map<string, Map<string,
   return out;
 }
 
-export function expiresAt(expiresIn: number | undefined | null, now = Date.now()): Date | null {
-  return expiresIn ? new Date(now + expiresIn * 1000) : null;
+/** A Graph token answer as our tokens: Graph grants no refresh tokens. */
+export function graphTokens(res: GraphTokenResponse, scopes: string[], now: number): OAuthTokens {
+  const expiresAt = res.expires_in ? new Date(now + res.expires_in * 1000) : null;
+  return { accessToken: res.access_token, refreshToken: null, expiresAt, scopes };
+}
+
+/**
+ * The item an interrupted publish may have created, among an account's recent ones: the same
+ * text, created since `sinceMs` (or of unknown time).
+ */
+export function recentMatch<T extends Record<string, unknown>>(
+  items: T[],
+  fields: { text: string; time: string },
+  text: string,
+  sinceMs: number,
+): T | undefined {
+  return items.find((item) => {
+    const time = item[fields.time];
+    const created = typeof time === 'string' && time ? Date.parse(time) : undefined;
+    return String(item[fields.text] ?? '').trim() === text.trim() && (created === undefined || created >= sinceMs);
+  });
 }
 
 /** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */

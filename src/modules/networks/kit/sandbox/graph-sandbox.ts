@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
-import { SANDBOX_RATE_LIMIT_SECONDS, SandboxErrors } from './magic-words';
+import { SandboxAuth } from './sandbox-auth';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { SandboxHttpError } from './sandbox-http';
-import { SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+import { OAuthFailure, SandboxOAuth, SandboxOAuthError } from './sandbox-oauth';
 import { dailyAccountMetrics, dateRange, itemComments, SandboxComment } from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
@@ -34,20 +34,43 @@ export function graphFail(message: string, spec: GraphErrorSpec): SandboxHttpErr
   });
 }
 
+/** Graph's answer to a bad code or token. */
+function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
+  switch (reason) {
+    case 'missing_token':
+      return graphFail('An active access token must be used to query information about the current user.', {
+        code: 2500,
+      });
+    case 'expired_token':
+      return graphFail(`Error validating access token: ${message}`, { code: 190, subcode: 463 });
+    case 'revoked_token':
+      return graphFail('Error validating access token: The user has not authorized application.', {
+        code: 190,
+        subcode: 458,
+      });
+    case 'invalid_token':
+      return graphFail('Invalid OAuth access token - Cannot parse access token', { code: 190 });
+    case 'invalid_client':
+      return graphFail('Error validating application. Invalid application ID.', { code: 101 });
+    case 'invalid_grant':
+      return graphFail(`Error validating verification code. ${message}`, { code: 100, subcode: 36008 });
+    case 'invalid_request':
+      return graphFail(message, { code: 100 });
+  }
+}
+
+/** Rethrows a kit OAuth failure as Graph's error. */
 /**
  * The Graph networks' answers to the magic words (Threads names its exception type THApiException).
  * The rate limit says when access returns in X-Business-Use-Case-Usage, as Graph does.
  */
-export function graphSandboxErrors(type = 'OAuthException'): SandboxErrors {
+export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
   return {
     invalid_content: (m) => graphFail(`(#100) ${m}`, { code: 100, type, userTitle: 'Post rejected', userMsg: m }),
     auth_expired: (m) =>
       graphFail(
         `Error validating access token: The session has been invalidated because the user changed their password. ${m}`,
-        {
-          code: 190,
-          subcode: 460,
-        },
+        { code: 190, subcode: 460 },
       ),
     media_rejected: (m) =>
       graphFail(`Media download has failed. The media URI doesn't meet our requirements. ${m}`, {
@@ -72,27 +95,13 @@ export function graphSandboxErrors(type = 'OAuthException'): SandboxErrors {
   };
 }
 
-/** Graph's answers to bad codes and tokens. */
 export function oauthFail(err: unknown): never {
-  if (!(err instanceof SandboxOAuthError)) throw err;
-  switch (err.reason) {
-    case 'expired_token':
-      throw graphFail(`Error validating access token: ${err.message}`, { code: 190, subcode: 463 });
-    case 'revoked_token':
-      throw graphFail('Error validating access token: The user has not authorized application.', {
-        code: 190,
-        subcode: 458,
-      });
-    case 'invalid_token':
-      throw graphFail('Invalid OAuth access token - Cannot parse access token', { code: 190 });
-    case 'invalid_client':
-      throw graphFail('Error validating application. Invalid application ID.', { code: 101 });
-    case 'invalid_grant':
-      throw graphFail(`Error validating verification code. ${err.message}`, { code: 100, subcode: 36008 });
-    case 'invalid_request':
-      throw graphFail(err.message, { code: 100 });
-  }
+  throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }
+
+/** `@SandboxToken('facebook') info: TokenInfo`: a Graph call's verified token (form, query or header). */
+export const SandboxToken = (network: string): ParameterDecorator =>
+  SandboxAuth({ network, accessTokenParam: true, fail: graphOAuthError });
 
 const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 
@@ -137,32 +146,6 @@ export async function facebookLoginToken(
   const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
 }
-
-/** The token from `access_token` (form or query) or an `Authorization: Bearer` header. */
-const requestToken = createParamDecorator((_network: string, ctx: ExecutionContext): string | undefined => {
-  const req = ctx.switchToHttp().getRequest<Request>();
-  const body = req.body as { access_token?: string } | undefined;
-  const q = req.query as { access_token?: string };
-  const auth = req.headers.authorization;
-  return body?.access_token ?? q.access_token ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
-});
-
-/** Verifies a request's token for the decorator's network; Graph's errors when missing or bad. */
-@Injectable()
-export class VerifyGraphTokenPipe implements PipeTransform<string | undefined, Promise<TokenInfo>> {
-  constructor(private readonly oauth: SandboxOAuth) {}
-
-  transform(token: string | undefined, meta: ArgumentMetadata): Promise<TokenInfo> {
-    if (!token)
-      throw graphFail('An active access token must be used to query information about the current user.', {
-        code: 2500,
-      });
-    return this.oauth.verify(meta.data as string, token).catch(oauthFail);
-  }
-}
-
-/** `@SandboxToken('facebook') info: TokenInfo` — the verified token of a Graph-style simulator's request. */
-export const SandboxToken = (network: string): ParameterDecorator => requestToken(network, VerifyGraphTokenPipe);
 
 /** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
 export function graphDate(v: string | undefined, fallback: Date): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SandboxStore } from './sandbox-store';
-import { SandboxHttpError, SandboxLostAnswer, sleep } from './sandbox-http';
+import { SandboxLostAnswer, sleep } from './sandbox-http';
 import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
 
 /**
@@ -66,8 +66,8 @@ export function outcomeFor(words: MagicWords, platform: string): OutcomeWord | n
 export type MagicFailure = 'invalid_content' | 'auth_expired' | 'media_rejected' | 'rate_limited' | 'transient';
 export type MagicOutcome = { kind: 'ok' } | { kind: MagicFailure; message: string } | { kind: 'lost' };
 
-/** Each simulator's own error answers (its network's status codes and body format). */
-export type SandboxErrors = Record<MagicFailure, (message: string) => SandboxHttpError>;
+/** A network's own errors for the outcomes the magic words force (its error format, status and code). */
+export type MagicErrors = Record<MagicFailure, (message: string) => Error>;
 
 export interface PublishAttempt {
   platform: string;
@@ -132,7 +132,7 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
 export async function enforceMagicWords(
   store: SandboxStore,
   attempt: PublishAttempt,
-  errors: SandboxErrors,
+  errors: MagicErrors,
   /** 'later': this call does not create the item (an upload session); the simulator calls loseAnswer when it does. */
   lostAnswer: 'here' | 'later' = 'here',
 ): Promise<void> {

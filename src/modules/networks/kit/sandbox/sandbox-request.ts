@@ -22,11 +22,6 @@ export async function readRawBody(req: Request, limit = MAX_UPLOAD_BYTES): Promi
 /** A simulator's query or form body: each value a string (absent, or repeated as '' by `qs`). */
 export type Q = Record<string, string | undefined>;
 
-/** The token of an `Authorization: Bearer …` header. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
-}
-
 /** A Rest.li / query value as a string ('' when absent or repeated). */
 export function qs(v: unknown): string {
   return typeof v === 'string' ? v : '';

@@ -71,9 +71,44 @@ export class SandboxStore {
     await this.redis.multi().lpush(key, JSON.stringify(value)).expire(key, ttlSeconds).exec();
   }
 
+  /** Records of one kind (`[network, kind]`), by the id `idOf` gives. */
+  records<T>(network: string, kind: string, idOf: (record: T) => string): SandboxRecords<T> {
+    return new SandboxRecords(this, [network, kind], idOf);
+  }
+
   /** Items `start..stop` (inclusive, newest first; -1 = to the end). */
   async list<T>(parts: string[], start = 0, stop = -1): Promise<T[]> {
     const raw = await this.redis.lrange(this.key(parts), start, stop);
     return raw.map((r) => JSON.parse(r) as T);
+  }
+}
+
+/** A simulated network's records of one kind (posts, videos, uploads), each listed under its owner, newest first. */
+export class SandboxRecords<T> {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly parts: string[],
+    private readonly idOf: (record: T) => string,
+  ) {}
+
+  get(id: string): Promise<T | null> {
+    return this.store.get<T>([...this.parts, id]);
+  }
+
+  put(record: T): Promise<void> {
+    return this.store.put([...this.parts, this.idOf(record)], record);
+  }
+
+  /** Stores a new record first in its owner's list. */
+  async add(owner: string, record: T): Promise<void> {
+    await this.put(record);
+    await this.store.push([...this.parts, 'of', owner], this.idOf(record));
+  }
+
+  /** The owner's records from `start` on, newest first (at most `count`). */
+  async of(owner: string, start = 0, count = 1000): Promise<T[]> {
+    const ids = await this.store.list<string>([...this.parts, 'of', owner], start, start + count - 1);
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    return records.filter((r) => r !== null) as T[];
   }
 }

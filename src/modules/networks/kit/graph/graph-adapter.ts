@@ -1,0 +1,116 @@
+import type { AccountCredentials, AdapterEndpoints, CommentsPage, DailyAccountMetrics, ItemMetrics } from '../adapter';
+import type { NetworkComment, ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
+import { daysBetween } from '../days';
+import { num, type Json } from '../http';
+import { counterNames, DayCounters, fromCounters, ItemCounters } from '../metrics';
+import { NetworkAdapter } from '../network-adapter';
+import { ContainerFlavor, ContainerPublisher, PollOptions, pollWithin } from './container-publisher';
+import { FetchFn, GraphClient, GraphParams } from './graph-client';
+import { GraphInsight, GraphList, insightTotal, unixDay } from './graph-shapes';
+
+/** What a Graph adapter's publisher answers (Facebook's own flow, or the container flow). */
+export interface GraphPublisher {
+  publish(req: PublishRequest): Promise<PublishResult>;
+  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
+}
+
+/**
+ * What the Graph adapters (Facebook, Instagram, Threads) share: the Graph client, publishing
+ * through their publisher, insights read through a metrics mapping, pages of comments.
+ */
+export abstract class GraphAdapter extends NetworkAdapter {
+  protected readonly graph: GraphClient;
+  protected abstract readonly publisher: GraphPublisher;
+  /** A post's insights (`GET /{id}/insights`) → our numbers. */
+  protected abstract readonly postCounters: ItemCounters;
+
+  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
+    super();
+    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+  }
+
+  publish(req: PublishRequest): Promise<PublishResult> {
+    return this.publisher.publish(req);
+  }
+
+  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
+    return this.publisher.findPublished(req);
+  }
+
+  async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
+    const read = await this.insights(`/${externalId}/insights`, counterNames(this.postCounters), account.accessToken);
+    return fromCounters(this.postCounters, read);
+  }
+
+  /** The named metrics of an insights edge; a metric reads as its total_value or the sum of its values. */
+  protected async insights(path: string, metrics: string[], token: string, params: GraphParams = {}) {
+    const res = await this.graph.get<GraphList<GraphInsight>>(path, { metric: metrics.join(','), ...params }, token);
+    return (name: string): number => insightTotal(res.data, name);
+  }
+
+  /** One page (25, oldest first where the network orders) of a post's comments. */
+  protected async commentPage<C>(
+    postId: string,
+    token: string,
+    cursor: string | null | undefined,
+    params: GraphParams,
+    toComment: (c: C) => Omit<NetworkComment, 'externalPostId'>,
+  ): Promise<CommentsPage> {
+    const query = { ...params, limit: 25, after: cursor ?? undefined };
+    const res = await this.graph.get<GraphList<C>>(`/${postId}/comments`, query, token);
+    return {
+      comments: res.data.map((c) => ({ ...toComment(c), externalPostId: postId })),
+      nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
+    };
+  }
+}
+
+/** How a container network reads an account's day: its insights edge and mapping, and where followers come from. */
+export interface DailyInsights {
+  /** 'insights' (Instagram) / 'threads_insights' */
+  edge: string;
+  counters: DayCounters;
+  params?: GraphParams;
+  /** The account's followers_count field (no history: every day carries today's), or the day's followers_count metric. */
+  followers: 'account-field' | 'metric';
+}
+
+/** Account insights answer at most this many days: one call per day. */
+const MAX_DAYS = 93;
+
+/** Instagram and Threads: publishing through media containers, account insights one day per call. */
+export abstract class ContainerAdapter extends GraphAdapter {
+  protected readonly publisher: ContainerPublisher;
+  protected abstract readonly daily: DailyInsights;
+
+  constructor(
+    endpoints: AdapterEndpoints,
+    fetchFn: FetchFn | undefined,
+    poll: PollOptions | undefined,
+    flavor: ContainerFlavor,
+  ) {
+    super(endpoints, fetchFn);
+    this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? pollWithin(endpoints.processingWaitMs));
+  }
+
+  checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
+    return this.publisher.checkProcessing(req);
+  }
+
+  async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
+    const { accessToken: token, platformAccountId: user } = account;
+    const { edge, counters, params, followers } = this.daily;
+    const fixed =
+      followers === 'account-field'
+        ? num((await this.graph.get<Json>(`/${user}`, { fields: 'followers_count' }, token)).followers_count)
+        : undefined;
+    const metrics = [...counterNames(counters), ...(fixed === undefined ? ['followers_count'] : [])];
+    const out: DailyAccountMetrics[] = [];
+    for (const date of daysBetween(from, to, MAX_DAYS)) {
+      const day = { ...params, since: unixDay(date), until: unixDay(date, 1) };
+      const read = await this.insights(`/${user}/${edge}`, metrics, token, day);
+      out.push({ date, ...fromCounters(counters, read), followers: fixed ?? read('followers_count') });
+    }
+    return out;
+  }
+}

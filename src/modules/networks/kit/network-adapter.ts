@@ -1,0 +1,71 @@
+import type { PlatformName } from '../platform-name';
+import { PlatformError } from './adapter';
+import type {
+  CommentsPage,
+  OAuthTokens,
+  PlatformAdapter,
+  PublishContent,
+  PublishRequest,
+  PublishResult,
+} from './adapter';
+import type { ValidationIssue } from './adapter';
+import { checkContent, ContentRules } from './content-rules';
+
+/** Consent, code exchange and refresh: an OAuth2App, Facebook Login or a network's own token flow. */
+export type NetworkLogin = Pick<PlatformAdapter, 'authorizeUrl' | 'exchangeCode' | 'refresh'>;
+
+/**
+ * What every adapter shares: its login answers the OAuth calls, its content rules are what
+ * `validate` checks, and a network without comments says so. An adapter extends this (or
+ * GraphAdapter) and `implements PlatformAdapter`; it writes only what its network does its own way.
+ */
+export abstract class NetworkAdapter {
+  abstract readonly platform: PlatformName;
+  /** Whether the network offers comments through its API (override listComments with it). */
+  readonly supportsComments: boolean = false;
+  protected abstract readonly rules: ContentRules;
+  protected abstract readonly login: NetworkLogin;
+
+  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
+    return this.login.authorizeUrl(params);
+  }
+
+  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+    return this.login.exchangeCode(params);
+  }
+
+  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
+    return this.login.refresh(tokens);
+  }
+
+  validate(content: PublishContent): ValidationIssue[] {
+    return checkContent(this.rules, content);
+  }
+
+  listComments(..._request: Parameters<PlatformAdapter['listComments']>): Promise<CommentsPage> {
+    return Promise.reject(
+      new PlatformError(`Comments are not available for ${this.rules.label} accounts.`, 'invalid_content', false),
+    );
+  }
+}
+
+/**
+ * A publish's saved progress (publishState): `state` is a copy the publish updates, `save(patch)`
+ * merges the patch into it and persists the whole state before the next network call.
+ */
+export function progress<S extends object>(
+  req: PublishRequest,
+): { state: S; save: (patch?: Partial<S>) => Promise<void> } {
+  const state = { ...req.publishState } as S;
+  return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
+}
+
+/**
+ * An earlier attempt sent the creating call and never learned the answer: what findPublished
+ * says decides before anything is sent again. The item, or null (certainly not published);
+ * `unknown_outcome` (not retried blindly) when the network cannot tell.
+ */
+export function lookedFirst(found: PublishResult | null | 'unknown', cannotTell: string): PublishResult | null {
+  if (found === 'unknown') throw new PlatformError(cannotTell, 'unknown_outcome', false);
+  return found;
+}

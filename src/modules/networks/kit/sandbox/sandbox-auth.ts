@@ -1,0 +1,52 @@
+import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import type { Request } from 'express';
+import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+
+/**
+ * How a simulated network authenticates a call: where the token is, what runs before it is
+ * checked, and the network's own error for each way it can fail. Each network declares its
+ * spec once; `@SandboxAuth(spec)` gives a handler the verified caller.
+ */
+export interface SandboxAuthSpec<T = TokenInfo> {
+  network: string;
+  /** Graph also takes `access_token` from the form or the query (before the Authorization header). */
+  accessTokenParam?: boolean;
+  /** Runs before the token is looked at (LinkedIn's version headers). */
+  check?: (req: Request) => void;
+  /** The network's error for a missing token or one that does not verify (`message`: the kit's words). */
+  fail: (reason: OAuthFailure | 'missing_token', message: string) => Error;
+  /** What the handler receives (default: the TokenInfo). */
+  caller?: (info: TokenInfo, token: string) => T;
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
+}
+
+const requestToken = createParamDecorator((spec: SandboxAuthSpec<unknown>, ctx: ExecutionContext) => {
+  const req = ctx.switchToHttp().getRequest<Request>();
+  spec.check?.(req);
+  const params = spec.accessTokenParam
+    ? ((req.body as { access_token?: string } | undefined)?.access_token ?? (req.query.access_token as string))
+    : undefined;
+  return params ?? bearerToken(req.headers.authorization);
+});
+
+@Injectable()
+export class VerifySandboxTokenPipe implements PipeTransform<string | undefined, Promise<unknown>> {
+  constructor(private readonly oauth: SandboxOAuth) {}
+
+  async transform(token: string | undefined, meta: ArgumentMetadata): Promise<unknown> {
+    const spec = meta.data as unknown as SandboxAuthSpec<unknown>;
+    if (!token) throw spec.fail('missing_token', 'No access token.');
+    const info = await this.oauth.verify(spec.network, token).catch((err: unknown) => {
+      throw err instanceof SandboxOAuthError ? spec.fail(err.reason, err.message) : err;
+    });
+    return spec.caller ? spec.caller(info, token) : info;
+  }
+}
+
+/** `@SandboxAuth(LINKEDIN_REST) member: LiMember`: the verified caller of a simulator's request. */
+export const SandboxAuth = <T>(spec: SandboxAuthSpec<T>): ParameterDecorator =>
+  requestToken(spec as SandboxAuthSpec<unknown>, VerifySandboxTokenPipe);
