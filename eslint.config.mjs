@@ -15,21 +15,6 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/ban-ts-comment': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // The type-aware rules still off, each with its reason (the rest of recommendedTypeChecked is on).
-      // `any` flows in from JSON bodies (supertest's res.body in tests, raw network JSON in a few
-      // src sites: 5 assignments, 1 member access, 2 returns); off until those are typed.
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      // Async methods that keep a Promise-returning contract without an await (6 src sites).
-      '@typescript-eslint/require-await': 'off',
-      // Autofixable, but ~360 sites in files other branches are editing: one `eslint --fix` pass later.
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      // Off until reviewed one by one: 8 src sites stringify a value not typed as a string.
-      '@typescript-eslint/no-base-to-string': 'off',
-      // Off until reviewed: one src site each (a thrown non-Error; a string compared with an enum).
-      '@typescript-eslint/only-throw-error': 'off',
-      '@typescript-eslint/no-unsafe-enum-comparison': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
   },
@@ -76,9 +61,23 @@ export default tseslint.config(
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
-      // Tests call and pass along response bodies (`any`) freely; src may not.
+      // Tests read supertest's `res.body` (typed `any`: untyped JSON) freely; src may not.
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Fakes implement Promise-returning contracts with synchronous bodies; `async` makes a throw a rejection.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Being rebuilt (issue 10): the network layer keeps these off until its rebuild lands.
+    files: ['src/modules/networks/**/*.ts'],
+    rules: {
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
 );

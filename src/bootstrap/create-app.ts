@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -87,7 +86,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
-  answerClientErrorsWithEnvelope(app.getHttpServer() as Server, config.docsBaseUrl);
+  answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);

@@ -134,6 +134,6 @@ export function makeNullablesStrict(document: Schema): void {
       delete s.type;
       s.anyOf = [ref, { type: 'object', nullable: true, enum: [null] }];
     }
-    if (Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...s.enum, null];
+    if (Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...(s.enum as unknown[]), null];
   }
 }

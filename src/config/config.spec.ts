@@ -137,7 +137,7 @@ describe('loadConfig', () => {
     const source = readFileSync(join(__dirname, 'config.ts'), 'utf8');
     const read = [...source.matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]);
     expect(read.length).toBeGreaterThan(30);
-    expect(read.filter((k) => !(k! in example))).toEqual([]);
+    expect(read.filter((k) => !(k in example))).toEqual([]);
   });
 
   it('should let overrides win over the source environment', () => {

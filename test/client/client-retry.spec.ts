@@ -55,7 +55,7 @@ describe('SpsClient retries, errors and pagination (against a local HTTP server)
     expect(result).toEqual({ profiles: [], total: 0 });
     expect(seen).toHaveLength(2);
     expect(delays).toEqual([7000]);
-    expect(seen[0]!.headers.authorization).toBe('Bearer svc_live_test');
+    expect(seen[0].headers.authorization).toBe('Bearer svc_live_test');
   });
 
   it('should really sleep for Retry-After seconds with the default timer', async () => {
@@ -82,7 +82,7 @@ describe('SpsClient retries, errors and pagination (against a local HTTP server)
     expect(new Set(keys).size).toBe(1);
     expect(new Set(seen.map((s) => s.body))).toEqual(new Set(['{"content":"Hello","accountIds":["a1"]}']));
     expect(delays).toHaveLength(2);
-    expect(delays[1]!).toBeGreaterThan(0);
+    expect(delays[1]).toBeGreaterThan(0);
   });
 
   it("should send the caller's Idempotency-Key, and a new generated key per write call", async () => {
@@ -91,15 +91,15 @@ describe('SpsClient retries, errors and pagination (against a local HTTP server)
     await client().posts.retry('p1');
     await client().posts.retry('p1');
     expect(seen.map((s) => s.url)).toEqual(['/v1/posts/p1/retry', '/v1/posts/p1/retry', '/v1/posts/p1/retry']);
-    expect(seen[0]!.headers['idempotency-key']).toBe('my-key-1');
-    expect(seen[1]!.headers['idempotency-key']).not.toBe(seen[2]!.headers['idempotency-key']);
+    expect(seen[0].headers['idempotency-key']).toBe('my-key-1');
+    expect(seen[1].headers['idempotency-key']).not.toBe(seen[2].headers['idempotency-key']);
   });
 
   it('should not add an Idempotency-Key to reads', async () => {
     handler = (_req, res) => json(res, 200, '{}');
     await client({ profileId: 'prof-1' }).events.list({ type: 'post.failed', page: 2 });
-    expect(seen[0]!.headers['idempotency-key']).toBeUndefined();
-    expect(seen[0]!.url).toBe('/v1/events?profileId=prof-1&type=post.failed&page=2');
+    expect(seen[0].headers['idempotency-key']).toBeUndefined();
+    expect(seen[0].url).toBe('/v1/events?profileId=prof-1&type=post.failed&page=2');
   });
 
   it('should throw SpsApiError with code, status, requestId and details, without retrying a 4xx', async () => {

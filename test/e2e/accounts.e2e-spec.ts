@@ -40,7 +40,7 @@ describe('accounts', () => {
         {},
       ),
     );
-    return saved!;
+    return saved;
   }
 
   async function events(profileId: string, type: string): Promise<{ data: Record<string, unknown> }[]> {
@@ -171,7 +171,7 @@ describe('accounts', () => {
       (e) => (e.data.account as AccountDto).id === a.id,
     );
     expect(fired).toHaveLength(1);
-    expect(fired[0]!.data).toMatchObject({
+    expect(fired[0].data).toMatchObject({
       profileId: tenant.profileId,
       reason: 'requested',
       account: { id: a.id, status: 'disconnected' },

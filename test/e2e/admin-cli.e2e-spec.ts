@@ -36,15 +36,18 @@ describe('operator CLI', () => {
     const me = await t.http().get('/v1/profile').set('Authorization', `Bearer ${first.apiKey}`).expect(200);
     expect(me.body.profile.id).toBe(first.profileId);
     expect(rateHeaders(me)).toMatchObject({ limit: 16, policy: '16;w=60' });
-    const [ws] = (await t.ds.query('SELECT plan, trial_ends_at FROM workspaces WHERE id = $1', [
-      first.workspaceId,
-    ])) as { plan: string; trial_ends_at: Date }[];
-    expect(ws!.plan).toBe('trial');
-    expect(Math.round((ws!.trial_ends_at.getTime() - Date.now()) / 86400_000)).toBe(14);
-    const [owner] = (await t.ds.query('SELECT email, role FROM users WHERE id = $1', [first.userId])) as {
-      email: string;
-      role: string;
-    }[];
+    const [ws] = await t.ds.query<{ plan: string; trial_ends_at: Date }[]>(
+      'SELECT plan, trial_ends_at FROM workspaces WHERE id = $1',
+      [first.workspaceId],
+    );
+    expect(ws.plan).toBe('trial');
+    expect(Math.round((ws.trial_ends_at.getTime() - Date.now()) / 86400_000)).toBe(14);
+    const [owner] = await t.ds.query<
+      {
+        email: string;
+        role: string;
+      }[]
+    >('SELECT email, role FROM users WHERE id = $1', [first.userId]);
     expect(owner).toEqual({ email: 'owner@example.com', role: 'owner' });
   });
 
@@ -58,13 +61,15 @@ describe('operator CLI', () => {
     expect(key).toBeDefined();
     const me = await t.http().get('/v1/profile').set('Authorization', `Bearer ${key}`).expect(200);
     expect(rateHeaders(me)).toMatchObject({ limit: 30, policy: '30;w=60' });
-    const [ws] = (await t.ds.query(
+    const [ws] = await t.ds.query<
+      {
+        plan: string;
+        trial_ends_at: Date | null;
+        email: string;
+      }[]
+    >(
       `SELECT w.plan, w.trial_ends_at, u.email FROM workspaces w JOIN users u ON u.workspace_id = w.id WHERE w.name = 'Acme'`,
-    )) as {
-      plan: string;
-      trial_ends_at: Date | null;
-      email: string;
-    }[];
+    );
     expect(ws).toEqual({ plan: 'pro', trial_ends_at: null, email: 'ops@acme.test' });
   });
 
@@ -92,10 +97,12 @@ describe('operator CLI', () => {
     );
     expect(res.code).toBe(0);
     const { userId } = JSON.parse(res.stdout) as { userId: string };
-    const [row] = (await t.ds.query('SELECT workspace_id, role FROM users WHERE id = $1', [userId])) as {
-      workspace_id: string;
-      role: string;
-    }[];
+    const [row] = await t.ds.query<
+      {
+        workspace_id: string;
+        role: string;
+      }[]
+    >('SELECT workspace_id, role FROM users WHERE id = $1', [userId]);
     expect(row).toEqual({ workspace_id: first.workspaceId, role: 'admin' });
     const dup = await admin(['user', '--workspace', first.workspaceId, '--email', 'MEMBER@example.com'], databaseUrl);
     expect(dup.code).toBe(1);

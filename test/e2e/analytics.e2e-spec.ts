@@ -83,23 +83,24 @@ describe('analytics (sandbox networks)', () => {
 
   describe('snapshot-analytics job', () => {
     it('should backfill 90 days per account on the first run, then refresh yesterday and today only', async () => {
-      const rows = (await t.ds.query(
+      const rows = await t.ds.query<{ account_id: string; n: number; first: string; last: string }[]>(
         `SELECT account_id, count(*)::int AS n, min(date)::text AS first, max(date)::text AS last FROM account_daily_metrics WHERE profile_id = $1 GROUP BY account_id ORDER BY account_id`,
         [tenant.profileId],
-      )) as { account_id: string; n: number; first: string; last: string }[];
+      );
       expect(rows).toHaveLength(2);
       for (const r of rows) expect(r).toMatchObject({ n: 90, first: daysAgo(89), last: today() });
-      const [stored] = (await t.ds.query(
+      const [stored] = await t.ds.query<Day[]>(
         `SELECT views, reach, engagement, shares, followers FROM account_daily_metrics WHERE account_id = $1 AND date = $2`,
         [threads.id, daysAgo(40)],
-      )) as Day[];
+      );
       expect(stored).toEqual(expectedDay(threads, daysAgo(40)));
 
       const again = await t.app.get(AnalyticsSnapshotService).snapshotAccount(threads.id);
       expect(again).toEqual({ days: 2, posts: 0, backfilled: false });
-      const [{ n }] = (await t.ds.query(`SELECT count(*)::int AS n FROM account_daily_metrics WHERE profile_id = $1`, [
-        tenant.profileId,
-      ])) as { n: number }[];
+      const [{ n }] = await t.ds.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM account_daily_metrics WHERE profile_id = $1`,
+        [tenant.profileId],
+      );
       expect(n).toBe(180);
     });
 
@@ -283,7 +284,7 @@ describe('analytics (sandbox networks)', () => {
         .expect(201);
       postId = res.body.id as string;
       expect(await waitForFinal(t, postId)).toBe('published');
-      externalId = (await targetsOf(t, postId))[0]!.externalId!;
+      externalId = (await targetsOf(t, postId))[0].externalId!;
       await t.app.get(AnalyticsSnapshotService).snapshotAll();
     });
 
@@ -297,10 +298,10 @@ describe('analytics (sandbox networks)', () => {
         reach: m.views,
         engagement: m.likes + m.comments + m.shares,
       };
-      const [row] = (await t.ds.query(
+      const [row] = await t.ds.query<Record<string, number>[]>(
         `SELECT views, likes, comments, shares, reach, engagement FROM post_daily_metrics WHERE post_id = $1 AND date = $2`,
         [postId, today()],
-      )) as Record<string, number>[];
+      );
       expect(row).toEqual(item);
       const body = (await history({}).expect(200)).body;
       expect(body.topContent).toHaveLength(1);

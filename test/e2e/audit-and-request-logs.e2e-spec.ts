@@ -125,10 +125,10 @@ describe('audit events and request logs', () => {
     it('should relay committed events to the queue (outbox dispatched)', async () => {
       const created = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Relayed' }).expect(201);
       await eventually(async () => {
-        const rows = (await t.ds.query(
+        const rows = await t.ds.query<{ dispatched_at: Date | null }[]>(
           `SELECT dispatched_at FROM events WHERE type = 'profile.created' AND profile_id = $1`,
           [created.body.profile.id],
-        )) as { dispatched_at: Date | null }[];
+        );
         return rows[0]?.dispatched_at;
       });
     });

@@ -90,18 +90,18 @@ describe('authentication and permissions', () => {
     it('should store only a SHA-256 hash and a short prefix, and never show the secret again', async () => {
       const key = await createKey(t, tenant, { name: 'hashed' });
       expect(key.secret).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
-      const [row] = (await t.ds.query('SELECT * FROM api_keys WHERE id = $1', [key.id])) as Record<string, unknown>[];
-      expect(row!.key_hash).toBe(createHash('sha256').update(key.secret).digest('hex'));
+      const [row] = await t.ds.query<Record<string, unknown>[]>('SELECT * FROM api_keys WHERE id = $1', [key.id]);
+      expect(row.key_hash).toBe(createHash('sha256').update(key.secret).digest('hex'));
       expect(JSON.stringify(row)).not.toContain(key.secret);
-      expect(key.secret.startsWith(String(row!.prefix))).toBe(true);
-      expect(String(row!.prefix).length).toBeLessThan(20);
+      expect(key.secret.startsWith(String(row.prefix))).toBe(true);
+      expect(String(row.prefix).length).toBeLessThan(20);
 
       const list = await t.http().get('/v1/api-keys?limit=100').set(tenant.auth).expect(200);
       const text = JSON.stringify(list.body);
       expect(text).not.toContain(key.secret);
-      expect(text).not.toContain(String(row!.key_hash));
+      expect(text).not.toContain(String(row.key_hash));
       const listed = list.body.apiKeys.find((k: { id: string }) => k.id === key.id);
-      expect(listed).toMatchObject({ id: key.id, prefix: row!.prefix });
+      expect(listed).toMatchObject({ id: key.id, prefix: row.prefix });
       expect(listed).not.toHaveProperty('secret');
       expect(listed).not.toHaveProperty('keyHash');
     });

@@ -165,7 +165,7 @@ describe('typed client and sps CLI against the service', () => {
       expect(created.code).toBe(0);
       const posts = (JSON.parse(created.stdout) as { posts: { id: string; state: string }[] }).posts;
       expect(posts.map((p) => p.state)).toEqual(['draft', 'draft']);
-      expect((await client.posts.get(posts[1]!.id)).post.content.message).toBe('bulk two');
+      expect((await client.posts.get(posts[1].id)).post.content.message).toBe('bulk two');
     });
 
     it('should set, show and use the posting queue', async () => {

@@ -141,10 +141,10 @@ describe('comments (sandbox networks)', () => {
 
     const first = await sync.syncAll();
     expect(first.failed).toBe(0);
-    const stored = (await t.ds.query(`SELECT count(*)::int AS n FROM comments WHERE profile_id = $1`, [
+    const stored = await t.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM comments WHERE profile_id = $1`, [
       tenant.profileId,
-    ])) as { n: number }[];
-    expect(stored[0]!.n).toBe(want.length);
+    ]);
+    expect(stored[0].n).toBe(want.length);
     const events = await receivedEvents();
     expect(events).toHaveLength(want.length);
     expect(new Set(events.map((e) => e.data.comment.externalId))).toEqual(new Set(want.map((c) => c.id)));
@@ -186,7 +186,7 @@ describe('comments (sandbox networks)', () => {
         .map((c) => c.id)
         .sort(),
     );
-    const firstPost = published[0]!.postId;
+    const firstPost = published[0].postId;
     const ofPost = await listAll({ postId: firstPost, limit: 100 });
     expect(ofPost.comments.map((c) => c.externalId).sort()).toEqual(
       want

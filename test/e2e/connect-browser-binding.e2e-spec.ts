@@ -36,12 +36,14 @@ describe('connect flow bound to the browser that started it', () => {
     expect(line).toMatch(/;\s*HttpOnly/i);
     expect(line).toMatch(/;\s*SameSite=Lax/i);
     expect(line).toMatch(/;\s*Path=\//i);
-    const nonce = line!.split(';')[0]!.split('=')[1]!;
-    const [row] = (await t.ds.query(`SELECT browser_nonce_hash FROM connect_sessions WHERE id = $1`, [id])) as {
-      browser_nonce_hash: string | null;
-    }[];
-    expect(row!.browser_nonce_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row!.browser_nonce_hash).not.toContain(nonce);
+    const nonce = line!.split(';')[0].split('=')[1];
+    const [row] = await t.ds.query<
+      {
+        browser_nonce_hash: string | null;
+      }[]
+    >(`SELECT browser_nonce_hash FROM connect_sessions WHERE id = $1`, [id]);
+    expect(row.browser_nonce_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.browser_nonce_hash).not.toContain(nonce);
   });
 
   it('should refuse a consent finished in another browser, and still let the first browser finish', async () => {
@@ -58,10 +60,11 @@ describe('connect flow bound to the browser that started it', () => {
     expect(forwarded.body).toContain('another browser');
     const after = await t.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
     expect(after.body).toMatchObject({ status: 'pending', accounts: [] });
-    const connected = (await t.ds.query(`SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1`, [
-      owner.profileId,
-    ])) as { n: number }[];
-    expect(connected[0]!.n).toBe(0);
+    const connected = await t.ds.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1`,
+      [owner.profileId],
+    );
+    expect(connected[0].n).toBe(0);
 
     // The browser that started it can still finish (its consent page was used up: it opens the link again).
     const again = await follow(url, { stopAt: CLIENT_RETURN_URL, jar: sender });

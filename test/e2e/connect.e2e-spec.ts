@@ -33,7 +33,7 @@ describe('connect sessions and hosted OAuth connect', () => {
   const events = (profileId: string, type: string): Promise<{ data: Record<string, unknown> }[]> =>
     t.ds.query(`SELECT data FROM events WHERE profile_id = $1 AND type = $2 ORDER BY created_at`, [profileId, type]);
   const accountRow = async (id: string): Promise<AccountRow> =>
-    ((await t.ds.query(`SELECT * FROM social_accounts WHERE id = $1`, [id])) as AccountRow[])[0]!;
+    (await t.ds.query<AccountRow[]>(`SELECT * FROM social_accounts WHERE id = $1`, [id]))[0];
   const returned = (sessionId: string, status: string) => `${CLIENT_RETURN_URL}?session=${sessionId}&status=${status}`;
 
   beforeAll(async () => {
@@ -78,7 +78,7 @@ describe('connect sessions and hosted OAuth connect', () => {
         (e) => e.data.sessionId === sessionId,
       );
       expect(connected).toHaveLength(1);
-      expect(connected[0]!.data).toMatchObject({
+      expect(connected[0].data).toMatchObject({
         profileId: tenant.profileId,
         account: { id: account.id },
         reconnected: false,
@@ -87,7 +87,7 @@ describe('connect sessions and hosted OAuth connect', () => {
         (e) => e.data.sessionId === sessionId,
       );
       expect(completed).toHaveLength(1);
-      expect(completed[0]!.data).toMatchObject({
+      expect(completed[0].data).toMatchObject({
         profileId: tenant.profileId,
         platform,
         accounts: [{ id: account.id }],
@@ -204,7 +204,7 @@ describe('connect sessions and hosted OAuth connect', () => {
       (e) => e.data.sessionId === create.body.id,
     );
     expect(failed).toHaveLength(1);
-    expect(failed[0]!.data).toMatchObject({ status: 'failed', error: { code: 'access_denied' } });
+    expect(failed[0].data).toMatchObject({ status: 'failed', error: { code: 'access_denied' } });
   });
 
   it('should accept an OAuth state once, and only the latest one of a session', async () => {
@@ -279,7 +279,7 @@ describe('connect sessions and hosted OAuth connect', () => {
     const reconnected = (await events(tenant.profileId, 'account.connected')).filter(
       (e) => e.data.sessionId === second.sessionId,
     );
-    expect(reconnected[0]!.data).toMatchObject({ reconnected: true, account: { id: original.id } });
+    expect(reconnected[0].data).toMatchObject({ reconnected: true, account: { id: original.id } });
   });
 
   it('should expire sessions older than an hour with connection.failed', async () => {
@@ -299,7 +299,7 @@ describe('connect sessions and hosted OAuth connect', () => {
       (e) => e.data.sessionId === create.body.id,
     );
     expect(failed).toHaveLength(1);
-    expect(failed[0]!.data).toMatchObject({ status: 'expired' });
+    expect(failed[0].data).toMatchObject({ status: 'expired' });
     // The old link now ends the flow as expired.
     const end = await follow(create.body.url as string, { stopAt: CLIENT_RETURN_URL });
     expect(end.url).toBe(`${returned(create.body.id as string, 'expired')}&error=expired`);
@@ -400,12 +400,12 @@ describe('connect sessions and hosted OAuth connect', () => {
       expect(end.url).toBe(returned(id, 'completed'));
       const session = await tp.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
       expect(session.body.accounts.map((a: AccountDto) => a.platformAccountId).sort()).toEqual([...picked].sort());
-      const completed = (await tp.ds.query(
+      const completed = await tp.ds.query<{ data: { accounts: AccountDto[] } }[]>(
         `SELECT data FROM events WHERE type = 'connection.completed' AND data->>'sessionId' = $1`,
         [id],
-      )) as { data: { accounts: AccountDto[] } }[];
+      );
       expect(completed).toHaveLength(1);
-      expect(completed[0]!.data.accounts).toHaveLength(2);
+      expect(completed[0].data.accounts).toHaveLength(2);
       const connected = await tp.ds.query(
         `SELECT 1 FROM events WHERE type = 'account.connected' AND data->>'sessionId' = $1`,
         [id],
@@ -419,8 +419,8 @@ describe('connect sessions and hosted OAuth connect', () => {
       jest.spyOn(adapter, 'listAccounts').mockImplementation(async (tokens) => {
         const [member] = await real(tokens);
         const org = (n: number, name: string): GrantedAccount => ({
-          ...member!,
-          platformAccountId: `${member!.platformAccountId}-org${n}`,
+          ...member,
+          platformAccountId: `${member.platformAccountId}-org${n}`,
           name,
         });
         return [org(1, 'Acme <script>alert(1)</script>'), org(2, 'Globex & Co')];
@@ -444,12 +444,12 @@ describe('connect sessions and hosted OAuth connect', () => {
       const pending = await tp.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
       expect(pending.body.status).toBe('pending');
 
-      const end = await submitForm(form, { action: 'connect', accounts: [form.accounts[1]!] }, CLIENT_RETURN_URL);
+      const end = await submitForm(form, { action: 'connect', accounts: [form.accounts[1]] }, CLIENT_RETURN_URL);
       expect(end.url).toBe(returned(id, 'completed'));
       const done = await tp.http().get(`/v1/connect/sessions/${id}`).set(owner.auth).expect(200);
       expect(done.body.accounts.map((a: AccountDto) => a.name)).toEqual(['Globex & Co']);
       // The form cannot be replayed once the session is finished.
-      const replay = await submitForm(form, { action: 'connect', accounts: [form.accounts[0]!] }, CLIENT_RETURN_URL);
+      const replay = await submitForm(form, { action: 'connect', accounts: [form.accounts[0]] }, CLIENT_RETURN_URL);
       expect(replay.url).toBe(returned(id, 'completed'));
       const [{ n }] = await tp.ds.query(
         `SELECT count(*)::int AS n FROM social_accounts WHERE platform_account_id = $1`,
@@ -563,7 +563,7 @@ describe('connect sessions and hosted OAuth connect', () => {
         (e) => (e.data.account as AccountDto).id === account.id,
       );
       expect(fired).toHaveLength(1);
-      expect(fired[0]!.data).toMatchObject({ reason: 'token_expired', account: { id: account.id, status: 'expired' } });
+      expect(fired[0].data).toMatchObject({ reason: 'token_expired', account: { id: account.id, status: 'expired' } });
       // Publishing with an expired account fails the same way, without calling the network again.
       await expect(t.app.get(AccountCredentialsService).forPublishing(account.id)).rejects.toMatchObject({
         category: 'auth_expired',

@@ -28,7 +28,7 @@ describe('database', () => {
 
     it('should create it, apply every migration and be ready', async () => {
       expect(await adminQuery('SELECT 1 FROM pg_database WHERE datname = $1', [name])).toHaveLength(1);
-      const ran = (await t.ds.query('SELECT name FROM migrations ORDER BY id')) as { name: string }[];
+      const ran = await t.ds.query<{ name: string }[]>('SELECT name FROM migrations ORDER BY id');
       expect(ran.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
       await t.http().get('/health/ready').expect(200);
     });

@@ -34,7 +34,7 @@ describe('idempotency store and once-shown secrets', () => {
       `SELECT response_body::text AS body FROM idempotency_keys WHERE key = 'key-create-1'`,
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.body).not.toContain(secret);
-    expect(rows[0]!.body).not.toContain('svc_live_');
+    expect(rows[0].body).not.toContain(secret);
+    expect(rows[0].body).not.toContain('svc_live_');
   });
 });

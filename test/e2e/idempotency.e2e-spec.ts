@@ -16,11 +16,11 @@ describe('idempotency', () => {
 
   const countProfiles = async (name: string): Promise<number> =>
     (
-      (await t.ds.query('SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND name = $2', [
-        tenant.workspaceId,
-        name,
-      ])) as { n: number }[]
-    )[0]!.n;
+      await t.ds.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND name = $2',
+        [tenant.workspaceId, name],
+      )
+    )[0].n;
 
   it('should replay the original status and body with Idempotent-Replayed: true, and run the write once', async () => {
     const first = await t
@@ -42,11 +42,11 @@ describe('idempotency', () => {
     expect(again.text).toBe(first.text);
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(await countProfiles('Once')).toBe(1);
-    const events = (await t.ds.query(
+    const events = await t.ds.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'profile.created'`,
       [tenant.workspaceId],
-    )) as { n: number }[];
-    expect(events[0]!.n).toBe(1);
+    );
+    expect(events[0].n).toBe(1);
   });
 
   it('should answer 409 idempotency_key_reused for the same key with another body (or query)', async () => {
@@ -120,20 +120,20 @@ describe('idempotency', () => {
       .expect(201);
     expect(key.headers['idempotent-replayed']).toBeUndefined();
     // Same key, another resource path.
-    const [p1, p2] = (await t.ds.query('SELECT id FROM profiles WHERE workspace_id = $1 AND name = $2', [
-      tenant.workspaceId,
-      'Scoped',
-    ])) as { id: string }[];
+    const [p1, p2] = await t.ds.query<{ id: string }[]>(
+      'SELECT id FROM profiles WHERE workspace_id = $1 AND name = $2',
+      [tenant.workspaceId, 'Scoped'],
+    );
     await t
       .http()
-      .patch(`/v1/profiles/${p1!.id}`)
+      .patch(`/v1/profiles/${p1.id}`)
       .set(tenant.auth)
       .set('Idempotency-Key', 'patch')
       .send({ description: 'd' })
       .expect(200);
     const other = await t
       .http()
-      .patch(`/v1/profiles/${p2!.id}`)
+      .patch(`/v1/profiles/${p2.id}`)
       .set(tenant.auth)
       .set('Idempotency-Key', 'patch')
       .send({ description: 'd' })
@@ -253,9 +253,9 @@ describe('idempotency', () => {
         .send({ name: 'Raced' })
         .then((r) => r);
       await eventually(async () => {
-        const rows = (await t.ds.query(
+        const rows = await t.ds.query<unknown[]>(
           `SELECT 1 FROM idempotency_keys WHERE key = 'race' AND response_status IS NULL`,
-        )) as unknown[];
+        );
         return rows.length === 1;
       });
       const concurrent = await Promise.all(
@@ -308,10 +308,10 @@ describe('idempotency', () => {
       .set('Idempotency-Key', 'daily')
       .send({ name: 'Day1' })
       .expect(201);
-    const [row] = (await t.ds.query(
+    const [row] = await t.ds.query<{ ttl: number }[]>(
       `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE key = 'daily'`,
-    )) as { ttl: number }[];
-    expect(row!.ttl).toBe(24 * 3600);
+    );
+    expect(row.ttl).toBe(24 * 3600);
     await t.ds.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'daily'`);
     const next = await t
       .http()
@@ -375,7 +375,7 @@ describe('idempotency', () => {
     const again = await t.http().get('/v1/profile').set(tenant.auth).set('Idempotency-Key', 'read').expect(200);
     expect(read.headers['idempotent-replayed']).toBeUndefined();
     expect(again.headers['idempotent-replayed']).toBeUndefined();
-    expect((await t.ds.query(`SELECT 1 FROM idempotency_keys WHERE key = 'read'`)) as unknown[]).toHaveLength(0);
+    expect(await t.ds.query<unknown[]>(`SELECT 1 FROM idempotency_keys WHERE key = 'read'`)).toHaveLength(0);
   });
 
   it('should make every write idempotent (PUT, PATCH, DELETE, key creation)', async () => {
@@ -395,11 +395,11 @@ describe('idempotency', () => {
       .expect(200);
     expect(put2.headers['idempotent-replayed']).toBe('true');
     expect(put2.text).toBe(put1.text);
-    const updates = (await t.ds.query(
+    const updates = await t.ds.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'policy.updated'`,
       [tenant.workspaceId],
-    )) as { n: number }[];
-    expect(updates[0]!.n).toBe(1);
+    );
+    expect(updates[0].n).toBe(1);
 
     const k1 = await t
       .http()
@@ -416,10 +416,11 @@ describe('idempotency', () => {
       .send({ name: 'k' })
       .expect(201);
     expect(k2.body.secret).toBe(k1.body.secret); // the stored answer, not a second key
-    const keys = (await t.ds.query(`SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = $1 AND name = 'k'`, [
-      tenant.workspaceId,
-    ])) as { n: number }[];
-    expect(keys[0]!.n).toBe(1);
+    const keys = await t.ds.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = $1 AND name = 'k'`,
+      [tenant.workspaceId],
+    );
+    expect(keys[0].n).toBe(1);
 
     const d1 = await t
       .http()

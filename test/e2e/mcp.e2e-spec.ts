@@ -92,7 +92,7 @@ describe('MCP server (/mcp)', () => {
   it('should answer list_profiles with the REST body of GET /v1/profiles', async () => {
     const result = await call(client, 'list_profiles', { limit: 5 });
     expect(result.isError).toBeFalsy();
-    const body = JSON.parse(result.content[0]!.text!) as { profiles: { id: string }[]; limit: number };
+    const body = JSON.parse(result.content[0].text!) as { profiles: { id: string }[]; limit: number };
     expect(body.limit).toBe(5);
     expect(body.profiles.map((p) => p.id)).toContain(tenant.profileId);
     const rest = await t.http().get('/v1/profiles?limit=5').set(tenant.auth).expect(200);
@@ -100,9 +100,9 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should answer get_profile for the home profile and for an id', async () => {
-    const home = JSON.parse((await call(client, 'get_profile')).content[0]!.text!) as { profile: { id: string } };
+    const home = JSON.parse((await call(client, 'get_profile')).content[0].text!) as { profile: { id: string } };
     expect(home.profile.id).toBe(tenant.profileId);
-    const byId = JSON.parse((await call(client, 'get_profile', { id: tenant.profileId })).content[0]!.text!) as {
+    const byId = JSON.parse((await call(client, 'get_profile', { id: tenant.profileId })).content[0].text!) as {
       profile: { id: string };
     };
     expect(byId.profile.id).toBe(tenant.profileId);
@@ -116,10 +116,10 @@ describe('MCP server (/mcp)', () => {
     ];
     const dry = await call(client, 'create_posts_bulk', { posts, dryRun: true });
     expect(dry.isError).toBeFalsy();
-    expect(JSON.parse(dry.content[0]!.text!)).toMatchObject({ valid: true, results: [{ index: 0 }, { index: 1 }] });
+    expect(JSON.parse(dry.content[0].text!)).toMatchObject({ valid: true, results: [{ index: 0 }, { index: 1 }] });
     const created = await call(client, 'create_posts_bulk', { posts, idempotencyKey: 'mcp-bulk-1' });
     expect(created.isError).toBeFalsy();
-    const body = JSON.parse(created.content[0]!.text!) as { posts: { id: string; state: string }[] };
+    const body = JSON.parse(created.content[0].text!) as { posts: { id: string; state: string }[] };
     expect(body.posts.map((p) => p.state)).toEqual(['draft', 'draft']);
     const refused = errorOf(
       await call(client, 'create_posts_bulk', { posts: [{ content: 'x', accountIds: ['nope'] }] }),
@@ -135,9 +135,9 @@ describe('MCP server (/mcp)', () => {
       .set(tenant.auth)
       .send({ timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] })
       .expect(200);
-    const queue = JSON.parse((await call(client, 'get_queue')).content[0]!.text!) as unknown;
+    const queue = JSON.parse((await call(client, 'get_queue')).content[0].text!) as unknown;
     expect(queue).toEqual({ timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] });
-    const next = JSON.parse((await call(client, 'list_queue_slots', { count: 2 })).content[0]!.text!) as {
+    const next = JSON.parse((await call(client, 'list_queue_slots', { count: 2 })).content[0].text!) as {
       slots: string[];
     };
     expect(next.slots).toHaveLength(2);
@@ -148,7 +148,7 @@ describe('MCP server (/mcp)', () => {
     await keyWith(['profiles:read']); // records api_key.created
     const result = await call(client, 'list_events', { type: 'api_key.created', limit: 10 });
     expect(result.isError).toBeFalsy();
-    const body = JSON.parse(result.content[0]!.text!) as { events: { type: string }[]; total: number };
+    const body = JSON.parse(result.content[0].text!) as { events: { type: string }[]; total: number };
     expect(body.total).toBeGreaterThanOrEqual(1);
     expect(body.events.every((e) => e.type === 'api_key.created')).toBe(true);
   });
@@ -161,7 +161,7 @@ describe('MCP server (/mcp)', () => {
       expect(error.code).toBe('insufficient_permission');
       expect(error.details).toEqual({ required: 'audit:read' });
       expect(error.requestId).toMatch(/^req_/);
-      expect(result.content[0]!.text).toBe(`insufficient_permission: ${error.message} (requestId: ${error.requestId})`);
+      expect(result.content[0].text).toBe(`insufficient_permission: ${error.message} (requestId: ${error.requestId})`);
       // Tools of the same key whose permission it holds still work.
       expect((await call(limited, 'list_profiles')).isError).toBeFalsy();
     } finally {

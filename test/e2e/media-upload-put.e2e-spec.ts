@@ -106,9 +106,7 @@ describe('upload PUT: checked before the body is read, streamed, capped', () => 
     return u.toString();
   };
   const mediaRow = async (key: string) =>
-    (
-      (await t.ds.query(`SELECT status, size FROM media WHERE key = $1`, [key])) as { status: string; size: string }[]
-    )[0];
+    (await t.ds.query<{ status: string; size: string }[]>(`SELECT status, size FROM media WHERE key = $1`, [key]))[0];
 
   it('should answer a bad signature at once, without reading a large body', async () => {
     const { uploadUrl } = await issue('big.mp4', 'video/mp4');

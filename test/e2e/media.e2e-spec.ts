@@ -62,10 +62,10 @@ describe('media uploads (local driver)', () => {
       expect(got.headers.get('x-content-type-options')).toBe('nosniff');
       expect(Buffer.from(await got.arrayBuffer())).toEqual(PNG);
 
-      const [row] = (await t.ds.query(
+      const [row] = await t.ds.query<Record<string, unknown>[]>(
         `SELECT status, size, profile_id, file_name, file_type FROM media WHERE key = $1`,
         [body.key],
-      )) as Record<string, unknown>[];
+      );
       expect(row).toEqual({
         status: 'uploaded',
         size: String(PNG.length),
@@ -73,10 +73,10 @@ describe('media uploads (local driver)', () => {
         file_name: 'pixel.png',
         file_type: 'image/png',
       });
-      const events = (await t.ds.query(
+      const events = await t.ds.query<{ type: string }[]>(
         `SELECT type FROM events WHERE profile_id = $1 AND data->>'key' = $2 ORDER BY created_at`,
         [tenant.profileId, body.key],
-      )) as { type: string }[];
+      );
       expect(events.map((e) => e.type)).toEqual(['media.upload_requested', 'media.uploaded']);
     });
 
@@ -285,10 +285,10 @@ describe('media uploads (local driver)', () => {
 
       const read = await t.http().get(`/v1/media/upload-sessions/${id}`).set(tenant.auth).expect(200);
       expect(read.body).toMatchObject({ id, status: 'completed', url: null, media: done.body.media });
-      const completed = (await t.ds.query(
+      const completed = await t.ds.query<{ data: { sessionId: string } }[]>(
         `SELECT data FROM events WHERE profile_id = $1 AND type = 'upload_session.completed'`,
         [tenant.profileId],
-      )) as { data: { sessionId: string } }[];
+      );
       expect(completed.filter((e) => e.data.sessionId === id)).toHaveLength(1);
       expect(
         (

@@ -69,13 +69,13 @@ describe('operating it: /metrics, /queues, graceful shutdown', () => {
         .http()
         .post('/v1/posts')
         .set(tenant.auth)
-        .send({ content: `metrics ok ${Date.now()}`, accountIds: [account!.id], publishNow: true })
+        .send({ content: `metrics ok ${Date.now()}`, accountIds: [account.id], publishNow: true })
         .expect(201);
       const bad = await t
         .http()
         .post('/v1/posts')
         .set(tenant.auth)
-        .send({ content: `metrics #sandbox-fail:facebook ${Date.now()}`, accountIds: [account!.id], publishNow: true })
+        .send({ content: `metrics #sandbox-fail:facebook ${Date.now()}`, accountIds: [account.id], publishNow: true })
         .expect(201);
       expect(await waitForFinal(t, ok.body.id as string)).toBe('published');
       expect(await waitForFinal(t, bad.body.id as string)).toBe('failed');

@@ -68,8 +68,8 @@ describe('outbox redrive', () => {
 
     expect(await t.app.get(OutboxRelayService).redriveBatch()).toBeGreaterThanOrEqual(1);
     const [got] = await receiver.waitFor('/lost', 1);
-    expect(got!.body.type).toBe('post.failed');
-    expect(got!.body.data.profileId).toBe(tenant.profileId);
+    expect(got.body.type).toBe('post.failed');
+    expect(got.body.data.profileId).toBe(tenant.profileId);
     await eventually(async () => {
       const [row]: { handled: boolean }[] = await t.ds.query(
         `SELECT handled_at IS NOT NULL AS handled FROM events WHERE id = $1`,

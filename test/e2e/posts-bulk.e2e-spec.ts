@@ -11,7 +11,7 @@ describe('POST /v1/posts/bulk', () => {
   afterAll(async () => t.close());
 
   const count = async (sql: string, params: unknown[]): Promise<number> =>
-    ((await t.ds.query(sql, params)) as { n: number }[])[0]!.n;
+    (await t.ds.query<{ n: number }[]>(sql, params))[0].n;
   const postsOf = (workspaceId: string) =>
     count('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [workspaceId]);
   const eventsOf = (workspaceId: string) =>
@@ -146,9 +146,9 @@ describe('POST /v1/posts/bulk', () => {
     expect(full.body.valid).toBe(false);
     const results = full.body.results as { valid: boolean; errors: { field: string; message: string }[] }[];
     expect(results[0]).toEqual({ index: 0, valid: true, errors: [] });
-    expect(results[99]!.valid).toBe(false);
-    expect(results[99]!.errors[0]).toMatchObject({ code: 'invalid_request', field: 'addToQueue' });
-    expect(results[99]!.errors[0]!.message).toMatch(/taken/);
+    expect(results[99].valid).toBe(false);
+    expect(results[99].errors[0]).toMatchObject({ code: 'invalid_request', field: 'addToQueue' });
+    expect(results[99].errors[0].message).toMatch(/taken/);
     // The valid ones are a prefix: each took the next free slot.
     const firstInvalid = results.findIndex((r) => !r.valid);
     expect(results.slice(firstInvalid).every((r) => !r.valid)).toBe(true);

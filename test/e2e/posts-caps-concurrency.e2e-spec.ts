@@ -14,7 +14,7 @@ describe('POST /v1/posts: caps under concurrency', () => {
   afterAll(async () => t.close());
 
   const count = async (sql: string, params: unknown[]): Promise<number> =>
-    ((await t.ds.query(sql, params)) as { n: number }[])[0]!.n;
+    (await t.ds.query<{ n: number }[]>(sql, params))[0].n;
 
   it('should let exactly the remaining monthly quota through when 20 creations race', async () => {
     const trial = await createTenant(t, { plan: 'trial' });

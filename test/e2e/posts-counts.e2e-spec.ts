@@ -58,12 +58,12 @@ describe('exact post totals (counter tables)', () => {
 
   /** The totals every filter combination should have, counted from the posts and their targets. */
   async function expectedTotals(profileId: string): Promise<Map<string, number>> {
-    const posts = (await t.ds.query(
+    const posts = await t.ds.query<{ state: PostState; contentType: ContentType; platforms: PlatformName[] }[]>(
       `SELECT p.state, p.content_type AS "contentType", coalesce(array_agg(DISTINCT t.platform) FILTER (WHERE t.platform IS NOT NULL), '{}') AS platforms
          FROM posts p LEFT JOIN post_targets t ON t.post_id = p.id AND t.profile_id = p.profile_id
         WHERE p.profile_id = $1 GROUP BY p.id`,
       [profileId],
-    )) as { state: PostState; contentType: ContentType; platforms: PlatformName[] }[];
+    );
     const totals = new Map<string, number>();
     for (const f of FILTERS) {
       const n = posts.filter(

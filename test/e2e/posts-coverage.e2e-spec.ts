@@ -76,10 +76,10 @@ async function deleteKeys(t: TestApp, pattern: string): Promise<number> {
 
 /** Outbox rows (the `events` table) of one post, counted by type. */
 async function eventCounts(t: TestApp, postId: string): Promise<Record<string, number>> {
-  const rows = (await t.ds.query(
+  const rows = await t.ds.query<{ type: string; n: number }[]>(
     `SELECT type, count(*)::int AS n FROM events WHERE data->>'postId' = $1 GROUP BY type ORDER BY type`,
     [postId],
-  )) as { type: string; n: number }[];
+  );
   return Object.fromEntries(rows.map((r) => [r.type, r.n]));
 }
 
@@ -450,7 +450,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
           'post.published': 1,
         });
         const [target] = await targetsOf(t, id);
-        expect(await sandboxItems(t, account)).toContain(target!.externalId);
+        expect(await sandboxItems(t, account)).toContain(target.externalId);
       });
 
       it('pending_approval → approved with a future scheduledAt → scheduled, published at its time', async () => {
@@ -590,11 +590,11 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         code: 'plan_limit',
         details: { entitlement: 'posts_per_month', usage: 100, limit: 100 },
       });
-      const [row] = (await t.ds.query(
+      const [row] = await t.ds.query<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND message = 'one too many'`,
         [trial.workspaceId],
-      )) as { n: number }[];
-      expect(row!.n).toBe(0);
+      );
+      expect(row.n).toBe(0);
     });
   });
 
@@ -645,7 +645,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       expect(queuedAt).toBeLessThan(Date.parse(scheduledAt) + 2500);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.published': 1 });
       const [target] = await targetsOf(t, id);
-      expect((await sandboxItems(t, fb1)).filter((x) => x === target!.externalId)).toHaveLength(1);
+      expect((await sandboxItems(t, fb1)).filter((x) => x === target.externalId)).toHaveLength(1);
     });
 
     it('should publish a queued post whose waiting job was deleted from Redis', async () => {
@@ -735,7 +735,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       ]);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.published': 1 });
       const [target] = await targetsOf(t, id);
-      expect((await sandboxItems(t, fb1)).filter((x) => x === target!.externalId)).toHaveLength(1);
+      expect((await sandboxItems(t, fb1)).filter((x) => x === target.externalId)).toHaveLength(1);
     });
   });
 });
@@ -793,7 +793,7 @@ describe('a post scheduled one minute ahead, the worker restarted in between', (
     expect(queuedAt).toBeLessThan(scheduledAt.getTime() + 3000);
     expect(publishedAt).toBeLessThan(scheduledAt.getTime() + 10_000);
     const [target] = await targetsOf(t, id);
-    expect(await sandboxItems(t, account)).toEqual([target!.externalId]);
+    expect(await sandboxItems(t, account)).toEqual([target.externalId]);
     expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.published': 1 });
   });
 });

@@ -321,7 +321,7 @@ describe('POST /v1/posts', () => {
     });
 
     it('should answer POST /v1/posts/validate with 200 { valid, errors } and store nothing', async () => {
-      const before = (await t.ds.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[];
+      const before = await t.ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM posts');
       const bad = await t
         .http()
         .post('/v1/posts/validate')
@@ -352,8 +352,8 @@ describe('POST /v1/posts', () => {
       expect(newer.body.errors).toEqual([
         expect.objectContaining({ accountId: yt.id, platform: 'youtube', field: 'platforms.youtube.title' }),
       ]);
-      const after = (await t.ds.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[];
-      expect(after[0]!.n).toBe(before[0]!.n);
+      const after = await t.ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM posts');
+      expect(after[0].n).toBe(before[0].n);
     });
   });
 
@@ -377,8 +377,8 @@ describe('POST /v1/posts', () => {
         .expect(201);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body).toEqual(first.body);
-      const rows = (await t.ds.query(`SELECT count(*)::int AS n FROM posts WHERE message = 'Once'`)) as { n: number }[];
-      expect(rows[0]!.n).toBe(1);
+      const rows = await t.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM posts WHERE message = 'Once'`);
+      expect(rows[0].n).toBe(1);
       const reused = await t
         .http()
         .post('/v1/posts')

@@ -66,7 +66,7 @@ describe('post state machine', () => {
       expect((await get(id)).scheduledAt).toBe(at);
       expect(await history(id)).toEqual(['->draft', 'draft>scheduled']);
       expect(await eventTypesOf(t, id)).toEqual(['post.created', 'post.scheduled']);
-      const version = ((await t.ds.query('SELECT version FROM posts WHERE id = $1', [id])) as { version: number }[])[0]!
+      const version = (await t.ds.query<{ version: number }[]>('SELECT version FROM posts WHERE id = $1', [id]))[0]
         .version;
       expect(await (await job(`schedule:${id}:${version}`))?.getState()).toBe('delayed');
     });
@@ -215,7 +215,7 @@ describe('post state machine', () => {
         error: null,
         errorCategory: null,
       });
-      const version = ((await t.ds.query('SELECT version FROM posts WHERE id = $1', [id])) as { version: number }[])[0]!
+      const version = (await t.ds.query<{ version: number }[]>('SELECT version FROM posts WHERE id = $1', [id]))[0]
         .version;
       expect(await job(`publish:${id}:${version}`)).toBeDefined();
     });
@@ -314,11 +314,11 @@ describe('post state machine', () => {
         reason: 'rejected: Off brand',
         actor: { userId: approvals.userId },
       });
-      const [event] = (await t.ds.query(
+      const [event] = await t.ds.query<{ data: { reason: string } }[]>(
         `SELECT data FROM events WHERE type = 'approval.rejected' AND data->>'postId' = $1`,
         [id],
-      )) as { data: { reason: string } }[];
-      expect(event!.data.reason).toBe('Off brand');
+      );
+      expect(event.data.reason).toBe('Off brand');
       expect((await t.http().post(`/v1/posts/${id}/approve`).set(approvals.auth).expect(400)).body.error.code).toBe(
         'invalid_state_transition',
       );

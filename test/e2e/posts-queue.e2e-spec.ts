@@ -108,7 +108,7 @@ describe('posting queues', () => {
     const times = results.map((r) => r.body.post.scheduledAt as string).sort();
     expect(times).toEqual(expected);
     const next = (await t.http().get('/v1/queue/next-slots?count=1').set(tenant.auth)).body.slots as string[];
-    expect(Date.parse(next[0]!)).toBeGreaterThan(Date.parse(expected[5]!));
+    expect(Date.parse(next[0])).toBeGreaterThan(Date.parse(expected[5]));
   });
 
   it('should refuse addToQueue without slots or combined with scheduledAt/publishNow', async () => {
@@ -128,10 +128,10 @@ describe('posting queues', () => {
       .send({ content: 'both', accountIds: [fb.id], addToQueue: true, publishNow: true });
     expect(both.status).toBe(400);
     expect(both.body.error.details.field).toBe('addToQueue');
-    const count = (await t.ds.query('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [
+    const count = await t.ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [
       tenant.workspaceId,
-    ])) as { n: number }[];
-    expect(count[0]!.n).toBe(0);
+    ]);
+    expect(count[0].n).toBe(0);
   });
   it('should free the slot of a cancelled or published-now queued post for the next addToQueue post', async () => {
     const { tenant, fb } = await dailyQueue('10:00');

@@ -93,7 +93,7 @@ describe('scheduling', () => {
     // The sweep adds `publish:<id>:1`; the publishing worker (when registered) then takes the post on.
     await eventually(
       async () => {
-        const [row] = (await t.ds.query('SELECT state FROM posts WHERE id = $1', [id])) as { state: string }[];
+        const [row] = await t.ds.query<{ state: string }[]>('SELECT state FROM posts WHERE id = $1', [id]);
         return row?.state !== 'queued' || (await publishQueue().getJob(`publish:${id}:1`)) !== undefined;
       },
       { timeoutMs: 8000 },

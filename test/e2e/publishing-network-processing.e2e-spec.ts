@@ -76,7 +76,7 @@ describe('slow network processing', () => {
     expect(await waitForFinal(t, postId, 90_000)).toBe('published');
     const [target] = await targetsOf(t, postId);
     expect(target).toMatchObject({ status: 'success', errorCategory: null });
-    expect(await sandboxItems(t, account)).toEqual([target!.externalId]);
+    expect(await sandboxItems(t, account)).toEqual([target.externalId]);
     const events = await postEvents(t, postId);
     expect(events.filter((e) => e.type !== 'post.created').map((e) => e.type)).toEqual(['post.published']);
   }

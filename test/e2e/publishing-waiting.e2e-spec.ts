@@ -71,15 +71,15 @@ describe('publishing worker: targets waiting on the network', () => {
     await expect(processor.run(postId)).resolves.toBe('waiting');
     let [target] = await targetsOf(t, postId);
     expect(target).toMatchObject({ status: 'waiting_on_network', checks: 0, error: null, errorCategory: null });
-    expect(target!.waitingSince).toBeInstanceOf(Date);
-    const due = target!.nextCheckAt!.getTime() - Date.now();
+    expect(target.waitingSince).toBeInstanceOf(Date);
+    const due = target.nextCheckAt!.getTime() - Date.now();
     expect(due).toBeGreaterThan(50_000);
     expect(due).toBeLessThanOrEqual(60_000);
     expect(await postState(t, postId)).toBe('processing');
     const job = await t.app
       .get(QueueService)
       .queue('publish')
-      .getJob(`check:${postId}:${target!.nextCheckAt!.getTime()}`);
+      .getJob(`check:${postId}:${target.nextCheckAt!.getTime()}`);
     expect(job?.name).toBe('check-publish');
 
     // Not due yet: a run changes nothing and asks nothing.
@@ -91,7 +91,7 @@ describe('publishing worker: targets waiting on the network', () => {
     await expect(processor.run(postId)).resolves.toBe('waiting');
     [target] = await targetsOf(t, postId);
     expect(target).toMatchObject({ status: 'waiting_on_network', checks: 1 });
-    expect(target!.nextCheckAt!.getTime() - Date.now()).toBeGreaterThan(110_000);
+    expect(target.nextCheckAt!.getTime() - Date.now()).toBeGreaterThan(110_000);
 
     await makeDue(postId);
     fake.answers.push({ status: 'published', result: fake.published! });
@@ -135,7 +135,7 @@ describe('publishing worker: targets waiting on the network', () => {
     await expect(processor.run(postId)).resolves.toBe('failed');
     const [target] = await targetsOf(t, postId);
     expect(target).toMatchObject({ status: 'failed', errorCategory: 'unknown_outcome' });
-    expect(target!.error).toContain('still processing');
+    expect(target.error).toContain('still processing');
     expect(fake.publishCalls).toBe(1);
   });
 

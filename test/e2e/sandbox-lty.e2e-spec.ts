@@ -102,12 +102,12 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(tokens.accessToken).not.toBe(first.accessToken);
       const accounts = await li.listAccounts(tokens);
       expect(accounts.map((a) => a.metadata?.kind)).toEqual(['member', 'organization', 'organization']);
-      expect(accounts[0]!.platformAccountId).toMatch(/^urn:li:person:/);
+      expect(accounts[0].platformAccountId).toMatch(/^urn:li:person:/);
       // Every grant is a new sandbox member.
       const other = await li.listAccounts(await connect('linkedin'));
-      expect(other[0]!.platformAccountId).not.toBe(accounts[0]!.platformAccountId);
+      expect(other[0].platformAccountId).not.toBe(accounts[0].platformAccountId);
 
-      const org = credentials(tokens, accounts[1]!);
+      const org = credentials(tokens, accounts[1]);
       const text = publisher('linkedin', org);
       const post = await text.publish({ text: 'Launch day! #news (really) @team', link: 'https://example.com/launch' });
       expect(post.externalId).toMatch(/^urn:li:share:\d+$/);
@@ -133,7 +133,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
         imageUrls: [media('image.png'), media('image.jpg')],
       });
       expect(images.externalId).toMatch(/^urn:li:share:/);
-      const member = credentials(tokens, accounts[0]!);
+      const member = credentials(tokens, accounts[0]);
       const single = await publisher('linkedin', member).publish({
         contentType: 'image',
         text: 'One picture',
@@ -155,7 +155,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const li = adapter('linkedin');
       const tokens = await connect('linkedin');
       const [member] = await li.listAccounts(tokens);
-      const account = credentials(tokens, member!);
+      const account = credentials(tokens, member);
       const pub = publisher('linkedin', account);
       const content: PublishContent = {
         contentType: 'text',
@@ -179,7 +179,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const li = adapter('linkedin');
       const tokens = await connect('linkedin');
       const accounts = await li.listAccounts(tokens);
-      const org = credentials(tokens, accounts[1]!);
+      const org = credentials(tokens, accounts[1]);
       const post = await publisher('linkedin', org).publish({ text: 'Numbers' });
       const m = itemMetrics(post.externalId);
       await expect(li.getItemMetrics(org, post.externalId)).resolves.toEqual({
@@ -203,7 +203,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
           followers: dailyAccountMetrics(org.platformAccountId, today()).followers,
         });
       }
-      const member = credentials(tokens, accounts[0]!);
+      const member = credentials(tokens, accounts[0]);
       const own = await publisher('linkedin', member).publish({ text: 'Mine' });
       await expect(li.getItemMetrics(member, own.externalId)).resolves.toMatchObject({
         views: itemMetrics(own.externalId).views,
@@ -220,7 +220,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const li = adapter('linkedin');
       const tokens = await connect('linkedin');
       const [member] = await li.listAccounts(tokens);
-      const account = credentials(tokens, member!);
+      const account = credentials(tokens, member);
       const failed = await failure(publisher('linkedin', account).publish({ text: 'Nope #sandbox-fail:linkedin' }));
       expect(failed).toMatchObject({ category: 'invalid_content', retryable: false });
       expect(failed.message).toContain('#sandbox-fail');
@@ -274,13 +274,13 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(tokens.refreshToken).not.toBe(first.refreshToken);
       const accounts = await tt.listAccounts(tokens);
       expect(accounts).toHaveLength(1);
-      const account = credentials(tokens, accounts[0]!);
+      const account = credentials(tokens, accounts[0]);
       const video = publisher('tiktok', account);
       const started = Date.now();
       const result = await video.publish({ contentType: 'video', text: 'Dance #fyp', videoUrl: media('video.mp4') });
       expect(Date.now() - started).toBeGreaterThan(1000); // PROCESSING_DOWNLOAD first, complete on a later poll
       expect(result.externalId).toMatch(/^7\d{18}$/);
-      expect(result.url).toBe(`https://www.tiktok.com/@${String(accounts[0]!.username)}/video/${result.externalId}`);
+      expect(result.url).toBe(`https://www.tiktok.com/@${String(accounts[0].username)}/video/${result.externalId}`);
       expect(video.state).toMatchObject({
         publishId: expect.stringMatching(/^v_pub_url~v2\./),
         postId: result.externalId,
@@ -345,7 +345,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const tt = adapter('tiktok');
       const tokens = await connect('tiktok');
       const [creator] = await tt.listAccounts(tokens);
-      const account = credentials(tokens, creator!);
+      const account = credentials(tokens, creator);
       const failed = await failure(
         publisher('tiktok', account).publish({
           contentType: 'video',
@@ -375,7 +375,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const other = await connect('tiktok');
       const [creator2] = await tt.listAccounts(other);
       const png = await failure(
-        publisher('tiktok', credentials(other, creator2!)).publish({
+        publisher('tiktok', credentials(other, creator2)).publish({
           contentType: 'image',
           text: 'PNG',
           imageUrls: [media('image.png')],
@@ -405,8 +405,8 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(tokens.refreshToken).toBe(first.refreshToken);
       const [channel, ...more] = await yt.listAccounts(tokens);
       expect(more).toHaveLength(0);
-      expect(channel!.platformAccountId).toMatch(/^UC[\w-]{22}$/);
-      const account = credentials(tokens, channel!);
+      expect(channel.platformAccountId).toMatch(/^UC[\w-]{22}$/);
+      const account = credentials(tokens, channel);
       const pub = publisher('youtube', account);
       const content: PublishContent = {
         contentType: 'video',
@@ -464,7 +464,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const yt = adapter('youtube');
       const tokens = await connect('youtube');
       const [channel] = await yt.listAccounts(tokens);
-      const account = credentials(tokens, channel!);
+      const account = credentials(tokens, channel);
       const bytes = new Uint8Array(await (await fetch(media('video.mp4'))).arrayBuffer());
       const start = await fetch(
         `${t.url}/sandbox/youtube/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
@@ -511,7 +511,7 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const yt = adapter('youtube');
       const tokens = await connect('youtube');
       const [channel] = await yt.listAccounts(tokens);
-      const account = credentials(tokens, channel!);
+      const account = credentials(tokens, channel);
       const base = { contentType: 'video' as const, videoUrl: media('video.mp4'), options: { title: 'T' } };
       expect(await failure(publisher('youtube', account).publish({ ...base, text: 'x #sandbox-fail' }))).toMatchObject({
         category: 'invalid_content',

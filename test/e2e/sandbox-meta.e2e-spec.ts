@@ -521,7 +521,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
         .type('form')
         .send({ consent, decision: 'allow' })
         .expect(302);
-      const back = new URL(allow.headers.location as string);
+      const back = new URL(allow.headers.location);
       expect(back.searchParams.get('state')).toBe('st');
       await manual
         .http()

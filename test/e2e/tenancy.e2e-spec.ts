@@ -30,6 +30,7 @@ describe('tenancy: profiles, keys, policy, plans', () => {
         name: 'Acme',
         description: 'Customer Acme',
         externalId: 'cus_42',
+        branding: { displayName: null, logoUrl: null, accentColor: null, supportUrl: null, hostedLogoUrl: null },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
@@ -64,10 +65,12 @@ describe('tenancy: profiles, keys, policy, plans', () => {
       );
       expect((await t.http().get('/v1/profiles').set(tenant.auth).expect(200)).body.total).toBe(1);
       // Soft delete: the row stays for the audit trail.
-      const [row] = (await t.ds.query('SELECT deleted_at FROM profiles WHERE id = $1', [profile.id])) as {
-        deleted_at: Date | null;
-      }[];
-      expect(row!.deleted_at).toBeInstanceOf(Date);
+      const [row] = await t.ds.query<
+        {
+          deleted_at: Date | null;
+        }[]
+      >('SELECT deleted_at FROM profiles WHERE id = $1', [profile.id]);
+      expect(row.deleted_at).toBeInstanceOf(Date);
       const types = (
         await t.http().get(`/v1/events?profileId=${tenant.profileId}`).set(tenant.auth).expect(200)
       ).body.events.map((e: { type: string }) => e.type);

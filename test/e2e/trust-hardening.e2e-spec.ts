@@ -23,7 +23,7 @@ describe('hardening', () => {
       await sql<{ n: number }>(t, 'SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1', [
         tenant.workspaceId,
       ])
-    )[0]!.n;
+    )[0].n;
 
   describe('bad input never yields a 5xx', () => {
     it('answers a body whose Content-Encoding does not match its bytes with 400 naming the body', async () => {

@@ -36,7 +36,7 @@ describe('keys made by keys', () => {
       await sql<{ n: number }>(t, 'SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = $1', [
         tenant.workspaceId,
       ])
-    )[0]!.n;
+    )[0].n;
 
   it('inherits the maker expiry, daily cap and rate ceilings when they are omitted', async () => {
     const res = await mint({}).expect(201);
@@ -138,6 +138,6 @@ describe('plan caps on fan-out', () => {
       'SELECT count(*)::int AS n FROM webhook_subscriptions WHERE workspace_id = $1',
       [tenant.workspaceId],
     );
-    expect(row!.n).toBe(5);
+    expect(row.n).toBe(5);
   });
 });

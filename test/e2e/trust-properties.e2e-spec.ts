@@ -131,10 +131,10 @@ describe('hostile input on every operation (property-based)', () => {
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as OpenApiDoc;
     ops = operationsOf(doc);
     tables = (
-      (await t.ds.query(
+      await t.ds.query<{ tablename: string }[]>(
         `SELECT tablename FROM pg_tables WHERE schemaname = 'public'
            AND tablename NOT IN ('request_logs', 'idempotency_keys', 'migrations', 'typeorm_metadata')`,
-      )) as { tablename: string }[]
+      )
     ).map((r) => r.tablename);
   });
   afterAll(async () => t.close());
@@ -145,8 +145,8 @@ describe('hostile input on every operation (property-based)', () => {
       (name) =>
         `(SELECT md5(coalesce(string_agg(x, ',' ORDER BY x), '')) FROM (SELECT (to_jsonb(t) - 'last_used_at' - 'dispatched_at' - 'updated_at')::text AS x FROM "${name}" t) s)`,
     );
-    const [row] = (await t.ds.query(`SELECT md5(concat_ws('|', ${parts.join(', ')})) AS d`)) as { d: string }[];
-    return row!.d;
+    const [row] = await t.ds.query<{ d: string }[]>(`SELECT md5(concat_ws('|', ${parts.join(', ')})) AS d`);
+    return row.d;
   }
 
   const requestFor = (op: Operation) =>
@@ -191,7 +191,7 @@ describe('hostile input on every operation (property-based)', () => {
         fc.asyncProperty(requestFor(op), async (r) => {
           let path = op.path;
           op.pathParams.forEach((name, i) => {
-            path = path.replace(`{${name}}`, encodePathValue(r.pathValues[i]!));
+            path = path.replace(`{${name}}`, encodePathValue(r.pathValues[i]));
           });
           const query = new URLSearchParams(Object.entries(r.query)).toString();
           const headers: Record<string, string> = { 'Content-Type': r.contentType };
@@ -200,7 +200,7 @@ describe('hostile input on every operation (property-based)', () => {
           if (r.auth === 'basic') headers.Authorization = 'Basic dXNlcjpwYXNz';
           if (r.contentEncoding) headers['Content-Encoding'] = r.contentEncoding;
           if (r.requestId) headers['X-Request-Id'] = r.requestId;
-          const raw = r.body && typeof r.body === 'object' && 'raw' in r.body ? (r.body as { raw: unknown }).raw : null;
+          const raw = r.body && typeof r.body === 'object' && 'raw' in r.body ? r.body.raw : null;
           const body = op.hasBody || op.method !== 'GET' ? (raw ?? JSON.stringify(r.body) ?? 'null') : undefined;
           const before = await fingerprint();
           let res: Response;

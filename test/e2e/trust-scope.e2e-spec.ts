@@ -155,7 +155,7 @@ describe('scope inside a workspace', () => {
       'account_not_allowed',
     );
     const [row] = await sql<{ url: string }>(t, 'SELECT url FROM webhook_subscriptions WHERE id = $1', [subId]);
-    expect(row!.url).toBe('http://127.0.0.1:9/hooks');
+    expect(row.url).toBe('http://127.0.0.1:9/hooks');
   });
 
   it('shows a key restricted to accounts only its own request log', async () => {

@@ -84,6 +84,7 @@ suite('hosted upload session in a browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && errors.push(r.url()));
 
     await page.goto(created.url!);
     await page.getByRole('heading', { name: 'Upload media' }).waitFor();
@@ -110,7 +111,7 @@ suite('hosted upload session in a browser', () => {
       ['pixel.png', 'image/png'],
       ['clip.mp4', 'video/mp4'],
     ]);
-    const png = await fetch(done.media[0]!.publicUrl);
+    const png = await fetch(done.media[0].publicUrl);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await png.arrayBuffer())).toEqual(PNG);
   });

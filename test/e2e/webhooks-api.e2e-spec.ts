@@ -276,7 +276,7 @@ describe('webhook subscriptions API', () => {
     const tag = doc.tags.find((x) => x.name === 'Webhooks');
     expect(tag?.description).toContain('Service-Signature: t=<unix>,v1=<hex>');
     expect(tag?.description).toContain('300 s');
-    expect(doc['x-webhooks'].event!.post.parameters.map((p) => p.name)).toEqual([
+    expect(doc['x-webhooks'].event.post.parameters.map((p) => p.name)).toEqual([
       'Service-Signature',
       'Service-Event',
       'Service-Event-Id',

@@ -129,25 +129,25 @@ describe('webhook delivery', () => {
     await sleep(800);
     expect(receiver.at('/once')).toHaveLength(1);
 
-    expect(hit!.headers['content-type']).toBe('application/json');
-    expect(hit!.headers['user-agent']).toMatch(/^SocialPublishingService-Webhooks\//);
-    expect(hit!.headers['service-event']).toBe('post.published');
-    expect(hit!.headers['service-event-id']).toBe(hit!.body.id);
-    expect(hit!.headers['service-delivery-attempt']).toBe('1');
-    expect(Object.keys(hit!.body)).toEqual(['id', 'type', 'createdAt', 'data']);
-    expect(hit!.body).toEqual({
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['user-agent']).toMatch(/^SocialPublishingService-Webhooks\//);
+    expect(hit.headers['service-event']).toBe('post.published');
+    expect(hit.headers['service-event-id']).toBe(hit.body.id);
+    expect(hit.headers['service-delivery-attempt']).toBe('1');
+    expect(Object.keys(hit.body)).toEqual(['id', 'type', 'createdAt', 'data']);
+    expect(hit.body).toEqual({
       id: expect.any(String),
       type: 'post.published',
       createdAt: event.createdAt.toISOString(),
       data: { ...data, profileId: tenant.profileId },
     });
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       status: 'published',
       state: 'published',
       completedTargets: 1,
       failedTargets: 0,
     });
-    expect((hit!.body.data.results as unknown[])[0]).toMatchObject({
+    expect((hit.body.data.results as unknown[])[0]).toMatchObject({
       platform: 'facebook',
       pageName: 'Acme Coffee',
       status: 'success',
@@ -155,15 +155,15 @@ describe('webhook delivery', () => {
     });
 
     // An independent implementation (stripe's verifier) and ours both accept the signature.
-    expect(sig(hit!)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(stripeSignature.verifyHeader(hit!.raw, sig(hit!), secret, 300)).toBe(true);
-    expect(verifySignature(hit!.raw, sig(hit!), secret)).toMatchObject({
+    expect(sig(hit)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(stripeSignature.verifyHeader(hit.raw, sig(hit), secret, 300)).toBe(true);
+    expect(verifySignature(hit.raw, sig(hit), secret)).toMatchObject({
       ok: true,
     });
 
     const [record] = await deliveries(tenant, subId);
     expect(record).toMatchObject({
-      id: hit!.body.id,
+      id: hit.body.id,
       eventId: event.id,
       type: 'post.published',
       status: 'succeeded',
@@ -210,7 +210,7 @@ describe('webhook delivery', () => {
     await t.app.get(WebhookSweepProcessor).sweep();
     await t.app.get(WebhookSweepProcessor).sweep();
     const [hit] = await receiver.waitFor('/swept');
-    expect(hit!.body).toMatchObject({ id, type: 'post.created', data: { postId: 'lost-job' } });
+    expect(hit.body).toMatchObject({ id, type: 'post.created', data: { postId: 'lost-job' } });
     await deliveryWhere(tenant, subId, (d) => d.id === id && d.status === 'succeeded');
     await sleep(300);
     expect(receiver.at('/swept')).toHaveLength(1);
@@ -239,11 +239,11 @@ describe('webhook delivery', () => {
     expect(new Set(hits.map((h) => h.headers['service-event-id'])).size).toBe(1);
     for (const h of hits) expect(stripeSignature.verifyHeader(h.raw, sig(h), secret, 300)).toBe(true);
     // The configured delays (200 ms here) separate the attempts.
-    for (let i = 1; i < hits.length; i++) expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(150);
+    for (let i = 1; i < hits.length; i++) expect(hits[i].at - hits[i - 1].at).toBeGreaterThanOrEqual(150);
 
     const abandoned = await deliveryWhere(tenant, subId, (d) => d.status === 'abandoned');
     expect(abandoned).toMatchObject({
-      id: hits[0]!.body.id,
+      id: hits[0].body.id,
       attempts: 7,
       responseCode: 500,
       responseBody: 'receiver is down',
@@ -266,9 +266,9 @@ describe('webhook delivery', () => {
       status: 'pending',
     });
     const again = await receiver.waitFor('/fail', 8);
-    expect(again[7]!.body.id).toBe(abandoned.id);
-    expect(again[7]!.headers['service-delivery-attempt']).toBe('8');
-    expect(verifySignature(again[7]!.raw, sig(again[7]!), secret)).toMatchObject({ ok: true });
+    expect(again[7].body.id).toBe(abandoned.id);
+    expect(again[7].headers['service-delivery-attempt']).toBe('8');
+    expect(verifySignature(again[7].raw, sig(again[7]), secret)).toMatchObject({ ok: true });
     const done = await deliveryWhere(tenant, subId, (d) => d.status === 'succeeded');
     expect(done).toMatchObject({ attempts: 8, responseCode: 204, error: null });
 
@@ -295,7 +295,7 @@ describe('webhook delivery', () => {
     const [hit] = await receiver.waitFor('/pause');
     await sleep(500);
     expect(receiver.at('/pause')).toHaveLength(1);
-    expect(hit!.body.data.postId).toBe('after-resume');
+    expect(hit.body.data.postId).toBe('after-resume');
     expect((await deliveries(tenant, subId)).map((d) => d.data.postId)).toEqual(['after-resume']);
   });
 
@@ -323,9 +323,10 @@ describe('webhook delivery', () => {
     const cancelled = await deliveryWhere(tenant, paused.id, (d) => d.status === 'cancelled');
     expect(cancelled).toMatchObject({ attempts: 1, responseCode: 503 });
     await eventually(async () => {
-      const [row] = (await t.ds.query(`SELECT status, attempts FROM webhook_deliveries WHERE subscription_id = $1`, [
-        deleted.id,
-      ])) as { status: string; attempts: number }[];
+      const [row] = await t.ds.query<{ status: string; attempts: number }[]>(
+        `SELECT status, attempts FROM webhook_deliveries WHERE subscription_id = $1`,
+        [deleted.id],
+      );
       return row?.status === 'cancelled' && row.attempts === 1;
     });
     await sleep(500);
@@ -338,7 +339,7 @@ describe('webhook delivery', () => {
     const { id: subId, secret: oldSecret } = await subscribe(tenant, '/rotate');
     await emit(tenant, 'post.created', { postId: 'before' });
     const [before] = await receiver.waitFor('/rotate');
-    expect(stripeSignature.verifyHeader(before!.raw, sig(before!), oldSecret, 300)).toBe(true);
+    expect(stripeSignature.verifyHeader(before.raw, sig(before), oldSecret, 300)).toBe(true);
 
     const rotated = await t.http().post(`/v1/webhooks/${subId}/rotate-secret`).set(tenant.auth).expect(200);
     const newSecret = rotated.body.secret as string;
@@ -348,7 +349,7 @@ describe('webhook delivery', () => {
 
     await emit(tenant, 'post.created', { postId: 'after' });
     const hits = await receiver.waitFor('/rotate', 2);
-    const after = hits[1]!;
+    const after = hits[1];
     expect(after.body.data.postId).toBe('after');
     expect(() => stripeSignature.verifyHeader(after.raw, sig(after), oldSecret, 300)).toThrow();
     expect(verifySignature(after.raw, sig(after), oldSecret)).toEqual({
@@ -381,15 +382,15 @@ describe('webhook delivery', () => {
     });
 
     const [hit] = await receiver.waitFor('/test-event');
-    expect(hit!.headers['service-event']).toBe('post.partially_published');
-    expect(hit!.headers['service-event-id']).toBe(res.body.delivery.id);
-    expect(hit!.headers['service-delivery-attempt']).toBe('1');
-    expect(hit!.body).toMatchObject({
+    expect(hit.headers['service-event']).toBe('post.partially_published');
+    expect(hit.headers['service-event-id']).toBe(res.body.delivery.id);
+    expect(hit.headers['service-delivery-attempt']).toBe('1');
+    expect(hit.body).toMatchObject({
       id: res.body.delivery.id,
       type: 'post.partially_published',
       createdAt: expect.any(String),
     });
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       test: true,
       profileId: tenant.profileId,
       postId: expect.any(String),
@@ -398,7 +399,7 @@ describe('webhook delivery', () => {
       completedTargets: 1,
       failedTargets: 1,
     });
-    expect(stripeSignature.verifyHeader(hit!.raw, sig(hit!), secret, 300)).toBe(true);
+    expect(stripeSignature.verifyHeader(hit.raw, sig(hit), secret, 300)).toBe(true);
     await deliveryWhere(tenant, subId, (d) => d.id === res.body.delivery.id && d.status === 'succeeded');
 
     // A paused subscription cannot be tested.
@@ -429,7 +430,7 @@ describe('webhook delivery', () => {
     await emit(second, 'post.published', { postId: 'second-profile' });
     await emit(stranger, 'post.published', { postId: 'other-workspace' });
     const [hit] = await receiver.waitFor('/account');
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       postId: 'second-profile',
       profileId: second.profileId,
     });
@@ -437,11 +438,11 @@ describe('webhook delivery', () => {
     await emit(tenant, 'post.published', { postId: 'home-profile' });
     const hits = await receiver.waitFor('/account', 2);
     const [own] = await receiver.waitFor('/profile-only');
-    expect(hits[1]!.body.data).toMatchObject({
+    expect(hits[1].body.data).toMatchObject({
       postId: 'home-profile',
       profileId: tenant.profileId,
     });
-    expect(own!.body.data).toMatchObject({
+    expect(own.body.data).toMatchObject({
       postId: 'home-profile',
       profileId: tenant.profileId,
     });
@@ -539,7 +540,7 @@ describe('webhook delivery', () => {
     await emit(tenant, 'post.created', { postId: 'h1' });
     const [fast] = await receiver.waitFor('/fast');
     await receiver.waitFor('/hang');
-    expect(fast!.at - start).toBeLessThan(1500);
+    expect(fast.at - start).toBeLessThan(1500);
 
     const timedOut = await deliveryWhere(tenant, hang.id, (d) => d.attempts >= 1 && d.error !== null);
     expect(timedOut).toMatchObject({

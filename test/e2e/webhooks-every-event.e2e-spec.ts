@@ -113,23 +113,23 @@ describe('webhooks: every event type, once per state change', () => {
     const session = await t.http().get(`/v1/connect/sessions/${sessionId}`).set(tenant.auth).expect(200);
     const [account] = session.body.accounts as { id: string }[];
     changed('connection.completed', sessionId);
-    changed('account.connected', account!.id);
+    changed('account.connected', account.id);
 
     const [completed] = await arrived('connection.completed', sessionId);
-    expect(completed!.body.data).toMatchObject({
+    expect(completed.body.data).toMatchObject({
       profileId: tenant.profileId,
       sessionId,
       platform,
-      accounts: [expect.objectContaining({ id: account!.id, platform })],
+      accounts: [expect.objectContaining({ id: account.id, platform })],
     });
-    const [connected] = await arrived('account.connected', account!.id);
-    expect(connected!.body.data).toMatchObject({
+    const [connected] = await arrived('account.connected', account.id);
+    expect(connected.body.data).toMatchObject({
       profileId: tenant.profileId,
       sessionId,
       reconnected: false,
-      account: expect.objectContaining({ id: account!.id, platform, status: 'active' }),
+      account: expect.objectContaining({ id: account.id, platform, status: 'active' }),
     });
-    return { id: account!.id, platform };
+    return { id: account.id, platform };
   }
 
   async function createPost(body: Record<string, unknown>): Promise<string> {
@@ -225,7 +225,7 @@ describe('webhooks: every event type, once per state change', () => {
     changed('connection.failed', oldId);
 
     const [deniedHit] = await arrived('connection.failed', deniedId);
-    expect(deniedHit!.body.data).toMatchObject({
+    expect(deniedHit.body.data).toMatchObject({
       profileId: tenant.profileId,
       sessionId: deniedId,
       platform: 'linkedin',
@@ -233,7 +233,7 @@ describe('webhooks: every event type, once per state change', () => {
       error: { code: 'access_denied' },
     });
     const [expiredHit] = await arrived('connection.failed', oldId);
-    expect(expiredHit!.body.data).toMatchObject({
+    expect(expiredHit.body.data).toMatchObject({
       profileId: tenant.profileId,
       sessionId: oldId,
       platform: 'facebook',
@@ -245,7 +245,7 @@ describe('webhooks: every event type, once per state change', () => {
   it('should deliver post.created for a draft', async () => {
     const id = await createPost({ content: text('draft'), accountIds: [fb.id] });
     const [hit] = await arrived('post.created', id);
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
       postId: id,
       status: 'draft',
@@ -265,7 +265,7 @@ describe('webhooks: every event type, once per state change', () => {
     expect(createdState.get(id)).toBe('scheduled');
     changed('post.scheduled', id);
     const [first] = await arrived('post.scheduled', id);
-    expect(first!.body.data).toMatchObject({ postId: id, status: 'scheduled', state: 'scheduled' });
+    expect(first.body.data).toMatchObject({ postId: id, status: 'scheduled', state: 'scheduled' });
 
     const later = inFuture(7200_000);
     await t.http().put(`/v1/posts/${id}`).set(tenant.auth).send({ scheduledAt: later }).expect(200);
@@ -277,7 +277,7 @@ describe('webhooks: every event type, once per state change', () => {
     expect(cancel.body.state).toBe('cancelled');
     changed('post.cancelled', id);
     const [cancelled] = await arrived('post.cancelled', id);
-    expect(cancelled!.body.data).toMatchObject({
+    expect(cancelled.body.data).toMatchObject({
       postId: id,
       status: 'cancelled',
       state: 'cancelled',
@@ -295,21 +295,21 @@ describe('webhooks: every event type, once per state change', () => {
     changed('post.published', id);
     await arrived('post.scheduled', id);
     const [published] = await arrived('post.published', id);
-    await expectResultsMatchTargets(published!, { [fb.id]: 'success' });
+    await expectResultsMatchTargets(published, { [fb.id]: 'success' });
   });
 
   it('should deliver post.published for a post published now on both accounts', async () => {
     const id = await createPost({ content: text(), accountIds: [fb.id, li.id], publishNow: true });
     changed('post.published', id);
     const [hit] = await arrived('post.published', id);
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       postId: id,
       status: 'published',
       state: 'published',
       completedTargets: 2,
       failedTargets: 0,
     });
-    await expectResultsMatchTargets(hit!, { [fb.id]: 'success', [li.id]: 'success' });
+    await expectResultsMatchTargets(hit, { [fb.id]: 'success', [li.id]: 'success' });
   });
 
   it('should deliver post.partially_published when one network rejects the post', async () => {
@@ -320,28 +320,28 @@ describe('webhooks: every event type, once per state change', () => {
     });
     changed('post.partially_published', id);
     const [hit] = await arrived('post.partially_published', id);
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       postId: id,
       status: 'partially_published',
       state: 'partially_published',
       completedTargets: 1,
       failedTargets: 1,
     });
-    await expectResultsMatchTargets(hit!, { [fb.id]: 'success', [li.id]: 'failed' });
+    await expectResultsMatchTargets(hit, { [fb.id]: 'success', [li.id]: 'failed' });
   });
 
   it('should deliver post.failed when every network rejects the post', async () => {
     const id = await createPost({ content: text('#sandbox-fail'), accountIds: [fb.id, li.id], publishNow: true });
     changed('post.failed', id);
     const [hit] = await arrived('post.failed', id);
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       postId: id,
       status: 'failed',
       state: 'failed',
       completedTargets: 0,
       failedTargets: 2,
     });
-    await expectResultsMatchTargets(hit!, { [fb.id]: 'failed', [li.id]: 'failed' });
+    await expectResultsMatchTargets(hit, { [fb.id]: 'failed', [li.id]: 'failed' });
   });
 
   it('should deliver approval.requested, approval.approved (then post.published) and approval.rejected', async () => {
@@ -357,7 +357,7 @@ describe('webhooks: every event type, once per state change', () => {
       expect(createdState.get(approvedId)).toBe('pending_approval');
       changed('approval.requested', approvedId);
       const [requested] = await arrived('approval.requested', approvedId);
-      expect(requested!.body.data).toMatchObject({
+      expect(requested.body.data).toMatchObject({
         postId: approvedId,
         status: 'pending_approval',
         state: 'pending_approval',
@@ -368,14 +368,14 @@ describe('webhooks: every event type, once per state change', () => {
       changed('approval.approved', approvedId);
       changed('post.published', approvedId);
       const [approved] = await arrived('approval.approved', approvedId);
-      expect(approved!.body.data).toMatchObject({
+      expect(approved.body.data).toMatchObject({
         postId: approvedId,
         status: 'approved',
         state: 'approved',
         approvedByUserId: tenant.userId,
       });
       const [published] = await arrived('post.published', approvedId);
-      await expectResultsMatchTargets(published!, { [fb.id]: 'success' });
+      await expectResultsMatchTargets(published, { [fb.id]: 'success' });
 
       // A draft sent for publishing → pending approval → rejected.
       const rejectedId = await createPost({ content: text('to reject'), accountIds: [fb.id, li.id] });
@@ -386,7 +386,7 @@ describe('webhooks: every event type, once per state change', () => {
       await t.http().post(`/v1/posts/${rejectedId}/reject`).set(tenant.auth).send({ reason: 'Off brand' }).expect(200);
       changed('approval.rejected', rejectedId);
       const [rejected] = await arrived('approval.rejected', rejectedId);
-      expect(rejected!.body.data).toMatchObject({
+      expect(rejected.body.data).toMatchObject({
         postId: rejectedId,
         status: 'rejected',
         state: 'rejected',
@@ -429,7 +429,7 @@ describe('webhooks: every event type, once per state change', () => {
     for (const c of comments) {
       changed('comment.received', c.id);
       const [hit] = await arrived('comment.received', c.id);
-      expect(hit!.body.data).toMatchObject({
+      expect(hit.body.data).toMatchObject({
         profileId: tenant.profileId,
         comment: { id: c.id, accountId: fb.id, postId: c.postId },
       });
@@ -443,7 +443,7 @@ describe('webhooks: every event type, once per state change', () => {
     await t.http().delete(`/v1/accounts/${li.id}`).set(tenant.auth).expect(200);
     changed('account.disconnected', li.id);
     const [hit] = await arrived('account.disconnected', li.id);
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
       reason: 'requested',
       account: expect.objectContaining({ id: li.id, status: 'disconnected' }),
@@ -500,19 +500,18 @@ describe('webhooks: every event type, once per state change', () => {
     expect(delivered).toEqual(Object.fromEntries(expected));
 
     // The audit trail agrees: each deliverable event of the profile became exactly one delivery, received once.
-    const events = (await t.ds.query(`SELECT id FROM events WHERE profile_id = $1 AND type = ANY($2::text[])`, [
-      tenant.profileId,
-      [...WEBHOOK_EVENT_TYPES],
-    ])) as { id: string }[];
-    const deliveries = (await t.ds.query(
-      `SELECT id, event_id, status, attempts FROM webhook_deliveries WHERE subscription_id = $1`,
-      [subscriptionId],
-    )) as {
-      id: string;
-      event_id: string;
-      status: string;
-      attempts: number;
-    }[];
+    const events = await t.ds.query<{ id: string }[]>(
+      `SELECT id FROM events WHERE profile_id = $1 AND type = ANY($2::text[])`,
+      [tenant.profileId, [...WEBHOOK_EVENT_TYPES]],
+    );
+    const deliveries = await t.ds.query<
+      {
+        id: string;
+        event_id: string;
+        status: string;
+        attempts: number;
+      }[]
+    >(`SELECT id, event_id, status, attempts FROM webhook_deliveries WHERE subscription_id = $1`, [subscriptionId]);
     expect(deliveries.map((d) => d.event_id).sort()).toEqual(events.map((e) => e.id).sort());
     expect(deliveries.map((d) => d.id).sort()).toEqual([...requestsPerId.keys()].sort());
     expect(deliveries.filter((d) => d.status !== 'succeeded' || d.attempts !== 1)).toEqual([]);

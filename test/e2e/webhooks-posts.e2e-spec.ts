@@ -30,7 +30,7 @@ describe('webhooks fed by real writes', () => {
     secret = sub.body.secret as string;
     await connectThroughSandbox(t, tenant, 'facebook');
     const [account] = await accountsOf(t, tenant.profileId);
-    accountId = account!.id;
+    accountId = account.id;
   });
   afterAll(async () => {
     await t.close();
@@ -48,11 +48,11 @@ describe('webhooks fed by real writes', () => {
     )
       await new Promise((r) => setTimeout(r, 100));
     const [completed] = hitsOf('connection.completed');
-    expect(completed!.body.data).toMatchObject({
+    expect(completed.body.data).toMatchObject({
       profileId: tenant.profileId,
       accounts: [expect.objectContaining({ id: accountId })],
     });
-    expect(hitsOf('account.connected')[0]!.body.data.profileId).toBe(tenant.profileId);
+    expect(hitsOf('account.connected')[0].body.data.profileId).toBe(tenant.profileId);
   });
 
   it('should deliver post.created for a post created through POST /v1/posts', async () => {
@@ -70,14 +70,14 @@ describe('webhooks fed by real writes', () => {
       return hitsOf('post.created', postId)[0];
     })();
     expect(hit).toBeDefined();
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
       postId,
       status: 'draft',
       state: 'draft',
     });
-    expect(stripeSignature.verifyHeader(hit!.raw, hit!.headers['service-signature'] as string, secret, 300)).toBe(true);
-    expect(verifySignature(hit!.raw, hit!.headers['service-signature'] as string, secret)).toMatchObject({ ok: true });
+    expect(stripeSignature.verifyHeader(hit.raw, hit.headers['service-signature'] as string, secret, 300)).toBe(true);
+    expect(verifySignature(hit.raw, hit.headers['service-signature'] as string, secret)).toMatchObject({ ok: true });
   });
 
   it('should deliver post.published with target results when the worker publishes a post', async () => {
@@ -96,19 +96,19 @@ describe('webhooks fed by real writes', () => {
       await new Promise((r) => setTimeout(r, 100));
     const [hit] = hitsOf('post.published', postId);
     expect(hit).toBeDefined();
-    expect(hit!.body.data).toMatchObject({
+    expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
       postId,
       status: 'published',
       completedTargets: 1,
       failedTargets: 0,
     });
-    expect((hit!.body.data.results as unknown[])[0]).toMatchObject({
+    expect((hit.body.data.results as unknown[])[0]).toMatchObject({
       platform: 'facebook',
       status: 'success',
       result: { id: expect.any(String) },
     });
     expect(hitsOf('post.created', postId)).toHaveLength(1);
-    expect(stripeSignature.verifyHeader(hit!.raw, hit!.headers['service-signature'] as string, secret, 300)).toBe(true);
+    expect(stripeSignature.verifyHeader(hit.raw, hit.headers['service-signature'] as string, secret, 300)).toBe(true);
   });
 });

@@ -43,9 +43,9 @@ export class CookieJar {
     for (const line of res.headers.getSetCookie()) {
       this.received.push(line);
       const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
       if (/;\s*max-age=0/i.test(line) || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -91,11 +91,11 @@ export function parseForm(html: string, pageUrl: string): HtmlForm | null {
   if (!action) return null;
   const hidden = Object.fromEntries(
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-      decodeEntities(m[1]!),
-      decodeEntities(m[2]!),
+      decodeEntities(m[1]),
+      decodeEntities(m[2]),
     ]),
   );
-  const accounts = [...html.matchAll(/name="accounts" value="([^"]+)"/g)].map((m) => decodeEntities(m[1]!));
+  const accounts = [...html.matchAll(/name="accounts" value="([^"]+)"/g)].map((m) => decodeEntities(m[1]));
   return { action: new URL(decodeEntities(action), pageUrl).toString(), hidden, accounts };
 }
 

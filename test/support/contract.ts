@@ -79,7 +79,9 @@ function buildContract(document: Json): Contract {
       // The older error shape on request (Service-Error-Format: legacy, described in the document's intro).
       const legacy = /legacy/i.test(
         String(
-          (res as { req?: { getHeader?: (h: string) => unknown } }).req?.getHeader?.('service-error-format') ?? '',
+          (res as { req?: { getHeader?: (h: string) => string | number | string[] | undefined } }).req?.getHeader?.(
+            'service-error-format',
+          ) ?? '',
         ),
       );
       if (legacy && res.status >= 400) {

@@ -85,7 +85,7 @@ export class DocFetch {
         (typeof r.url === 'string' ? url.includes(r.url) : typeof r.url === 'function' ? r.url(url) : r.url.test(url)),
     );
     if (i < 0 && !this.fallback) throw new Error(`DocFetch: no route for ${method} ${url}`);
-    const route: Omit<DocRoute, 'url'> = i < 0 ? this.fallback!(method, url) : this.routes[i]!;
+    const route: Omit<DocRoute, 'url'> = i < 0 ? this.fallback!(method, url) : this.routes[i];
     if (route.once) this.routes.splice(i, 1);
     if (route.error) throw route.error;
     const text = route.text ?? (route.json === undefined ? '' : JSON.stringify(route.json));

@@ -65,7 +65,7 @@ export async function pgClient(t: TestApp): Promise<Client> {
 }
 
 export async function sql<T = Record<string, unknown>>(t: TestApp, text: string, params: unknown[] = []): Promise<T[]> {
-  return (await t.ds.query(text, params)) as T[];
+  return await t.ds.query<T[]>(text, params);
 }
 
 /** Forgets a key's rate-limit windows (to prove that something was, or was not, counted or stored). */
@@ -134,12 +134,12 @@ export async function insertAccount(
   profileId: string,
   status = 'active',
 ): Promise<string> {
-  const [row] = (await t.ds.query(
+  const [row] = await t.ds.query<{ id: string }[]>(
     `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at)
      VALUES ($1, $2, 'facebook', $3, 'Test page', $4, now()) RETURNING id`,
     [tenant.workspaceId, profileId, `page-${Math.random().toString(36).slice(2)}`, status],
-  )) as { id: string }[];
-  return row!.id;
+  );
+  return row.id;
 }
 
 export interface RunResult {

@@ -19,11 +19,11 @@ export async function connectAccount(
   const pageId = `${platform}_${randomBytes(6).toString('hex')}`;
   const name = o.name ?? `${platform} page ${pageId.slice(-4)}`;
   // Plain SQL with the columns these tests need: other columns keep their defaults.
-  const [row] = (await t.ds.query(
+  const [row] = await t.ds.query<{ id: string }[]>(
     `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at) VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id`,
     [tenant.workspaceId, o.profileId ?? tenant.profileId, platform, pageId, name, o.status ?? 'active'],
-  )) as { id: string }[];
-  return { id: row!.id, platform, name };
+  );
+  return { id: row.id, platform, name };
 }
 
 /** Another key of the tenant's workspace, made through the API; `owner: null` strips its owner. */
@@ -46,11 +46,11 @@ export async function createKey(
 
 /** A second human of the tenant's workspace. */
 export async function addUser(t: TestApp, tenant: Pick<Tenant, 'workspaceId'>): Promise<string> {
-  const [row] = (await t.ds.query(
+  const [row] = await t.ds.query<{ id: string }[]>(
     `INSERT INTO users (workspace_id, email, role) VALUES ($1, $2, 'member') RETURNING id`,
     [tenant.workspaceId, `user-${randomBytes(4).toString('hex')}@example.com`],
-  )) as { id: string }[];
-  return row!.id;
+  );
+  return row.id;
 }
 
 export async function setPolicy(t: TestApp, tenant: Tenant, policy: Record<string, unknown>): Promise<void> {
@@ -59,9 +59,11 @@ export async function setPolicy(t: TestApp, tenant: Tenant, policy: Record<strin
 
 /** The types of the outbox/audit rows written for a post, sorted by name. */
 export async function eventTypesOf(t: TestApp, postId: string): Promise<string[]> {
-  const rows = (await t.ds.query(`SELECT type FROM events WHERE data->>'postId' = $1 ORDER BY type`, [postId])) as {
-    type: string;
-  }[];
+  const rows = await t.ds.query<
+    {
+      type: string;
+    }[]
+  >(`SELECT type FROM events WHERE data->>'postId' = $1 ORDER BY type`, [postId]);
   return rows.map((r) => r.type);
 }
 

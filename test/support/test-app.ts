@@ -150,7 +150,9 @@ export async function eventually<T>(
       last = err;
     }
     if (Date.now() > deadline)
-      throw new Error(`Condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+      throw new Error(
+        `Condition not met within ${timeoutMs} ms${last ? `: ${last instanceof Error ? String(last) : JSON.stringify(last)}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

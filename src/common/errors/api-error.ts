@@ -22,3 +22,8 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     return new ApiError('not_found', id ? `No such ${what}: '${id}'.` : `No such ${what}.`);
   }
 }
+
+/** `instanceof ApiError` narrows to `ApiError<any>`; this guard keeps the code typed. */
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { ApiError, isApiError } from './api-error';
 import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
 
 export interface RenderedError {
@@ -56,7 +56,7 @@ export function isBackingServiceDown(err: unknown): boolean {
  * the field `body`, or 413 when it is too large. Never a 5xx: the request is at fault.
  */
 export function bodyReadError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
+  if (isApiError(err)) return err;
   const bp = (err ?? {}) as BodyParserError & { code?: unknown };
   if (bp.type === 'entity.too.large' || bp.status === 413) return new ApiError('payload_too_large');
   if (bp.type === 'entity.parse.failed')
@@ -72,7 +72,7 @@ export function bodyReadError(err: unknown): ApiError {
 
 /** Maps anything thrown to an ApiError; unknown errors become internal_error (and are logged by the caller). */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
-  if (err instanceof ApiError) return { error: err, unexpected: false };
+  if (isApiError(err)) return { error: err, unexpected: false };
   const bp = err as BodyParserError;
   if (bp && typeof bp === 'object' && typeof bp.type === 'string' && !(err instanceof HttpException))
     return { error: bodyReadError(err), unexpected: false };
@@ -80,7 +80,7 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
     const status = err.getStatus();
     const response = err.getResponse();
     const text = typeof response === 'string' ? response : ((response as { message?: unknown }).message ?? err.message);
-    const message = Array.isArray(text) ? text.join('; ') : String(text);
+    const message = Array.isArray(text) ? text.join('; ') : typeof text === 'string' ? text : JSON.stringify(text);
     switch (status) {
       case 404:
         return {

@@ -46,7 +46,7 @@ export function assertAllowedAddress(host: string, address: string, allowPrivate
  * defeats DNS rebinding.
  */
 export function guardedLookup(allowPrivate: boolean, resolve: typeof dnsLookup = dnsLookup): LookupFunction {
-  return ((
+  return (
     hostname: string,
     options: LookupOptions,
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
@@ -63,10 +63,10 @@ export function guardedLookup(allowPrivate: boolean, resolve: typeof dnsLookup =
         return callback(e as NodeJS.ErrnoException, options.all ? [] : '', 0);
       }
       if (options.all) return callback(null, addresses);
-      const first = addresses[0]!;
+      const first = addresses[0];
       return callback(null, first.address, first.family);
     });
-  }) as LookupFunction;
+  };
 }
 
 /**

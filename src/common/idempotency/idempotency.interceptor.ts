@@ -18,13 +18,15 @@ import { IdempotencyService } from './idempotency.service';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Thrown to send a stored response again; the exception filter writes it as is. */
-export class ReplayedResponse {
+export class ReplayedResponse extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
     /** The stored JSON text, when kept verbatim (a replay then repeats the original bytes). */
     readonly rawBody?: string,
-  ) {}
+  ) {
+    super('replayed response');
+  }
 }
 
 /**
@@ -63,11 +65,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       body = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (err) {
       const { error } = toApiError(err);
-      if (
-        error.status >= 500 ||
-        error.status === HttpStatus.TOO_MANY_REQUESTS ||
-        error.code === 'idempotency_key_in_use'
-      ) {
+      if (error.status >= 500 || error.status === 429 || error.code === 'idempotency_key_in_use') {
         // Not stored: the client retries with the same key and the request runs again.
         await this.store
           .release(claim.id)

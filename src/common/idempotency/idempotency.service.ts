@@ -83,18 +83,20 @@ export class IdempotencyService {
         [...params, requestHash, LOCK_MS, TTL_MS],
       );
       if (inserted[0]) return { kind: 'run', id: inserted[0].id };
-      const [existing] = (await this.repo.query(
+      const [existing] = await this.repo.query<
+        {
+          id: string;
+          request_hash: string;
+          response_status: number | null;
+          response_body: unknown;
+          expired: boolean;
+          locked: boolean;
+        }[]
+      >(
         `SELECT id, request_hash, response_status, response_body, expires_at <= now() AS expired, coalesce(locked_until > now(), false) AS locked
          FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND method = $3 AND path = $4`,
         params,
-      )) as {
-        id: string;
-        request_hash: string;
-        response_status: number | null;
-        response_body: unknown;
-        expired: boolean;
-        locked: boolean;
-      }[];
+      );
       if (!existing) continue; // released meanwhile: try to claim again
       if (existing.expired) {
         await this.repo.query('DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= now()', [existing.id]);
@@ -109,11 +111,11 @@ export class IdempotencyService {
           'Retry-After': String(IN_USE_RETRY_AFTER_S),
         });
       // The request that held it died (its lock lapsed): take over atomically; one taker wins.
-      const taken = (await this.repo.query(
+      const taken = await this.repo.query<[{ id: string }[], number] | { id: string }[]>(
         `UPDATE idempotency_keys SET locked_until = now() + $2 * interval '1 millisecond'
          WHERE id = $1 AND response_status IS NULL AND (locked_until IS NULL OR locked_until <= now()) RETURNING id`,
         [existing.id, LOCK_MS],
-      )) as [{ id: string }[], number] | { id: string }[];
+      );
       const rows = Array.isArray(taken[0]) ? (taken[0] as { id: string }[]) : (taken as { id: string }[]);
       if (rows.length) return { kind: 'run', id: existing.id };
     }
@@ -126,10 +128,7 @@ export class IdempotencyService {
    */
   async complete(id: string, status: number, body: unknown): Promise<void> {
     const sealed = this.box.seal(JSON.stringify(body ?? null));
-    await this.repo.update(
-      { id },
-      { responseStatus: status, responseBody: sealed as unknown as object, lockedUntil: null },
-    );
+    await this.repo.update({ id }, { responseStatus: status, responseBody: sealed, lockedUntil: null });
   }
 
   async release(id: string): Promise<void> {

@@ -37,10 +37,10 @@ export class MetricsService {
   }
 
   private async readOutbox(): Promise<void> {
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<{ pending: number; lag: number }[]>(
       `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS lag
          FROM events WHERE dispatched_at IS NULL`,
-    )) as { pending: number; lag: number }[];
+    );
     outboxPending.set(row?.pending ?? 0);
     outboxLag.set(Math.max(0, row?.lag ?? 0));
   }

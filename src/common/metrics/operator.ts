@@ -46,7 +46,7 @@ export function operatorOnly(token: string): RequestHandler {
 export const httpMetrics: RequestHandler = (req, res, next) => {
   const end = httpDuration.startTimer();
   res.once('finish', () => {
-    const route = (req as Request & { route?: { path?: unknown } }).route?.path;
+    const route = (req as { route?: { path?: unknown } }).route?.path;
     const labels = {
       method: req.method,
       route: typeof route === 'string' ? `${req.baseUrl}${route}` : 'unmatched',

@@ -88,7 +88,7 @@ export class RateLimitService {
       };
     });
     // Report the most constrained window (least remaining, then longest wait).
-    const binding = [...states].sort((a, b) => a.remaining - b.remaining || b.resetSeconds - a.resetSeconds)[0]!;
+    const binding = [...states].sort((a, b) => a.remaining - b.remaining || b.resetSeconds - a.resetSeconds)[0];
     const blocking = states.filter((s) => s.count >= s.w.limit);
     const retryAfter = blocking.length ? Math.max(...blocking.map((s) => s.resetSeconds)) : 0;
     return {

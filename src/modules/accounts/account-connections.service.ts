@@ -40,7 +40,7 @@ export class AccountConnectionsService {
     for (const g of granted) {
       const t = sealTokens(this.box, g.tokens ?? grantTokens);
       // ON CONFLICT on the (profile, platform, network id) unique index: concurrent connects of one account cannot duplicate it.
-      const [row] = (await m.query(
+      const [row] = await m.query<{ id: string; inserted: boolean }[]>(
         `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, username, avatar_url, status,
            access_token_enc, refresh_token_enc, token_key_id, token_expires_at, refresh_expires_at, token_issued_at, scopes, metadata, connected_at, disconnected_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12, $13, $14, $15, now(), NULL)
@@ -67,14 +67,14 @@ export class AccountConnectionsService {
           t.scopes,
           JSON.stringify(g.metadata ?? {}),
         ],
-      )) as { id: string; inserted: boolean }[];
-      const account = toAccountDto(await m.findOneByOrFail(SocialAccountEntity, { id: row!.id }));
+      );
+      const account = toAccountDto(await m.findOneByOrFail(SocialAccountEntity, { id: row.id }));
       await this.outbox.record(m, {
         workspaceId: target.workspaceId,
         profileId: target.profileId,
         type: 'account.connected',
         actor,
-        data: { account, reconnected: !row!.inserted, ...context },
+        data: { account, reconnected: !row.inserted, ...context },
       });
       saved.push(account);
     }

@@ -70,7 +70,7 @@ export class AccountSweepService {
         }
       }
       if (batch.length < ACCOUNT_BATCH) return run;
-      after = batch[batch.length - 1]!.id;
+      after = batch[batch.length - 1].id;
     }
   }
 

@@ -76,7 +76,7 @@ export class AnalyticsHistoryService {
 
   /** Each account's followers on its last snapshot day of each period. */
   private async lastFollowers(scope: Scope, range: HistoryRange): Promise<LastFollowersRow[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<LastFollowersRow[]>(
       `SELECT DISTINCT ON (m.account_id, m.date >= $4::date)
               m.account_id AS "accountId", m.platform, (m.date >= $4::date) AS current, m.followers
          FROM account_daily_metrics m
@@ -84,7 +84,7 @@ export class AnalyticsHistoryService {
           AND ($6::uuid[] IS NULL OR m.account_id = ANY($6::uuid[]))
         ORDER BY m.account_id, m.date >= $4::date, m.date DESC`,
       [scope.workspaceId, scope.profileId, range.previousFrom, range.from, range.to, scope.accountIds],
-    )) as LastFollowersRow[];
+    );
     return rows;
   }
 
@@ -94,7 +94,7 @@ export class AnalyticsHistoryService {
    * latest snapshot on or before `to` (summed over networks).
    */
   private async topContent(scope: Scope, range: HistoryRange): Promise<TopContentDto[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<(Omit<TopContentDto, 'publishedAt'> & { publishedAt: Date })[]>(
       `WITH latest AS (
          SELECT DISTINCT ON (pm.target_id) pm.*
            FROM post_daily_metrics pm
@@ -116,7 +116,7 @@ export class AnalyticsHistoryService {
         ORDER BY engagement DESC, "publishedAt" DESC, l.post_id
         LIMIT ${TOP_CONTENT}`,
       [scope.workspaceId, scope.profileId, range.from, range.to, scope.accountIds],
-    )) as (Omit<TopContentDto, 'publishedAt'> & { publishedAt: Date })[];
+    );
     return rows.map((r) => ({ ...r, publishedAt: r.publishedAt.toISOString() }));
   }
 }

@@ -23,10 +23,10 @@ import {
 const CONCURRENCY = 4;
 
 async function mapLimited<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]);
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
   return out;

@@ -86,7 +86,7 @@ export class CommentsService {
     const page = rows.slice(0, limit);
     return {
       comments: page.map(toCommentDto),
-      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
     };
   }
 }

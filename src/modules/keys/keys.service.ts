@@ -94,7 +94,7 @@ export class KeysService {
       throw new ApiError('account_not_allowed', "accountIds must lie inside the creating key's own accounts.");
     }
     const homeProfileId =
-      dto.homeProfileId ?? (profileIds && !profileIds.includes(auth.profileId) ? profileIds[0]! : auth.profileId);
+      dto.homeProfileId ?? (profileIds && !profileIds.includes(auth.profileId) ? profileIds[0] : auth.profileId);
     if (profileIds && !profileIds.includes(homeProfileId))
       throw ApiError.invalid('homeProfileId', 'homeProfileId must be one of profileIds.');
     if (dto.ownerUserId !== undefined && dto.ownerUserId !== auth.ownerUserId)
@@ -194,10 +194,10 @@ export class KeysService {
     ids: string[],
   ): Promise<void> {
     const unique = [...new Set(ids)];
-    const rows = (await m.query(
+    const rows = await m.query<{ id: string }[]>(
       'SELECT id FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
       [workspaceId, unique],
-    )) as { id: string }[];
+    );
     const found = new Set(rows.map((r) => r.id));
     const missing = unique.find((id) => !found.has(id));
     if (missing)

@@ -33,7 +33,7 @@ describe('rest-forwarder', () => {
       { method: 'POST', path: '/v1/posts', body: { content: 'hi', accountIds: ['a'] }, idempotencyKey: 'k-1' },
     );
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/posts', body: '{"content":"hi","accountIds":["a"]}' });
-    expect(seen[0]!.headers).toMatchObject({
+    expect(seen[0].headers).toMatchObject({
       authorization: 'Bearer svc_live_x',
       'idempotency-key': 'k-1',
       'content-type': 'application/json',
@@ -48,9 +48,9 @@ describe('rest-forwarder', () => {
       { authorization: 'Bearer k', baseUrl },
       { method: 'GET', path: '/v1/events', query: { page: 2, type: 'post.failed', limit: undefined } },
     );
-    expect(seen[0]!.url).toBe('/v1/events?page=2&type=post.failed');
-    expect(seen[0]!.headers['content-type']).toBeUndefined();
-    expect(seen[0]!.headers['idempotency-key']).toBeUndefined();
+    expect(seen[0].url).toBe('/v1/events?page=2&type=post.failed');
+    expect(seen[0].headers['content-type']).toBeUndefined();
+    expect(seen[0].headers['idempotency-key']).toBeUndefined();
   });
 
   it('should map an error envelope to isError with code, message, request id, details and Retry-After', async () => {

@@ -14,7 +14,7 @@ export const ACCEPTED_TYPE_LIST = Object.keys(ACCEPTED_MEDIA_TYPES) as AcceptedM
 
 /** `image/PNG; charset=x` → `image/png` (media types are case-insensitive; parameters do not count). */
 export function baseMediaType(value: string | undefined | null): string {
-  return (value ?? '').split(';')[0]!.trim().toLowerCase();
+  return (value ?? '').split(';')[0].trim().toLowerCase();
 }
 
 export function isAcceptedMediaType(value: string): value is AcceptedMediaType {

@@ -12,7 +12,6 @@ import { CreateUploadDto, MediaUploadDto, SignedUploadQueryDto, SignedUrlDto, Up
 import { MediaEntity } from './entities/media.entity';
 import {
   ACCEPTED_TYPE_LIST,
-  AcceptedMediaType,
   baseMediaType,
   isAcceptedMediaType,
   LOCAL_MAX_UPLOAD_BYTES,
@@ -110,7 +109,7 @@ export class MediaService {
     const expiresAt = new Date(Date.now() + UPLOAD_URL_TTL_MS);
     return {
       media,
-      uploadUrl: await this.storage.signUpload(media.key, type as AcceptedMediaType, expiresAt),
+      uploadUrl: await this.storage.signUpload(media.key, type, expiresAt),
       publicUrl: this.storage.publicUrl(media.key),
       expiresAt,
     };
@@ -189,12 +188,12 @@ export class MediaService {
 
   /** The file of this key exists, has no bytes yet, and its upload session (if any) still takes files. */
   private async assertAwaitingBytes(key: string): Promise<void> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ status: string; session_status: string | null }[]>(
       `SELECT m.status, s.status AS session_status
          FROM media m LEFT JOIN media_upload_sessions s ON s.id = m.session_id
         WHERE m.key = $1`,
       [key],
-    )) as { status: string; session_status: string | null }[];
+    );
     const row = rows[0];
     if (!row) throw ApiError.notFound('upload URL');
     if (row.status === 'uploaded') throw alreadyStored();

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
-import type { NetworkUrls } from './kit/definition';
+import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
 import { withPublishRun } from './kit/publish-run';
@@ -34,12 +34,14 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   endpointsFor(platform: PlatformName): AdapterEndpoints {
     const network = NETWORKS[platform];
-    const creds = this.config.credentials[platform];
-    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
+    const keys = network.configKeys;
+    const fallback = sandboxCredentials(platform, keys);
+    const { enabled, networkUrl } = this.config.sandbox;
+    const base = enabled ? sandboxUrls(platform, network.real, networkUrl) : network.real;
     return {
       ...base,
-      clientId: creds.clientId,
-      clientSecret: creds.clientSecret,
+      clientId: this.config.setting(keys.clientId, fallback.clientId),
+      clientSecret: this.config.setting(keys.clientSecret, fallback.clientSecret),
       timeoutMs: NETWORK_TIMEOUT_MS,
       processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,
@@ -59,12 +61,4 @@ export class PlatformRegistry implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.media.close();
   }
-}
-
-function prefix(e: NetworkUrls, base: string): NetworkUrls {
-  return {
-    apiBaseUrl: base + e.apiBaseUrl,
-    authBaseUrl: base + e.authBaseUrl,
-    ...(e.uploadBaseUrl ? { uploadBaseUrl: base + e.uploadBaseUrl } : {}),
-  };
 }

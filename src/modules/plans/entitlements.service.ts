@@ -25,10 +25,10 @@ export class EntitlementsService {
   ): Promise<void> {
     const limit = PLANS[auth.plan].quotas.posts_per_month;
     if (limit === null) return;
-    const [row] = (await manager.query(
+    const [row] = await manager.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
       [auth.workspaceId],
-    )) as { n: number }[];
+    );
     const usage = row?.n ?? 0;
     if (usage + adding > limit) {
       throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} posts per month.`, {
@@ -42,10 +42,10 @@ export class EntitlementsService {
   async assertProfileQuota(manager: EntityManager, auth: Pick<AuthContext, 'plan' | 'workspaceId'>): Promise<void> {
     const limit = PLANS[auth.plan].quotas.profiles;
     if (limit === null) return;
-    const [row] = (await manager.query(
+    const [row] = await manager.query<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL`,
       [auth.workspaceId],
-    )) as { n: number }[];
+    );
     const usage = row?.n ?? 0;
     if (usage + 1 > limit) {
       throw new ApiError('plan_limit', `The ${auth.plan} plan allows ${limit} profiles.`, {
@@ -99,7 +99,7 @@ export class EntitlementsService {
     const limit = PLANS[plan].quotas[quota];
     if (limit === null) return;
     await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]);
-    const [row] = (await manager.query(countSql, params)) as { n: number }[];
+    const [row] = await manager.query<{ n: number }[]>(countSql, params);
     const usage = row?.n ?? 0;
     if (usage + 1 > limit) {
       throw new ApiError('plan_limit', `The ${plan} plan allows ${limit} ${what}.`, {

@@ -57,10 +57,10 @@ export class PolicyService {
   async update(auth: AuthContext, dto: UpdatePolicyDto): Promise<PolicyResponseDto> {
     return this.dataSource.transaction(async (m) => {
       if (dto.approverUserIds?.length) {
-        const rows = (await m.query('SELECT id FROM users WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [
-          auth.workspaceId,
-          dto.approverUserIds,
-        ])) as { id: string }[];
+        const rows = await m.query<{ id: string }[]>(
+          'SELECT id FROM users WHERE workspace_id = $1 AND id = ANY($2::uuid[])',
+          [auth.workspaceId, dto.approverUserIds],
+        );
         const known = new Set(rows.map((r) => r.id));
         const unknown = dto.approverUserIds.find((id) => !known.has(id));
         if (unknown)

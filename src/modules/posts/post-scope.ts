@@ -19,9 +19,9 @@ export function postScopeCondition(alias: string, param = ':scopeAccountIds'): s
 /** True when the key may see the post (always for keys without an account restriction). */
 export async function isPostInScope(m: EntityManager, scope: PostScope, postId: string): Promise<boolean> {
   if (!scope.accountIds) return true;
-  const rows = (await m.query(
+  const rows = await m.query<unknown[]>(
     'SELECT 1 FROM post_targets WHERE post_id = $1 AND account_id <> ALL($2::uuid[]) LIMIT 1',
     [postId, scope.accountIds],
-  )) as unknown[];
+  );
   return rows.length === 0;
 }

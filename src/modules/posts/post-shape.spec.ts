@@ -1,4 +1,4 @@
-import { ApiError } from '@/common/errors/api-error';
+import { ApiError, isApiError } from '@/common/errors/api-error';
 import {
   checkContentPatch,
   CreateBody,
@@ -16,7 +16,7 @@ function errorOf(fn: () => unknown): ApiError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (isApiError(err)) return err;
     throw err;
   }
   throw new Error('expected an ApiError');
@@ -76,6 +76,18 @@ describe('normaliseCreate', () => {
       content: { contentType: 'text', message: 'Plain text' },
     });
     expect(n.paths.text).toBe('content');
+  });
+
+  it('should store a top-level firstComment in the content and name it as sent', () => {
+    const n = normaliseCreate({ content: 'Text', firstComment: 'Link in bio', accountIds: [A] });
+    expect(n.content.firstComment).toBe('Link in bio');
+    expect(n.paths.firstComment).toBe('firstComment');
+    expect(normaliseCreate({ content: { message: 'x', firstComment: 'c' }, targetIds: [A] }).content.firstComment).toBe(
+      'c',
+    );
+    expect(() =>
+      normaliseCreate({ content: { message: 'x', firstComment: 'c' }, firstComment: 'd', accountIds: [A] }),
+    ).toThrow('firstComment is given twice');
   });
 
   it('should make a newer-shape post without publishNow or scheduledAt a draft', () => {
@@ -227,6 +239,7 @@ describe('toPublishContent', () => {
       videoUrl: 'https://x.test/v.mp4',
       platformCaptions: {},
       perAccount: {},
+      firstComment: null,
       youtube: { title: 'T' },
     });
   });

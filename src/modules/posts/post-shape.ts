@@ -1,8 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from '@/common/errors/api-error';
-import { isPlatformName, PLATFORM_NAMES, PlatformName } from '@/modules/networks/platform-name';
-import { PublishContentDto } from './dto/create-post.dto';
+import { isPlatformName, PLATFORM_NAMES } from '@/modules/networks/platform-name';
+import { MAX_FIRST_COMMENT, PublishContentDto } from './dto/create-post.dto';
 import type { ContentType, PostContent } from './entities/post.entity';
 
 /**
@@ -24,6 +24,8 @@ export interface FieldPaths {
   media?: string;
   /** Prefix of per-platform options: 'platforms.' (newer shape) or the content prefix. */
   options: string;
+  /** Where the post's first comment came from when not the content object (newer shape `firstComment`). */
+  firstComment?: string;
 }
 
 export const STORED_PATHS: FieldPaths = { content: 'content.', options: 'content.' };
@@ -54,6 +56,7 @@ export interface CreateBody {
   addToQueue?: boolean;
   mediaUrls?: string[];
   platforms?: Record<string, Record<string, unknown>>;
+  firstComment?: string;
 }
 
 /** PublishContent fields that may also appear at the top level (legacy flat body). */
@@ -68,6 +71,8 @@ export const CONTENT_FIELDS = [
   'perAccount',
   ...PLATFORM_NAMES,
 ] as const;
+/** Stored PublishContent fields beyond the legacy flat ones (firstComment may also come at the top level). */
+const STORED_FIELDS: readonly string[] = [...CONTENT_FIELDS, 'firstComment'];
 const NEWER_FIELDS = ['accountIds', 'publishNow', 'addToQueue', 'mediaUrls', 'platforms'] as const;
 const OLDER_FIELDS = ['targetIds', 'saveAsDraft'] as const;
 
@@ -134,6 +139,12 @@ export function checkContentObject(raw: Record<string, unknown>, prefix: string)
           `${prefix}perAccount.${accountId}`,
           `${prefix}perAccount.${accountId} must be an object.`,
         );
+      const comment = overrides.firstComment;
+      const at = `${prefix}perAccount.${accountId}.firstComment`;
+      if (comment !== undefined && comment !== null && typeof comment !== 'string')
+        throw ApiError.invalid(at, `${at} must be a string (null or "" posts no first comment for this account).`);
+      if (typeof comment === 'string' && comment.length > MAX_FIRST_COMMENT)
+        throw ApiError.invalid(at, `${at} must be shorter than or equal to ${MAX_FIRST_COMMENT} characters.`);
     }
   }
   return raw;
@@ -160,10 +171,10 @@ export function toStoredContent(
   for (const [key, value] of Object.entries(fields)) {
     if (!defined(value)) continue;
     if (isPlatformName(key)) platforms[key] = value as Record<string, unknown>;
-    else if ((CONTENT_FIELDS as readonly string[]).includes(key)) out[key] = value;
+    else if (STORED_FIELDS.includes(key)) out[key] = value;
   }
   if (Object.keys(platforms).length > 0) out.platforms = platforms;
-  return out as Omit<PostContent, 'contentType'>;
+  return out;
 }
 
 /** Completes content: contentType inferred when absent, and the generic media/text rules. */
@@ -211,7 +222,7 @@ export function detectShape(body: CreateBody): RequestShape {
   const older = OLDER_FIELDS.filter((k) => body[k] !== undefined);
   if (newer.length > 0 && older.length > 0) {
     throw ApiError.invalid(
-      older[0]!,
+      older[0],
       `${older[0]} belongs to the older request shape and cannot be combined with ${newer[0]} (newer shape); use accountIds and publishNow/scheduledAt.`,
     );
   }
@@ -224,7 +235,7 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
   const shape = detectShape(body);
   const flat = CONTENT_FIELDS.filter((k) => field(body, k) !== undefined);
   if (body.content !== undefined && body.content !== null && flat.length > 0) {
-    throw ApiError.invalid(flat[0]!, `${flat[0]} must be inside content when content is given.`);
+    throw ApiError.invalid(flat[0], `${flat[0]} must be inside content when content is given.`);
   }
   const paths: FieldPaths = { content: 'content.', options: shape === 'newer' ? 'platforms.' : 'content.' };
   let fields: Record<string, unknown>;
@@ -253,6 +264,15 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
     if (content.imageUrls.length === 0) delete content.imageUrls;
     if (media.videoUrl) content.videoUrl = media.videoUrl;
     paths.media = 'mediaUrls';
+  }
+  if (body.firstComment !== undefined) {
+    if (content.firstComment !== undefined)
+      throw ApiError.invalid(
+        'firstComment',
+        'firstComment is given twice (top level and content.firstComment); give one of them.',
+      );
+    content.firstComment = body.firstComment;
+    paths.firstComment = 'firstComment';
   }
   if (body.platforms !== undefined) {
     const options = checkPlatformsObject(body.platforms);
@@ -315,7 +335,7 @@ export function mergeContent(current: PostContent, patch: Record<string, unknown
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     if (isPlatformName(key)) {
-      if (value === null) delete platforms[key as PlatformName];
+      if (value === null) delete platforms[key];
       else platforms[key] = value as Record<string, unknown>;
     } else if (value === null) {
       delete next[key];
@@ -327,7 +347,7 @@ export function mergeContent(current: PostContent, patch: Record<string, unknown
   const mediaChanged = patch.imageUrls !== undefined || patch.videoUrl !== undefined;
   if (patch.contentType === undefined && mediaChanged) delete next.contentType;
   if (patch.contentType === null) delete next.contentType;
-  return finishContent(next as unknown as PostContent, STORED_PATHS);
+  return finishContent(next, STORED_PATHS);
 }
 
 /** The stored content as the API shows it: PublishContent, platform options at the top level. */
@@ -342,6 +362,7 @@ export function toPublishContent(content: PostContent): Record<string, unknown> 
     videoUrl: rest.videoUrl ?? null,
     platformCaptions: rest.platformCaptions ?? {},
     perAccount: rest.perAccount ?? {},
+    firstComment: rest.firstComment ?? null,
     ...(platforms ?? {}),
   };
 }

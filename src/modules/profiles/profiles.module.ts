@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BrandingLogoController } from './branding-logo.controller';
+import { ProfileBrandingService } from './profile-branding.service';
 import { ProfileEntity } from './profile.entity';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesService } from './profiles.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ProfileEntity])],
-  controllers: [ProfilesController],
-  providers: [ProfilesService],
-  exports: [ProfilesService],
+  controllers: [ProfilesController, BrandingLogoController],
+  providers: [ProfilesService, ProfileBrandingService],
+  exports: [ProfilesService, ProfileBrandingService],
 })
 export class ProfilesModule {}

@@ -91,7 +91,7 @@ export class WebhookSender {
         dispatcher: this.agent.dispatcher,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const { text } = await readLimited(res.body as unknown as Body, RESPONSE_BODY_LIMIT);
+      const { text } = await readLimited(res.body, RESPONSE_BODY_LIMIT);
       const status = res.statusCode;
       if (status >= 200 && status < 300) return { ok: true, status, body: text, error: null };
       const error =

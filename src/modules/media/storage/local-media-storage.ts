@@ -24,10 +24,10 @@ export class LocalMediaStorage implements MediaStorage {
     this.root = resolve(config.media.MEDIA_LOCAL_DIR);
   }
 
-  async signUpload(key: string, type: AcceptedMediaType, expiresAt: Date): Promise<string> {
+  signUpload(key: string, type: AcceptedMediaType, expiresAt: Date): Promise<string> {
     const expires = Math.floor(expiresAt.getTime() / 1000);
     const query = new URLSearchParams({ expires: String(expires), sig: this.signer.sign(key, type, expires) });
-    return `${this.config.publicBaseUrl}/media/upload/${key}?${query.toString()}`;
+    return Promise.resolve(`${this.config.publicBaseUrl}/media/upload/${key}?${query.toString()}`);
   }
 
   publicUrl(key: string): string {

@@ -16,7 +16,7 @@ export class UploadSigner {
 
   constructor(config: AppConfig) {
     const derive = (ikm: Buffer) => Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), INFO, 32));
-    this.current = derive(config.tokenKeys.keys[config.tokenKeys.currentId]!);
+    this.current = derive(config.tokenKeys.keys[config.tokenKeys.currentId]);
     this.all = Object.values(config.tokenKeys.keys).map(derive);
   }
 

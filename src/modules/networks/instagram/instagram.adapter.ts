@@ -1,6 +1,8 @@
 import type {
   AccountCredentials,
   AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
   GrantedAccount,
   OAuthTokens,
   PlatformAdapter,
@@ -108,6 +110,11 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
           ]
         : [],
     );
+  }
+
+  /** The account comments on its own media (POST /{ig-media-id}/comments?message=). */
+  postComment(req: CommentRequest): Promise<CommentResult> {
+    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {

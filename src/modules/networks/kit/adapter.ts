@@ -66,6 +66,19 @@ export interface PublishResult {
   url?: string | null;
 }
 
+/** A comment by the account on its own published item (the post's first comment). */
+export interface CommentRequest {
+  account: AccountCredentials;
+  /** The published item: PublishResult.externalId. */
+  externalId: string;
+  text: string;
+}
+
+export interface CommentResult {
+  /** The network's id of the comment. */
+  id: string;
+}
+
 export interface ValidationIssue {
   field: string;
   message: string;
@@ -179,6 +192,13 @@ export interface PlatformAdapter {
    * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
    */
   checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
+
+  /**
+   * Networks whose API lets the account comment on its own item (first comment); absent where it
+   * does not (TikTok), and posts refuses a first comment for such a target when it is created.
+   * The adapter never repeats the call itself: an unknown outcome is the caller's to settle.
+   */
+  postComment?(req: CommentRequest): Promise<CommentResult>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;

@@ -118,3 +118,26 @@ describe('ThreadsAdapter (doc bodies)', () => {
     ]);
   });
 });
+
+describe('ThreadsAdapter first comment (doc bodies)', () => {
+  it('should reply with a TEXT container carrying reply_to_id, then threads_publish', async () => {
+    // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies:
+    // POST /me/threads { media_type, text, reply_to_id } → { id }; POST /{user}/threads_publish { creation_id } → { id }
+    const f = fakeFetch()
+      .on('POST', '/1234/threads', { body: { id: '1234567890' } })
+      .on('GET', '/1234567890', { body: { id: '1234567890', status: 'FINISHED' } })
+      .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
+      .on('GET', '/1234567', { body: { id: '1234567', permalink: 'https://www.threads.net/@u/post/abc' } });
+    const res = await make(f).postComment({ account, externalId: '17890000000000001', text: 'Link in bio' });
+    expect(res).toEqual({ id: '1234567' });
+    expect(f.calls[0].params).toMatchObject({
+      media_type: 'TEXT',
+      text: 'Link in bio',
+      reply_to_id: '17890000000000001',
+      access_token: 'th-token',
+    });
+    expect(f.calls.find((c) => c.url.pathname.endsWith('/threads_publish'))!.params).toMatchObject({
+      creation_id: '1234567890',
+    });
+  });
+});

@@ -1,13 +1,10 @@
-import type { NetworkDefinition } from '../kit/definition';
+import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { TikTokAdapter } from './tiktok.adapter';
 import { TikTokSandboxController } from './tiktok-sandbox.controller';
 import { TikTokSandbox } from './tiktok-sandbox.service';
 
-export const tiktokNetwork: NetworkDefinition = {
-  name: 'tiktok',
+export const tiktokNetwork: NetworkDefinition<'tiktok'> = defineNetwork('tiktok', TikTokAdapter, {
   configKeys: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET' },
   real: { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' },
-  sandbox: { apiBaseUrl: '/sandbox/tiktok', authBaseUrl: '/sandbox/tiktok' },
-  create: (endpoints) => new TikTokAdapter(endpoints),
   simulator: { controllers: [TikTokSandboxController], providers: [TikTokSandbox] },
-};
+});

@@ -58,10 +58,10 @@ export class PostLocks {
 
   /** Whether a live worker holds the post's lock right now (probes without keeping it). */
   async isHeld(postId: string): Promise<boolean> {
-    const [row] = (await this.ds.query(
+    const [row] = await this.ds.query<{ held: boolean }[]>(
       `SELECT CASE WHEN pg_try_advisory_lock(${KEY_SQL}) THEN NOT pg_advisory_unlock(${KEY_SQL}) ELSE true END AS held`,
       [postId],
-    )) as { held: boolean }[];
+    );
     return row?.held ?? false;
   }
 }

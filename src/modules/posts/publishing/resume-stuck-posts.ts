@@ -38,14 +38,14 @@ export class ResumeStuckPosts {
   /** Returns the ids of the posts re-enqueued. */
   async sweep(now = Date.now()): Promise<string[]> {
     const cutoff = new Date(now - this.stuckAfterMs);
-    const rows = (await this.ds.query(
+    const rows = await this.ds.query<{ id: string }[]>(
       `SELECT p.id FROM posts p
         WHERE p.state = 'processing' AND p.updated_at < $1
           AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id
                            AND (t.updated_at >= $1 OR (t.status = 'waiting_on_network' AND t.next_check_at >= $1)))
         ORDER BY p.updated_at LIMIT ${BATCH}`,
       [cutoff],
-    )) as { id: string }[];
+    );
     const resumed: string[] = [];
     // One job id per post per period: repeated sweeps do not pile up jobs, a later period can.
     const period = Math.floor(now / this.stuckAfterMs);

@@ -22,9 +22,10 @@ export class PostingQueueService {
   constructor(private readonly ds: DataSource) {}
 
   async get(auth: AuthContext, m: EntityManager = this.ds.manager): Promise<QueueDto> {
-    const rows = (await m.query(`SELECT timezone, slots FROM posting_queues WHERE profile_id = $1`, [
-      auth.profileId,
-    ])) as { timezone: string; slots: QueueSlot[] }[];
+    const rows = await m.query<{ timezone: string; slots: QueueSlot[] }[]>(
+      `SELECT timezone, slots FROM posting_queues WHERE profile_id = $1`,
+      [auth.profileId],
+    );
     return rows[0] ?? { timezone: 'UTC', slots: [] };
   }
 
@@ -57,10 +58,10 @@ export class PostingQueueService {
     now: Date,
   ): Promise<{ at: Date; attach: (postId: string) => Promise<void> }> {
     for (const at of await this.freeSlots(m, auth, now, CLAIM_CANDIDATES)) {
-      const rows = (await m.query(
+      const rows = await m.query<unknown[]>(
         `INSERT INTO posting_queue_slots (profile_id, slot_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING slot_at`,
         [auth.profileId, at],
-      )) as unknown[];
+      );
       if (rows.length === 1)
         return {
           at,
@@ -91,9 +92,10 @@ export class PostingQueueService {
   }
 
   private async taken(m: EntityManager, auth: AuthContext): Promise<Set<number>> {
-    const rows = (await m.query(`SELECT slot_at FROM posting_queue_slots WHERE profile_id = $1 AND slot_at > now()`, [
-      auth.profileId,
-    ])) as { slot_at: Date }[];
+    const rows = await m.query<{ slot_at: Date }[]>(
+      `SELECT slot_at FROM posting_queue_slots WHERE profile_id = $1 AND slot_at > now()`,
+      [auth.profileId],
+    );
     return new Set(rows.map((r) => new Date(r.slot_at).getTime()));
   }
 }

@@ -22,12 +22,12 @@ interface Caller {
  * of a post it inserts, so the periods are the ones its insert counts in.
  */
 export async function readPostUsage(m: EntityManager, c: Caller): Promise<PostUsage> {
-  const rows = (await m.query(
+  const rows = await m.query<PostUsage[]>(
     `SELECT
        coalesce((SELECT n FROM post_usage WHERE subject = $1 AND period = 'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')), 0)::int AS month,
        coalesce((SELECT n FROM post_usage WHERE subject = $2 AND period = 'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')), 0)::int AS day`,
     [c.workspaceId, c.keyId],
-  )) as PostUsage[];
+  );
   return rows[0] ?? { month: 0, day: 0 };
 }
 

@@ -53,7 +53,7 @@ describe('PostValidationService', () => {
       mediaUrls: ['https://x.test/a.png'],
       platforms: { facebook: {} },
     });
-    expect(service.check(req.content, [targets[1]!], req.paths).map((e) => e.field)).toEqual([
+    expect(service.check(req.content, [targets[1]], req.paths).map((e) => e.field)).toEqual([
       'mediaUrls',
       'platforms.youtube.title',
       'content',
@@ -62,7 +62,7 @@ describe('PostValidationService', () => {
 
   it('should map fields to the legacy flat body', () => {
     const req = normaliseCreate({ message: 'way too long a message' } as never);
-    expect(service.check(req.content, [targets[0]!], req.paths)).toEqual([
+    expect(service.check(req.content, [targets[0]], req.paths)).toEqual([
       { accountId: FB, platform: 'facebook', field: 'message', message: 'Too long.' },
     ]);
   });
@@ -77,7 +77,7 @@ describe('PostValidationService', () => {
       expect((err as { details: { errors: unknown[] } }).details.errors).toHaveLength(2);
       expect((err as Error).message).toContain('youtube');
     }
-    expect(() => service.assertValid(req.content, [targets[0]!], req.paths)).not.toThrow();
+    expect(() => service.assertValid(req.content, [targets[0]], req.paths)).not.toThrow();
   });
 
   it('should point at per-account overrides', () => {
@@ -86,17 +86,17 @@ describe('PostValidationService', () => {
       message: 'ok',
       perAccount: { [YT]: { caption: 'overridden caption', title: 'x' } },
     };
-    expect(requestField('text', content, targets[1]!, STORED_PATHS)).toBe(`content.perAccount.${YT}.caption`);
-    expect(requestField('options.title', content, targets[1]!, STORED_PATHS)).toBe(`content.perAccount.${YT}.title`);
-    expect(requestField('imageUrls[2]', content, targets[1]!, STORED_PATHS)).toBe('content.imageUrls[2]');
-    expect(requestField('youtube.privacyStatus', content, targets[1]!, STORED_PATHS)).toBe(
+    expect(requestField('text', content, targets[1], STORED_PATHS)).toBe(`content.perAccount.${YT}.caption`);
+    expect(requestField('options.title', content, targets[1], STORED_PATHS)).toBe(`content.perAccount.${YT}.title`);
+    expect(requestField('imageUrls[2]', content, targets[1], STORED_PATHS)).toBe('content.imageUrls[2]');
+    expect(requestField('youtube.privacyStatus', content, targets[1], STORED_PATHS)).toBe(
       'content.youtube.privacyStatus',
     );
-    expect(requestField('videoUrl', { ...content, contentType: 'video' }, targets[1]!, STORED_PATHS)).toBe(
+    expect(requestField('videoUrl', { ...content, contentType: 'video' }, targets[1], STORED_PATHS)).toBe(
       'content.videoUrl',
     );
     expect(
-      requestField('imageUrls', content, targets[1]!, { content: '', options: 'platforms.', media: 'mediaUrls' }),
+      requestField('imageUrls', content, targets[1], { content: '', options: 'platforms.', media: 'mediaUrls' }),
     ).toBe('mediaUrls');
   });
 

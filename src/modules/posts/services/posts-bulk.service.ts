@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthContext } from '@/common/auth/auth-context';
-import { ApiError } from '@/common/errors/api-error';
+import { ApiError, isApiError } from '@/common/errors/api-error';
 import { firstValidationProblem } from '@/common/errors/validation';
 import { PLANS } from '@/modules/plans/plans';
 import { BulkCreatePostsDto, CreatePostDto } from '../dto/create-post.dto';
@@ -30,7 +30,7 @@ const FIELD_OF_CODE: Record<string, string> = {
 type Outcome = { ok: true; checked: CheckedCreate } | { ok: false; errors: BulkPostErrorDto[] };
 
 function errorOf(err: unknown): BulkPostErrorDto {
-  if (!(err instanceof ApiError)) throw err;
+  if (!isApiError(err)) throw err;
   const details = err.details as { field?: unknown } | undefined;
   const field = typeof details?.field === 'string' ? details.field : (FIELD_OF_CODE[err.code] ?? 'posts');
   return { code: err.code, field, message: err.message };
@@ -57,11 +57,11 @@ export class PostsBulkService {
     const m = this.ds.manager;
     const outcomes = await this.checkAll(m, auth, prepared, now);
     const errors = outcomes.map((o) => (o.ok ? [] : o.errors));
-    for (const [index, e] of await this.slotErrors(m, auth, prepared, now)) errors[index]!.push(e);
+    for (const [index, e] of await this.slotErrors(m, auth, prepared, now)) errors[index].push(e);
     const capError = await this.batchCapError(m, auth, dto.posts.length, now);
     if (capError)
       for (let i = capError.allowed; i < errors.length; i++)
-        errors[i]!.push({ code: capError.error.code, field: 'posts', message: capError.error.message });
+        errors[i].push({ code: capError.error.code, field: 'posts', message: capError.error.message });
     const results = errors.map((e, index) => ({ index, valid: e.length === 0, errors: e }));
     return { valid: results.every((r) => r.valid), results };
   }

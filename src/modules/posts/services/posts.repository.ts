@@ -154,26 +154,26 @@ export class PostsRepository {
 
   /** Posts the key created since `since` (the daily cap; index posts(created_by_key_id, created_at)). */
   async countCreatedByKeySince(m: EntityManager, keyId: string, since: Date): Promise<number> {
-    const [row] = (await m.query(
+    const [row] = await m.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM posts WHERE created_by_key_id = $1 AND created_at >= $2',
       [keyId, since],
-    )) as { n: number }[];
+    );
     return row?.n ?? 0;
   }
 
   /** Scheduled posts whose time has come (partial index ix_posts_due). */
   async findDueScheduled(limit: number): Promise<{ id: string }[]> {
-    return this.ds.query(
+    return this.ds.query<{ id: string }[]>(
       `SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
       [limit],
-    ) as Promise<{ id: string }[]>;
+    );
   }
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
   async findStaleQueued(olderThanMs: number, limit: number): Promise<{ id: string; version: number }[]> {
-    return this.ds.query(
+    return this.ds.query<{ id: string; version: number }[]>(
       `SELECT id, version FROM posts WHERE state = 'queued' AND updated_at < now() - $1 * interval '1 millisecond' ORDER BY updated_at LIMIT $2`,
       [olderThanMs, limit],
-    ) as Promise<{ id: string; version: number }[]>;
+    );
   }
 }

@@ -27,13 +27,13 @@ export class WebhookSweepProcessor {
 
   /** Returns the number of deliveries re-queued. */
   async sweep(limit = 500): Promise<number> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ id: string; attempts: number; event_id: string | null }[]>(
       `SELECT id, attempts, event_id FROM webhook_deliveries
         WHERE (status = 'pending' AND updated_at < now() - ${OVERDUE})
            OR (status = 'failed' AND next_attempt_at < now() - ${OVERDUE})
         ORDER BY updated_at LIMIT $1`,
       [limit],
-    )) as { id: string; attempts: number; event_id: string | null }[];
+    );
     let requeued = 0;
     for (const row of rows) {
       const job = await this.queues.queue('webhooks').getJob(row.id);
