@@ -72,7 +72,7 @@ describe('sandbox outcomes (magic words through the API)', () => {
     expect(await waitForFinal(t, postId)).toBe('failed');
     const post = await seen(postId);
     expect(post.state).toBe('failed');
-    return post.targets[0]!;
+    return post.targets[0];
   }
 
   async function accountEvents(accountId: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
@@ -111,7 +111,7 @@ describe('sandbox outcomes (magic words through the API)', () => {
     expect(res.body.account.status).toBe('expired');
     const events = await accountEvents(account.id);
     expect(events.map((e) => e.type)).toEqual(['account.disconnected']);
-    expect(events[0]!.data).toMatchObject({ reason: 'token_revoked', account: { id: account.id, status: 'expired' } });
+    expect(events[0].data).toMatchObject({ reason: 'token_revoked', account: { id: account.id, status: 'expired' } });
   });
 
   it('should say the outcome is unknown without sending the item twice', async () => {
