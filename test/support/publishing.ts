@@ -145,7 +145,7 @@ export async function sandboxItems(
   account: { platform: PlatformName; platformAccountId: string },
 ): Promise<string[]> {
   const lists: Partial<Record<PlatformName, string[]>> = {
-    facebook: ['facebook', 'page', account.platformAccountId, 'items'],
+    facebook: ['facebook', 'item', 'of', account.platformAccountId],
     linkedin: ['linkedin', 'post', 'of', account.platformAccountId],
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
