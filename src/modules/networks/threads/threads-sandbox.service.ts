@@ -3,6 +3,7 @@ import { addDays } from '../kit/days';
 import {
   graphFail,
   GraphErrorSpec,
+  graphMagicErrors,
   longLivedToken,
   oauthFail,
   ownedObject,
@@ -52,15 +53,7 @@ export const THREADS_CONTAINERS: ContainerDialect = {
     invalidTarget: () => thFail('Invalid parameter: reply_to_id', { code: 100 }),
     refused: (message) => thFail(message, { code: 100 }),
   },
-  magic: {
-    fail: (message) => thFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-    flaky: (message) =>
-      thFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      }),
-  },
+  magic: graphMagicErrors('THApiException'),
   errors: {
     textTooLong: () => thFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }),
     textRequired: () => thFail('Param text is required for TEXT posts.', { code: 100 }),
