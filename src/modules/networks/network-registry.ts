@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
+import { capsWithOverrides, PublishingCap } from './kit/caps';
 import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
@@ -20,6 +21,17 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   constructor(private readonly config: AppConfig) {
     this.media = new SafeMediaFetch(mediaAllowsPrivateUrls(config));
+    const known = new Set(Object.values(NETWORKS).flatMap((n) => n.caps.map((c) => `${n.name}.${c.name}`)));
+    const unknown = Object.keys(config.networkCaps).filter((k) => !known.has(k));
+    if (unknown.length > 0)
+      throw new Error(
+        `NETWORK_CAPS names no cap a network declares: ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+      );
+  }
+
+  /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */
+  caps(platform: PlatformName): PublishingCap[] {
+    return capsWithOverrides(platform, NETWORKS[platform].caps, this.config.networkCaps);
   }
 
   get(platform: PlatformName): PlatformAdapter {

@@ -20,6 +20,8 @@ import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { firstCapLimit } from '../kit/caps';
+import { instagramNetwork } from './instagram.network';
 import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -65,6 +67,11 @@ export class InstagramSandboxController {
   }
 
   /** Creates a container: image_url, video_url (REELS/VIDEO), or CAROUSEL children. */
+  /** The network's publishing cap (its definition's, NETWORK_CAPS applied): media_publish refuses past it. */
+  private dailyQuota(): number {
+    return firstCapLimit(instagramNetwork, this.config.networkCaps);
+  }
+
   @Post(`${V}/:igId/media`)
   async createContainer(
     @SandboxToken(NET) token: TokenInfo,
@@ -82,20 +89,13 @@ export class InstagramSandboxController {
   ): Promise<{ id: string }> {
     const account = await this.ig.authorize(igId, token);
     const permalinkBase = `${this.config.publicBaseUrl}/sandbox/instagram/www/p`;
-    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase);
+    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase, this.dailyQuota());
   }
 
   @Get(`${V}/:igId/content_publishing_limit`)
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    return {
-      data: [
-        {
-          quota_usage: await this.containers.publishedLastDay(NET, account.id),
-          config: { quota_total: IG.dailyQuota, quota_duration: 86400 },
-        },
-      ],
-    };
+    return this.containers.publishingLimit(NET, account.id, this.dailyQuota());
   }
 
   @Get(`${V}/:igId/media`)

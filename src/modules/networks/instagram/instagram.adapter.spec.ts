@@ -257,6 +257,19 @@ describe('InstagramAdapter (doc bodies)', () => {
       since: String(Date.parse('2026-03-01T00:00:00Z') / 1000),
     });
   });
+
+  it('should read the publishing cap with content_publishing_limit (quota_usage and config)', async () => {
+    // Response example of https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit/
+    const f = fakeFetch().on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
+      body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] },
+    });
+    await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
+    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
+    const full = fakeFetch().on('GET', '/content_publishing_limit', {
+      body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
+    });
+    await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
+  });
 });
 
 describe('InstagramAdapter first comment (doc bodies)', () => {

@@ -1,5 +1,6 @@
 import type { MediaLimits } from '@/config/config';
 import type { PlatformName } from '../platform-name';
+import type { NetworkCapUsage } from './caps';
 
 /** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
 export type ErrorCategory =
@@ -192,6 +193,12 @@ export interface PlatformAdapter {
    * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
    */
   checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
+
+  /**
+   * Networks that report their publishing cap (Instagram content_publishing_limit, Threads
+   * threads_publishing_limit, TikTok creator_info): what they say about the definition's first cap.
+   */
+  publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
 
   /**
    * Networks whose API lets the account comment on its own item (first comment); absent where it

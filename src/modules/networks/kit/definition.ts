@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { AdapterEndpoints, PlatformAdapter } from './adapter';
+import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
 export interface NetworkAppKeys {
@@ -25,6 +26,11 @@ export interface NetworkDefinition<Name extends string = PlatformName> {
   configKeys: NetworkAppKeys;
   real: NetworkUrls;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
+  /**
+   * The publishing caps the network documents (figure and source cited); the first one is the
+   * cap the adapter's `publishingUsage` reads from the network where it offers it.
+   */
+  caps: PublishingCap[];
   /** The simulator under /sandbox/<name> (registered by SandboxModule). */
   simulator: { controllers: Type[]; providers: Provider[] };
 }

@@ -117,6 +117,15 @@ describe('ThreadsAdapter (doc bodies)', () => {
       { date: '2026-03-01', views: 10, reach: 10, engagement: 7, shares: 1, followers: 88 },
     ]);
   });
+
+  it('should read the publishing cap with threads_publishing_limit (quota_usage and config)', async () => {
+    // Example response of https://developers.facebook.com/docs/threads/overview/#rate-limiting ("Posts")
+    const f = fakeFetch().on('GET', `/${account.platformAccountId}/threads_publishing_limit`, {
+      body: { data: [{ quota_usage: 4, config: { quota_total: 250, quota_duration: 86400 } }] },
+    });
+    await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 4, limit: 250, exhausted: false });
+    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'th-token' });
+  });
 });
 
 describe('ThreadsAdapter first comment (doc bodies)', () => {

@@ -1,4 +1,11 @@
-import type { AdapterEndpoints, GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import type {
+  AccountCredentials,
+  AdapterEndpoints,
+  GrantedAccount,
+  OAuthTokens,
+  PlatformAdapter,
+} from '../kit/adapter';
+import type { NetworkCapUsage } from '../kit/caps';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { ItemCounters } from '../kit/metrics';
@@ -7,7 +14,7 @@ import { consentUrl, ConsentParams } from '../kit/oauth';
 import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
+import { graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
 
 export const THREADS_SCOPES = [
   'threads_basic',
@@ -124,6 +131,11 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         metadata: {},
       },
     ];
+  }
+
+  /** The 250 posts per 24 h cap as Threads counts it (threads_publishing_limit). */
+  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return readPublishingLimit(this.graph, 'threads_publishing_limit', account.platformAccountId, account.accessToken);
   }
 }
 

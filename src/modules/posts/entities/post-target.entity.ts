@@ -25,6 +25,9 @@ export type FirstCommentStatus = 'attempting' | 'success' | 'failed';
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
 @Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])
+// Network caps count published targets per account (or per network, for a per-app cap) in a window.
+@Index('ix_post_targets_account_published', ['accountId', 'publishedAt'], { where: "status = 'success'" })
+@Index('ix_post_targets_platform_published', ['platform', 'publishedAt'], { where: "status = 'success'" })
 export class PostTargetEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
