@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { ProfilesModule } from '../profiles/profiles.module';
 import { ConnectFlowService } from './connect-flow.service';
 import { ConnectPagesController } from './connect-pages.controller';
 import { ConnectSessionsService } from './connect-sessions.service';
@@ -8,7 +9,7 @@ import { ConnectController } from './connect.controller';
 import { ConnectSessionEntity } from './entities/connect-session.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ConnectSessionEntity]), AccountsModule],
+  imports: [TypeOrmModule.forFeature([ConnectSessionEntity]), AccountsModule, ProfilesModule],
   controllers: [ConnectController, ConnectPagesController],
   providers: [ConnectSessionsService, ConnectFlowService],
   exports: [ConnectSessionsService],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
+import { AccountsModule } from '../accounts/accounts.module';
 import { PolicyModule } from '../policy/policy.module';
 import { PostCountEntity, PostPlatformCountEntity } from './entities/post-count.entity';
 import { PostHistoryEntity } from './entities/post-history.entity';
@@ -35,8 +35,8 @@ import { PostsRepository } from './services/posts.repository';
       PostHistoryEntity,
       PostCountEntity,
       PostPlatformCountEntity,
-      SocialAccountEntity,
     ]),
+    AccountsModule,
     PolicyModule,
   ],
   controllers: [PostsController, PostActionsController, QueueController],

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module';
 import { ProfileEntity } from './profile.entity';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesService } from './profiles.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ProfileEntity])],
+  imports: [TypeOrmModule.forFeature([ProfileEntity]), AccountsModule],
   controllers: [ProfilesController],
   providers: [ProfilesService],
   exports: [ProfilesService],
