@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { PlatformName } from '@/modules/networks/platform-name';
+import { esc } from '@/common/http/escape-html';
 
 /**
  * The hosted connect pages: plain, server-rendered, accessible HTML (no scripts). Every value
@@ -27,15 +28,6 @@ const HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 };
-
-export function esc(value: string | number | null | undefined): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export function platformLabel(platform: PlatformName): string {
   return PLATFORM_LABELS[platform];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { ACCEPTED_TYPE_LIST } from './media-types';
+import { esc } from '@/common/http/escape-html';
 
 /**
  * The hosted upload page: server-rendered, plain, accessible HTML. A small inline script (CSP
@@ -30,15 +31,6 @@ input[type=file]::file-selector-button { font: inherit; min-height: 44px; paddin
 li button.remove { margin: .25rem 0 .25rem .5rem; padding: .25rem .75rem; }
 .error { color: #a00000; font-weight: bold; }
 .muted { color: #555; }`;
-
-export function esc(value: string | number | null | undefined): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export function sendPage(res: Response, page: HostedPage): void {
   for (const [k, v] of Object.entries({ ...BASE_HEADERS, ...page.headers })) res.setHeader(k, v);
