@@ -32,6 +32,8 @@ const arg = (name, fallback) => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
   return hit ? Number(hit.split('=')[1]) : fallback;
 };
+// --only=<regexp>: just the scenarios whose name matches (while working on one of them).
+const only = new RegExp(process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? '', 'i');
 const C = {
   duration: arg('duration', Number(process.env.BENCH_DURATION ?? (quick ? 2 : 10))),
   pairs: arg('pairs', 3),
@@ -186,7 +188,7 @@ async function main() {
       );
       accounts.push(rows[0].id);
     }
-    for (const l of lists) await seedPosts(db, l, l.n);
+    if (only.test('GET /v1/posts?limit=20')) for (const l of lists) await seedPosts(db, l, l.n);
 
     const serviceEnv = {
       PROCESS_ROLE: 'all',
@@ -201,7 +203,7 @@ async function main() {
       // gets the same share (the default 10 is a fairness cap between tenants, not a speed limit).
       WEBHOOK_CONCURRENCY_PER_WORKSPACE: '50',
       // The default level: a production process logs each request (to /dev/null here).
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env.XLOG ?? 'info',
     };
     const url = await app.start(serviceEnv);
     const bare = await startChild('bench/lib/bare-server.mjs', {
@@ -278,7 +280,7 @@ async function main() {
         }
       }
     };
-    for (const s of http) {
+    for (const s of http.filter((h) => only.test(h.name))) {
       process.stdout.write(`${s.name}: `);
       const pairs = [];
       for (let i = 0; i < C.pairs; i++) {
@@ -297,7 +299,7 @@ async function main() {
     await resetUsage();
 
     // Publishing pipeline: N posts × 3 targets queued at one instant; from then until all final.
-    {
+    if (only.test('Publishing pipeline (posts × 3 targets)')) {
       const name = 'Publishing pipeline (posts × 3 targets)';
       process.stdout.write(`${name}: `);
       const serviceQ = new Queue('publish', { connection: bullConnection(app.redisUrl), prefix: bullPrefix });
@@ -332,7 +334,7 @@ async function main() {
     await resetUsage();
 
     // Webhook fan-out: one event to N subscriptions (5% answering 500, 5% hanging C.hangMs).
-    {
+    if (only.test('Webhook fan-out (1 event)')) {
       const name = 'Webhook fan-out (1 event)';
       process.stdout.write(`${name}: `);
       const bareQ = new Queue('bare-dispatch', { connection: bullConnection(app.redisUrl), prefix: bareBull });
@@ -400,7 +402,7 @@ async function main() {
     console.table(rows);
     const data = { at: new Date().toISOString(), node: process.version, quick, config: C, results, rows };
     const file = writeResults(quick ? 'quick-' : 'full-', data);
-    copyFileSync(file, join(root, 'bench/results/latest.json'));
+    if (!only.source || only.source === '(?:)') copyFileSync(file, join(root, 'bench/results/latest.json'));
     const failed =
       gate === 'floor' ? results.filter((r) => !(r.ratio >= (FLOORS[r.name] ?? 0))) : results.filter((r) => !r.ok);
     const errors = results.filter((r) => r.errors > 0);

@@ -13,6 +13,7 @@ import { TargetsWaitingOnNetwork1795230000000 } from './1795230000000-TargetsWai
 import { PostUsage1795525000000 } from './1795525000000-PostUsage';
 import { ConnectBrowserBinding1795600000000 } from './1795600000000-ConnectBrowserBinding';
 import { PostingQueues1795610000000 } from './1795610000000-PostingQueues';
+import { ProfileBranding1795620000000 } from './1795620000000-ProfileBranding';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -30,5 +31,6 @@ export const MIGRATIONS: Function[] = [
   PostUsage1795525000000,
   ConnectBrowserBinding1795600000000,
   PostingQueues1795610000000,
+  ProfileBranding1795620000000,
   // @generated-list
 ];

@@ -96,19 +96,6 @@ export const configSchema = z
     OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     // Worker role: serve /metrics on this port (the worker has no HTTP server otherwise); unset = none.
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-    // Network app credentials; in sandbox mode the sandbox accepts any values.
-    FACEBOOK_APP_ID: z.string().default('sandbox-facebook-app'),
-    FACEBOOK_APP_SECRET: z.string().default('sandbox-facebook-secret'),
-    INSTAGRAM_APP_ID: z.string().default('sandbox-instagram-app'),
-    INSTAGRAM_APP_SECRET: z.string().default('sandbox-instagram-secret'),
-    THREADS_APP_ID: z.string().default('sandbox-threads-app'),
-    THREADS_APP_SECRET: z.string().default('sandbox-threads-secret'),
-    LINKEDIN_CLIENT_ID: z.string().default('sandbox-linkedin-client'),
-    LINKEDIN_CLIENT_SECRET: z.string().default('sandbox-linkedin-secret'),
-    TIKTOK_CLIENT_KEY: z.string().default('sandbox-tiktok-client'),
-    TIKTOK_CLIENT_SECRET: z.string().default('sandbox-tiktok-secret'),
-    YOUTUBE_CLIENT_ID: z.string().default('sandbox-youtube-client'),
-    YOUTUBE_CLIENT_SECRET: z.string().default('sandbox-youtube-secret'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.TOKEN_ENCRYPTION_KEY) {
@@ -173,12 +160,11 @@ export class AppConfig {
   readonly rateLimit: { perMinute: number; perHour: number };
   /** /metrics and /queues: off unless an operator token is configured. */
   readonly operator: { token: string | undefined; metricsPort: number | undefined };
-  readonly credentials: Record<
-    'facebook' | 'instagram' | 'threads' | 'linkedin' | 'tiktok' | 'youtube',
-    { clientId: string; clientSecret: string }
-  >;
+  /** Variables outside the schema: network app credentials, named by each network's definition (see `setting`). */
+  private readonly unlisted: Readonly<Record<string, string>>;
 
-  constructor(env: Env) {
+  constructor(env: Env, unlisted: Record<string, string> = {}) {
+    this.unlisted = unlisted;
     this.env = env.NODE_ENV;
     this.port = env.PORT;
     this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
@@ -235,14 +221,15 @@ export class AppConfig {
     this.schedulerSweepMs = env.SCHEDULER_SWEEP_MS;
     this.rateLimit = { perMinute: env.RATE_LIMIT_PER_MINUTE, perHour: env.RATE_LIMIT_PER_HOUR };
     this.operator = { token: env.OPERATOR_TOKEN, metricsPort: env.METRICS_PORT };
-    this.credentials = {
-      facebook: { clientId: env.FACEBOOK_APP_ID, clientSecret: env.FACEBOOK_APP_SECRET },
-      instagram: { clientId: env.INSTAGRAM_APP_ID, clientSecret: env.INSTAGRAM_APP_SECRET },
-      threads: { clientId: env.THREADS_APP_ID, clientSecret: env.THREADS_APP_SECRET },
-      linkedin: { clientId: env.LINKEDIN_CLIENT_ID, clientSecret: env.LINKEDIN_CLIENT_SECRET },
-      tiktok: { clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET },
-      youtube: { clientId: env.YOUTUBE_CLIENT_ID, clientSecret: env.YOUTUBE_CLIENT_SECRET },
-    };
+  }
+
+  /**
+   * A free-form variable the schema does not list, or `fallback` when it is unset or empty: a
+   * network app's client id and secret, whose names each network's definition declares
+   * (src/modules/networks/<network>/<network>.network.ts), so adding a network touches no config.
+   */
+  setting(name: string, fallback: string): string {
+    return this.unlisted[name] ?? fallback;
   }
 
   get runsApi(): boolean {
@@ -281,7 +268,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: R
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration:\n${describeConfigIssues(parsed.error.issues, input).join('\n')}`);
   }
-  return new AppConfig(parsed.data);
+  return new AppConfig(parsed.data, input as Record<string, string>);
 }
 
 /**

@@ -62,7 +62,10 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
     expect(offered).toBeGreaterThan(1);
     const labels = await page.locator('label').allInnerTexts();
     expect(await page.locator('legend').allInnerTexts()).toEqual(['Facebook Pages']);
-    expect(await page.locator('main p').first().innerText()).toMatch(/gives access to \d+ Pages\./);
+    expect(await page.locator('main p.ask').innerText()).toMatch(
+      /^Test workspace \d+ wants to publish to your Facebook Pages\.$/,
+    );
+    expect(await page.locator('main p').nth(1).innerText()).toMatch(/gives access to \d+ Pages\./);
     await boxes.nth(0).check();
     await boxes.nth(offered - 1).check();
     await page.getByRole('button', { name: 'Connect selected' }).click();

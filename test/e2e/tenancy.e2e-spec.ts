@@ -30,6 +30,7 @@ describe('tenancy: profiles, keys, policy, plans', () => {
         name: 'Acme',
         description: 'Customer Acme',
         externalId: 'cus_42',
+        branding: { displayName: null, logoUrl: null, accentColor: null, supportUrl: null, hostedLogoUrl: null },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

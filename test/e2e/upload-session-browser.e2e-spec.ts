@@ -84,6 +84,7 @@ suite('hosted upload session in a browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && errors.push(r.url()));
 
     await page.goto(created.url!);
     await page.getByRole('heading', { name: 'Upload media' }).waitFor();

@@ -1510,7 +1510,30 @@ export interface components {
             message: string;
             platform: string | null;
         };
+        ProfileBrandingDto: {
+            accentColor: string | null;
+            displayName: string | null;
+            /** @description This service's copy of the logo, as the hosted pages load it (`/branding/{profileId}/logo?v=…`). */
+            hostedLogoUrl: string | null;
+            /** @description The URL the logo was fetched from. */
+            logoUrl: string | null;
+            supportUrl: string | null;
+        };
+        ProfileBrandingInputDto: {
+            /** @description Accent colour of buttons and the header rule, `#rrggbb`. */
+            accentColor?: string | null;
+            /** @description The name people see ("Acme wants to publish to your Facebook Pages"), 1 to 80 characters. */
+            displayName?: string | null;
+            /**
+             * @description An https URL of a PNG, JPEG, WebP or GIF logo of at most 512 KB (SVG is refused: it can carry
+             *     scripts). Fetched once when set, through the SSRF-safe agent, and served from this service.
+             */
+            logoUrl?: string | null;
+            /** @description Where a person asks for help: an https URL or a mailto: address. */
+            supportUrl?: string | null;
+        };
         ProfileDto: {
+            branding: components["schemas"]["ProfileBrandingDto"];
             createdAt: string;
             description: string | null;
             externalId: string | null;
@@ -1747,6 +1770,8 @@ export interface components {
             scheduledAt?: string | null;
         };
         UpdateProfileDto: {
+            /** @description Hosted pages' branding (merge patch; `null` clears it). */
+            branding?: components["schemas"]["ProfileBrandingInputDto"] | (never | null);
             description?: string;
             externalId?: string;
             name?: string;
@@ -2050,6 +2075,8 @@ export type SchemaPostStatusDto = components['schemas']['PostStatusDto'];
 export type SchemaPostTargetDto = components['schemas']['PostTargetDto'];
 export type SchemaPostValidationDto = components['schemas']['PostValidationDto'];
 export type SchemaPostValidationErrorDto = components['schemas']['PostValidationErrorDto'];
+export type SchemaProfileBrandingDto = components['schemas']['ProfileBrandingDto'];
+export type SchemaProfileBrandingInputDto = components['schemas']['ProfileBrandingInputDto'];
 export type SchemaProfileDto = components['schemas']['ProfileDto'];
 export type SchemaProfileListDto = components['schemas']['ProfileListDto'];
 export type SchemaProfileResponseDto = components['schemas']['ProfileResponseDto'];
@@ -7741,6 +7768,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Berlin",
+                 *       "slots": [
+                 *         {
+                 *           "day": "mon",
+                 *           "time": "09:00"
+                 *         },
+                 *         {
+                 *           "day": "wed",
+                 *           "time": "17:30"
+                 *         },
+                 *         {
+                 *           "day": "fri",
+                 *           "time": "12:00"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PutQueueDto"];
             };
         };

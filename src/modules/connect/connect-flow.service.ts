@@ -9,9 +9,11 @@ import { AppConfig } from '@/config/config';
 import { AccountConnectionsService } from '../accounts/account-connections.service';
 import { AccountsService } from '../accounts/accounts.service';
 import { ProfilesService } from '../profiles/profiles.service';
+import { ProfileBrandingService } from '../profiles/profile-branding.service';
 import { GrantedAccount, OAuthTokens, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { isPlatformName, PlatformName } from '@/modules/networks/platform-name';
+import type { Brand } from '@/common/hosted-pages/hosted-page';
 import { HostedOutcome, messagePage, redirect, resultPage, selectionPage } from './connect-pages';
 import { ConnectSessionsService, EXPIRED, randomToken } from './connect-sessions.service';
 import { ConnectSessionEntity, ConnectSessionError } from './entities/connect-session.entity';
@@ -25,11 +27,13 @@ interface PendingGrant {
 }
 
 const INVALID_LINK = messagePage(404, 'Link not valid', 'This connect link is not valid. Ask for a new one.');
-const OTHER_BROWSER = messagePage(
-  400,
-  'Started in another browser',
-  'This sign-in was started in another browser, so it cannot finish here. Open the connect link you were given in this browser to start again.',
-);
+const otherBrowser = (brand: Brand) =>
+  messagePage(
+    400,
+    'Started in another browser',
+    'This sign-in was started in another browser, so it cannot finish here. Open the connect link you were given in this browser to start again.',
+    brand,
+  );
 
 /** Name of the cookie binding a connect flow to its browser (`__Host-` needs https; plain http is development). */
 export function connectCookieName(config: AppConfig): string {
@@ -92,6 +96,7 @@ export class ConnectFlowService {
     private readonly connections: AccountConnectionsService,
     private readonly accounts: AccountsService,
     private readonly profiles: ProfilesService,
+    private readonly branding: ProfileBrandingService,
   ) {}
 
   /**
@@ -130,13 +135,13 @@ export class ConnectFlowService {
     if (!isPlatformName(platform) || !state)
       return messagePage(400, 'Sign-in not valid', 'This sign-in answer is not valid or was already used.');
     const claim = await this.claimState(platform, state, query, readConnectCookie(cookieHeader, this.config));
-    if (claim === 'other_browser') return OTHER_BROWSER;
     if (!claim)
       return messagePage(
         400,
         'This sign-in was already used',
         'This sign-in was already used, perhaps in another tab or window. If your account is not connected yet, open the connect link you were given again to start over.',
       );
+    if ('otherBrowser' in claim) return otherBrowser(await this.brandOf(claim.otherBrowser));
     if (!claim.verifier) return this.resultOf(claim.session);
     const adapter = this.platforms.get(platform);
     let grant: PendingGrant;
@@ -200,7 +205,13 @@ export class ConnectFlowService {
       { workspaceId: session.workspaceId, profileId: session.profileId },
       session.accountIds,
     );
-    return resultPage({ platform: session.platform, status: session.status, accounts, error: session.error });
+    return resultPage({
+      platform: session.platform,
+      status: session.status,
+      accounts,
+      error: session.error,
+      brand: await this.brandOf(session),
+    });
   }
 
   /** Uses up the state (single use) and reads the PKCE verifier; a denied consent fails the session here. */
@@ -209,7 +220,9 @@ export class ConnectFlowService {
     state: string,
     query: Input,
     nonce: string | null,
-  ): Promise<{ session: ConnectSessionEntity; verifier: string | null } | 'other_browser' | null> {
+  ): Promise<
+    { session: ConnectSessionEntity; verifier: string | null } | { otherBrowser: ConnectSessionEntity } | null
+  > {
     return this.dataSource.transaction(async (m) => {
       const s = await m.findOne(ConnectSessionEntity, {
         where: { oauthStateHash: sha256(state), platform },
@@ -218,7 +231,7 @@ export class ConnectFlowService {
       if (!s) return null;
       // Not the browser that opened the link (a forwarded consent link): the state stays usable
       // by that browser, and nothing of the session changes.
-      if (!s.browserNonceHash || !nonce || !sameHash(s.browserNonceHash, sha256(nonce))) return 'other_browser';
+      if (!s.browserNonceHash || !nonce || !sameHash(s.browserNonceHash, sha256(nonce))) return { otherBrowser: s };
       const sealedVerifier = s.codeVerifierEnc;
       Object.assign(s, { oauthStateHash: null, codeVerifierEnc: null, browserNonceHash: null });
       if (s.status !== 'pending') return { session: await m.save(s), verifier: null };
@@ -307,9 +320,14 @@ export class ConnectFlowService {
   }
 
   /** Where a finished session sends the person: its redirectUrl (with the outcome) or the hosted end page. */
-  private resultOf(s: ConnectSessionEntity, status: 302 | 303 = 302): HostedOutcome {
+  private async resultOf(s: ConnectSessionEntity, status: 302 | 303 = 302): Promise<HostedOutcome> {
     if (s.status === 'pending')
-      return messagePage(409, 'Connection in progress', 'This connection is still in progress in another window.');
+      return messagePage(
+        409,
+        'Connection in progress',
+        'This connection is still in progress in another window.',
+        await this.brandOf(s),
+      );
     if (!s.redirectUrl) return redirect(this.lifecycle.pageUrl(s, '/done'), status);
     const url = new URL(s.redirectUrl);
     url.searchParams.set('session', s.id);
@@ -318,14 +336,25 @@ export class ConnectFlowService {
     return redirect(url.toString(), status);
   }
 
-  private selectionFor(s: ConnectSessionEntity, token: string, error?: string): HostedOutcome {
+  private brandOf(s: ConnectSessionEntity): Promise<Brand> {
+    return this.branding.brandFor(s.workspaceId, s.profileId);
+  }
+
+  private async selectionFor(s: ConnectSessionEntity, token: string, error?: string): Promise<HostedOutcome> {
     const choices = this.openGrant(s).accounts.map((a) => ({
       platformAccountId: a.platformAccountId,
       name: a.name,
       username: a.username,
       kind: typeof a.metadata?.kind === 'string' ? a.metadata.kind : undefined,
     }));
-    return selectionPage({ action: `/connect/${s.id}/select`, token, platform: s.platform, choices, error });
+    return selectionPage({
+      action: `/connect/${s.id}/select`,
+      token,
+      platform: s.platform,
+      choices,
+      error,
+      brand: await this.brandOf(s),
+    });
   }
 
   private openGrant(s: ConnectSessionEntity): PendingGrant {

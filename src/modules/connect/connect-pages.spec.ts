@@ -1,5 +1,4 @@
-import { esc } from '@/common/http/escape-html';
-import { resultPage, selectionPage } from './connect-pages';
+import { esc, resultPage, selectionPage } from './connect-pages';
 
 describe('hosted connect pages', () => {
   it('should escape every HTML-significant character', () => {

@@ -1,6 +1,8 @@
 import type { Response } from 'express';
+import { Brand, esc, HOSTED_HEADERS, hostedCsp, layout, messageHtml } from '@/common/hosted-pages/hosted-page';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { esc } from '@/common/http/escape-html';
+
+export { esc };
 
 /**
  * The hosted connect pages: plain, server-rendered, accessible HTML (no scripts). Every value
@@ -20,22 +22,14 @@ const PLATFORM_LABELS: Record<PlatformName, string> = {
   threads: 'Threads',
 };
 
-const HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  // The page URL carries the session's token: never hand it to the next site.
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
-
 export function platformLabel(platform: PlatformName): string {
   return PLATFORM_LABELS[platform];
 }
 
 export async function reply(res: Response, outcome: Promise<HostedOutcome>): Promise<void> {
   const o = await outcome;
-  for (const [k, v] of Object.entries(HEADERS)) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(HOSTED_HEADERS)) res.setHeader(k, v);
+  res.setHeader('Content-Security-Policy', hostedCsp());
   if (o.cookies?.length) res.setHeader('Set-Cookie', o.cookies);
   if (o.kind === 'redirect') {
     res.redirect(o.status, o.url);
@@ -48,32 +42,8 @@ export function redirect(url: string, status: 302 | 303 = 302): HostedOutcome {
   return { kind: 'redirect', url, status };
 }
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
-fieldset { border: 1px solid #999; border-radius: 6px; padding: 1rem; }
-label { display: block; padding: .4rem 0; }
-button { font: inherit; padding: .5rem 1rem; margin: 1rem .5rem 0 0; }
-.error { color: #a00000; font-weight: bold; }
-.muted { color: #555; }
-</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
-}
-
-export function messagePage(status: number, title: string, message: string): HostedOutcome {
-  return { kind: 'page', status, html: layout(title, `<h1>${esc(title)}</h1>\n<p>${esc(message)}</p>`) };
+export function messagePage(status: number, title: string, message: string, brand?: Brand | null): HostedOutcome {
+  return { kind: 'page', status, html: messageHtml(title, message, brand) };
 }
 
 export interface SelectionChoice {
@@ -97,6 +67,7 @@ export function selectionPage(p: {
   platform: PlatformName;
   choices: SelectionChoice[];
   error?: string;
+  brand?: Brand | null;
 }): HostedOutcome {
   const label = platformLabel(p.platform);
   const checkbox = (c: SelectionChoice, i: number) => {
@@ -125,15 +96,20 @@ export function selectionPage(p: {
           .join('\n')
       : group(words.plural, indexed);
   const error = p.error ? `<p class="error" role="alert">${esc(p.error)}</p>\n` : '';
+  const ask = p.brand ? `<p class="ask">${esc(p.brand.name)} wants to publish to your ${esc(words.plural)}.</p>\n` : '';
   const body = `<h1>Choose what to connect</h1>
-<p>Your ${esc(label)} sign-in gives access to ${p.choices.length} ${esc(words.plural.replace(`${label} `, ''))}. Choose the ones to connect.</p>
+${ask}<p>Your ${esc(label)} sign-in gives access to ${p.choices.length} ${esc(words.plural.replace(`${label} `, ''))}. Choose the ones to connect.</p>
 ${error}<form method="post" action="${esc(p.action)}">
 <input type="hidden" name="token" value="${esc(p.token)}">
 ${items}
-<button type="submit" name="action" value="connect">Connect selected</button>
+<button type="submit" name="action" value="connect" class="primary">Connect selected</button>
 <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button>
 </form>`;
-  return { kind: 'page', status: p.error ? 400 : 200, html: layout(`Choose ${words.plural}`, body) };
+  return {
+    kind: 'page',
+    status: p.error ? 400 : 200,
+    html: layout({ title: `Choose ${words.plural}`, body, brand: p.brand }),
+  };
 }
 
 export function resultPage(p: {
@@ -141,7 +117,9 @@ export function resultPage(p: {
   status: string;
   accounts: { name: string }[];
   error: { code?: string; message: string } | null;
+  brand?: Brand | null;
 }): HostedOutcome {
+  const brand = p.brand;
   const label = platformLabel(p.platform);
   switch (p.status) {
     case 'completed': {
@@ -149,10 +127,11 @@ export function resultPage(p: {
       return {
         kind: 'page',
         status: 200,
-        html: layout(
-          `${label} connected`,
-          `<h1>${esc(label)} connected</h1>\n<ul>\n${list}\n</ul>\n<p>You can close this window.</p>`,
-        ),
+        html: layout({
+          title: `${label} connected`,
+          body: `<h1>${esc(label)} connected</h1>\n${brand ? `<p class="ask">${esc(brand.name)} can now publish to:</p>\n` : ''}<ul>\n${list}\n</ul>\n<p>You can close this window.</p>`,
+          brand,
+        }),
       };
     }
     case 'failed': {
@@ -161,15 +140,21 @@ export function resultPage(p: {
         p.error?.code === 'access_denied' || p.error?.code === 'cancelled'
           ? `You chose not to connect ${label}, so nothing was connected.`
           : `${label} could not be connected: ${p.error?.message ?? 'the sign-in did not finish.'}`;
-      return messagePage(200, `${label} not connected`, `${why} ${again}`);
+      return messagePage(200, `${label} not connected`, `${why} ${again}`, brand);
     }
     case 'expired':
-      return messagePage(410, 'This link has expired', 'Connect links are valid for one hour. Ask for a new one.');
+      return messagePage(
+        410,
+        'This link has expired',
+        'Connect links are valid for one hour. Ask for a new one.',
+        brand,
+      );
     default:
       return messagePage(
         200,
         'Connection not finished',
         `Your ${label} connection is not finished yet. Go back to the window where you signed in to ${label}, or open the connect link you were given again to continue.`,
+        brand,
       );
   }
 }

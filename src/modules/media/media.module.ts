@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@/config/config';
+import { ProfilesModule } from '../profiles/profiles.module';
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity } from './entities/upload-session.entity';
 import { MediaFilesController } from './media-files.controller';
@@ -14,7 +15,7 @@ import { UploadSessionPagesController } from './upload-session-pages.controller'
 import { UploadSessionsService } from './upload-sessions.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaEntity, UploadSessionEntity])],
+  imports: [TypeOrmModule.forFeature([MediaEntity, UploadSessionEntity]), ProfilesModule],
   controllers: [MediaController, MediaFilesController, UploadSessionPagesController],
   providers: [
     MediaService,

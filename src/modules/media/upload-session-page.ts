@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { Brand, esc, HOSTED_HEADERS, hostedCsp, layout, messageHtml } from '@/common/hosted-pages/hosted-page';
 import { ACCEPTED_TYPE_LIST } from './media-types';
-import { esc } from '@/common/http/escape-html';
 
 /**
  * The hosted upload page: server-rendered, plain, accessible HTML. A small inline script (CSP
@@ -14,56 +14,18 @@ export interface HostedPage {
   headers: Record<string, string>;
 }
 
-const BASE_HEADERS: Record<string, string> = {
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  // The page URL carries the session's token: never hand it to the next site.
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
-
-const STYLE = `body { font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
-label { display: block; font-weight: bold; margin-bottom: .25rem; }
-input[type=file] { font: inherit; }
-button { font: inherit; padding: .5rem 1rem; margin-top: 1rem; min-height: 44px; }
-input[type=file] { min-height: 44px; padding: .5rem 0; width: 100%; }
+const CSS = `label[for=files] { display: block; font-weight: bold; margin-bottom: .25rem; }
+input[type=file] { font: inherit; min-height: 44px; padding: .5rem 0; width: 100%; }
 input[type=file]::file-selector-button { font: inherit; min-height: 44px; padding: .5rem 1rem; }
-li button.remove { margin: .25rem 0 .25rem .5rem; padding: .25rem .75rem; }
-.error { color: #a00000; font-weight: bold; }
-.muted { color: #555; }`;
+li button.remove { margin: .25rem 0 .25rem .5rem; padding: .25rem .75rem; }`;
 
 export function sendPage(res: Response, page: HostedPage): void {
-  for (const [k, v] of Object.entries({ ...BASE_HEADERS, ...page.headers })) res.setHeader(k, v);
+  for (const [k, v] of Object.entries({ ...HOSTED_HEADERS, ...page.headers })) res.setHeader(k, v);
   res.status(page.status).type('html').send(page.html);
 }
 
-function layout(title: string, body: string, nonce?: string, script?: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-${script && nonce ? `<script nonce="${nonce}">${script}</script>` : ''}
-</body>
-</html>`;
-}
-
-export function messagePage(status: number, title: string, message: string): HostedPage {
-  return {
-    status,
-    headers: {
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-    },
-    html: layout(title, `<h1>${esc(title)}</h1>\n<p>${esc(message)}</p>`),
-  };
+export function messagePage(status: number, title: string, message: string, brand?: Brand | null): HostedPage {
+  return { status, headers: { 'Content-Security-Policy': hostedCsp() }, html: messageHtml(title, message, brand) };
 }
 
 export interface UploadPageInput {
@@ -77,6 +39,7 @@ export interface UploadPageInput {
   /** Origin the files are PUT to (this service for the local driver, the bucket for s3). */
   uploadOrigin: string;
   selfOrigin: string;
+  brand?: Brand | null;
 }
 
 /** "JPG, PNG, GIF, WebP" — the accepted kinds in the words a person knows. */
@@ -88,13 +51,14 @@ export function uploadPage(input: UploadPageInput): HostedPage {
   const items = input.files
     .map((f) => `<li data-key="${esc(f.key)}"><span class="name">${esc(f.fileName)}</span></li>`)
     .join('\n');
+  const ask = input.brand ? `<p class="ask">${esc(input.brand.name)} asks you for photos or videos.</p>\n` : '';
   const body = `<h1 id="title" tabindex="-1">Upload media</h1>
-<p id="intro">Choose ${one ? 'one file' : `up to ${input.maxFiles} files`}: ${esc(ACCEPTED_KINDS_TEXT)}. You can remove a file and add another before you finish. This link works until <time id="expires" datetime="${esc(input.expiresAt.toISOString())}">${esc(input.expiresAt.toUTCString())}</time>.</p>
+${ask}<p id="intro">Choose ${one ? 'one file' : `up to ${input.maxFiles} files`}: ${esc(ACCEPTED_KINDS_TEXT)}. You can remove a file and add another before you finish. This link works until <time id="expires" datetime="${esc(input.expiresAt.toISOString())}">${esc(input.expiresAt.toUTCString())}</time>.</p>
 <form id="upload-form" method="post" action="${esc(input.action)}" data-token="${esc(input.token)}" data-max="${input.maxFiles}" novalidate>
 <label for="files">${one ? 'File to upload' : 'Files to upload'}</label>
 <input id="files" name="files" type="file"${one ? '' : ' multiple'} accept="${esc(ACCEPTED_TYPE_LIST.join(','))}" aria-describedby="files-hint">
 <p id="files-hint" class="muted">${one ? 'Pick one photo or video.' : 'You can pick several files at once.'}</p>
-<button id="submit" type="submit">Upload</button>
+<button id="submit" type="submit" class="primary">Upload</button>
 </form>
 <p id="status" role="status" aria-live="polite"></p>
 <h2 id="files-title">Your files</h2>
@@ -102,15 +66,19 @@ export function uploadPage(input: UploadPageInput): HostedPage {
 ${items}
 </ul>
 <p id="empty" class="muted"${input.files.length ? ' hidden' : ''}>No file yet.</p>
-<button id="finish" type="button"${input.files.length ? '' : ' disabled'}>Finish</button>
+<button id="finish" class="primary" type="button"${input.files.length ? '' : ' disabled'}>Finish</button>
 <noscript><p class="error">This page needs JavaScript to send files.</p></noscript>`;
   const connect = [...new Set(["'self'", input.selfOrigin, input.uploadOrigin])].join(' ');
   return {
     status: 200,
     headers: {
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${connect}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'Content-Security-Policy': hostedCsp([
+        `script-src 'nonce-${nonce}'`,
+        `connect-src ${connect}`,
+        "form-action 'self'",
+      ]),
     },
-    html: layout('Upload media', body, nonce, SCRIPT),
+    html: layout({ title: 'Upload media', body, brand: input.brand, css: CSS, script: { nonce, source: SCRIPT } }),
   };
 }
 

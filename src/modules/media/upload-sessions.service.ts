@@ -21,6 +21,7 @@ import {
 import { MediaEntity } from './entities/media.entity';
 import { UploadSessionEntity, UploadSessionStatus } from './entities/upload-session.entity';
 import { UPLOAD_URL_TTL_MS } from './media-types';
+import { ProfileBrandingService } from '../profiles/profile-branding.service';
 import { MediaService } from './media.service';
 import { HostedPage, uploadPage, messagePage } from './upload-session-page';
 
@@ -42,6 +43,7 @@ export class UploadSessionsService {
     private readonly box: SecretBox,
     private readonly config: AppConfig,
     private readonly files: MediaService,
+    private readonly branding: ProfileBrandingService,
   ) {}
 
   async create(auth: AuthContext, dto: CreateUploadSessionDto): Promise<UploadSessionDto> {
@@ -91,10 +93,11 @@ export class UploadSessionsService {
     const session = await this.findByToken(id, token);
     if (!session) return messagePage(404, 'Link not valid', 'This upload link is not valid. Ask for a new one.');
     const status = statusOf(session);
+    const brand = await this.branding.brandFor(session.workspaceId, session.profileId);
     if (status === 'expired')
-      return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.');
+      return messagePage(410, 'Link expired', 'This upload link has expired. Ask for a new one.', brand);
     if (status === 'completed')
-      return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.');
+      return messagePage(200, 'Upload complete', 'The files were uploaded. You can close this page.', brand);
     const files = await this.media.find({
       where: { sessionId: session.id, status: 'uploaded' },
       order: { createdAt: 'ASC', id: 'ASC' },
@@ -107,6 +110,7 @@ export class UploadSessionsService {
       files: files.map((f) => ({ key: f.key, fileName: f.fileName })),
       uploadOrigin: this.files.uploadOrigin(),
       selfOrigin: new URL(this.config.publicBaseUrl).origin,
+      brand,
     });
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
-import type { NetworkUrls } from './kit/definition';
+import { NetworkUrls, sandboxCredentials } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
 import type { PlatformName } from './platform-name';
@@ -33,12 +33,13 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   endpointsFor(platform: PlatformName): AdapterEndpoints {
     const network = NETWORKS[platform];
-    const creds = this.config.credentials[platform];
+    const keys = network.configKeys;
+    const fallback = sandboxCredentials(platform, keys);
     const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
     return {
       ...base,
-      clientId: creds.clientId,
-      clientSecret: creds.clientSecret,
+      clientId: this.config.setting(keys.clientId, fallback.clientId),
+      clientSecret: this.config.setting(keys.clientSecret, fallback.clientSecret),
       timeoutMs: NETWORK_TIMEOUT_MS,
       processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,

@@ -8,6 +8,13 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 
+export interface ProfileBranding {
+  displayName: string | null;
+  logoUrl: string | null;
+  accentColor: string | null;
+  supportUrl: string | null;
+}
+
 /** A profile owns connected accounts, posts and a policy; usually one customer of the platform. */
 @Entity({ name: 'profiles' })
 export class ProfileEntity {
@@ -26,6 +33,21 @@ export class ProfileEntity {
 
   @Column({ name: 'external_id', type: 'text', nullable: true })
   externalId: string | null;
+
+  /** What hosted pages show for this profile (PATCH `branding`); null until set. */
+  @Column({ type: 'jsonb', nullable: true })
+  branding: ProfileBranding | null;
+
+  /** The logo fetched from `branding.logoUrl`, served by this service (never loaded at read time). */
+  @Column({ name: 'branding_logo', type: 'bytea', nullable: true, select: false })
+  brandingLogo?: Buffer | null;
+
+  @Column({ name: 'branding_logo_type', type: 'text', nullable: true })
+  brandingLogoType: string | null;
+
+  /** SHA-256 of the logo's bytes (hex); its first characters version the logo's URL. */
+  @Column({ name: 'branding_logo_hash', type: 'text', nullable: true })
+  brandingLogoHash: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

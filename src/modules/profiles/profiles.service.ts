@@ -18,15 +18,17 @@ import {
   ProfileResponseDto,
   UpdateProfileDto,
 } from './dto/profile.dto';
+import { FetchedLogo, ProfileBrandingService } from './profile-branding.service';
 import { ProfileEntity } from './profile.entity';
 import { saveProfile } from './save-profile';
 
-export function toProfileDto(p: ProfileEntity): ProfileDto {
+export function toProfileDto(p: ProfileEntity, branding: ProfileBrandingService): ProfileDto {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
     externalId: p.externalId,
+    branding: branding.toDto(p),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
@@ -41,7 +43,12 @@ export class ProfilesService {
     private readonly entitlements: EntitlementsService,
     private readonly authCache: AuthCache,
     private readonly accounts: AccountsService,
+    private readonly branding: ProfileBrandingService,
   ) {}
+
+  private dto(p: ProfileEntity): ProfileDto {
+    return toProfileDto(p, this.branding);
+  }
 
   /** The ids among `ids` that are live profiles of the workspace. */
   async existingIds(m: EntityManager, workspaceId: string, ids: string[]): Promise<Set<string>> {
@@ -54,7 +61,9 @@ export class ProfilesService {
 
   /** True when the profile is live; FOR SHARE holds off its deletion until the caller's transaction ends. */
   async holdLive(m: EntityManager, id: string): Promise<boolean> {
-    const live = await m.query<unknown[]>(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [id]);
+    const live = await m.query<unknown[]>(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
+      id,
+    ]);
     return live.length > 0;
   }
 
@@ -71,15 +80,15 @@ export class ProfilesService {
       skip: window.offset,
       take: window.limit,
     });
-    return { profiles: rows.map(toProfileDto), ...paged(window, total) };
+    return { profiles: rows.map((p) => this.dto(p)), ...paged(window, total) };
   }
 
   async current(auth: AuthContext): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, auth.profileId)) };
+    return { profile: await this.readReachable(auth, auth.profileId) };
   }
 
   async get(auth: AuthContext, id: string): Promise<ProfileResponseDto> {
-    return { profile: toProfileDto(await this.findReachable(auth, id)) };
+    return { profile: await this.readReachable(auth, id) };
   }
 
   async create(auth: AuthContext, dto: CreateProfileDto): Promise<ProfileResponseDto> {
@@ -105,30 +114,45 @@ export class ProfilesService {
         profileId: saved.id,
         type: 'profile.created',
         actor: actorOf(auth),
-        data: { profile: toProfileDto(saved) },
+        data: { profile: this.dto(saved) },
       });
       return saved;
     });
-    return { profile: toProfileDto(profile) };
+    return { profile: this.dto(profile) };
   }
 
   async update(auth: AuthContext, id: string, dto: UpdateProfileDto): Promise<ProfileResponseDto> {
+    // The logo is fetched before the transaction (network calls never hold a row lock).
+    const logoUrl = dto.branding?.logoUrl;
+    let logo: FetchedLogo | null = null;
+    if (typeof logoUrl === 'string') {
+      const before = await this.findReachable(auth, id);
+      if (before.branding?.logoUrl !== logoUrl || !before.brandingLogoHash)
+        logo = await this.branding.fetchLogo(logoUrl);
+    }
     const profile = await this.dataSource.transaction(async (m) => {
       const found = await this.findReachable(auth, id, m.getRepository(ProfileEntity), true);
       if (dto.name !== undefined) found.name = dto.name;
       if (dto.description !== undefined) found.description = dto.description;
       if (dto.externalId !== undefined) found.externalId = dto.externalId;
+      if (dto.branding !== undefined) {
+        found.branding = this.branding.merge(found.branding, dto.branding);
+        if (logo)
+          Object.assign(found, { brandingLogo: logo.bytes, brandingLogoType: logo.type, brandingLogoHash: logo.hash });
+        else if (!found.branding?.logoUrl)
+          Object.assign(found, { brandingLogo: null, brandingLogoType: null, brandingLogoHash: null });
+      }
       const saved = await m.save(found);
       await this.outbox.record(m, {
         workspaceId: auth.workspaceId,
         profileId: saved.id,
         type: 'profile.updated',
         actor: actorOf(auth),
-        data: { profile: toProfileDto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') },
+        data: { profile: this.dto(saved), changed: Object.keys(dto).filter((k) => k !== 'profileId') },
       });
       return saved;
     });
-    return { profile: toProfileDto(profile) };
+    return { profile: this.dto(profile) };
   }
 
   async remove(auth: AuthContext, id: string): Promise<DeletedProfileDto> {
@@ -155,6 +179,45 @@ export class ProfilesService {
   }
 
   /** A profile of the caller's workspace within the key's scope; 404 otherwise (403 if in the workspace but out of scope). */
+  /**
+   * findReachable for a read: one plain query straight into the DTO (no query building or entity
+   * hydration: GET /v1/profile is the cheapest authenticated request and runs on every page load).
+   */
+  private async readReachable(auth: AuthContext, id: string): Promise<ProfileDto> {
+    if (!isUuid(id)) throw ApiError.notFound('profile', id);
+    const [row] = await this.dataSource.query<
+      (Pick<ProfileEntity, 'id' | 'name' | 'description' | 'branding'> & {
+        external_id: string | null;
+        branding_logo_type: string | null;
+        branding_logo_hash: string | null;
+        created_at: Date;
+        updated_at: Date;
+      })[]
+    >(
+      `SELECT id, name, description, external_id, branding, branding_logo_type, branding_logo_hash, created_at, updated_at
+         FROM profiles WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+      [id, auth.workspaceId],
+    );
+    if (!row) throw ApiError.notFound('profile', id);
+    if (auth.profileIds && !auth.profileIds.includes(id))
+      throw new ApiError('profile_not_accessible', `Profile '${id}' is not accessible with this API key.`);
+    return this.dto(
+      Object.assign(new ProfileEntity(), {
+        id: row.id,
+        workspaceId: auth.workspaceId,
+        name: row.name,
+        description: row.description,
+        externalId: row.external_id,
+        branding: row.branding,
+        brandingLogoType: row.branding_logo_type,
+        brandingLogoHash: row.branding_logo_hash,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        deletedAt: null,
+      }),
+    );
+  }
+
   private async findReachable(
     auth: AuthContext,
     id: string,

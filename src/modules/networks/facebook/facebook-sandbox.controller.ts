@@ -1,27 +1,28 @@
-import type { Q } from '../kit/sandbox/sandbox-request';
-import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
-import { FacebookSandbox, FbItem, graphTime } from './facebook-sandbox.service';
-import { FACEBOOK_RULES } from './facebook.adapter';
 import {
-  commentPage,
   dailyInsights,
   facebookLoginToken,
+  graphComments,
   graphFail,
+  graphNotFound,
+  graphTime,
   GraphToken,
-  graphPaging,
+  lifetimeInsights,
   numericId,
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
-import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import type { Q } from '../kit/sandbox/sandbox-request';
+import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
+import { FacebookSandbox, FbItem } from './facebook-sandbox.service';
 
-const V = 'v23.0';
+const NET = 'facebook';
 
 /** Simulated Facebook Login + Pages API (Graph v23.0) under /sandbox/facebook. */
 @SandboxController('facebook')
@@ -35,17 +36,17 @@ export class FacebookSandboxController {
 
   @Get(`${V}/dialog/oauth`)
   authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.oauth.authorizeQuery(q, { network: 'facebook', appLabel: 'Facebook app' }, res);
+    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Facebook app' }, res);
   }
 
   /** code → short-lived user token (1 h); grant_type=fb_exchange_token → long-lived (60 d). */
   @Get(`${V}/oauth/access_token`)
   token(@Query() q: Q): Promise<GraphToken> {
-    return facebookLoginToken(this.oauth, 'facebook', q, { short: 'EAAsbxS', long: 'EAAsbxL' });
+    return facebookLoginToken(this.oauth, NET, q, { short: 'EAAsbxS', long: 'EAAsbxL' });
   }
 
   @Get(`${V}/me`)
-  async me(@SandboxToken('facebook') info: TokenInfo): Promise<{ id: string; name: string }> {
+  async me(@SandboxToken(NET) info: TokenInfo): Promise<{ id: string; name: string }> {
     if (info.subject) {
       const page = await this.fb.page(info.subject);
       return { id: info.subject, name: page?.name ?? 'Sandbox Page' };
@@ -54,7 +55,7 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/me/accounts`)
-  async accounts(@SandboxToken('facebook') info: TokenInfo): Promise<unknown> {
+  async accounts(@SandboxToken(NET) info: TokenInfo): Promise<unknown> {
     if (info.subject)
       throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
     const pages = await this.fb.pagesOf(info.grant);
@@ -75,7 +76,7 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/feed`)
   async feed(
-    @SandboxToken('facebook') token: TokenInfo,
+    @SandboxToken(NET) token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
   ): Promise<{ id: string }> {
@@ -89,7 +90,7 @@ export class FacebookSandboxController {
     if ([...message].length > FACEBOOK_RULES.maxText) throw graphFail('(#100) The message is too long.', { code: 100 });
     const urls: string[] = [];
     for (const id of photoIds) {
-      const photo = await this.fb.photo(id);
+      const photo = await this.fb.photos.get(id);
       if (!photo || photo.pageId !== page.id) throw graphFail(`(#100) Invalid media_fbid: ${id}`, { code: 100 });
       urls.push(photo.url);
     }
@@ -105,7 +106,7 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/photos`)
   async photos(
-    @SandboxToken('facebook') token: TokenInfo,
+    @SandboxToken(NET) token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
   ): Promise<{ id: string; post_id?: string }> {
@@ -126,7 +127,7 @@ export class FacebookSandboxController {
 
   @Post(`${V}/:pageId/videos`)
   async videos(
-    @SandboxToken('facebook') token: TokenInfo,
+    @SandboxToken(NET) token: TokenInfo,
     @Param('pageId') pageId: string,
     @Body() body: Q,
   ): Promise<{ id: string }> {
@@ -147,51 +148,27 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:pageId/published_posts`)
-  async publishedPosts(
-    @SandboxToken('facebook') token: TokenInfo,
+  publishedPosts(
+    @SandboxToken(NET) token: TokenInfo,
     @Param('pageId') pageId: string,
     @Query() q: Q,
   ): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, token, false);
-    const items = await this.fb.items(
-      page.id,
-      (i) => i.kind !== 'video',
-      Number(q.since) || undefined,
-      Number(q.until) || undefined,
-    );
-    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'message')) };
+    return this.list(token, pageId, q, false);
   }
 
   @Get(`${V}/:pageId/videos`)
-  async listVideos(
-    @SandboxToken('facebook') token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Query() q: Q,
-  ): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, token, false);
-    const items = await this.fb.items(
-      page.id,
-      (i) => i.kind === 'video',
-      Number(q.since) || undefined,
-      Number(q.until) || undefined,
-    );
-    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, 'description')) };
+  listVideos(@SandboxToken(NET) token: TokenInfo, @Param('pageId') pageId: string, @Query() q: Q): Promise<unknown> {
+    return this.list(token, pageId, q, true);
   }
 
   @Get(`${V}/:id/insights`)
-  async insights(@SandboxToken('facebook') token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
-    const item = await this.fb.item(id);
+  async insights(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
+    const item = await this.fb.items.get(id);
     if (item) {
       await this.fb.authorizePage(item.pageId, token, false);
-      const m = itemMetrics(id);
-      const lifetime = (name: string, value: number) => ({
-        name,
-        period: 'lifetime',
-        values: [{ value }],
-        title: name,
-        id: `${id}/insights/${name}/lifetime`,
-      });
-      return { data: [lifetime('post_media_view', m.views), lifetime('post_total_media_view_unique', m.reach)] };
+      const { views, reach } = itemMetrics(id);
+      const values = { post_media_view: views, post_total_media_view_unique: reach };
+      return { data: lifetimeInsights(id, values, Object.keys(values)) };
     }
     const page = await this.fb.authorizePage(id, token, false);
     const all = {
@@ -210,34 +187,25 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
-    @SandboxToken('facebook') token: TokenInfo,
+    @SandboxToken(NET) token: TokenInfo,
     @Param('id') id: string,
     @Query() q: Q,
     @Req() req: Request,
   ): Promise<unknown> {
-    const item = await this.fb.item(id);
-    if (!item)
-      throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
+    const item = await this.fb.items.get(id);
+    if (!item) throw graphNotFound(id);
     await this.fb.authorizePage(item.pageId, token, false);
-    const page = commentPage(id, new Date(item.createdTime).toISOString(), q.after, q.limit);
-    return {
-      data: page.items.map((c) => ({
-        id: c.id,
-        message: c.text,
-        created_time: graphTime(new Date(c.createdAt)),
-        from: { id: c.authorId, name: c.authorName },
-      })),
-      paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
-    };
+    return graphComments(req, this.config.publicBaseUrl, { id, publishedAt: item.createdTime }, q, (c) => ({
+      id: c.id,
+      message: c.text,
+      created_time: graphTime(new Date(c.createdAt)),
+      from: { id: c.authorId, name: c.authorName },
+    }));
   }
 
   @Get(`${V}/:id`)
-  async node(@SandboxToken('facebook') token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const item = await this.fb.item(id);
+  async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
+    const item = await this.fb.items.get(id);
     if (!item) {
       const page = await this.fb.authorizePage(id, token, false);
       return { id: page.id, name: page.name, username: page.username, category: page.category };
@@ -260,9 +228,14 @@ export class FacebookSandboxController {
     @Param('kind') kind: string,
     @Param('id') id: string,
   ): Promise<string> {
-    const item = await this.fb.item(kind === 'videos' ? id : `${pageId}_${id}`);
-    if (!item) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
-    return permalinkPage('Facebook', item.message, item.mediaUrls, item.createdTime);
+    const item = await this.fb.items.get(kind === 'videos' ? id : `${pageId}_${id}`);
+    return permalinkPage('Facebook', item && { text: item.message, mediaUrls: item.mediaUrls, time: item.createdTime });
+  }
+
+  private async list(token: TokenInfo, pageId: string, q: Q, videos: boolean): Promise<unknown> {
+    const page = await this.fb.authorizePage(pageId, token, false);
+    const items = await this.fb.list(page.id, videos, Number(q.since) || undefined, Number(q.until) || undefined);
+    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, videos ? 'description' : 'message')) };
   }
 
   private view(i: FbItem, textField: 'message' | 'description'): Record<string, unknown> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, numericId } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
 import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State of the simulated Facebook: the pages of each sandbox user, posts, unpublished photos, videos. */
 
@@ -48,42 +48,42 @@ const FB_MAGIC: MagicErrors = {
 
 @Injectable()
 export class FacebookSandbox {
+  readonly photos: SandboxRecords<FbPhoto>;
+  /** By page, newest first. */
+  readonly items: SandboxRecords<FbItem>;
+
   constructor(
     private readonly store: SandboxStore,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.photos = store.records('facebook', 'photo', (p) => p.id);
+    this.items = store.records('facebook', 'item', (i) => i.id);
+  }
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */
-  async pagesOf(grant: SandboxGrant): Promise<FbPage[]> {
-    const existing = await this.store.get<FbPage[]>(['facebook', 'user', grant.userId, 'pages']);
-    if (existing) return existing;
+  pagesOf(grant: SandboxGrant): Promise<FbPage[]> {
     const suffix = grant.userId.slice(-4);
-    const pages: FbPage[] = [];
-    for (const [name, category] of PAGE_NAMES) {
-      const id = sandboxNumericId();
-      const { accessToken } = await this.oauth.issueTokens(grant, {
-        accessTtlSeconds: null,
-        subject: id,
-        prefix: 'EAAsbxP',
-      });
-      pages.push({
-        id,
-        name: `${name} ${suffix}`,
-        username: `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`,
-        category,
-        ownerUserId: grant.userId,
-        accessToken,
-      });
-    }
-    if (!(await this.store.putNew(['facebook', 'user', grant.userId, 'pages'], pages)))
-      return (await this.store.get<FbPage[]>(['facebook', 'user', grant.userId, 'pages'])) ?? [];
-    for (const p of pages) await this.store.put(['facebook', 'page', p.id], p);
-    return pages;
+    return ownObjects(this.store, 'facebook', grant.userId, async () => {
+      const pages: FbPage[] = [];
+      for (const [name, category] of PAGE_NAMES) {
+        const id = sandboxNumericId();
+        const token = await this.oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
+        pages.push({
+          id,
+          name: `${name} ${suffix}`,
+          username: `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`,
+          category,
+          ownerUserId: grant.userId,
+          accessToken: token.accessToken,
+        });
+      }
+      return pages;
+    });
   }
 
   async page(pageId: string): Promise<FbPage | null> {
-    return this.store.get<FbPage>(['facebook', 'page', pageId]);
+    return this.store.get<FbPage>(['facebook', 'object', pageId]);
   }
 
   /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
@@ -92,11 +92,7 @@ export class FacebookSandbox {
     if (!page)
       throw graphFail(
         `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        {
-          code: 100,
-          subcode: 33,
-          type: 'GraphMethodException',
-        },
+        { code: 100, subcode: 33, type: 'GraphMethodException' },
       );
     const own =
       token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
@@ -108,19 +104,15 @@ export class FacebookSandbox {
     return page;
   }
 
-  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
+  /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
   magic(pageId: string, text: string, contentKey: string): Promise<void> {
-    return enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text: text, contentKey }, FB_MAGIC);
+    return enforceMagicWords(this.store, { platform: 'facebook', accountId: pageId, text, contentKey }, FB_MAGIC);
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {
     const photo: FbPhoto = { id: numericId(), pageId, url, published: false };
-    await this.store.put(['facebook', 'photo', photo.id], photo);
+    await this.photos.put(photo);
     return photo;
-  }
-
-  async photo(id: string): Promise<FbPhoto | null> {
-    return this.store.get<FbPhoto>(['facebook', 'photo', id]);
   }
 
   async createItem(
@@ -138,31 +130,15 @@ export class FacebookSandbox {
       createdTime: graphTime(new Date()),
       permalinkUrl: item.kind === 'video' ? `${base}/videos/${local}` : `${base}/posts/${local}`,
     };
-    await this.store.put(['facebook', 'item', itemId], full);
-    await this.store.push(['facebook', 'page', page.id, 'items'], itemId);
+    await this.items.add(page.id, full);
     return full;
   }
 
-  async item(id: string): Promise<FbItem | null> {
-    return this.store.get<FbItem>(['facebook', 'item', id]);
-  }
-
-  /** The Page's items, newest first. */
-  async items(pageId: string, filter: (i: FbItem) => boolean, since?: number, until?: number): Promise<FbItem[]> {
-    const ids = await this.store.list<string>(['facebook', 'page', pageId, 'items'], 0, 499);
-    const out: FbItem[] = [];
-    for (const id of ids) {
-      const item = await this.item(id);
-      if (!item || !filter(item)) continue;
+  /** The Page's items (videos or the others) created in [since, until) (unix seconds), newest first. */
+  async list(pageId: string, videos: boolean, since?: number, until?: number): Promise<FbItem[]> {
+    return (await this.items.of(pageId, 0, 500)).filter((item) => {
       const t = Date.parse(item.createdTime) / 1000;
-      if ((since && t < since) || (until && t >= until)) continue;
-      out.push(item);
-    }
-    return out;
+      return (item.kind === 'video') === videos && !(since && t < since) && !(until && t >= until);
+    });
   }
-}
-
-/** Graph's time format: 2026-03-01T10:00:00+0000 */
-export function graphTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, '+0000');
 }

@@ -3,7 +3,7 @@ import { FACEBOOK_GRAPH_VERSION, FacebookAdapter } from './facebook.adapter';
 import { FacebookSandboxController } from './facebook-sandbox.controller';
 import { FacebookSandbox } from './facebook-sandbox.service';
 
-export const facebookNetwork: NetworkDefinition = {
+export const facebookNetwork: NetworkDefinition<'facebook'> = {
   name: 'facebook',
   configKeys: { clientId: 'FACEBOOK_APP_ID', clientSecret: 'FACEBOOK_APP_SECRET' },
   real: {

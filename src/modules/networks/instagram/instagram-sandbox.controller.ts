@@ -1,36 +1,32 @@
-import { addDays } from '../kit/days';
-import type { Q } from '../kit/sandbox/sandbox-request';
-import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { INSTAGRAM_RULES } from './instagram.adapter';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
-  commentPage,
   facebookLoginToken,
-  graphDate,
+  graphDays,
   graphFail,
   GraphToken,
-  graphPaging,
+  graphNotFound,
+  graphComments,
+  graphTime,
+  lifetimeInsights,
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { INSTAGRAM_DAILY_QUOTA, InstagramSandbox } from './instagram-sandbox.service';
-import { parseMagicWords } from '../kit/sandbox/magic-words';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
-import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import type { Q } from '../kit/sandbox/sandbox-request';
+import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
+import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
 
-const V = 'v23.0';
 const NET = 'instagram';
 
 /** Simulated Instagram API with Facebook Login (Graph v23.0) under /sandbox/instagram. */
 @SandboxController('instagram')
 export class InstagramSandboxController {
   constructor(
-    private readonly media: SandboxMediaFetch,
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
@@ -72,84 +68,7 @@ export class InstagramSandboxController {
     @Param('igId') igId: string,
     @Body() body: Q,
   ): Promise<{ id: string }> {
-    const account = await this.ig.authorize(igId, token);
-    const caption = body.caption ?? '';
-    if ([...caption].length > INSTAGRAM_RULES.maxText)
-      throw graphFail('The caption is too long.', {
-        code: 100,
-        subcode: 2207010,
-        userTitle: 'Caption too long',
-        userMsg: 'Captions may have at most 2,200 characters.',
-      });
-    if ((caption.match(/(^|\s)#[^\s#]+/gu) ?? []).length > 30)
-      throw graphFail('The caption has too many hashtags.', {
-        code: 100,
-        subcode: 2207010,
-        userMsg: 'Captions may have at most 30 hashtags.',
-      });
-    const type = (body.media_type ?? 'IMAGE').toUpperCase();
-    const isCarouselItem = body.is_carousel_item === 'true';
-    const base = { ownerId: account.id, text: caption, isCarouselItem, extra: {} };
-    if (type === 'CAROUSEL') {
-      const children = (body.children ?? '').split(',').filter(Boolean);
-      if (children.length < 2 || children.length > 10)
-        throw graphFail('(#100) The carousel must contain between 2 and 10 children.', { code: 100, subcode: 2207028 });
-      const urls: string[] = [];
-      for (const id of children) {
-        const child = await this.containers.get(NET, id);
-        if (!child || child.ownerId !== account.id || !child.isCarouselItem)
-          throw graphFail(`(#100) Invalid child container: ${id}`, { code: 100, subcode: 2207028 });
-        urls.push(...child.mediaUrls);
-      }
-      return {
-        id: (
-          await this.containers.create(NET, {
-            ...base,
-            mediaType: 'CAROUSEL_ALBUM',
-            mediaUrls: urls,
-            children,
-            error: null,
-          })
-        ).id,
-      };
-    }
-    if (type === 'REELS' || type === 'VIDEO') {
-      if (!body.video_url) throw graphFail('(#100) The parameter video_url is required', { code: 100 });
-      const problem = await this.media.problem(body.video_url, 'video');
-      // Video problems surface while processing, as the container's ERROR status.
-      return {
-        id: (
-          await this.containers.create(NET, {
-            ...base,
-            mediaType: 'VIDEO',
-            mediaUrls: [body.video_url],
-            children: [],
-            error: problem ? `ERROR: ${problem} (2207026)` : null,
-            readyAt: parseMagicWords(caption).review ? Date.now() + this.config.sandbox.reviewMs : null,
-          })
-        ).id,
-      };
-    }
-    if (!body.image_url) throw graphFail('(#100) The parameter image_url is required', { code: 100 });
-    const problem = await this.media.problem(body.image_url, 'image');
-    if (problem)
-      throw graphFail('The media could not be fetched from this URI.', {
-        code: 9004,
-        subcode: 2207052,
-        userTitle: 'Media download has failed',
-        userMsg: problem,
-      });
-    return {
-      id: (
-        await this.containers.create(NET, {
-          ...base,
-          mediaType: 'IMAGE',
-          mediaUrls: [body.image_url],
-          children: [],
-          error: null,
-        })
-      ).id,
-    };
+    return this.containers.createFrom(IG, (await this.ig.authorize(igId, token)).id, body);
   }
 
   @Post(`${V}/:igId/media_publish`)
@@ -159,30 +78,8 @@ export class InstagramSandboxController {
     @Body() body: Q,
   ): Promise<{ id: string }> {
     const account = await this.ig.authorize(igId, token);
-    const c = body.creation_id ? await this.containers.get(NET, body.creation_id) : null;
-    if (!c || c.ownerId !== account.id) throw graphFail('(#100) Invalid parameter: creation_id', { code: 100 });
-    const status = this.containers.status(c);
-    if (status === 'IN_PROGRESS')
-      throw graphFail('Media ID is not available. The media is not ready for publishing, please wait for a moment.', {
-        code: 9007,
-        subcode: 2207027,
-      });
-    if (status === 'ERROR')
-      throw graphFail(`The media could not be published: ${c.error ?? 'processing failed'}`, {
-        code: 9007,
-        subcode: 2207026,
-      });
-    if (status === 'EXPIRED') throw graphFail('The media container has expired.', { code: 9007, subcode: 2207020 });
-    if (status === 'PUBLISHED') throw graphFail('(#100) This media has already been published.', { code: 100 });
-    if ((await this.containers.publishedLastDay(NET, account.id)) >= INSTAGRAM_DAILY_QUOTA)
-      throw graphFail('Application request limit reached', {
-        code: 9,
-        subcode: 2207042,
-        userMsg: 'You reached the maximum number of posts allowed per day.',
-      });
-    await this.ig.magic(account.id, c.text, c.mediaUrls.join('|'));
-    const media = await this.containers.publish(NET, c, `${this.config.publicBaseUrl}/sandbox/instagram/www/p`);
-    return { id: media.id };
+    const permalinkBase = `${this.config.publicBaseUrl}/sandbox/instagram/www/p`;
+    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase);
   }
 
   @Get(`${V}/:igId/content_publishing_limit`)
@@ -192,7 +89,7 @@ export class InstagramSandboxController {
       data: [
         {
           quota_usage: await this.containers.publishedLastDay(NET, account.id),
-          config: { quota_total: INSTAGRAM_DAILY_QUOTA, quota_duration: 86400 },
+          config: { quota_total: IG.dailyQuota, quota_duration: 86400 },
         },
       ],
     };
@@ -201,8 +98,7 @@ export class InstagramSandboxController {
   @Get(`${V}/:igId/media`)
   async listMedia(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string, @Query() q: Q): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    const media = await this.containers.recent(NET, account.id, Math.min(Number(q.limit) || 25, 100));
-    return { data: media.map((m) => this.view(m)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
+    return this.containers.listPage(NET, account.id, q.limit, (m) => this.view(m));
   }
 
   @Get(`${V}/:id/insights`)
@@ -211,42 +107,20 @@ export class InstagramSandboxController {
     const media = await this.containers.media(NET, id);
     if (media) {
       await this.ig.authorize(media.ownerId, token);
-      const m = itemMetrics(id);
-      const values: Record<string, number> = {
-        views: m.views,
-        reach: m.reach,
-        likes: m.likes,
-        comments: m.comments,
-        shares: m.shares,
-        saved: m.saves,
-        total_interactions: m.engagement,
-      };
-      return {
-        data: names
-          .filter((n) => n in values)
-          .map((n) => ({
-            name: n,
-            period: 'lifetime',
-            values: [{ value: values[n] }],
-            title: n,
-            id: `${id}/insights/${n}/lifetime`,
-          })),
-      };
+      const { saves: saved, engagement: total_interactions, ...m } = itemMetrics(id);
+      return { data: lifetimeInsights(id, { ...m, saved, total_interactions }, names) };
     }
     const account = await this.ig.authorize(id, token);
-    const until = graphDate(q.until, new Date(Date.now() + 86_400_000));
-    const days = dateRange(graphDate(q.since, new Date(Date.parse(until) - 86_400_000)), addDays(until, -1)).map((d) =>
-      dailyAccountMetrics(account.id, d),
-    );
-    const sum = (pick: (d: (typeof days)[number]) => number): number => days.reduce((s, d) => s + pick(d), 0);
+    const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 });
+    const sum = (pick: (d: ReturnType<typeof dailyAccountMetrics>) => number): number =>
+      days.reduce((s, d) => s + pick(dailyAccountMetrics(account.id, d)), 0);
     const values: Record<string, number> = {
       views: sum((d) => d.views),
       reach: sum((d) => d.reach),
       total_interactions: sum((d) => d.engagement),
       shares: sum((d) => d.shares),
     };
-    const unknown = names.find((n) => !(n in values));
-    if (unknown)
+    if (names.some((n) => !(n in values)))
       throw graphFail(`(#100) metric[0] must be one of the following values: ${Object.keys(values).join(', ')}`, {
         code: 100,
       });
@@ -270,23 +144,14 @@ export class InstagramSandboxController {
     @Req() req: Request,
   ): Promise<unknown> {
     const media = await this.containers.media(NET, id);
-    if (!media)
-      throw graphFail(`Unsupported get request. Object with ID '${id}' does not exist.`, {
-        code: 100,
-        subcode: 33,
-        type: 'GraphMethodException',
-      });
+    if (!media) throw graphNotFound(id);
     await this.ig.authorize(media.ownerId, token);
-    const page = commentPage(id, new Date(media.timestamp).toISOString(), q.after, q.limit);
-    return {
-      data: page.items.map((c) => ({
-        id: c.id,
-        text: c.text,
-        username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
-        timestamp: c.createdAt.replace(/\.\d{3}Z$/, '+0000'),
-      })),
-      paging: graphPaging(req, this.config.publicBaseUrl, { ...page, count: page.items.length }),
-    };
+    return graphComments(req, this.config.publicBaseUrl, { id, publishedAt: media.timestamp }, q, (c) => ({
+      id: c.id,
+      text: c.text,
+      username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
+      timestamp: graphTime(new Date(c.createdAt)),
+    }));
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
@@ -296,18 +161,12 @@ export class InstagramSandboxController {
     if (container) {
       await this.ig.authorize(container.ownerId, token);
       const status = this.containers.status(container);
-      return {
-        id,
-        status_code: status,
-        status:
-          status === 'ERROR'
-            ? container.error
-            : status === 'IN_PROGRESS'
-              ? 'In Progress'
-              : status === 'FINISHED'
-                ? 'Finished: Media has been uploaded and it is ready to be published.'
-                : status,
+      const text = {
+        ERROR: container.error,
+        IN_PROGRESS: 'In Progress',
+        FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
       };
+      return { id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
     }
     const media = await this.containers.media(NET, id);
     if (media) {
@@ -329,8 +188,7 @@ export class InstagramSandboxController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   async permalink(@Param('id') id: string): Promise<string> {
     const media = await this.containers.media(NET, id);
-    if (!media) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
-    return permalinkPage('Instagram', media.text, media.mediaUrls, media.timestamp);
+    return permalinkPage('Instagram', media && { ...media, time: media.timestamp });
   }
 
   private view(m: SandboxMedia): Record<string, unknown> {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
+import { graphFail, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { INSTAGRAM_RULES } from './instagram.adapter';
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 export interface IgAccount {
@@ -14,68 +15,97 @@ export interface IgAccount {
   ownerUserId: string;
 }
 
-/** Posts per account per rolling 24 h (content_publishing_limit). */
-export const INSTAGRAM_DAILY_QUOTA = 50;
-
-const IG_MAGIC: MagicErrors = {
-  fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-  flaky: (message) =>
-    graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-      code: 2,
-      status: 500,
-      transient: true,
-    }),
+/** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
+export const INSTAGRAM_CONTAINERS: ContainerDialect = {
+  network: 'instagram',
+  rules: INSTAGRAM_RULES,
+  textField: 'caption',
+  types: { CAROUSEL: 'CAROUSEL', REELS: 'VIDEO', VIDEO: 'VIDEO' },
+  otherType: 'IMAGE',
+  review: true,
+  // content_publishing_limit: posts per account per rolling 24 h.
+  dailyQuota: 50,
+  videoError: (problem) => `ERROR: ${problem} (2207026)`,
+  magic: {
+    fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
+    flaky: (message) =>
+      graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+      }),
+  },
+  errors: {
+    missingUrl: (field) => graphFail(`(#100) The parameter ${field} is required`, { code: 100 }),
+    textTooLong: () =>
+      graphFail('The caption is too long.', {
+        code: 100,
+        subcode: 2207010,
+        userTitle: 'Caption too long',
+        userMsg: `Captions may have at most ${INSTAGRAM_RULES.maxText.toLocaleString('en-US')} characters.`,
+      }),
+    tooManyHashtags: () =>
+      graphFail('The caption has too many hashtags.', {
+        code: 100,
+        subcode: 2207010,
+        userMsg: `Captions may have at most ${INSTAGRAM_RULES.maxHashtags} hashtags.`,
+      }),
+    carouselSize: () =>
+      graphFail(
+        `(#100) The carousel must contain between ${INSTAGRAM_RULES.images.carouselMin} and ${INSTAGRAM_RULES.images.max} children.`,
+        { code: 100, subcode: 2207028 },
+      ),
+    invalidChild: (id) => graphFail(`(#100) Invalid child container: ${id}`, { code: 100, subcode: 2207028 }),
+    imageDownload: (problem) =>
+      graphFail('The media could not be fetched from this URI.', {
+        code: 9004,
+        subcode: 2207052,
+        userTitle: 'Media download has failed',
+        userMsg: problem,
+      }),
+    invalidCreationId: () => graphFail('(#100) Invalid parameter: creation_id', { code: 100 }),
+    notReady: () =>
+      graphFail('Media ID is not available. The media is not ready for publishing, please wait for a moment.', {
+        code: 9007,
+        subcode: 2207027,
+      }),
+    notPublishable: (c, status) =>
+      status === 'EXPIRED'
+        ? graphFail('The media container has expired.', { code: 9007, subcode: 2207020 })
+        : graphFail(`The media could not be published: ${c.error ?? 'processing failed'}`, {
+            code: 9007,
+            subcode: 2207026,
+          }),
+    published: () => graphFail('(#100) This media has already been published.', { code: 100 }),
+    quota: () =>
+      graphFail('Application request limit reached', {
+        code: 9,
+        subcode: 2207042,
+        userMsg: 'You reached the maximum number of posts allowed per day.',
+      }),
+  },
 };
 
 @Injectable()
 export class InstagramSandbox {
   constructor(private readonly store: SandboxStore) {}
 
-  async accountsOf(grant: SandboxGrant): Promise<IgAccount[]> {
-    const key = ['instagram', 'user', grant.userId, 'accounts'];
-    const existing = await this.store.get<IgAccount[]>(key);
-    if (existing) return existing;
+  accountsOf(grant: SandboxGrant): Promise<IgAccount[]> {
     const suffix = grant.userId.slice(-4);
-    const account: IgAccount = {
-      id: `1784${sandboxNumericId().slice(0, 13)}`,
-      pageId: sandboxNumericId(),
-      pageName: `Sandbox Studio ${suffix}`,
-      username: `sandbox.studio.${suffix}`,
-      name: `Sandbox Studio ${suffix}`,
-      ownerUserId: grant.userId,
-    };
-    if (!(await this.store.putNew(key, [account]))) return (await this.store.get<IgAccount[]>(key)) ?? [];
-    await this.store.put(['instagram', 'account', account.id], account);
-    return [account];
+    return ownObjects(this.store, 'instagram', grant.userId, () => [
+      {
+        id: `1784${sandboxNumericId().slice(0, 13)}`,
+        pageId: sandboxNumericId(),
+        pageName: `Sandbox Studio ${suffix}`,
+        username: `sandbox.studio.${suffix}`,
+        name: `Sandbox Studio ${suffix}`,
+        ownerUserId: grant.userId,
+      },
+    ]);
   }
 
   /** The IG account a user token may act for (its owner only). */
-  async authorize(igId: string, token: TokenInfo): Promise<IgAccount> {
-    const account = await this.store.get<IgAccount>(['instagram', 'account', igId]);
-    if (!account)
-      throw graphFail(
-        `Unsupported request. Object with ID '${igId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        {
-          code: 100,
-          subcode: 33,
-          type: 'GraphMethodException',
-        },
-      );
-    if (account.ownerUserId !== token.grant.userId)
-      throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
-    return account;
-  }
-
-  async account(igId: string): Promise<IgAccount | null> {
-    return this.store.get<IgAccount>(['instagram', 'account', igId]);
-  }
-
-  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
-  magic(igId: string, caption: string, contentKey: string): Promise<void> {
-    return enforceMagicWords(
-      this.store,
-      { platform: 'instagram', accountId: igId, text: caption, contentKey },
-      IG_MAGIC,
-    );
+  authorize(igId: string, token: TokenInfo): Promise<IgAccount> {
+    return ownedObject(this.store, 'instagram', igId, token, 'GraphMethodException');
   }
 }

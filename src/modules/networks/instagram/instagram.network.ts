@@ -3,7 +3,7 @@ import { INSTAGRAM_GRAPH_VERSION, InstagramAdapter } from './instagram.adapter';
 import { InstagramSandboxController } from './instagram-sandbox.controller';
 import { InstagramSandbox } from './instagram-sandbox.service';
 
-export const instagramNetwork: NetworkDefinition = {
+export const instagramNetwork: NetworkDefinition<'instagram'> = {
   name: 'instagram',
   configKeys: { clientId: 'INSTAGRAM_APP_ID', clientSecret: 'INSTAGRAM_APP_SECRET' },
   real: {

@@ -2,6 +2,11 @@ import type { Provider, Type } from '@nestjs/common';
 import type { AdapterEndpoints, PlatformAdapter } from './adapter';
 import type { PlatformName } from '../platform-name';
 
+export interface NetworkAppKeys {
+  clientId: string;
+  clientSecret: string;
+}
+
 /** Base URLs of a network: the real ones, or (in `sandbox`) paths relative to PUBLIC_BASE_URL. */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl' | 'uploadBaseUrl'>;
 
@@ -10,13 +15,25 @@ export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl' | 
  * where it lives (real and simulated), how its adapter is built, and its simulator's parts.
  * networks.ts lists one per PlatformName; the compiler rejects a missing one.
  */
-export interface NetworkDefinition {
-  name: PlatformName;
-  /** Env vars of the app's client id and secret (config.ts reads them; .env.example lists them). */
-  configKeys: { clientId: string; clientSecret: string };
+export interface NetworkDefinition<Name extends string = PlatformName> {
+  name: Name;
+  /**
+   * Env vars of the app's client id and secret: the registry reads them through AppConfig (unset =
+   * `sandbox-<name>-app`/`-client` and `sandbox-<name>-secret`, which the sandbox accepts);
+   * .env.example lists them with those values (networks.spec.ts checks).
+   */
+  configKeys: NetworkAppKeys;
   real: NetworkUrls;
   sandbox: NetworkUrls;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
   /** The simulator under /sandbox/<name> (registered by SandboxModule). */
   simulator: { controllers: Type[]; providers: Provider[] };
+}
+
+/** The values a network app's credentials have when their env vars are unset (the sandbox accepts any). */
+export function sandboxCredentials(name: string, keys: NetworkAppKeys): NetworkAppKeys {
+  return {
+    clientId: `sandbox-${name}-${keys.clientId.endsWith('_APP_ID') ? 'app' : 'client'}`,
+    clientSecret: `sandbox-${name}-secret`,
+  };
 }

@@ -5,7 +5,7 @@ import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.control
 import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
 import { LinkedInSandbox } from './linkedin-sandbox.service';
 
-export const linkedinNetwork: NetworkDefinition = {
+export const linkedinNetwork: NetworkDefinition<'linkedin'> = {
   name: 'linkedin',
   configKeys: { clientId: 'LINKEDIN_CLIENT_ID', clientSecret: 'LINKEDIN_CLIENT_SECRET' },
   real: { apiBaseUrl: 'https://api.linkedin.com', authBaseUrl: 'https://www.linkedin.com/oauth/v2' },

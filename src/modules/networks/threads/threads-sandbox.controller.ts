@@ -1,15 +1,12 @@
-import { addDays } from '../kit/days';
-import type { Q } from '../kit/sandbox/sandbox-request';
-import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { THREADS_RULES } from './threads.adapter';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Body, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import {
-  graphDate,
+  graphDays,
   graphFail,
   GraphToken,
+  graphNotFound,
+  lifetimeInsights,
   longLivedToken,
   oauthFail,
   permalinkPage,
@@ -18,16 +15,17 @@ import {
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
-import { THREADS_DAILY_QUOTA, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
+import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import type { Q } from '../kit/sandbox/sandbox-request';
+import { THREADS_CONTAINERS as TH, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
 
 const NET = 'threads';
+const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
 
 /** Simulated Threads API (graph.threads.net, v1.0) under /sandbox/threads. */
 @SandboxController('threads')
 export class ThreadsSandboxController {
   constructor(
-    private readonly media: SandboxMediaFetch,
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
@@ -76,104 +74,14 @@ export class ThreadsSandboxController {
     };
   }
 
+  /** Creates a container: TEXT, IMAGE (image_url), VIDEO (video_url) or CAROUSEL (children). */
   @Post('v1.0/:userId/threads')
   async createContainer(
     @SandboxToken(NET) token: TokenInfo,
     @Param('userId') userId: string,
     @Body() body: Q,
   ): Promise<{ id: string }> {
-    const user = await this.threads.authorize(userId, token);
-    const text = body.text ?? '';
-    if ([...text].length > THREADS_RULES.maxText)
-      throw graphFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, {
-        code: 100,
-        type: 'THApiException',
-      });
-    const type = (body.media_type ?? '').toUpperCase();
-    const base = {
-      ownerId: user.id,
-      text,
-      isCarouselItem: body.is_carousel_item === 'true',
-      extra: (body.link_attachment ? { link: body.link_attachment } : {}) as Record<string, string>,
-    };
-    switch (type) {
-      case 'TEXT':
-        if (!text) throw graphFail('Param text is required for TEXT posts.', { code: 100, type: 'THApiException' });
-        return {
-          id: (
-            await this.containers.create(NET, {
-              ...base,
-              mediaType: 'TEXT_POST',
-              mediaUrls: [],
-              children: [],
-              error: null,
-            })
-          ).id,
-        };
-      case 'IMAGE': {
-        const problem = await this.media.problem(body.image_url, 'image');
-        if (problem)
-          throw graphFail('Media download has failed.', {
-            code: 100,
-            subcode: 2207052,
-            type: 'THApiException',
-            userMsg: problem,
-          });
-        return {
-          id: (
-            await this.containers.create(NET, {
-              ...base,
-              mediaType: 'IMAGE',
-              mediaUrls: [body.image_url ?? ''],
-              children: [],
-              error: null,
-            })
-          ).id,
-        };
-      }
-      case 'VIDEO': {
-        const problem = await this.media.problem(body.video_url, 'video');
-        return {
-          id: (
-            await this.containers.create(NET, {
-              ...base,
-              mediaType: 'VIDEO',
-              mediaUrls: [body.video_url ?? ''],
-              children: [],
-              error: problem ? 'FAILED_DOWNLOADING_VIDEO' : null,
-            })
-          ).id,
-        };
-      }
-      case 'CAROUSEL': {
-        const children = (body.children ?? '').split(',').filter(Boolean);
-        if (children.length < 2 || children.length > 20)
-          throw graphFail('A carousel must have between 2 and 20 children.', { code: 100, type: 'THApiException' });
-        const urls: string[] = [];
-        for (const id of children) {
-          const child = await this.containers.get(NET, id);
-          if (!child || child.ownerId !== user.id || !child.isCarouselItem)
-            throw graphFail(`Invalid child container: ${id}`, { code: 100, type: 'THApiException' });
-          urls.push(...child.mediaUrls);
-        }
-        return {
-          id: (
-            await this.containers.create(NET, {
-              ...base,
-              mediaType: 'CAROUSEL_ALBUM',
-              mediaUrls: urls,
-              children,
-              error: null,
-            })
-          ).id,
-        };
-      }
-      default:
-        throw graphFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', {
-          code: 100,
-          type: 'THApiException',
-        });
-    }
+    return this.containers.createFrom(TH, (await this.threads.authorize(userId, token)).id, body);
   }
 
   @Post('v1.0/:userId/threads_publish')
@@ -183,46 +91,14 @@ export class ThreadsSandboxController {
     @Body() body: Q,
   ): Promise<{ id: string }> {
     const user = await this.threads.authorize(userId, token);
-    const c = body.creation_id ? await this.containers.get(NET, body.creation_id) : null;
-    if (!c || c.ownerId !== user.id)
-      throw graphFail('Invalid parameter: creation_id', { code: 100, type: 'THApiException' });
-    const status = this.containers.status(c);
-    if (status === 'IN_PROGRESS')
-      throw graphFail('The media is not ready for publishing, please wait for a moment.', {
-        code: 9007,
-        subcode: 2207027,
-        type: 'THApiException',
-      });
-    if (status === 'ERROR' || status === 'EXPIRED')
-      throw graphFail(`The media cannot be published: ${c.error ?? status}.`, {
-        code: 9007,
-        subcode: 2207026,
-        type: 'THApiException',
-      });
-    if (status === 'PUBLISHED')
-      throw graphFail('This media has already been published.', { code: 100, type: 'THApiException' });
-    if ((await this.containers.publishedLastDay(NET, user.id)) >= THREADS_DAILY_QUOTA)
-      throw graphFail('You reached the maximum number of posts allowed per day.', {
-        code: 4,
-        subcode: 2207042,
-        type: 'THApiException',
-      });
-    await this.threads.magic(user.id, c.text, c.mediaUrls.join('|'));
-    return {
-      id: (
-        await this.containers.publish(NET, c, `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`)
-      ).id,
-    };
+    const permalinkBase = `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`;
+    return this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase);
   }
 
   @Get('v1.0/:userId/threads')
   async list(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string, @Query() q: Q): Promise<unknown> {
     const user = await this.threads.authorize(userId, token);
-    const media = await this.containers.recent(NET, user.id, Math.min(Number(q.limit) || 25, 100));
-    return {
-      data: media.map((m) => this.view(m, user.username)),
-      paging: { cursors: { before: 'QVFI', after: 'QVFI' } },
-    };
+    return this.containers.listPage(NET, user.id, q.limit, (m) => this.view(m, user.username));
   }
 
   @Get('v1.0/:userId/threads_insights')
@@ -233,43 +109,23 @@ export class ThreadsSandboxController {
   ): Promise<unknown> {
     const user = await this.threads.authorize(userId, token);
     const names = (q.metric ?? '').split(',').filter(Boolean);
-    const allowed = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
-    if (!names.length || names.some((n) => !allowed.includes(n)))
-      throw graphFail(`Param metric must be a list of: ${allowed.join(', ')}`, { code: 100, type: 'THApiException' });
-    const until = graphDate(q.until, new Date(Date.now() + 86_400_000));
-    const to = addDays(until, -1);
-    return {
-      data: threadsUserInsights(user.id, graphDate(q.since, new Date(Date.parse(`${to}T00:00:00Z`))), to, names),
-    };
+    if (!names.length || names.some((n) => !USER_METRICS.includes(n)))
+      throw graphFail(`Param metric must be a list of: ${USER_METRICS.join(', ')}`, {
+        code: 100,
+        type: 'THApiException',
+      });
+    const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
+    return { data: threadsUserInsights(user.id, days, names) };
   }
 
   @Get('v1.0/:id/insights')
   async mediaInsights(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
     const media = await this.containers.media(NET, id);
-    if (!media)
-      throw graphFail(`Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'THApiException' });
+    if (!media) throw graphNotFound(id, 'THApiException', '');
     await this.threads.authorize(media.ownerId, token);
     const m = itemMetrics(id);
-    const values: Record<string, number> = {
-      views: m.views,
-      likes: m.likes,
-      replies: m.comments,
-      reposts: m.shares,
-      quotes: 0,
-      shares: 0,
-    };
-    return {
-      data: (q.metric ?? '')
-        .split(',')
-        .filter((n) => n in values)
-        .map((name) => ({
-          name,
-          period: 'lifetime',
-          values: [{ value: values[name] }],
-          title: name,
-          id: `${id}/insights/${name}/lifetime`,
-        })),
-    };
+    const values = { views: m.views, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 };
+    return { data: lifetimeInsights(id, values, (q.metric ?? '').split(',')) };
   }
 
   /** A container (status, error_message) or a published thread. */
@@ -282,8 +138,7 @@ export class ThreadsSandboxController {
       return { id, status, ...(status === 'ERROR' ? { error_message: container.error } : {}) };
     }
     const media = await this.containers.media(NET, id);
-    if (!media)
-      throw graphFail(`Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type: 'THApiException' });
+    if (!media) throw graphNotFound(id, 'THApiException', '');
     const user = await this.threads.authorize(media.ownerId, token);
     return this.view(media, user.username);
   }
@@ -293,8 +148,7 @@ export class ThreadsSandboxController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   async permalink(@Param('id') id: string): Promise<string> {
     const media = await this.containers.media(NET, id);
-    if (!media) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
-    return permalinkPage('Threads', media.text, media.mediaUrls, media.timestamp);
+    return permalinkPage('Threads', media && { ...media, time: media.timestamp });
   }
 
   private view(m: SandboxMedia, username: string): Record<string, unknown> {

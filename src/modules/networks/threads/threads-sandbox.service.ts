@@ -1,10 +1,11 @@
-import { addDays } from '../kit/days';
 import { Injectable } from '@nestjs/common';
-import { graphFail } from '../kit/sandbox/graph-sandbox';
-import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
+import { addDays } from '../kit/days';
+import { graphFail, GraphErrorSpec, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { dailyAccountMetrics, dateRange } from '../kit/sandbox/sandbox-metrics';
+import { THREADS_RULES } from './threads.adapter';
 
 /** Users of the simulated Threads: one new profile per grant. */
 export interface ThreadsUser {
@@ -14,18 +15,47 @@ export interface ThreadsUser {
   ownerUserId: string;
 }
 
-export const THREADS_DAILY_QUOTA = 250;
+/** Threads' errors are Graph's with type THApiException. */
+const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
+  graphFail(message, { ...spec, type: 'THApiException' });
 
-const THREADS_MAGIC: MagicErrors = {
-  fail: (message) =>
-    graphFail(message, { code: 100, type: 'THApiException', userTitle: 'Post rejected', userMsg: message }),
-  flaky: (message) =>
-    graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-      code: 2,
-      status: 500,
-      transient: true,
-      type: 'THApiException',
-    }),
+/** Threads' container API: its names, limits (THREADS_RULES) and error wording. */
+export const THREADS_CONTAINERS: ContainerDialect = {
+  network: 'threads',
+  rules: THREADS_RULES,
+  textField: 'text',
+  types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
+  otherType: () => thFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }),
+  review: false,
+  dailyQuota: 250,
+  videoError: () => 'FAILED_DOWNLOADING_VIDEO',
+  magic: {
+    fail: (message) => thFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
+    flaky: (message) =>
+      thFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+      }),
+  },
+  errors: {
+    textTooLong: () => thFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }),
+    textRequired: () => thFail('Param text is required for TEXT posts.', { code: 100 }),
+    carouselSize: () =>
+      thFail(
+        `A carousel must have between ${THREADS_RULES.images.carouselMin} and ${THREADS_RULES.images.max} children.`,
+        { code: 100 },
+      ),
+    invalidChild: (id) => thFail(`Invalid child container: ${id}`, { code: 100 }),
+    imageDownload: (problem) => thFail('Media download has failed.', { code: 100, subcode: 2207052, userMsg: problem }),
+    invalidCreationId: () => thFail('Invalid parameter: creation_id', { code: 100 }),
+    notReady: () =>
+      thFail('The media is not ready for publishing, please wait for a moment.', { code: 9007, subcode: 2207027 }),
+    notPublishable: (c, status) =>
+      thFail(`The media cannot be published: ${c.error ?? status}.`, { code: 9007, subcode: 2207026 }),
+    published: () => thFail('This media has already been published.', { code: 100 }),
+    quota: () => thFail('You reached the maximum number of posts allowed per day.', { code: 4, subcode: 2207042 }),
+  },
 };
 
 @Injectable()
@@ -33,72 +63,42 @@ export class ThreadsSandbox {
   constructor(private readonly store: SandboxStore) {}
 
   async userOf(grant: SandboxGrant): Promise<ThreadsUser> {
-    const key = ['threads', 'user', grant.userId];
-    const existing = await this.store.get<ThreadsUser>(key);
-    if (existing) return existing;
     const suffix = grant.userId.slice(-4);
-    const user: ThreadsUser = {
-      id: sandboxNumericId(),
-      username: `sandbox_threads_${suffix}`,
-      name: `Sandbox Threads ${suffix}`,
-      ownerUserId: grant.userId,
-    };
-    if (!(await this.store.putNew(key, user))) return (await this.store.get<ThreadsUser>(key))!;
-    await this.store.put(['threads', 'profile', user.id], user);
+    const [user] = await ownObjects(this.store, 'threads', grant.userId, () => [
+      {
+        id: sandboxNumericId(),
+        username: `sandbox_threads_${suffix}`,
+        name: `Sandbox Threads ${suffix}`,
+        ownerUserId: grant.userId,
+      },
+    ]);
     return user;
   }
 
   /** The profile a token may act for ('me' = the token's own). */
-  async authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
-    if (id === 'me') return this.userOf(token.grant);
-    const user = await this.store.get<ThreadsUser>(['threads', 'profile', id]);
-    if (!user)
-      throw graphFail(
-        `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        {
-          code: 100,
-          subcode: 33,
-          type: 'THApiException',
-        },
-      );
-    if (user.ownerUserId !== token.grant.userId)
-      throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
-    return user;
-  }
-
-  /** Applies the magic words to a publish call; throws the network's error when it must fail. */
-  magic(userId: string, text: string, contentKey: string): Promise<void> {
-    return enforceMagicWords(
-      this.store,
-      { platform: 'threads', accountId: userId, text: text, contentKey },
-      THREADS_MAGIC,
-    );
+  authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
+    return id === 'me' ? this.userOf(token.grant) : ownedObject(this.store, 'threads', id, token, 'THApiException');
   }
 }
 
-/** threads_insights for [from, to]: views as a daily series, the rest as totals (like the real API). */
-export function threadsUserInsights(userId: string, from: string, to: string, names: string[]): unknown[] {
-  const days = dateRange(from, to)
-    .slice(0, 93)
-    .map((d) => dailyAccountMetrics(userId, d));
-  const split = (d: (typeof days)[number]) => {
+/** threads_insights over `days`: views as a daily series, the rest as totals (like the real API). */
+export function threadsUserInsights(userId: string, days: string[], names: string[]): unknown[] {
+  const metrics = days.map((d) => dailyAccountMetrics(userId, d));
+  const split = (d: (typeof metrics)[number]) => {
     const replies = Math.floor(d.engagement / 5);
     return { likes: d.engagement - replies - d.shares, replies, reposts: d.shares, quotes: 0 };
   };
-  const total = (k: 'likes' | 'replies' | 'reposts' | 'quotes') => days.reduce((s, d) => s + split(d)[k], 0);
+  const total = (k: 'likes' | 'replies' | 'reposts' | 'quotes') => metrics.reduce((s, d) => s + split(d)[k], 0);
   return names.map((name) => {
     if (name === 'views')
       return {
         name,
         period: 'day',
         title: 'views',
-        values: days.map((d) => ({
-          value: d.views,
-          end_time: `${addDays(d.date, 1)}T07:00:00+0000`,
-        })),
+        values: metrics.map((d) => ({ value: d.views, end_time: `${addDays(d.date, 1)}T07:00:00+0000` })),
         id: `${userId}/insights/views/day`,
       };
-    const value = name === 'followers_count' ? (days.at(-1)?.followers ?? 0) : total(name as 'likes');
+    const value = name === 'followers_count' ? (metrics.at(-1)?.followers ?? 0) : total(name as 'likes');
     return { name, period: 'day', title: name, total_value: { value }, id: `${userId}/insights/${name}/day` };
   });
 }

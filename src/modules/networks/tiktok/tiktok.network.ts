@@ -3,7 +3,7 @@ import { TikTokAdapter } from './tiktok.adapter';
 import { TikTokSandboxController } from './tiktok-sandbox.controller';
 import { TikTokSandbox } from './tiktok-sandbox.service';
 
-export const tiktokNetwork: NetworkDefinition = {
+export const tiktokNetwork: NetworkDefinition<'tiktok'> = {
   name: 'tiktok',
   configKeys: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET' },
   real: { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' },

@@ -4,7 +4,7 @@ import { YouTubeSandboxController } from './youtube-sandbox.controller';
 import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
 import { YouTubeSandbox } from './youtube-sandbox.service';
 
-export const youtubeNetwork: NetworkDefinition = {
+export const youtubeNetwork: NetworkDefinition<'youtube'> = {
   name: 'youtube',
   configKeys: { clientId: 'YOUTUBE_CLIENT_ID', clientSecret: 'YOUTUBE_CLIENT_SECRET' },
   real: {

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { SandboxAuth } from './sandbox-auth';
 import { SandboxHttpError } from './sandbox-http';
-import { OAuthFailure, SandboxOAuth, SandboxOAuthError } from './sandbox-oauth';
+import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+import type { SandboxStore } from './sandbox-store';
+import { addDays } from '../days';
 import { dailyAccountMetrics, dateRange, itemComments, SandboxComment } from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
@@ -118,16 +120,24 @@ export function graphDate(v: string | undefined, fallback: Date): string {
   return (Number.isFinite(n) ? new Date(n * 1000) : new Date(v)).toISOString().slice(0, 10);
 }
 
-/** A period=day insights series: `until` is exclusive, like Graph's; end_time = next day 08:00 UTC. */
+/** The days a Graph insights call covers (`until` exclusive); by default `days` days before `until`. */
+export function graphDays(
+  since: string | undefined,
+  until: string | undefined,
+  defaults: { until: Date; days: number },
+): string[] {
+  const to = addDays(graphDate(until, defaults.until), -1);
+  return dateRange(graphDate(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+}
+
+/** A period=day insights series (a week before today by default); end_time = next day 08:00 UTC. */
 export function dailyInsights(
   accountId: string,
   metrics: Record<string, (m: ReturnType<typeof dailyAccountMetrics>) => number>,
   since: string | undefined,
   until: string | undefined,
 ): { name: string; period: string; values: { value: number; end_time: string }[]; title: string; id: string }[] {
-  const to = new Date(Date.parse(`${graphDate(until, new Date())}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-  const from = graphDate(since, new Date(Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000));
-  const days = dateRange(from, to).slice(0, 93);
+  const days = graphDays(since, until, { until: new Date(), days: 7 }).slice(0, 93);
   return Object.entries(metrics).map(([name, pick]) => ({
     name,
     period: 'day',
@@ -135,45 +145,111 @@ export function dailyInsights(
     id: `${accountId}/insights/${name}/day`,
     values: days.map((d) => ({
       value: pick(dailyAccountMetrics(accountId, d)),
-      end_time: `${new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}T08:00:00+0000`,
+      end_time: `${addDays(d, 1)}T08:00:00+0000`,
     })),
   }));
 }
 
-/** One page of an item's deterministic comments; cursors are base64 indexes. */
-export function commentPage(
-  itemId: string,
-  publishedAt: string,
-  after: string | undefined,
-  limit: string | undefined,
-): { items: SandboxComment[]; before: string; after: string; hasNext: boolean } {
-  const all = itemComments(itemId, publishedAt);
-  const start = after ? Number(Buffer.from(after, 'base64url').toString()) + 1 : 0;
-  const size = Math.min(Math.max(Number(limit) || 25, 1), 100);
-  const items = all.slice(start, start + size);
-  const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
-  const end = start + items.length - 1;
-  return { items, before: cursor(start), after: cursor(Math.max(end, start)), hasNext: end < all.length - 1 };
+/** An item's lifetime insights: the asked `names` that `values` has. */
+export function lifetimeInsights(id: string, values: Record<string, number>, names: string[]): unknown[] {
+  return names
+    .filter((n) => n in values)
+    .map((name) => ({
+      name,
+      period: 'lifetime',
+      values: [{ value: values[name] }],
+      title: name,
+      id: `${id}/insights/${name}/lifetime`,
+    }));
 }
 
-/** Graph's `paging` object; `next` repeats the request with `after` replaced. */
-export function graphPaging(
+/**
+ * GET /{id}/comments: a page of an item's deterministic comments, each rendered by the network;
+ * cursors are base64 indexes and `paging.next` repeats the request with `after` replaced.
+ */
+export function graphComments(
   req: Request,
   publicBaseUrl: string,
-  page: { before: string; after: string; hasNext: boolean; count: number },
-): Record<string, unknown> | undefined {
-  if (page.count === 0) return undefined;
+  item: { id: string; publishedAt: string },
+  q: { after?: string; limit?: string },
+  render: (c: SandboxComment) => unknown,
+): { data: unknown[]; paging?: Record<string, unknown> } {
+  const all = itemComments(item.id, new Date(item.publishedAt).toISOString());
+  const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
+  const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
+  const items = all.slice(start, start + size);
+  const data = items.map(render);
+  if (items.length === 0) return { data, paging: undefined };
+  const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
+  const end = start + items.length - 1;
+  const cursors = { before: cursor(start), after: cursor(Math.max(end, start)) };
   const next = new URL(req.originalUrl, publicBaseUrl);
-  next.searchParams.set('after', page.after);
-  return { cursors: { before: page.before, after: page.after }, ...(page.hasNext ? { next: next.toString() } : {}) };
+  next.searchParams.set('after', cursors.after);
+  return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
+}
+
+/** Graph's time format: 2026-03-01T10:00:00+0000 */
+export function graphTime(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 
 export function numericId(): string {
   return `${Date.now()}${randomBytes(3).readUIntBE(0, 3).toString().padStart(8, '0')}`.slice(0, 17);
 }
 
-/** The tiny HTML page a sandbox permalink opens. */
-export function permalinkPage(network: string, text: string, mediaUrls: string[], time: string): string {
+/** What a sandbox permalink opens: a tiny page showing the post (Graph's 404 when there is none). */
+export function permalinkPage(
+  network: string,
+  post: { text: string; mediaUrls: string[]; time: string } | null,
+): string {
+  if (!post) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
   const esc = (v: string): string => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${esc(network)} post</title></head><body><main><h1>Sandbox ${esc(network)} post</h1><p>${esc(text)}</p>${mediaUrls.map((u) => `<p><a href="${esc(u)}">${esc(u)}</a></p>`).join('')}<p><small>${esc(time)}</small></p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${esc(network)} post</title></head><body><main><h1>Sandbox ${esc(network)} post</h1><p>${esc(post.text)}</p>${post.mediaUrls.map((u) => `<p><a href="${esc(u)}">${esc(u)}</a></p>`).join('')}<p><small>${esc(post.time)}</small></p></main></body></html>`;
+}
+
+/** Graph's answer for an id that names nothing (Threads words it without the lead). */
+export function graphNotFound(
+  id: string,
+  type = 'GraphMethodException',
+  lead = 'Unsupported get request. ',
+): SandboxHttpError {
+  return graphFail(`${lead}Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type });
+}
+
+/**
+ * The objects a sandbox user gets the first time it is seen (Facebook Pages, an Instagram
+ * account, a Threads profile), each also stored by its id.
+ */
+export async function ownObjects<T extends { id: string }>(
+  store: SandboxStore,
+  network: string,
+  userId: string,
+  make: () => T[] | Promise<T[]>,
+): Promise<T[]> {
+  const existing = await store.get<T[]>([network, 'user', userId]);
+  if (existing) return existing;
+  const objects = await make();
+  if (!(await store.putNew([network, 'user', userId], objects)))
+    return (await store.get<T[]>([network, 'user', userId])) ?? [];
+  for (const o of objects) await store.put([network, 'object', o.id], o);
+  return objects;
+}
+
+/** The object `id` when the token's user owns it (Instagram accounts, Threads profiles); Graph's errors otherwise. */
+export async function ownedObject<T extends { ownerUserId: string }>(
+  store: SandboxStore,
+  network: string,
+  id: string,
+  token: TokenInfo,
+  type: string,
+): Promise<T> {
+  const object = await store.get<T>([network, 'object', id]);
+  if (!object)
+    throw graphFail(
+      `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { code: 100, subcode: 33, type },
+    );
+  if (object.ownerUserId !== token.grant.userId)
+    throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
+  return object;
 }

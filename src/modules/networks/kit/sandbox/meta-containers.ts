@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { numericId } from './graph-sandbox';
+import { AppConfig } from '@/config/config';
+import { codePoints, type ContentRules, countHashtags } from '../content-rules';
+import { graphTime, numericId } from './graph-sandbox';
+import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
+import type { SandboxHttpError } from './sandbox-http';
+import { SandboxMediaFetch } from './sandbox-media';
+import type { Q } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
 /**
- * Media containers as Instagram and Threads keep them: created IN_PROGRESS, FINISHED after a
+ * Media containers as Instagram and Threads keep them, and the container routes both serve
+ * (create, publish, status) with each network's names, limits and error wording in its dialect: created IN_PROGRESS, FINISHED after a
  * couple of status polls (or 3 s), ERROR when the media could not be downloaded, PUBLISHED once
  * published, EXPIRED after 24 h. A video container of a #sandbox-review post stays IN_PROGRESS
  * until its `readyAt` (SANDBOX_REVIEW_MS after creation). Published media are listed per account, newest first.
@@ -39,18 +46,134 @@ export interface SandboxMedia {
   extra: Record<string, string>;
 }
 
+type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
+
+/** What differs between Instagram's and Threads' container APIs. */
+export interface ContainerDialect {
+  network: 'instagram' | 'threads';
+  /** maxText, carousel bounds (images.carouselMin..images.max), hashtags. */
+  rules: ContentRules;
+  /** The form field of the text (caption, text). */
+  textField: string;
+  /** A media_type (upper case) → what it creates; any other creates `otherType` or is refused with it. */
+  types: Record<string, ContainerKind>;
+  otherType: ContainerKind | (() => SandboxHttpError);
+  /** #sandbox-review holds a video container IN_PROGRESS (Instagram). */
+  review: boolean;
+  /** Posts per account per rolling 24 h. */
+  dailyQuota: number;
+  /** The processing error a video container reports when its download failed. */
+  videoError: (problem: string) => string;
+  magic: MagicErrors;
+  errors: {
+    /** Instagram refuses a missing image_url/video_url up front; else the download fails. */
+    missingUrl?: (field: string) => SandboxHttpError;
+    textTooLong: () => SandboxHttpError;
+    tooManyHashtags?: () => SandboxHttpError;
+    /** A TEXT container without text. */
+    textRequired?: () => SandboxHttpError;
+    carouselSize: () => SandboxHttpError;
+    invalidChild: (id: string) => SandboxHttpError;
+    imageDownload: (problem: string) => SandboxHttpError;
+    invalidCreationId: () => SandboxHttpError;
+    notReady: () => SandboxHttpError;
+    notPublishable: (c: SandboxContainer, status: 'ERROR' | 'EXPIRED') => SandboxHttpError;
+    published: () => SandboxHttpError;
+    quota: () => SandboxHttpError;
+  };
+}
+
 const READY_AFTER_POLLS = 2;
 const READY_AFTER_MS = 3000;
 const EXPIRES_MS = 24 * 3600 * 1000;
 
 @Injectable()
 export class MetaContainers {
-  constructor(private readonly store: SandboxStore) {}
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly downloads: SandboxMediaFetch,
+    private readonly config: AppConfig,
+  ) {}
 
-  async create(
+  /** POST /{owner}/media (Instagram), /{owner}/threads (Threads): a new container's id. */
+  async createFrom(d: ContainerDialect, ownerId: string, body: Q): Promise<{ id: string }> {
+    const text = body[d.textField] ?? '';
+    if (codePoints(text) > d.rules.maxText) throw d.errors.textTooLong();
+    if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
+      throw d.errors.tooManyHashtags();
+    const base = {
+      ownerId,
+      text,
+      isCarouselItem: body.is_carousel_item === 'true',
+      extra: (body.link_attachment ? { link: body.link_attachment } : {}) as Record<string, string>,
+      mediaUrls: [] as string[],
+      children: [] as string[],
+      error: null,
+    };
+    const type = (body.media_type ?? '').toUpperCase();
+    const kind = Object.hasOwn(d.types, type) ? d.types[type] : d.otherType;
+    if (typeof kind === 'function') throw kind();
+    const url = kind === 'IMAGE' ? body.image_url : body.video_url;
+    if ((kind === 'IMAGE' || kind === 'VIDEO') && !url && d.errors.missingUrl)
+      throw d.errors.missingUrl(kind === 'IMAGE' ? 'image_url' : 'video_url');
+    switch (kind) {
+      case 'TEXT':
+        if (!text && d.errors.textRequired) throw d.errors.textRequired();
+        return this.create(d.network, { ...base, mediaType: 'TEXT_POST' });
+      case 'IMAGE': {
+        const problem = await this.downloads.problem(url, 'image');
+        if (problem) throw d.errors.imageDownload(problem);
+        return this.create(d.network, { ...base, mediaType: 'IMAGE', mediaUrls: [url ?? ''] });
+      }
+      case 'VIDEO': {
+        // Video problems surface while processing, as the container's ERROR status.
+        const problem = await this.downloads.problem(url, 'video');
+        return this.create(d.network, {
+          ...base,
+          mediaType: 'VIDEO',
+          mediaUrls: [url ?? ''],
+          error: problem ? d.videoError(problem) : null,
+          readyAt: d.review && parseMagicWords(text).review ? Date.now() + this.config.sandbox.reviewMs : null,
+        });
+      }
+      case 'CAROUSEL': {
+        const children = (body.children ?? '').split(',').filter(Boolean);
+        if (children.length < (d.rules.images.carouselMin ?? 2) || children.length > d.rules.images.max)
+          throw d.errors.carouselSize();
+        const urls: string[] = [];
+        for (const id of children) {
+          const child = await this.get(d.network, id);
+          if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw d.errors.invalidChild(id);
+          urls.push(...child.mediaUrls);
+        }
+        return this.create(d.network, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls, children });
+      }
+    }
+  }
+
+  /** POST /{owner}/media_publish, /{owner}/threads_publish: a FINISHED container becomes a post. */
+  async publishFrom(
+    d: ContainerDialect,
+    ownerId: string,
+    creationId: string | undefined,
+    permalinkBase: string,
+  ): Promise<{ id: string }> {
+    const c = creationId ? await this.get(d.network, creationId) : null;
+    if (!c || c.ownerId !== ownerId) throw d.errors.invalidCreationId();
+    const status = this.status(c);
+    if (status === 'IN_PROGRESS') throw d.errors.notReady();
+    if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
+    if (status === 'PUBLISHED') throw d.errors.published();
+    if ((await this.publishedLastDay(d.network, ownerId)) >= d.dailyQuota) throw d.errors.quota();
+    const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
+    await enforceMagicWords(this.store, attempt, d.magic);
+    return { id: (await this.publish(d.network, c, permalinkBase)).id };
+  }
+
+  private async create(
     network: string,
     c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>,
-  ): Promise<SandboxContainer> {
+  ): Promise<{ id: string }> {
     const container: SandboxContainer = {
       ...c,
       id: numericId(),
@@ -59,7 +182,7 @@ export class MetaContainers {
       mediaId: null,
     };
     await this.store.put([network, 'container', container.id], container);
-    return container;
+    return { id: container.id };
   }
 
   async get(network: string, id: string): Promise<SandboxContainer | null> {
@@ -87,7 +210,7 @@ export class MetaContainers {
       mediaType: c.mediaType,
       text: c.text,
       mediaUrls: c.mediaUrls,
-      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      timestamp: graphTime(new Date()),
       permalink: `${permalinkBase}/${id}`,
       extra: c.extra,
     };
@@ -96,6 +219,17 @@ export class MetaContainers {
     await this.store.update<SandboxContainer>([network, 'container', c.id], (x) => ({ ...x, mediaId: id }));
     await this.store.incr([network, 'owner', c.ownerId, 'published', new Date().toISOString().slice(0, 13)], 26 * 3600);
     return media;
+  }
+
+  /** GET /{owner}/media, /{owner}/threads: the owner's newest posts. */
+  async listPage(
+    network: string,
+    ownerId: string,
+    limit: string | undefined,
+    view: (m: SandboxMedia) => unknown,
+  ): Promise<unknown> {
+    const media = await this.recent(network, ownerId, Math.min(Number(limit) || 25, 100));
+    return { data: media.map(view), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
   }
 
   async media(network: string, id: string): Promise<SandboxMedia | null> {
