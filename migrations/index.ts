@@ -14,6 +14,8 @@ import { PostUsage1795525000000 } from './1795525000000-PostUsage';
 import { ConnectBrowserBinding1795600000000 } from './1795600000000-ConnectBrowserBinding';
 import { PostingQueues1795610000000 } from './1795610000000-PostingQueues';
 import { ProfileBranding1795620000000 } from './1795620000000-ProfileBranding';
+import { TargetFirstComment1795700000000 } from './1795700000000-TargetFirstComment';
+import { PublishingCaps1795750000000 } from './1795750000000-PublishingCaps';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -32,5 +34,7 @@ export const MIGRATIONS: Function[] = [
   ConnectBrowserBinding1795600000000,
   PostingQueues1795610000000,
   ProfileBranding1795620000000,
+  TargetFirstComment1795700000000,
+  PublishingCaps1795750000000,
   // @generated-list
 ];

@@ -15,6 +15,9 @@ echo "== jest"
 rm -f var/jest-results.json
 jest --json --outputFile=var/jest-results.json "$@"
 status=$?
+# Browser tests keep their screenshots as artefacts (test/support/browser.ts).
+shots=$(ls var/screenshots/*.png 2>/dev/null | wc -l)
+[ "$shots" -gt 0 ] && echo "Browser screenshots: $shots in $PWD/var/screenshots/"
 node -e '
 const fs = require("fs");
 if (!fs.existsSync("./var/jest-results.json")) { console.log("0 passed, 1 failed"); process.exit(0); }

@@ -6,6 +6,7 @@ import { ConnectModule } from './modules/connect/connect.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
+import { LimitsModule } from './modules/limits/limits.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { MediaModule } from './modules/media/media.module';
 import { PlansModule } from './modules/plans/plans.module';
@@ -32,6 +33,7 @@ export const FEATURE_MODULES: Type[] = [
   McpModule,
   PostsModule,
   PublishingModule,
+  LimitsModule,
   WebhooksModule,
   MediaModule,
   AnalyticsModule,

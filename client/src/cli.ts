@@ -5,6 +5,7 @@
  *
  *   sps profiles list
  *   sps accounts list
+ *   sps accounts limits acc_1
  *   sps posts create --text "Hello" --accounts acc_1,acc_2 --now
  *   sps posts list --state failed --all
  *   sps posts retry <id>
@@ -122,6 +123,10 @@ export function buildProgram(
     .command('list')
     .description('list connected accounts')
     .action(async () => print(await client().accounts.list()));
+  accounts
+    .command('limits <id>')
+    .description("the network's publishing caps for an account and how much of each is used")
+    .action(async (id: string) => print(await client().accounts.limits(id)));
 
   const posts = program.command('posts').description('posts');
   listOptions(

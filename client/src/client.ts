@@ -188,6 +188,8 @@ export class SpsClient {
     update: (id: string, body: BodyOf<'/v1/accounts/{id}', 'PATCH'>, o?: CallOptions) =>
       this.request('PATCH', '/v1/accounts/{id}', { ...o, path: { id }, body }),
     disconnect: (id: string, o?: CallOptions) => this.request('DELETE', '/v1/accounts/{id}', { ...o, path: { id } }),
+    /** The network's publishing caps for the account and how much of each is used. */
+    limits: (id: string, o?: CallOptions) => this.request('GET', '/v1/accounts/{id}/limits', { ...o, path: { id } }),
   };
 
   /** The profile's posting queue: weekly slots in a time zone, used by posts created with addToQueue. */

@@ -96,6 +96,14 @@ export const configSchema = z
     OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     // Worker role: serve /metrics on this port (the worker has no HTTP server otherwise); unset = none.
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // Publishing caps other than the networks' documented figures: `<network>.<cap>=<n>,…`
+    // (e.g. tiktok.posts_per_day=25 where TikTok told you yours; tests set small ones).
+    NETWORK_CAPS: z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').every((p) => p.trim() === '' || /^[a-z]+\.[a-z0-9_]+=\d+$/.test(p.trim())), {
+        message: 'must be <network>.<cap>=<number>, comma-separated',
+      }),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.TOKEN_ENCRYPTION_KEY) {
@@ -160,6 +168,8 @@ export class AppConfig {
   readonly rateLimit: { perMinute: number; perHour: number };
   /** /metrics and /queues: off unless an operator token is configured. */
   readonly operator: { token: string | undefined; metricsPort: number | undefined };
+  /** NETWORK_CAPS: `<network>.<cap>` → limit, replacing the documented figure of that cap. */
+  readonly networkCaps: Record<string, number>;
   /** Variables outside the schema: network app credentials, named by each network's definition (see `setting`). */
   private readonly unlisted: Readonly<Record<string, string>>;
 
@@ -221,6 +231,12 @@ export class AppConfig {
     this.schedulerSweepMs = env.SCHEDULER_SWEEP_MS;
     this.rateLimit = { perMinute: env.RATE_LIMIT_PER_MINUTE, perHour: env.RATE_LIMIT_PER_HOUR };
     this.operator = { token: env.OPERATOR_TOKEN, metricsPort: env.METRICS_PORT };
+    this.networkCaps = Object.fromEntries(
+      env.NETWORK_CAPS.split(',')
+        .map((p) => p.trim().split('='))
+        .filter((kv): kv is [string, string] => kv.length === 2)
+        .map(([k, v]) => [k, Number(v)]),
+    );
   }
 
   /**

@@ -188,6 +188,17 @@ describe('typed client and sps CLI against the service', () => {
       expect(slots.every((s) => /T(00:00|09:15):00\.000Z$/.test(s))).toBe(true);
     });
 
+    it("should print an account's publishing caps", async () => {
+      const li = await connectAccount(t, tenant, 'linkedin');
+      const res = await sps(['accounts', 'limits', li.id], env());
+      expect(res.code).toBe(0);
+      expect(JSON.parse(res.stdout)).toMatchObject({
+        accountId: li.id,
+        platform: 'linkedin',
+        limits: [{ name: 'posts_per_day', window: 'day_utc', used: 0, source: 'records' }],
+      });
+    });
+
     it('should exit non-zero with "code: message (requestId)" on an API error', async () => {
       const limited = await sps(['events', 'list'], {
         SPS_API_KEY: await keyWith(['profiles:read']),

@@ -1,26 +1,10 @@
-import { existsSync } from 'node:fs';
-import { Browser, chromium, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { AccountDto } from '@/modules/accounts/dto/account.dto';
+import { browserSuite, launchChromium } from '../support/browser';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** A person clicking through the sandbox consent page and the hosted page picker in Chromium. */
-const suite = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM))
-  console.warn(`connect-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
-
-suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
+browserSuite('connect-browser')('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
   let t: TestApp;
   let tenant: Tenant;
   let browser: Browser;
@@ -40,7 +24,7 @@ suite('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { SANDBOX_AUTO_CONSENT: 'false' } });
     tenant = await createTenant(t);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

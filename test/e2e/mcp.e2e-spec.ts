@@ -72,6 +72,7 @@ describe('MCP server (/mcp)', () => {
         'create_posts_bulk',
         'get_queue',
         'list_queue_slots',
+        'get_account_limits',
         'retry_post',
         'get_analytics_history',
         'list_events',
@@ -142,6 +143,17 @@ describe('MCP server (/mcp)', () => {
     };
     expect(next.slots).toHaveLength(2);
     expect(next.slots.every((s) => s.endsWith('T09:00:00.000Z'))).toBe(true);
+  });
+
+  it('should answer get_account_limits with the REST body of GET /v1/accounts/{id}/limits', async () => {
+    const li = await connectAccount(t, tenant, 'linkedin');
+    const rest = (await t.http().get(`/v1/accounts/${li.id}/limits`).set(tenant.auth).expect(200)).body as unknown;
+    const result = await call(client, 'get_account_limits', { id: li.id });
+    expect(JSON.parse(result.content[0]?.text ?? '')).toEqual(rest);
+    expect(rest).toMatchObject({ limits: [{ name: 'posts_per_day', used: 0 }] });
+    expect(errorOf(await call(client, 'get_account_limits', { id: '00000000-0000-4000-8000-000000000000' })).code).toBe(
+      'not_found',
+    );
   });
 
   it('should answer list_events with the audit trail', async () => {

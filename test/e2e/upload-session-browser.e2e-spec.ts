@@ -1,42 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { browserSuite, launchChromium, screenshot, seriousViolations, VIEWPORTS } from '../support/browser';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const MP4 = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
-
-const SHOTS = join(process.cwd(), 'var', 'screenshots');
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
-
-/** Serious or critical axe-core violations of the page as it is now (ids and the elements involved). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's strict CSP stays on.
-  await page.evaluate(AXE);
-  const result = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe;
-    return axe.run({ resultTypes: ['violations'] });
-  })) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 interface SessionView {
   id: string;
@@ -46,11 +16,7 @@ interface SessionView {
 }
 
 /** A person picking files on the hosted upload page in Chromium. */
-const suite = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM))
-  console.warn(`upload-session-browser: skipped, ${CHROMIUM} not found (apt-get install -y chromium)`);
-
-suite('hosted upload session in a browser', () => {
+browserSuite('upload-session-browser')('hosted upload session in a browser', () => {
   let t: TestApp;
   let tenant: Tenant;
   let browser: Browser;
@@ -64,7 +30,7 @@ suite('hosted upload session in a browser', () => {
     dir = mkdtempSync(join(tmpdir(), 'sps-media-browser-'));
     t = await createTestApp({ env: { MEDIA_LOCAL_DIR: dir } });
     tenant = await createTenant(t);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -149,10 +115,8 @@ suite('hosted upload session in a browser', () => {
   });
   for (const viewport of VIEWPORTS) {
     it(`should let a person correct a partly failed upload, then finish with exactly their files (${viewport.name})`, async () => {
-      mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
-      const shot = (step: string) =>
-        page.screenshot({ path: join(SHOTS, `upload-retry-${viewport.name}-${step}.png`), fullPage: true });
+      const shot = (step: string) => screenshot(page, `upload-retry-${viewport.name}-${step}`);
       const created = (
         await t.http().post('/v1/media/upload-sessions').set(tenant.auth).send({ maxFiles: 2 }).expect(201)
       ).body as SessionView;

@@ -1,5 +1,6 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
 import type { Tenant, TestApp } from './test-app';
+import { accountsOf } from './publishing';
 
 /** Where the test's client app would receive people back (never fetched). */
 export const CLIENT_RETURN_URL = 'https://client.example.com/connected';
@@ -179,4 +180,17 @@ function decodeEntities(s: string): string {
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+}
+
+/** Connects one more sandbox account of `platform` through the API and returns it. */
+export async function connectNewAccount(
+  t: TestApp,
+  tenant: Tenant,
+  platform: PlatformName,
+): Promise<{ id: string; platform: PlatformName; platformAccountId: string }> {
+  const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
+  await connectThroughSandbox(t, tenant, platform);
+  const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
+  if (!added) throw new Error(`connecting ${platform} added no account`);
+  return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
 }

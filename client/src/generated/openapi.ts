@@ -72,6 +72,28 @@ export interface paths {
         patch: operations["Accounts_update"];
         trace?: never;
     };
+    "/v1/accounts/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The network's publishing caps for this account (Instagram and Threads per rolling 24 h,
+         *     TikTok and LinkedIn per day, YouTube uploads per project per day) and how much is used:
+         *     the network's own figure where it offers one, else our publish records. A post over a cap
+         *     is reported by POST /v1/posts/validate and fails at publish time without reaching the network.
+         */
+        get: operations["AccountLimits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analytics": {
         parameters: {
             query?: never;
@@ -763,6 +785,44 @@ export interface components {
             tokenExpiresAt: string | null;
             username: string | null;
         };
+        AccountLimitDto: {
+            /** @example 100 */
+            limit: number;
+            /**
+             * @description The cap, e.g. `posts_per_24h` (Instagram, Threads), `posts_per_day` (TikTok, LinkedIn), `uploads_per_day` (YouTube).
+             * @example posts_per_24h
+             */
+            name: string;
+            /**
+             * @description When room frees up: the next midnight of a calendar window; in a rolling one, when the oldest post counted leaves it (null when it counts none).
+             * @example 2026-11-25T09:12:00.000Z
+             */
+            resetsAt: string | null;
+            /**
+             * @description `account`: this account's own; `app`: shared by every account of the network on this service (YouTube's per-project quota).
+             * @enum {string}
+             */
+            scope: "account" | "app";
+            /**
+             * @description `network`: the network's own figures (Instagram content_publishing_limit, Threads threads_publishing_limit, TikTok creator_info); `records`: our publish records.
+             * @enum {string}
+             */
+            source: "network" | "records";
+            /** @example 3 */
+            used: number;
+            /**
+             * @description `rolling_24h`: the last 24 hours; `day_utc` / `day_pacific`: the calendar day, reset at midnight UTC / Pacific time.
+             * @enum {string}
+             */
+            window: "rolling_24h" | "day_utc" | "day_pacific";
+        };
+        AccountLimitsDto: {
+            accountId: string;
+            /** @description Empty for a network that documents no publishing cap for what this service publishes (Facebook). */
+            limits: components["schemas"]["AccountLimitDto"][];
+            /** @enum {string} */
+            platform: "facebook" | "instagram" | "linkedin" | "tiktok" | "youtube" | "threads";
+        };
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
         };
@@ -1065,6 +1125,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Newer shape: the post's first comment (as `content.firstComment`; give one of the two). */
+            firstComment?: string;
             /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.imageUrls.
@@ -1255,6 +1317,17 @@ export interface components {
             /** @description Top-level copy of error.message. */
             message: string;
         };
+        FirstCommentResultDto: {
+            error: string | null;
+            /** @description The network's id of the comment. */
+            id: string | null;
+            /**
+             * @description `pending`: waiting for the target to publish (or being posted); `success`: posted;
+             *     `failed`: not posted (`error` says why) — it is never sent twice and never fails the target.
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+        };
         HealthDto: {
             /** @enum {string} */
             status: "ok";
@@ -1388,6 +1461,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Posted by each account once its item is published (perAccount[id].firstComment overrides it). */
+            firstComment: string | null;
             imageUrls: string[];
             instagram?: {
                 [key: string]: unknown;
@@ -1483,6 +1558,8 @@ export interface components {
             errorCategory: "auth_expired" | "invalid_content" | "media_rejected" | "network_rate_limited" | "network_error" | "unknown_outcome" | "policy_violation" | null;
             /** @description The network's id of the published item. */
             externalId: string | null;
+            /** @description null when no first comment was requested for this account. */
+            firstComment: components["schemas"]["FirstCommentResultDto"] | (never | null);
             id: string;
             /** @description Page name at the time the post was created. */
             pageName: string;
@@ -1563,6 +1640,12 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description A comment the account posts on its own item right after it publishes (Facebook, Instagram,
+             *     LinkedIn, YouTube; a reply on Threads). A target on a network without comments (TikTok) is
+             *     a validation error naming the account. A failed comment never fails the target.
+             */
+            firstComment?: string;
             /** @description Public image URLs. */
             imageUrls?: string[];
             /** @description Instagram options. */
@@ -1580,7 +1663,10 @@ export interface components {
             };
             /** @description Body text. */
             message?: string;
-            /** @description Overrides per account id: `caption`/`message` replace the text, other keys are platform options. */
+            /**
+             * @description Overrides per account id: `caption`/`message` replace the text, `firstComment` replaces the
+             *     post's first comment for that account (null or "" posts none there), other keys are platform options.
+             */
             perAccount?: {
                 [key: string]: Record<string, never>;
             };
@@ -1833,6 +1919,8 @@ export interface components {
             facebook?: {
                 [key: string]: unknown;
             };
+            /** @description Newer shape: the post's first comment (as `content.firstComment`; give one of the two). */
+            firstComment?: string;
             /**
              * @deprecated
              * @description Legacy flat body (deprecated): use content.imageUrls.
@@ -2013,6 +2101,8 @@ export interface components {
     pathItems: never;
 }
 export type SchemaAccountDto = components['schemas']['AccountDto'];
+export type SchemaAccountLimitDto = components['schemas']['AccountLimitDto'];
+export type SchemaAccountLimitsDto = components['schemas']['AccountLimitsDto'];
 export type SchemaAccountListDto = components['schemas']['AccountListDto'];
 export type SchemaAccountResponseDto = components['schemas']['AccountResponseDto'];
 export type SchemaActorDto = components['schemas']['ActorDto'];
@@ -2048,6 +2138,7 @@ export type SchemaDeletedProfileDto = components['schemas']['DeletedProfileDto']
 export type SchemaDeletedWebhookDto = components['schemas']['DeletedWebhookDto'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaFirstCommentResultDto = components['schemas']['FirstCommentResultDto'];
 export type SchemaHealthDto = components['schemas']['HealthDto'];
 export type SchemaInsightDto = components['schemas']['InsightDto'];
 export type SchemaLiveAccountDto = components['schemas']['LiveAccountDto'];
@@ -2682,6 +2773,128 @@ export interface operations {
             };
             /** @description `payload_too_large`: A body over the size limit. */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests for the key; honour Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Server failure. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: Postgres or Redis unreachable. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AccountLimits_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLimitsDto"];
+                };
+            };
+            /** @description `invalid_profile_id`: profileId supplied but not a string. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required`: No Authorization header or not Bearer. | `invalid_api_key`: Key unknown, revoked or malformed. | `api_key_expired`: Key past expiresAt. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `insufficient_permission`: Key lacks the needed scope; details.required names it. | `profile_not_accessible`: Profile outside key's scope or another account's. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Resource absent inside the resolved profile. */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -72,6 +72,7 @@ fieldset { border: 1px solid #999; border-radius: 6px; padding: 1rem; }
 fieldset label { display: block; padding: .4rem 0; font-weight: normal; }
 button { font: inherit; padding: .5rem 1rem; margin: 1rem .5rem 0 0; min-height: 44px; border-radius: 6px; border: 1px solid #767676; background: #f4f4f4; color: #1a1a1a; }
 button.primary { background: ${a}; border-color: ${a}; color: ${textOn(a)}; }
+button:disabled { opacity: .55; cursor: not-allowed; }
 button:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
 footer { margin-top: 2rem; padding-top: 1rem; border-top: 1px solid #ccc; }
 .error { color: #a00000; font-weight: bold; }

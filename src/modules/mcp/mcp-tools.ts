@@ -155,6 +155,18 @@ export const MCP_TOOLS: McpTool[] = [
     annotations: READ,
     call: (a) => ({ method: 'GET', path: '/v1/accounts', query: a }),
   }),
+  tool('get_account_limits', {
+    title: "Get an account's publishing caps",
+    description:
+      "The network's publishing caps for one connected account and how much of each is used ({ limits: [{ name, window, limit, used, resetsAt, scope, source }] }): Instagram and Threads per rolling 24 h, TikTok and LinkedIn per day, YouTube uploads per project per day. A post over a cap fails with network_rate_limited without reaching the network; check before scheduling many. GET /v1/accounts/{id}/limits. Needs accounts:read.",
+    input: z.object({ id: id('account'), profileId }),
+    annotations: READ,
+    call: ({ id: accountId, ...query }) => ({
+      method: 'GET',
+      path: `/v1/accounts/${segment(accountId)}/limits`,
+      query,
+    }),
+  }),
   tool('list_posts', {
     title: 'List posts',
     description: 'List posts of a profile, newest first, with optional filters. GET /v1/posts. Needs posts:read.',

@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import type { AdapterEndpoints, PlatformAdapter } from './kit/adapter';
-import { NetworkUrls, sandboxCredentials } from './kit/definition';
+import { capsWithOverrides, PublishingCap } from './kit/caps';
+import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
 import type { PlatformName } from './platform-name';
@@ -20,6 +21,17 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   constructor(private readonly config: AppConfig) {
     this.media = new SafeMediaFetch(mediaAllowsPrivateUrls(config));
+    const known = new Set(Object.values(NETWORKS).flatMap((n) => n.caps.map((c) => `${n.name}.${c.name}`)));
+    const unknown = Object.keys(config.networkCaps).filter((k) => !known.has(k));
+    if (unknown.length > 0)
+      throw new Error(
+        `NETWORK_CAPS names no cap a network declares: ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+      );
+  }
+
+  /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */
+  caps(platform: PlatformName): PublishingCap[] {
+    return capsWithOverrides(platform, NETWORKS[platform].caps, this.config.networkCaps);
   }
 
   get(platform: PlatformName): PlatformAdapter {
@@ -35,7 +47,8 @@ export class PlatformRegistry implements OnApplicationShutdown {
     const network = NETWORKS[platform];
     const keys = network.configKeys;
     const fallback = sandboxCredentials(platform, keys);
-    const base = this.config.sandbox.enabled ? prefix(network.sandbox, this.config.sandbox.networkUrl) : network.real;
+    const { enabled, networkUrl } = this.config.sandbox;
+    const base = enabled ? sandboxUrls(platform, network.real, networkUrl) : network.real;
     return {
       ...base,
       clientId: this.config.setting(keys.clientId, fallback.clientId),
@@ -50,12 +63,4 @@ export class PlatformRegistry implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.media.close();
   }
-}
-
-function prefix(e: NetworkUrls, base: string): NetworkUrls {
-  return {
-    apiBaseUrl: base + e.apiBaseUrl,
-    authBaseUrl: base + e.authBaseUrl,
-    ...(e.uploadBaseUrl ? { uploadBaseUrl: base + e.uploadBaseUrl } : {}),
-  };
 }

@@ -11,10 +11,21 @@ export interface TargetResult {
   result?: { id: string; url: string | null };
   error?: string;
   errorCategory?: string;
+  /** Once the target's first comment is settled (posted or not). */
+  firstComment?: { status: 'success' | 'failed'; id: string | null; error: string | null };
 }
 
 export function targetResult(t: PostTargetEntity): TargetResult {
-  const base = { targetId: t.id, accountId: t.accountId, platform: t.platform, pageName: t.pageName };
+  const comment = t.firstCommentStatus;
+  const base = {
+    targetId: t.id,
+    accountId: t.accountId,
+    platform: t.platform,
+    pageName: t.pageName,
+    ...(comment === 'success' || comment === 'failed'
+      ? { firstComment: { status: comment, id: t.firstCommentId, error: t.firstCommentError } }
+      : {}),
+  };
   if (t.status === 'success')
     return { ...base, status: 'success', result: { id: t.externalId ?? '', url: t.externalUrl } };
   if (t.status === 'failed')

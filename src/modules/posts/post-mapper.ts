@@ -1,4 +1,5 @@
 import type {
+  FirstCommentResultDto,
   PostContentDto,
   PostDetailDto,
   PostDto,
@@ -7,10 +8,20 @@ import type {
 } from './dto/post-response.dto';
 import type { PostHistoryEntity } from './entities/post-history.entity';
 import type { PostTargetEntity } from './entities/post-target.entity';
-import type { PostEntity } from './entities/post.entity';
+import type { PostContent, PostEntity } from './entities/post.entity';
 import { toPublishContent } from './post-shape';
+import { composeFirstComment } from './publishing/compose-content';
 
-export function toTargetDto(t: PostTargetEntity): PostTargetDto {
+/** A target's first comment: its result once settled, pending while requested, null when none was. */
+export function toFirstCommentDto(t: PostTargetEntity, content: PostContent): FirstCommentResultDto | null {
+  if (t.firstCommentStatus === 'success' || t.firstCommentStatus === 'failed')
+    return { status: t.firstCommentStatus, id: t.firstCommentId, error: t.firstCommentError };
+  if (t.firstCommentStatus === 'attempting' || composeFirstComment(content, t) !== null)
+    return { status: 'pending', id: null, error: null };
+  return null;
+}
+
+export function toTargetDto(t: PostTargetEntity, content: PostContent): PostTargetDto {
   return {
     id: t.id,
     accountId: t.accountId,
@@ -22,6 +33,7 @@ export function toTargetDto(t: PostTargetEntity): PostTargetDto {
     error: t.error,
     errorCategory: t.errorCategory,
     publishedAt: t.publishedAt?.toISOString() ?? null,
+    firstComment: toFirstCommentDto(t, content),
   };
 }
 
@@ -34,7 +46,7 @@ export function toPostDto(p: PostEntity, targets: PostTargetEntity[]): PostDto {
     message: p.message,
     scheduledAt: p.scheduledAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),
-    targets: targets.map(toTargetDto),
+    targets: targets.map((t) => toTargetDto(t, p.content)),
   };
 }
 

@@ -78,6 +78,18 @@ describe('normaliseCreate', () => {
     expect(n.paths.text).toBe('content');
   });
 
+  it('should store a top-level firstComment in the content and name it as sent', () => {
+    const n = normaliseCreate({ content: 'Text', firstComment: 'Link in bio', accountIds: [A] });
+    expect(n.content.firstComment).toBe('Link in bio');
+    expect(n.paths.firstComment).toBe('firstComment');
+    expect(normaliseCreate({ content: { message: 'x', firstComment: 'c' }, targetIds: [A] }).content.firstComment).toBe(
+      'c',
+    );
+    expect(() =>
+      normaliseCreate({ content: { message: 'x', firstComment: 'c' }, firstComment: 'd', accountIds: [A] }),
+    ).toThrow('firstComment is given twice');
+  });
+
   it('should make a newer-shape post without publishNow or scheduledAt a draft', () => {
     expect(normaliseCreate({ content: 'x', accountIds: [A] }).intent).toBe('draft');
     expect(normaliseCreate({ content: 'x', accountIds: [A], publishNow: false }).intent).toBe('draft');
@@ -227,6 +239,7 @@ describe('toPublishContent', () => {
       videoUrl: 'https://x.test/v.mp4',
       platformCaptions: {},
       perAccount: {},
+      firstComment: null,
       youtube: { title: 'T' },
     });
   });

@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from '@/common/errors/api-error';
 import { isPlatformName, PLATFORM_NAMES } from '@/modules/networks/platform-name';
-import { PublishContentDto } from './dto/create-post.dto';
+import { MAX_FIRST_COMMENT, PublishContentDto } from './dto/create-post.dto';
 import type { ContentType, PostContent } from './entities/post.entity';
 
 /**
@@ -24,6 +24,8 @@ export interface FieldPaths {
   media?: string;
   /** Prefix of per-platform options: 'platforms.' (newer shape) or the content prefix. */
   options: string;
+  /** Where the post's first comment came from when not the content object (newer shape `firstComment`). */
+  firstComment?: string;
 }
 
 export const STORED_PATHS: FieldPaths = { content: 'content.', options: 'content.' };
@@ -54,6 +56,7 @@ export interface CreateBody {
   addToQueue?: boolean;
   mediaUrls?: string[];
   platforms?: Record<string, Record<string, unknown>>;
+  firstComment?: string;
 }
 
 /** PublishContent fields that may also appear at the top level (legacy flat body). */
@@ -68,6 +71,8 @@ export const CONTENT_FIELDS = [
   'perAccount',
   ...PLATFORM_NAMES,
 ] as const;
+/** Stored PublishContent fields beyond the legacy flat ones (firstComment may also come at the top level). */
+const STORED_FIELDS: readonly string[] = [...CONTENT_FIELDS, 'firstComment'];
 const NEWER_FIELDS = ['accountIds', 'publishNow', 'addToQueue', 'mediaUrls', 'platforms'] as const;
 const OLDER_FIELDS = ['targetIds', 'saveAsDraft'] as const;
 
@@ -134,6 +139,12 @@ export function checkContentObject(raw: Record<string, unknown>, prefix: string)
           `${prefix}perAccount.${accountId}`,
           `${prefix}perAccount.${accountId} must be an object.`,
         );
+      const comment = overrides.firstComment;
+      const at = `${prefix}perAccount.${accountId}.firstComment`;
+      if (comment !== undefined && comment !== null && typeof comment !== 'string')
+        throw ApiError.invalid(at, `${at} must be a string (null or "" posts no first comment for this account).`);
+      if (typeof comment === 'string' && comment.length > MAX_FIRST_COMMENT)
+        throw ApiError.invalid(at, `${at} must be shorter than or equal to ${MAX_FIRST_COMMENT} characters.`);
     }
   }
   return raw;
@@ -160,7 +171,7 @@ export function toStoredContent(
   for (const [key, value] of Object.entries(fields)) {
     if (!defined(value)) continue;
     if (isPlatformName(key)) platforms[key] = value as Record<string, unknown>;
-    else if ((CONTENT_FIELDS as readonly string[]).includes(key)) out[key] = value;
+    else if (STORED_FIELDS.includes(key)) out[key] = value;
   }
   if (Object.keys(platforms).length > 0) out.platforms = platforms;
   return out;
@@ -254,6 +265,15 @@ export function normaliseCreate(body: CreateBody): NormalisedCreate {
     if (media.videoUrl) content.videoUrl = media.videoUrl;
     paths.media = 'mediaUrls';
   }
+  if (body.firstComment !== undefined) {
+    if (content.firstComment !== undefined)
+      throw ApiError.invalid(
+        'firstComment',
+        'firstComment is given twice (top level and content.firstComment); give one of them.',
+      );
+    content.firstComment = body.firstComment;
+    paths.firstComment = 'firstComment';
+  }
   if (body.platforms !== undefined) {
     const options = checkPlatformsObject(body.platforms);
     const merged = { ...(content.platforms ?? {}) };
@@ -342,6 +362,7 @@ export function toPublishContent(content: PostContent): Record<string, unknown> 
     videoUrl: rest.videoUrl ?? null,
     platformCaptions: rest.platformCaptions ?? {},
     perAccount: rest.perAccount ?? {},
+    firstComment: rest.firstComment ?? null,
     ...(platforms ?? {}),
   };
 }

@@ -21,6 +21,7 @@ import { PostsLifecycleService } from './services/posts-lifecycle.service';
 import { PostsQueueService } from './services/posts-queue.service';
 import { PostsReadService } from './services/posts-read.service';
 import { PostsRepository } from './services/posts.repository';
+import { PublishingCapsService } from './limits/publishing-caps.service';
 
 /**
  * Posts: creation (three request shapes), reads, the state machine (edit, cancel, publish,
@@ -53,6 +54,7 @@ import { PostsRepository } from './services/posts.repository';
     PostsLifecycleService,
     PostsApprovalService,
     PostSchedulerProcessor,
+    PublishingCapsService,
   ],
   exports: [
     PostTransitions,
@@ -64,6 +66,7 @@ import { PostsRepository } from './services/posts.repository';
     PostsReadService,
     PostsLifecycleService,
     PostsApprovalService,
+    PublishingCapsService,
   ],
 })
 export class PostsModule {}

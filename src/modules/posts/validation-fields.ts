@@ -51,3 +51,10 @@ export function requestField(issueField: string, content: PostContent, target: T
     return `${paths.content}perAccount.${target.accountId}.${option}`;
   return `${paths.options}${target.platform}.${option}`;
 }
+
+/** Where the first comment a target would post came from (compose-content.ts: perAccount, then the post's). */
+export function firstCommentField(content: PostContent, target: TargetRef, paths: FieldPaths): string {
+  if ('firstComment' in obj(content.perAccount?.[target.accountId]))
+    return `${paths.content}perAccount.${target.accountId}.firstComment`;
+  return paths.firstComment ?? `${paths.content}firstComment`;
+}

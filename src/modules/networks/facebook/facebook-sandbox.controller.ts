@@ -16,6 +16,8 @@ import {
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
@@ -32,6 +34,7 @@ export class FacebookSandboxController {
     private readonly fb: FacebookSandbox,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/dialog/oauth`)
@@ -195,12 +198,37 @@ export class FacebookSandboxController {
     const item = await this.fb.items.get(id);
     if (!item) throw graphNotFound(id);
     await this.fb.authorizePage(item.pageId, token, false);
-    return graphComments(req, this.config.publicBaseUrl, { id, publishedAt: item.createdTime }, q, (c) => ({
-      id: c.id,
-      message: c.text,
-      created_time: graphTime(new Date(c.createdAt)),
-      from: { id: c.authorId, name: c.authorName },
-    }));
+    return graphComments(
+      req,
+      this.config.publicBaseUrl,
+      { id, publishedAt: item.createdTime },
+      q,
+      (c) => ({
+        id: c.id,
+        message: c.text,
+        created_time: graphTime(new Date(c.createdAt)),
+        from: { id: c.authorId, name: c.authorName },
+      }),
+      await ownComments(this.store, NET, id),
+    );
+  }
+
+  /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */
+  @Post(`${V}/:id/comments`)
+  async comment(
+    @SandboxToken(NET) token: TokenInfo,
+    @Param('id') id: string,
+    @Body() body: Q,
+  ): Promise<{ id: string }> {
+    const item = await this.fb.items.get(id);
+    if (!item) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
+    const page = await this.fb.authorizePage(item.pageId, token, true);
+    const message = body.message ?? '';
+    if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
+    const refused = commentRefusal(NET, message);
+    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const comment = await addOwnComment(this.store, NET, id, { id: page.id, name: page.name }, message);
+    return { id: `${id.split('_').at(-1)}_${comment.id}` };
   }
 
   @Get(`${V}/:id`)

@@ -1,5 +1,6 @@
 import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
 import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { addDays, daysBetween } from '../kit/days';
 import { DayCounters, counterNames, fromCounters, ItemCounters } from '../kit/metrics';
@@ -158,6 +159,11 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
       out.set(day, (out.get(day) ?? 0) + (p.shares?.count ?? 0));
     }
     return out;
+  }
+
+  /** The Page comments on its own post, photo or video (Graph /{object-id}/comments). */
+  postComment(req: CommentRequest): Promise<CommentResult> {
+    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {

@@ -20,6 +20,10 @@ import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { firstCapLimit } from '../kit/caps';
+import { instagramNetwork } from './instagram.network';
+import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
 
@@ -31,6 +35,7 @@ export class InstagramSandboxController {
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/dialog/oauth`)
@@ -62,6 +67,11 @@ export class InstagramSandboxController {
   }
 
   /** Creates a container: image_url, video_url (REELS/VIDEO), or CAROUSEL children. */
+  /** The network's publishing cap (its definition's, NETWORK_CAPS applied): media_publish refuses past it. */
+  private dailyQuota(): number {
+    return firstCapLimit(instagramNetwork, this.config.networkCaps);
+  }
+
   @Post(`${V}/:igId/media`)
   async createContainer(
     @SandboxToken(NET) token: TokenInfo,
@@ -79,20 +89,13 @@ export class InstagramSandboxController {
   ): Promise<{ id: string }> {
     const account = await this.ig.authorize(igId, token);
     const permalinkBase = `${this.config.publicBaseUrl}/sandbox/instagram/www/p`;
-    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase);
+    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase, this.dailyQuota());
   }
 
   @Get(`${V}/:igId/content_publishing_limit`)
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    return {
-      data: [
-        {
-          quota_usage: await this.containers.publishedLastDay(NET, account.id),
-          config: { quota_total: IG.dailyQuota, quota_duration: 86400 },
-        },
-      ],
-    };
+    return this.containers.publishingLimit(NET, account.id, this.dailyQuota());
   }
 
   @Get(`${V}/:igId/media`)
@@ -146,12 +149,38 @@ export class InstagramSandboxController {
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id);
     await this.ig.authorize(media.ownerId, token);
-    return graphComments(req, this.config.publicBaseUrl, { id, publishedAt: media.timestamp }, q, (c) => ({
-      id: c.id,
-      text: c.text,
-      username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
-      timestamp: graphTime(new Date(c.createdAt)),
-    }));
+    return graphComments(
+      req,
+      this.config.publicBaseUrl,
+      { id, publishedAt: media.timestamp },
+      q,
+      (c) => ({
+        id: c.id,
+        text: c.text,
+        username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
+        timestamp: graphTime(new Date(c.createdAt)),
+      }),
+      await ownComments(this.store, NET, id),
+    );
+  }
+
+  /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
+  @Post(`${V}/:id/comments`)
+  async comment(
+    @SandboxToken(NET) token: TokenInfo,
+    @Param('id') id: string,
+    @Body() body: Q,
+    @Query() q: Q,
+  ): Promise<{ id: string }> {
+    const media = await this.containers.media(NET, id);
+    if (!media) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
+    const account = await this.ig.authorize(media.ownerId, token);
+    const message = body.message ?? q.message ?? '';
+    if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });
+    const refused = commentRefusal(NET, message);
+    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const comment = await addOwnComment(this.store, NET, id, { id: account.id, name: account.username }, message);
+    return { id: comment.id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */

@@ -23,8 +23,6 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   types: { CAROUSEL: 'CAROUSEL', REELS: 'VIDEO', VIDEO: 'VIDEO' },
   otherType: 'IMAGE',
   review: true,
-  // content_publishing_limit: posts per account per rolling 24 h.
-  dailyQuota: 50,
   videoError: (problem) => `ERROR: ${problem} (2207026)`,
   magic: {
     fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),

@@ -257,4 +257,39 @@ describe('InstagramAdapter (doc bodies)', () => {
       since: String(Date.parse('2026-03-01T00:00:00Z') / 1000),
     });
   });
+
+  it('should read the publishing cap with content_publishing_limit (quota_usage and config)', async () => {
+    // Response example of https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit/
+    const f = fakeFetch().on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
+      body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] },
+    });
+    await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
+    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
+    const full = fakeFetch().on('GET', '/content_publishing_limit', {
+      body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
+    });
+    await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
+  });
+});
+
+describe('InstagramAdapter first comment (doc bodies)', () => {
+  it('should comment on its own media with POST /{ig-media-id}/comments?message=', async () => {
+    // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments (Creating): answers { id }
+    const f = fakeFetch().on('POST', '/17895695668004550/comments', { body: { id: '17873440459141021' } });
+    const res = await make(f).postComment({ account, externalId: '17895695668004550', text: 'Link in bio' });
+    expect(res).toEqual({ id: '17873440459141021' });
+    expect(f.calls[0].params).toMatchObject({ message: 'Link in bio', access_token: 'user-token' });
+  });
+
+  it('should map Graph errors of the comment call', async () => {
+    const f = fakeFetch().on('POST', '/m1/comments', {
+      status: 400,
+      body: { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } },
+    });
+    const err = await make(f)
+      .postComment({ account, externalId: 'm1', text: 'x' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err).toMatchObject({ retryable: false });
+  });
 });

@@ -1,6 +1,8 @@
 import type {
   AccountCredentials,
   AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
   GrantedAccount,
   OAuthTokens,
   PlatformAdapter,
@@ -12,7 +14,8 @@ import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import type { GraphList } from '../kit/graph/graph-shapes';
+import { readPublishingLimit } from '../kit/graph/graph-shapes';
+import type { NetworkCapUsage } from '../kit/caps';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [
@@ -110,6 +113,15 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     );
   }
 
+  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return readPublishingLimit(this.graph, 'content_publishing_limit', account.platformAccountId, account.accessToken);
+  }
+
+  /** The account comments on its own media (POST /{ig-media-id}/comments?message=). */
+  postComment(req: CommentRequest): Promise<CommentResult> {
+    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
+  }
+
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
     return this.commentPage<IgComment>(
       postId,
@@ -126,17 +138,12 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   }
 }
 
-/** The rolling 24 h publishing cap (content_publishing_limit). */
+/** The rolling 24 h publishing cap (content_publishing_limit): refused before media_publish once reached. */
 async function checkPublishingLimit(graph: GraphClient, user: string, token: string): Promise<void> {
-  const res = await graph.get<GraphList<{ quota_usage: number; config?: { quota_total: number } }>>(
-    `/${user}/content_publishing_limit`,
-    { fields: 'quota_usage,config' },
-    token,
-  );
-  const limit = res.data[0];
-  if (limit?.config && limit.quota_usage >= limit.config.quota_total) {
+  const usage = await readPublishingLimit(graph, 'content_publishing_limit', user, token);
+  if (usage.exhausted) {
     throw new PlatformError(
-      `This Instagram account reached its limit of ${limit.config.quota_total} posts per 24 hours.`,
+      `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`,
       'network_rate_limited',
       true,
       { retryAfterSeconds: 3600 },

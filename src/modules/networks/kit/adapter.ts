@@ -1,5 +1,6 @@
 import type { MediaLimits } from '@/config/config';
 import type { PlatformName } from '../platform-name';
+import type { NetworkCapUsage } from './caps';
 
 /** What a failed target reports to clients as `errorCategory` (the network layer's vocabulary; posts store it). */
 export type ErrorCategory =
@@ -64,6 +65,19 @@ export interface PublishRequest {
 export interface PublishResult {
   externalId: string;
   url?: string | null;
+}
+
+/** A comment by the account on its own published item (the post's first comment). */
+export interface CommentRequest {
+  account: AccountCredentials;
+  /** The published item: PublishResult.externalId. */
+  externalId: string;
+  text: string;
+}
+
+export interface CommentResult {
+  /** The network's id of the comment. */
+  id: string;
 }
 
 export interface ValidationIssue {
@@ -179,6 +193,19 @@ export interface PlatformAdapter {
    * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
    */
   checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
+
+  /**
+   * Networks that report their publishing cap (Instagram content_publishing_limit, Threads
+   * threads_publishing_limit, TikTok creator_info): what they say about the definition's first cap.
+   */
+  publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
+
+  /**
+   * Networks whose API lets the account comment on its own item (first comment); absent where it
+   * does not (TikTok), and posts refuses a first comment for such a target when it is created.
+   * The adapter never repeats the call itself: an unknown outcome is the caller's to settle.
+   */
+  postComment?(req: CommentRequest): Promise<CommentResult>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;

@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { AdapterEndpoints, PlatformAdapter } from './adapter';
+import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
 export interface NetworkAppKeys {
@@ -7,13 +8,13 @@ export interface NetworkAppKeys {
   clientSecret: string;
 }
 
-/** Base URLs of a network: the real ones, or (in `sandbox`) paths relative to PUBLIC_BASE_URL. */
+/** Base URLs of a network (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl' | 'uploadBaseUrl'>;
 
 /**
- * Everything the service knows about one network, in its folder's `<net>.network.ts`:
- * where it lives (real and simulated), how its adapter is built, and its simulator's parts.
- * networks.ts lists one per PlatformName; the compiler rejects a missing one.
+ * Everything the service knows about one network, in its folder's `<net>.network.ts`: its
+ * app's env vars, where it lives, how its adapter is built, and its simulator's parts.
+ * networks.ts lists them; PlatformName is that list's keys.
  */
 export interface NetworkDefinition<Name extends string = PlatformName> {
   name: Name;
@@ -24,10 +25,33 @@ export interface NetworkDefinition<Name extends string = PlatformName> {
    */
   configKeys: NetworkAppKeys;
   real: NetworkUrls;
-  sandbox: NetworkUrls;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
+  /**
+   * The publishing caps the network documents (figure and source cited); the first one is the
+   * cap the adapter's `publishingUsage` reads from the network where it offers it.
+   */
+  caps: PublishingCap[];
   /** The simulator under /sandbox/<name> (registered by SandboxModule). */
   simulator: { controllers: Type[]; providers: Provider[] };
+}
+
+/** A network's definition: its name, its adapter class and the rest. */
+export function defineNetwork<Name extends string>(
+  name: Name,
+  adapter: new (endpoints: AdapterEndpoints) => PlatformAdapter,
+  parts: Omit<NetworkDefinition<Name>, 'name' | 'create'>,
+): NetworkDefinition<Name> {
+  return { name, ...parts, create: (endpoints) => new adapter(endpoints) };
+}
+
+/** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */
+export function sandboxUrls(name: string, real: NetworkUrls, base: string): NetworkUrls {
+  const at = (url: string): string => `${base}/sandbox/${name}${new URL(url).pathname.replace(/\/$/, '')}`;
+  return {
+    apiBaseUrl: at(real.apiBaseUrl),
+    authBaseUrl: at(real.authBaseUrl),
+    ...(real.uploadBaseUrl ? { uploadBaseUrl: at(real.uploadBaseUrl) } : {}),
+  };
 }
 
 /** The values a network app's credentials have when their env vars are unset (the sandbox accepts any). */

@@ -13,6 +13,7 @@ import {
 } from './linkedin-sandbox.service';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 
@@ -147,6 +148,41 @@ export class LinkedInSandboxController {
     };
     await this.li.posts.add(author, post);
     res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
+  }
+
+  /** Comments API: the actor (the post's author or an organisation it administers) comments on a post. */
+  @Post('rest/socialActions/:urn/comments')
+  async comment(
+    @Param('urn') urn: string,
+    @Body() body: Q,
+    @SandboxAuth(LI_REST) m: LiMember,
+    @Res() res: Response,
+  ): Promise<void> {
+    const actor = this.li.assertOwner(m, body.actor, 'partnerApiSocialActions.CREATE.20240101');
+    const post = await this.li.posts.get(urn);
+    if (!post) throw liFail(404, `Not Found: ${urn}`, 'NOT_FOUND');
+    if (body.object !== undefined && body.object !== urn)
+      throw liFail(400, `/object must be the socialActions target ${urn}`, 'ILLEGAL_ARGUMENT');
+    const text = (body.message as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string' || !text.trim())
+      throw liFail(422, 'ERROR :: /message/text :: field is required but not found and has no default value\n');
+    const refused = commentRefusal('linkedin', text);
+    if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
+    const id = this.li.newId();
+    const activity = `urn:li:activity:${urn.split(':').at(-1)}`;
+    const commentUrn = `urn:li:comment:(${activity},${id})`;
+    await addOwnComment(this.li.store, 'linkedin', urn, { id: actor, name: m.name }, text, commentUrn);
+    const stamp = { actor, time: Date.now() };
+    res.status(201).set({ 'x-restli-id': commentUrn }).json({
+      actor,
+      commentUrn,
+      created: stamp,
+      lastModified: stamp,
+      id,
+      message: { text },
+      object: urn,
+      $URN: commentUrn,
+    });
   }
 
   /** FINDER q=author: the author's posts, newest first. */

@@ -350,3 +350,53 @@ describe('LinkedInAdapter (documented bodies)', () => {
     expect(unescapeLittleText(escapeLittleText(text))).toBe(text);
   });
 });
+
+describe('LinkedInAdapter first comment (documented bodies)', () => {
+  let net: DocFetch;
+  const adapter = new LinkedInAdapter(testEndpoints(linkedinNetwork.real), { pollDelaysMs: [0, 0] });
+  const account = { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} };
+
+  beforeEach(() => {
+    net = new DocFetch().install();
+  });
+  afterEach(() => net.restore());
+
+  it('should create a comment with { actor, object, message.text } and answer its URN', async () => {
+    // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api (Create a Comment)
+    const urn = 'urn:li:share:6844785523593134080';
+    const commentUrn = 'urn:li:comment:(urn:li:activity:6844785523593134080,6847231234567890944)';
+    net.on({
+      method: 'POST',
+      url: `${API}/rest/socialActions/${encodeURIComponent(urn)}/comments`,
+      status: 201,
+      json: {
+        actor: 'urn:li:organization:2414183',
+        commentUrn,
+        created: { actor: 'urn:li:organization:2414183', time: 1632432234000 },
+        id: '6847231234567890944',
+        lastModified: { actor: 'urn:li:organization:2414183', time: 1632432234000 },
+        message: { text: 'Link in bio' },
+        object: urn,
+        $URN: commentUrn,
+      },
+      headers: { 'x-restli-id': commentUrn },
+    });
+    const res = await adapter.postComment({ account, externalId: urn, text: 'Link in bio' });
+    expect(res).toEqual({ id: commentUrn });
+    const [req] = net.requests;
+    expect(req!.headers['linkedin-version']).toMatch(/^\d{6}$/);
+    expect(DocFetch.body(req!)).toEqual({
+      actor: 'urn:li:organization:2414183',
+      object: urn,
+      message: { text: 'Link in bio' },
+    });
+  });
+
+  it('should report a time-out of the comment call as an unknown outcome', async () => {
+    net.on({ method: 'POST', url: '/comments', error: timeout() });
+    await expect(adapter.postComment({ account, externalId: 'urn:li:share:1', text: 'x' })).rejects.toMatchObject({
+      category: 'unknown_outcome',
+      retryable: false,
+    });
+  });
+});

@@ -1,5 +1,7 @@
 import type {
   AccountCredentials,
+  CommentRequest,
+  CommentResult,
   AdapterEndpoints,
   GrantedAccount,
   OAuthTokens,
@@ -168,6 +170,23 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
       if (sameMedia || (sameText && mediaIds.size === 0)) return postResult(id);
     }
     return null;
+  }
+
+  /**
+   * The author comments on its own post: POST /rest/socialActions/{post urn}/comments with
+   * `{ actor, object, message: { text } }`; 201 answers the comment (its URN in `commentUrn`/`$URN`).
+   */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const urn = req.externalId;
+    const reply = await this.client.rest.call(req.account.accessToken, `/socialActions/${enc(urn)}/comments`, {
+      method: 'POST',
+      json: { actor: req.account.platformAccountId, object: urn, message: { text: req.text } },
+      creates: true,
+    });
+    const body = obj(reply.json);
+    const id = str(body.commentUrn) ?? str(body.$URN) ?? reply.headers.get('x-restli-id') ?? str(body.id);
+    if (!id) throw new PlatformError('LinkedIn accepted the comment but returned no id.', 'unknown_outcome', false);
+    return { id };
   }
 
   getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {

@@ -14,10 +14,14 @@ import {
 } from '../kit/sandbox/graph-sandbox';
 import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { THREADS_CONTAINERS as TH, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
+import { firstCapLimit } from '../kit/caps';
+import { threadsNetwork } from './threads.network';
 
 const NET = 'threads';
 const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
@@ -30,6 +34,7 @@ export class ThreadsSandboxController {
     private readonly containers: MetaContainers,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly store: SandboxStore,
   ) {}
 
   @Get('oauth/authorize')
@@ -38,6 +43,11 @@ export class ThreadsSandboxController {
   }
 
   /** code → short-lived token (1 h) and the user id. */
+  /** The network's publishing cap (its definition's, NETWORK_CAPS applied): media_publish refuses past it. */
+  private dailyQuota(): number {
+    return firstCapLimit(threadsNetwork, this.config.networkCaps);
+  }
+
   @Post('oauth/access_token')
   async token(@Body() b: Q): Promise<{ access_token: string; user_id: string }> {
     if (!b.client_id || !b.client_secret)
@@ -81,7 +91,15 @@ export class ThreadsSandboxController {
     @Param('userId') userId: string,
     @Body() body: Q,
   ): Promise<{ id: string }> {
-    return this.containers.createFrom(TH, (await this.threads.authorize(userId, token)).id, body);
+    const user = await this.threads.authorize(userId, token);
+    if (!body.reply_to_id) return this.containers.createFrom(TH, user.id, body);
+    // A reply: the sandbox user may reply to their own threads (the owner's permission).
+    const root = await this.containers.media(NET, body.reply_to_id);
+    if (!root || root.ownerId !== user.id)
+      throw graphFail('Invalid parameter: reply_to_id', { code: 100, type: 'THApiException' });
+    const created = await this.containers.createFrom(TH, user.id, body);
+    await this.store.put([NET, 'reply-to', created.id], root.id);
+    return created;
   }
 
   @Post('v1.0/:userId/threads_publish')
@@ -92,13 +110,29 @@ export class ThreadsSandboxController {
   ): Promise<{ id: string }> {
     const user = await this.threads.authorize(userId, token);
     const permalinkBase = `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`;
-    return this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase);
+    const replyTo = body.creation_id ? await this.store.get<string>([NET, 'reply-to', body.creation_id]) : null;
+    if (!replyTo) return this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase, this.dailyQuota());
+    // A reply (a first comment): its own magic word; no post quota, no post magic words.
+    const c = await this.containers.get(NET, body.creation_id ?? '');
+    const refused = commentRefusal(NET, c?.text ?? '');
+    if (refused) throw graphFail(refused, { code: 100, type: 'THApiException' });
+    const reply = await this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase, this.dailyQuota(), {
+      reply: true,
+    });
+    await addOwnComment(this.store, NET, replyTo, { id: user.id, name: user.username }, c?.text ?? '', reply.id);
+    return reply;
   }
 
   @Get('v1.0/:userId/threads')
   async list(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string, @Query() q: Q): Promise<unknown> {
     const user = await this.threads.authorize(userId, token);
     return this.containers.listPage(NET, user.id, q.limit, (m) => this.view(m, user.username));
+  }
+
+  @Get('v1.0/:userId/threads_publishing_limit')
+  async limit(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string): Promise<unknown> {
+    const user = await this.threads.authorize(userId, token);
+    return this.containers.publishingLimit(NET, user.id, this.dailyQuota());
   }
 
   @Get('v1.0/:userId/threads_insights')

@@ -27,7 +27,6 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
   otherType: () => thFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }),
   review: false,
-  dailyQuota: 250,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
   magic: {
     fail: (message) => thFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),

@@ -117,4 +117,36 @@ describe('ThreadsAdapter (doc bodies)', () => {
       { date: '2026-03-01', views: 10, reach: 10, engagement: 7, shares: 1, followers: 88 },
     ]);
   });
+
+  it('should read the publishing cap with threads_publishing_limit (quota_usage and config)', async () => {
+    // Example response of https://developers.facebook.com/docs/threads/overview/#rate-limiting ("Posts")
+    const f = fakeFetch().on('GET', `/${account.platformAccountId}/threads_publishing_limit`, {
+      body: { data: [{ quota_usage: 4, config: { quota_total: 250, quota_duration: 86400 } }] },
+    });
+    await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 4, limit: 250, exhausted: false });
+    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'th-token' });
+  });
+});
+
+describe('ThreadsAdapter first comment (doc bodies)', () => {
+  it('should reply with a TEXT container carrying reply_to_id, then threads_publish', async () => {
+    // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies:
+    // POST /me/threads { media_type, text, reply_to_id } → { id }; POST /{user}/threads_publish { creation_id } → { id }
+    const f = fakeFetch()
+      .on('POST', '/1234/threads', { body: { id: '1234567890' } })
+      .on('GET', '/1234567890', { body: { id: '1234567890', status: 'FINISHED' } })
+      .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
+      .on('GET', '/1234567', { body: { id: '1234567', permalink: 'https://www.threads.net/@u/post/abc' } });
+    const res = await make(f).postComment({ account, externalId: '17890000000000001', text: 'Link in bio' });
+    expect(res).toEqual({ id: '1234567' });
+    expect(f.calls[0].params).toMatchObject({
+      media_type: 'TEXT',
+      text: 'Link in bio',
+      reply_to_id: '17890000000000001',
+      access_token: 'th-token',
+    });
+    expect(f.calls.find((c) => c.url.pathname.endsWith('/threads_publish'))!.params).toMatchObject({
+      creation_id: '1234567890',
+    });
+  });
 });

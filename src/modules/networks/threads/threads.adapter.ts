@@ -1,18 +1,28 @@
-import type { AdapterEndpoints, GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import type {
+  AccountCredentials,
+  AdapterEndpoints,
+  GrantedAccount,
+  OAuthTokens,
+  PlatformAdapter,
+} from '../kit/adapter';
+import type { NetworkCapUsage } from '../kit/caps';
+import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { ItemCounters } from '../kit/metrics';
 import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
-import type { PollOptions } from '../kit/graph/container-publisher';
+import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
+import { graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
 
 export const THREADS_SCOPES = [
   'threads_basic',
   'threads_content_publish',
   'threads_manage_insights',
   'threads_read_replies',
+  // Replies by the account (a post's first comment).
+  'threads_manage_replies',
 ];
 export const THREADS_RULES: ContentRules = {
   label: 'Threads',
@@ -25,12 +35,23 @@ export const THREADS_RULES: ContentRules = {
   links: 'text-posts',
 };
 
+/** Threads' container edges and fields (posts and replies). */
+const THREADS_CONTAINERS = {
+  rules: THREADS_RULES,
+  containerEdge: 'threads',
+  publishEdge: 'threads_publish',
+  statusField: 'status',
+  errorField: 'error_message',
+  textField: 'text',
+};
 /**
  * Threads API (graph.threads.net): threads.net/oauth/authorize → /oauth/access_token (short-lived)
  * → th_exchange_token (60 d) → th_refresh_token; containers (TEXT/IMAGE/VIDEO/CAROUSEL) +
  * threads_publish. Token endpoints live at the host root, the API under /v1.0.
  */
 export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
+  /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
+  private readonly replies: ContainerPublisher;
   readonly platform = 'threads' as const;
   protected readonly rules = THREADS_RULES;
   protected readonly login: ThreadsLogin;
@@ -57,12 +78,7 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
     super(endpoints, fetchFn, poll, {
-      rules: THREADS_RULES,
-      containerEdge: 'threads',
-      publishEdge: 'threads_publish',
-      statusField: 'status',
-      errorField: 'error_message',
-      textField: 'text',
+      ...THREADS_CONTAINERS,
       childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
       containerParams: (c, childIds) => {
         if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
@@ -74,6 +90,29 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
     // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
     const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
     this.login = new ThreadsLogin(root, endpoints);
+    this.replies = new ContainerPublisher(
+      this.graph,
+      {
+        ...THREADS_CONTAINERS,
+        childParams: () => ({}),
+        containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
+      },
+      poll ?? pollWithin(endpoints.processingWaitMs),
+    );
+  }
+
+  /**
+   * The first comment is a reply by the account to its own thread: a TEXT container with
+   * `reply_to_id` (POST /{user}/threads), then POST /{user}/threads_publish; the reply's media id.
+   */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const reply = await this.replies.publish({
+      account: req.account,
+      content: { contentType: 'text', text: req.text, imageUrls: [], options: { replyToId: req.externalId } },
+      publishState: {},
+      saveState: async () => {},
+    });
+    return { id: reply.externalId };
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
@@ -92,6 +131,11 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         metadata: {},
       },
     ];
+  }
+
+  /** The 250 posts per 24 h cap as Threads counts it (threads_publishing_limit). */
+  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return readPublishingLimit(this.graph, 'threads_publishing_limit', account.platformAccountId, account.accessToken);
   }
 }
 

@@ -310,4 +310,20 @@ describe('TikTokAdapter (documented bodies)', () => {
     ).toEqual([expect.objectContaining({ field: 'imageUrls' })]);
     expect(adapter.validate(content())).toEqual([]);
   });
+
+  it('should read the daily post cap from creator_info: spam_risk_too_many_posts means reached', async () => {
+    const account = { platformAccountId: 'open-id', accessToken: 'act.token', metadata: {} };
+    net.on({ method: 'POST', url: '/v2/post/publish/creator_info/query/', json: CREATOR_INFO_BODY, once: true });
+    await expect(adapter.publishingUsage(account)).resolves.toEqual({ used: null, limit: null, exhausted: false });
+    expect(net.requests[0]!.headers).toMatchObject({ authorization: 'Bearer act.token' });
+    // Error code of https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
+    net.on({
+      method: 'POST',
+      url: '/v2/post/publish/creator_info/query/',
+      status: 403,
+      json: errorBody('spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.'),
+      once: true,
+    });
+    await expect(adapter.publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
+  });
 });

@@ -7,6 +7,7 @@ import type {
 } from '../kit/adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError, StillProcessingError } from '../kit/adapter';
+import type { NetworkCapUsage } from '../kit/caps';
 import { ContentRules } from '../kit/content-rules';
 import { arr, obj, pollUntil, str } from '../kit/http';
 import { lookedFirst, NetworkAdapter, progress } from '../kit/network-adapter';
@@ -85,6 +86,21 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
         metadata: { username, unionId: str(user.union_id) ?? null },
       },
     ];
+  }
+
+  /**
+   * creator_info/query: TikTok gives no count, but answers spam_risk_too_many_posts once the
+   * creator reached the daily post cap of the API.
+   */
+  async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    try {
+      await this.api.json(account.accessToken, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
+      return { used: null, limit: null, exhausted: false };
+    } catch (err) {
+      if (err instanceof PlatformError && err.details.networkCode === 'spam_risk_too_many_posts')
+        return { used: null, limit: null, exhausted: true };
+      throw err;
+    }
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {

@@ -2,6 +2,7 @@ import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestj
 import type { Request, Response } from 'express';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
@@ -83,6 +84,60 @@ export class YouTubeSandboxController {
       etag: etag(`${ch.id}:${parts.join()}`),
       pageInfo: { totalResults: items.length, resultsPerPage: 5 },
       items,
+    };
+  }
+
+  /** commentThreads.insert: the channel's top-level comment on one of its videos; answers the commentThread. */
+  @Post('youtube/v3/commentThreads')
+  async insertCommentThread(@SandboxAuth(YT_CHANNEL) ch: YtChannel, @Query() q: Q, @Body() body: Q): Promise<unknown> {
+    if (!qs(q.part).split(',').includes('snippet'))
+      throw ytFail(400, 'invalidPart', "The 'part' parameter must include snippet.", 'global');
+    const snippet = (body.snippet ?? {}) as Q;
+    const videoId = qs(snippet.videoId);
+    const text = qs(((snippet.topLevelComment ?? {}) as { snippet?: Q }).snippet?.textOriginal);
+    const video = videoId ? await this.yt.videos.get(videoId) : null;
+    if (!video) throw ytFail(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
+    const refused = commentRefusal('youtube', text);
+    if (refused) throw ytFail(400, 'processingFailure', refused);
+    const comment = await addOwnComment(
+      this.yt.store,
+      'youtube',
+      videoId,
+      { id: ch.id, name: ch.title },
+      text,
+      this.yt.newId(18),
+    );
+    const at = comment.createdAt;
+    return {
+      kind: 'youtube#commentThread',
+      etag: etag(comment.id),
+      id: comment.id,
+      snippet: {
+        channelId: ch.id,
+        videoId,
+        topLevelComment: {
+          kind: 'youtube#comment',
+          etag: etag(`${comment.id}:c`),
+          id: comment.id,
+          snippet: {
+            channelId: ch.id,
+            videoId,
+            textDisplay: text,
+            textOriginal: text,
+            authorDisplayName: ch.title,
+            authorChannelId: { value: ch.id },
+            canRate: true,
+            viewerRating: 'none',
+            likeCount: 0,
+            publishedAt: at,
+            updatedAt: at,
+          },
+        },
+        canReply: true,
+        totalReplyCount: 0,
+        isPublic: true,
+      },
     };
   }
 

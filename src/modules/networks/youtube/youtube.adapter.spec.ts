@@ -336,3 +336,79 @@ describe('YouTubeAdapter (documented bodies)', () => {
     expect(adapter.validate(content())).toEqual([]);
   });
 });
+
+describe('YouTubeAdapter first comment (documented bodies)', () => {
+  let net: DocFetch;
+  const adapter = new YouTubeAdapter(testEndpoints(youtubeNetwork.real));
+  const account = { platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: {} };
+
+  beforeEach(() => {
+    net = new DocFetch().install();
+  });
+  afterEach(() => net.restore());
+
+  it('should insert a comment thread (part=snippet) and answer the top-level comment id', async () => {
+    // https://developers.google.com/youtube/v3/docs/commentThreads/insert: request needs snippet.channelId,
+    // snippet.videoId, snippet.topLevelComment.snippet.textOriginal; answers a commentThread resource.
+    net.on({
+      method: 'POST',
+      url: `${API}/youtube/v3/commentThreads?part=snippet`,
+      json: {
+        kind: 'youtube#commentThread',
+        etag: 'MfAoT3_Kx6L5uZ0GJjJ6XWw2nPQ',
+        id: 'UgzDE2tasfmrYLyNkGt4AaABAg',
+        snippet: {
+          channelId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
+          videoId: 'wtLJPvx7-ys',
+          topLevelComment: {
+            kind: 'youtube#comment',
+            etag: 'nx3Y6pW1hb1TBnA_pQTWx3Z9xFE',
+            id: 'UgzDE2tasfmrYLyNkGt4AaABAg',
+            snippet: { textOriginal: 'Thanks for watching', videoId: 'wtLJPvx7-ys' },
+          },
+          canReply: true,
+          totalReplyCount: 0,
+          isPublic: true,
+        },
+      },
+    });
+    const res = await adapter.postComment({ account, externalId: 'wtLJPvx7-ys', text: 'Thanks for watching' });
+    expect(res).toEqual({ id: 'UgzDE2tasfmrYLyNkGt4AaABAg' });
+    expect(DocFetch.body(net.requests[0]!)).toEqual({
+      snippet: {
+        channelId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
+        videoId: 'wtLJPvx7-ys',
+        topLevelComment: { snippet: { textOriginal: 'Thanks for watching' } },
+      },
+    });
+    expect(adapter.authorizeUrl({ state: 's', redirectUri: 'https://a/cb', codeChallenge: 'c' })).toContain(
+      encodeURIComponent('https://www.googleapis.com/auth/youtube.force-ssl'),
+    );
+  });
+
+  it('should map commentsDisabled (403) to a permanent failure', async () => {
+    // https://developers.google.com/youtube/v3/docs/commentThreads/insert#errors
+    net.on({
+      method: 'POST',
+      url: '/youtube/v3/commentThreads',
+      status: 403,
+      json: {
+        error: {
+          code: 403,
+          message: 'The video identified by the videoId parameter has disabled comments.',
+          errors: [
+            {
+              message: 'The video has disabled comments.',
+              domain: 'youtube.commentThread',
+              reason: 'commentsDisabled',
+            },
+          ],
+        },
+      },
+    });
+    await expect(adapter.postComment({ account, externalId: 'v', text: 'x' })).rejects.toMatchObject({
+      category: 'invalid_content',
+      retryable: false,
+    });
+  });
+});

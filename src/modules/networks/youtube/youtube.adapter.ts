@@ -1,6 +1,7 @@
 import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
 import type { ItemMetrics, OAuthTokens, PlatformAdapter, PublishContent, PublishLookup } from '../kit/adapter';
 import type { PublishRequest, PublishResult, ValidationIssue } from '../kit/adapter';
+import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { arr, num, obj, str } from '../kit/http';
@@ -20,6 +21,8 @@ export const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
   'https://www.googleapis.com/auth/yt-analytics.readonly',
+  // commentThreads.insert (a post's first comment).
+  'https://www.googleapis.com/auth/youtube.force-ssl',
 ];
 export const YOUTUBE_TITLE_LIMIT = 100;
 /** The description is the post's text, counted in UTF-8 bytes. */
@@ -170,6 +173,28 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
       `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
     );
     return str(obj(obj(obj(arr(reply.items)[0]).contentDetails).relatedPlaylists).uploads);
+  }
+
+  /**
+   * The channel comments on its own video: commentThreads.insert (part=snippet) with
+   * `snippet.{channelId, videoId, topLevelComment.snippet.textOriginal}`; the thread's top-level comment id.
+   */
+  async postComment(req: CommentRequest): Promise<CommentResult> {
+    const body = {
+      snippet: {
+        channelId: req.account.platformAccountId,
+        videoId: req.externalId,
+        topLevelComment: { snippet: { textOriginal: req.text } },
+      },
+    };
+    const thread = await this.client.data.json(req.account.accessToken, '/commentThreads?part=snippet', {
+      method: 'POST',
+      json: body,
+      creates: true,
+    });
+    const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
+    if (!id) throw new PlatformError('YouTube accepted the comment but returned no id.', 'unknown_outcome', false);
+    return { id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

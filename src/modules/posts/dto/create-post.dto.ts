@@ -18,6 +18,8 @@ import { CONTENT_TYPES, ContentType } from '../entities/post.entity';
 export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 const MAX_TEXT = 100_000;
 const MAX_TARGETS = 100;
+/** A first comment is a comment, not a post: the shortest network cap (Threads' 500) bounds it. */
+export const MAX_FIRST_COMMENT = 500;
 export const MAX_BULK_POSTS = 100;
 
 /** The content of a post (older shape `content`, PUT `content`, newer shape `content` as an object). */
@@ -63,11 +65,24 @@ export class PublishContentDto {
   @IsObject()
   platformCaptions?: Record<string, string>;
 
-  /** Overrides per account id: `caption`/`message` replace the text, other keys are platform options. */
+  /**
+   * Overrides per account id: `caption`/`message` replace the text, `firstComment` replaces the
+   * post's first comment for that account (null or "" posts none there), other keys are platform options.
+   */
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'object' } })
   @IsOptional()
   @IsObject()
   perAccount?: Record<string, Record<string, unknown>>;
+
+  /**
+   * A comment the account posts on its own item right after it publishes (Facebook, Instagram,
+   * LinkedIn, YouTube; a reply on Threads). A target on a network without comments (TikTok) is
+   * a validation error naming the account. A failed comment never fails the target.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_FIRST_COMMENT)
+  firstComment?: string;
 
   /** Facebook options. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
@@ -158,6 +173,12 @@ export class CreatePostDto extends ProfileBodyDto {
   @IsOptional()
   @IsBoolean()
   addToQueue?: boolean;
+
+  /** Newer shape: the post's first comment (as `content.firstComment`; give one of the two). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_FIRST_COMMENT)
+  firstComment?: string;
 
   /** Newer shape: public media URLs (videos recognised by extension, the rest are images). */
   @IsOptional()

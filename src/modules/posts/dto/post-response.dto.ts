@@ -14,6 +14,19 @@ const ERROR_CATEGORIES = [
   'policy_violation',
 ];
 
+/** The first comment of one target (see PublishContent `firstComment`). */
+export class FirstCommentResultDto {
+  /**
+   * `pending`: waiting for the target to publish (or being posted); `success`: posted;
+   * `failed`: not posted (`error` says why) — it is never sent twice and never fails the target.
+   */
+  @ApiProperty({ enum: ['pending', 'success', 'failed'] })
+  status: string;
+  /** The network's id of the comment. */
+  id: string | null;
+  error: string | null;
+}
+
 /** One account a post publishes to, with its result. */
 export class PostTargetDto {
   id: string;
@@ -37,6 +50,8 @@ export class PostTargetDto {
   @ApiProperty({ enum: ERROR_CATEGORIES, nullable: true })
   errorCategory: string | null;
   publishedAt: string | null;
+  /** null when no first comment was requested for this account. */
+  firstComment: FirstCommentResultDto | null;
 }
 
 export class PostDto {
@@ -66,6 +81,8 @@ export class PostContentDto {
   platformCaptions: Record<string, string>;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'object' } })
   perAccount: Record<string, Record<string, unknown>>;
+  /** Posted by each account once its item is published (perAccount[id].firstComment overrides it). */
+  firstComment: string | null;
   @ApiProperty({ required: false, type: Object, additionalProperties: true })
   facebook?: Record<string, unknown>;
   @ApiProperty({ required: false, type: Object, additionalProperties: true })

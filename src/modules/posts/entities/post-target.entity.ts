@@ -16,9 +16,18 @@ export type TargetErrorCategory =
   /** Refused by the profile's policy at publish time; never sent. */
   | 'policy_violation';
 
+/**
+ * The first comment's at-most-once protocol: `attempting` is committed before the network call;
+ * a target found `attempting` had its call interrupted and is marked `failed`, never sent again.
+ */
+export type FirstCommentStatus = 'attempting' | 'success' | 'failed';
+
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
 @Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])
+// Network caps count published targets per account (or per network, for a per-app cap) in a window.
+@Index('ix_post_targets_account_published', ['accountId', 'publishedAt'], { where: "status = 'success'" })
+@Index('ix_post_targets_platform_published', ['platform', 'publishedAt'], { where: "status = 'success'" })
 export class PostTargetEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -76,6 +85,21 @@ export class PostTargetEntity {
 
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt: Date | null;
+
+  /** null: no first comment sent (none requested, or the target has not published yet). */
+  @Column({ name: 'first_comment_status', type: 'text', nullable: true })
+  firstCommentStatus: FirstCommentStatus | null;
+
+  /** The network's id of the comment. */
+  @Column({ name: 'first_comment_id', type: 'text', nullable: true })
+  firstCommentId: string | null;
+
+  @Column({ name: 'first_comment_error', type: 'text', nullable: true })
+  firstCommentError: string | null;
+
+  /** When the comment's network call was started (the attempt marker). */
+  @Column({ name: 'first_comment_at', type: 'timestamptz', nullable: true })
+  firstCommentAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

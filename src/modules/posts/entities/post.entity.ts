@@ -28,6 +28,8 @@ export interface PostContent {
   videoUrl?: string | null;
   platformCaptions?: Record<string, string>;
   perAccount?: Record<string, Record<string, unknown>>;
+  /** Posted by each account on its published item (perAccount[id].firstComment overrides it). */
+  firstComment?: string | null;
   /** Per-platform options: facebook, instagram, linkedin, tiktok, youtube, threads. */
   platforms?: Record<string, Record<string, unknown>>;
 }

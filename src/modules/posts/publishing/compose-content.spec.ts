@@ -1,5 +1,5 @@
 import type { PostContent } from '../entities/post.entity';
-import { composeOptions, composePublishContent, composeText } from './compose-content';
+import { composeFirstComment, composeOptions, composePublishContent, composeText } from './compose-content';
 
 const FB = { platform: 'facebook' as const, accountId: 'acc-fb' };
 const LI = { platform: 'linkedin' as const, accountId: 'acc-li' };
@@ -122,5 +122,25 @@ describe('composePublishContent', () => {
       videoUrl: null,
       options: { published: true },
     });
+  });
+});
+
+describe('composeFirstComment', () => {
+  it("should take the account's own first comment over the post's, and keep it out of the options", () => {
+    const content = {
+      contentType: 'text' as const,
+      firstComment: 'Link in bio',
+      perAccount: { 'acc-li': { firstComment: 'Details below', visibility: 'PUBLIC' } },
+    };
+    expect(composeFirstComment(content, FB)).toBe('Link in bio');
+    expect(composeFirstComment(content, LI)).toBe('Details below');
+    expect(composeOptions(content, LI)).toEqual({ visibility: 'PUBLIC' });
+  });
+
+  it('should answer null when none is requested, or the account opts out with null or blank', () => {
+    expect(composeFirstComment({}, FB)).toBeNull();
+    expect(composeFirstComment({ firstComment: '  ' }, FB)).toBeNull();
+    expect(composeFirstComment({ firstComment: 'x', perAccount: { 'acc-fb': { firstComment: null } } }, FB)).toBeNull();
+    expect(composeFirstComment({ firstComment: 'x', perAccount: { 'acc-fb': { firstComment: '' } } }, FB)).toBeNull();
   });
 });

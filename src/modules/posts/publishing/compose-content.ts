@@ -3,7 +3,7 @@ import type { PostContent, PostEntity } from '../entities/post.entity';
 import type { PostTargetEntity } from '../entities/post-target.entity';
 
 /** Keys of a perAccount entry that are text, not options. */
-const TEXT_KEYS = new Set(['caption', 'message']);
+const TEXT_KEYS = new Set(['caption', 'message', 'firstComment']);
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -60,4 +60,17 @@ export function composePublishContent(
     videoUrl: content.videoUrl ?? null,
     options: composeOptions(content, target),
   };
+}
+
+/**
+ * The first comment one target posts once published, or null for none: the account's own
+ * `perAccount[id].firstComment` when given (null or blank: none for this account), else the post's.
+ */
+export function composeFirstComment(
+  content: Pick<PostContent, 'firstComment' | 'perAccount'>,
+  target: Pick<PostTargetEntity, 'accountId'>,
+): string | null {
+  const own = obj(content.perAccount?.[target.accountId]);
+  const text = 'firstComment' in own ? own.firstComment : content.firstComment;
+  return typeof text === 'string' && text.trim() !== '' ? text : null;
 }

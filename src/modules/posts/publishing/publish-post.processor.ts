@@ -11,6 +11,7 @@ import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { PostTransitions } from '../services/post-transitions';
 import { PostLocks } from './post-lock';
+import { FirstCommentPoster } from './first-comment';
 import { finalPostState } from './publish-outcome';
 import { policyViolation } from './publish-policy';
 import { TargetPublisher } from './target-publisher';
@@ -42,6 +43,8 @@ export type PublishRunOutcome =
  * - a target the network is still processing waits on it (`waiting_on_network`): the run ends,
  *   the post stays `processing`, and a delayed `check-publish` job (same run, same lock) checks
  *   the targets that are due, until every target is settled;
+ * - each published target's first comment is posted once its item is out (FirstCommentPoster:
+ *   recorded before the call, never re-sent), before the post's final event;
  * - `processing → final` is guarded too, so each post.* event is written exactly once.
  */
 @Injectable()
@@ -54,6 +57,7 @@ export class PublishPostProcessor {
     private readonly transitions: PostTransitions,
     private readonly locks: PostLocks,
     private readonly targets: TargetPublisher,
+    private readonly firstComments: FirstCommentPoster,
     private readonly policies: PolicyService,
   ) {}
 
@@ -125,6 +129,8 @@ export class PublishPostProcessor {
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    // Before the post.* event, so its results carry each first comment's outcome.
+    await this.firstComments.postAll(post);
     return this.finish(post);
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { PolicyModule } from '@/modules/policy/policy.module';
 import { PostsModule } from '../posts.module';
+import { FirstCommentPoster } from './first-comment';
 import { NetworkConcurrency } from './network-concurrency';
 import { PostLocks } from './post-lock';
 import { PublishPostProcessor } from './publish-post.processor';
@@ -14,7 +15,14 @@ import { TargetPublisher } from './target-publisher';
  */
 @Module({
   imports: [AccountsModule, PolicyModule, PostsModule],
-  providers: [PostLocks, NetworkConcurrency, TargetPublisher, PublishPostProcessor, ResumeStuckPosts],
-  exports: [PublishPostProcessor, NetworkConcurrency, TargetPublisher, ResumeStuckPosts],
+  providers: [
+    PostLocks,
+    NetworkConcurrency,
+    TargetPublisher,
+    FirstCommentPoster,
+    PublishPostProcessor,
+    ResumeStuckPosts,
+  ],
+  exports: [PublishPostProcessor, NetworkConcurrency, TargetPublisher, FirstCommentPoster, ResumeStuckPosts],
 })
 export class PublishingModule {}

@@ -57,6 +57,11 @@ export class TargetPublisher {
     this.policy = { ...this.policy, ...policy };
   }
 
+  /** The in-attempt retries, also those of a target's first comment. */
+  get retryPolicy(): RetryPolicy {
+    return this.policy;
+  }
+
   async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     // Settled, or waiting on the network (followUp's business).
     if (initial.status !== 'pending' && initial.status !== 'publishing') return;

@@ -1,4 +1,5 @@
-import { nextSlots, zonedToUtc } from './queue-slots';
+import { zonedToUtc } from '@/common/dates/zoned-time';
+import { nextSlots } from './queue-slots';
 
 describe('queue slots', () => {
   it('should keep the local time across the spring-forward change (Europe/Berlin)', () => {

@@ -1,3 +1,4 @@
+import { wallClock, zonedToUtc } from '@/common/dates/zoned-time';
 import { ApiError } from '@/common/errors/api-error';
 
 /** Pure slot arithmetic of posting queues: weekly local times in an IANA zone, as UTC instants. */
@@ -23,46 +24,6 @@ export function isTimeZone(zone: string): boolean {
 export function assertTimeZone(zone: string): void {
   if (!isTimeZone(zone))
     throw ApiError.invalid('timezone', `timezone '${zone}' is not an IANA time zone, e.g. Europe/Berlin or UTC.`);
-}
-
-/** Wall-clock fields of an instant in a zone. */
-function wallClock(ms: number, zone: string): { y: number; mo: number; d: number; h: number; mi: number; wd: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    weekday: 'short',
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  const wd = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday'));
-  return { y: +get('year'), mo: +get('month'), d: +get('day'), h: +get('hour'), mi: +get('minute'), wd };
-}
-
-/** The zone's offset from UTC (ms) at an instant. */
-function offsetAt(ms: number, zone: string): number {
-  const w = wallClock(ms, zone);
-  return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
-}
-
-/**
- * The UTC instant of a local date and time in a zone. A time skipped by a daylight-saving
- * change (spring forward) is taken at the same offset as before the change (02:30 → 03:30); a
- * time that happens twice (fall back) is its first occurrence.
- */
-export function zonedToUtc(y: number, mo: number, d: number, h: number, mi: number, zone: string): number {
-  const local = Date.UTC(y, mo - 1, d, h, mi);
-  const before = offsetAt(local - 86_400_000 / 2, zone);
-  const after = offsetAt(local + 86_400_000 / 2, zone);
-  // Try the larger offset first: for an ambiguous time that is the earlier instant.
-  for (const off of [Math.max(before, after), Math.min(before, after)]) {
-    const candidate = local - off;
-    if (offsetAt(candidate, zone) === off) return candidate;
-  }
-  return local - before;
 }
 
 /**

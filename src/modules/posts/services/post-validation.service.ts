@@ -3,8 +3,8 @@ import { ApiError } from '@/common/errors/api-error';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PostContent } from '../entities/post.entity';
 import type { FieldPaths } from '../post-shape';
-import { composePublishContent } from '../publishing/compose-content';
-import { requestField, TargetIssue, TargetRef } from '../validation-fields';
+import { composeFirstComment, composePublishContent } from '../publishing/compose-content';
+import { firstCommentField, requestField, TargetIssue, TargetRef } from '../validation-fields';
 
 /** The first blocked term a post's text contains (case-insensitive), and where. */
 export function findBlockedTerm(
@@ -54,17 +54,25 @@ export class PostValidationService {
       caption: content.caption ?? null,
       content,
     };
-    return targets.flatMap((target) =>
-      this.registry
-        .get(target.platform)
-        .validate(composePublishContent(post, target))
-        .map((issue) => ({
+    return targets.flatMap((target) => {
+      const adapter = this.registry.get(target.platform);
+      const issues = adapter.validate(composePublishContent(post, target)).map((issue) => ({
+        accountId: target.accountId,
+        platform: target.platform,
+        field: requestField(issue.field, content, target, paths),
+        message: issue.message,
+      }));
+      if (composeFirstComment(content, target) !== null && !adapter.postComment) {
+        const field = firstCommentField(content, target, paths);
+        issues.push({
           accountId: target.accountId,
           platform: target.platform,
-          field: requestField(issue.field, content, target, paths),
-          message: issue.message,
-        })),
-    );
+          field,
+          message: `${target.platform} does not let account ${target.accountId} post a first comment; leave it out for this account (perAccount.${target.accountId}.firstComment: null).`,
+        });
+      }
+      return issues;
+    });
   }
 
   /** 400 invalid_request with `details.errors` when a target network refuses the content. */

@@ -173,8 +173,10 @@ export function graphComments(
   item: { id: string; publishedAt: string },
   q: { after?: string; limit?: string },
   render: (c: SandboxComment) => unknown,
+  /** The account's own comments on the item (first comments), after the generated ones. */
+  own: SandboxComment[] = [],
 ): { data: unknown[]; paging?: Record<string, unknown> } {
-  const all = itemComments(item.id, new Date(item.publishedAt).toISOString());
+  const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
   const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
   const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
   const items = all.slice(start, start + size);

@@ -60,8 +60,6 @@ export interface ContainerDialect {
   otherType: ContainerKind | (() => SandboxHttpError);
   /** #sandbox-review holds a video container IN_PROGRESS (Instagram). */
   review: boolean;
-  /** Posts per account per rolling 24 h. */
-  dailyQuota: number;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
@@ -151,12 +149,18 @@ export class MetaContainers {
     }
   }
 
-  /** POST /{owner}/media_publish, /{owner}/threads_publish: a FINISHED container becomes a post. */
+  /**
+   * POST /{owner}/media_publish, /{owner}/threads_publish: a FINISHED container becomes a post,
+   * unless the owner published `dailyQuota` posts in the last 24 h (the network definition's cap).
+   */
   async publishFrom(
     d: ContainerDialect,
     ownerId: string,
     creationId: string | undefined,
     permalinkBase: string,
+    dailyQuota: number,
+    /** A reply (Threads' first comment): no post quota and no post magic words. */
+    opts: { reply?: boolean } = {},
   ): Promise<{ id: string }> {
     const c = creationId ? await this.get(d.network, creationId) : null;
     if (!c || c.ownerId !== ownerId) throw d.errors.invalidCreationId();
@@ -164,9 +168,11 @@ export class MetaContainers {
     if (status === 'IN_PROGRESS') throw d.errors.notReady();
     if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
     if (status === 'PUBLISHED') throw d.errors.published();
-    if ((await this.publishedLastDay(d.network, ownerId)) >= d.dailyQuota) throw d.errors.quota();
-    const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
-    await enforceMagicWords(this.store, attempt, d.magic);
+    if (!opts.reply) {
+      if ((await this.publishedLastDay(d.network, ownerId)) >= dailyQuota) throw d.errors.quota();
+      const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
+      await enforceMagicWords(this.store, attempt, d.magic);
+    }
     return { id: (await this.publish(d.network, c, permalinkBase)).id };
   }
 
@@ -255,5 +261,17 @@ export class MetaContainers {
       n += (await this.store.get<number>([network, 'owner', ownerId, 'published', hour])) ?? 0;
     }
     return n;
+  }
+
+  /** The body of content_publishing_limit / threads_publishing_limit (fields=quota_usage,config). */
+  async publishingLimit(network: string, ownerId: string, limit: number): Promise<unknown> {
+    return {
+      data: [
+        {
+          quota_usage: await this.publishedLastDay(network, ownerId),
+          config: { quota_total: limit, quota_duration: 86400 },
+        },
+      ],
+    };
   }
 }

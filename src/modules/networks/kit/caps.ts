@@ -1,0 +1,75 @@
+import { startOfDayIn, startOfNextDayIn } from '@/common/dates/zoned-time';
+
+/**
+ * A publishing cap a network documents, declared in the network's definition. Our own publish
+ * records count against it (GET /v1/accounts/{id}/limits, POST /v1/posts/validate, and the worker,
+ * which fails a target over its cap without calling the network); the simulator enforces it.
+ */
+export interface PublishingCap {
+  /** e.g. `posts_per_24h`; `NETWORK_CAPS=<network>.<name>=<n>` replaces the limit. */
+  name: string;
+  /**
+   * `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day,
+   * reset at midnight UTC / Pacific time.
+   */
+  window: CapWindow;
+  limit: number;
+  /** `account`: each connected account has its own; `app`: one for every account of this service (YouTube's per-project quota). */
+  scope: 'account' | 'app';
+  /** Where the network documents the figure. */
+  source: string;
+}
+
+export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
+
+const DAY_MS = 86_400_000;
+const ZONE: Record<Exclude<CapWindow, 'rolling_24h'>, string> = {
+  day_utc: 'UTC',
+  day_pacific: 'America/Los_Angeles',
+};
+
+/** Where the window that contains `at` starts. */
+export function windowStart(window: CapWindow, at: Date): Date {
+  return window === 'rolling_24h' ? new Date(at.getTime() - DAY_MS) : startOfDayIn(ZONE[window], at);
+}
+
+/**
+ * When room frees up: a calendar window at its next midnight; a rolling one when the oldest
+ * publish it counts leaves it (null when it counts none).
+ */
+export function windowResetsAt(window: CapWindow, at: Date, oldestCounted: Date | null): Date | null {
+  if (window !== 'rolling_24h') return startOfNextDayIn(ZONE[window], at);
+  return oldestCounted ? new Date(oldestCounted.getTime() + DAY_MS) : null;
+}
+
+/** A network's caps with the operator's NETWORK_CAPS overrides (`<network>.<cap>` → limit) applied. */
+export function capsWithOverrides(
+  network: string,
+  caps: readonly PublishingCap[],
+  overrides: Record<string, number>,
+): PublishingCap[] {
+  return caps.map((c) => {
+    const limit = overrides[`${network}.${c.name}`];
+    return limit === undefined ? c : { ...c, limit };
+  });
+}
+
+/** What a network itself says about its cap (adapters' `publishingUsage`). */
+export interface NetworkCapUsage {
+  /** Posts counted by the network in its window; null when it does not say. */
+  used: number | null;
+  /** The network's own limit; null when it does not say. */
+  limit: number | null;
+  /** The network says no post can go out now (TikTok's creator_info answers spam_risk_too_many_posts). */
+  exhausted: boolean;
+}
+
+/** The limit of a network's first cap with NETWORK_CAPS applied (simulators enforce it). */
+export function firstCapLimit(
+  network: { name: string; caps: readonly PublishingCap[] },
+  overrides: Record<string, number>,
+): number {
+  const [cap] = capsWithOverrides(network.name, network.caps, overrides);
+  if (!cap) throw new Error(`${network.name} declares no publishing cap`);
+  return cap.limit;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { PlatformName } from '@/modules/networks/platform-name';
+import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
+import { connectNewAccount } from '../support/connect-flow';
+import { connectAccount, createKey } from '../support/post-fixtures';
+import { waitForFinal } from '../support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+
+interface Account {
+  id: string;
+  platform: PlatformName;
+  platformAccountId: string;
+}
+
+interface Limit {
+  name: string;
+  window: string;
+  limit: number;
+  used: number;
+  resetsAt: string | null;
+  scope: string;
+  source: string;
+}
+
+/**
+ * Network caps (issue 11 item 6) through the sandbox networks, with small caps configured
+ * (NETWORK_CAPS) so they can be reached: GET /v1/accounts/{id}/limits.
+ */
+describe('network caps', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let seq = 0;
+
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
+
+  async function publish(account: Account, media = false): Promise<string> {
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({
+        content: `Caps test ${++seq} ${Date.now()}`,
+        accountIds: [account.id],
+        publishNow: true,
+        ...(media ? { mediaUrls: [`${t.url}/sandbox/_control/media/image.jpg`] } : {}),
+      });
+    expect(res.status).toBe(201);
+    await waitForFinal(t, res.body.id as string);
+    return res.body.id as string;
+  }
+
+  const limitsOf = async (id: string, auth = tenant.auth) => t.http().get(`/v1/accounts/${id}/limits`).set(auth);
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { NETWORK_CAPS: 'instagram.posts_per_24h=2,linkedin.posts_per_day=1,threads.posts_per_24h=1' },
+    });
+    t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
+    tenant = await createTenant(t);
+  });
+  afterAll(async () => t.close());
+
+  describe('GET /v1/accounts/{id}/limits', () => {
+    it('should count a LinkedIn account’s posts of the UTC day from our publish records', async () => {
+      const li = await connect('linkedin');
+      const before = await limitsOf(li.id);
+      expect(before.status).toBe(200);
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      expect(before.body).toEqual({
+        accountId: li.id,
+        platform: 'linkedin',
+        limits: [
+          {
+            name: 'posts_per_day',
+            window: 'day_utc',
+            limit: 1,
+            used: 0,
+            resetsAt: midnight.toISOString(),
+            scope: 'account',
+            source: 'records',
+          },
+        ],
+      });
+      await publish(li);
+      expect(((await limitsOf(li.id)).body.limits as Limit[])[0]).toMatchObject({ used: 1, limit: 1 });
+    });
+
+    it('should read an Instagram account’s figure from content_publishing_limit', async () => {
+      const ig = await connect('instagram');
+      const [before] = (await limitsOf(ig.id)).body.limits as Limit[];
+      expect(before).toEqual({
+        name: 'posts_per_24h',
+        window: 'rolling_24h',
+        limit: 2,
+        used: 0,
+        resetsAt: null,
+        scope: 'account',
+        source: 'network',
+      });
+      const started = Date.now();
+      await publish(ig, true);
+      const [after] = (await limitsOf(ig.id)).body.limits as Limit[];
+      expect(after).toMatchObject({ used: 1, limit: 2, source: 'network' });
+      // Rolling: room frees up 24 h after the post counted.
+      const resets = Date.parse(String(after?.resetsAt));
+      expect(resets).toBeGreaterThanOrEqual(started + 86_400_000 - 1000);
+      expect(resets).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    });
+
+    it('should answer the Threads figure from threads_publishing_limit, and no cap for Facebook', async () => {
+      const th = await connect('threads');
+      expect(((await limitsOf(th.id)).body.limits as Limit[])[0]).toMatchObject({
+        name: 'posts_per_24h',
+        limit: 1,
+        used: 0,
+        source: 'network',
+      });
+      const fb = await connect('facebook');
+      expect((await limitsOf(fb.id)).body).toEqual({ accountId: fb.id, platform: 'facebook', limits: [] });
+    });
+
+    it('should share YouTube’s per-project quota between accounts, from our records', async () => {
+      const yt = await connectAccount(t, tenant, 'youtube');
+      expect(((await limitsOf(yt.id)).body.limits as Limit[])[0]).toMatchObject({
+        name: 'uploads_per_day',
+        window: 'day_pacific',
+        limit: 100,
+        scope: 'app',
+        source: 'records',
+      });
+    });
+
+    it('should answer 404 for an account the key cannot see, as GET /v1/accounts/{id} does', async () => {
+      const a = await connectAccount(t, tenant, 'linkedin');
+      const b = await connectAccount(t, tenant, 'linkedin');
+      const restricted = await createKey(t, tenant, { accountIds: [a.id] });
+      expect((await limitsOf(a.id, restricted.auth)).status).toBe(200);
+      for (const [id, auth] of [
+        [b.id, restricted.auth],
+        [randomUUID(), tenant.auth],
+        ['not-a-uuid', tenant.auth],
+      ] as const) {
+        const res = await limitsOf(id, auth);
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe('not_found');
+      }
+      const other = await createTenant(t);
+      const res = await limitsOf(a.id, other.auth);
+      expect(res.status).toBe(404);
+    });
+  });
+});
