@@ -39,7 +39,11 @@ function entities(): Entity[] {
   return filesUnder(SRC)
     .filter((f) => f.endsWith('.entity.ts'))
     .flatMap((f) =>
-      [...readFileSync(f, 'utf8').matchAll(/@Entity\(\{ name: '(\w+)'[^)]*\)(?:\s*@\w+\([^\n]*\))*\s*export class (\w+)/g)].map((m) => ({
+      [
+        ...readFileSync(f, 'utf8').matchAll(
+          /@Entity\(\{ name: '(\w+)'[^)]*\)(?:\s*@\w+\([^\n]*\))*\s*export class (\w+)/g,
+        ),
+      ].map((m) => ({
         table: m[1],
         className: m[2],
         owner: ownerOf(f),
