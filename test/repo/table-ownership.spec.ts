@@ -38,17 +38,17 @@ interface Entity {
 function entities(): Entity[] {
   return filesUnder(SRC)
     .filter((f) => f.endsWith('.entity.ts'))
-    .flatMap((f) =>
-      [
-        ...readFileSync(f, 'utf8').matchAll(
-          /@Entity\(\{ name: '(\w+)'[^)]*\)(?:\s*@\w+\([^\n]*\))*\s*export class (\w+)/g,
-        ),
-      ].map((m) => ({
-        table: m[1],
-        className: m[2],
-        owner: ownerOf(f),
-      })),
-    );
+    .flatMap((f) => {
+      const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+      return sf.statements.filter(ts.isClassDeclaration).flatMap((c) => {
+        const table = (ts.getDecorators(c) ?? [])
+          .map((d) => d.expression)
+          .filter(ts.isCallExpression)
+          .filter((call) => call.expression.getText(sf) === 'Entity')
+          .map((call) => /name: '(\w+)'/.exec(call.arguments[0]?.getText(sf) ?? '')?.[1])[0];
+        return table && c.name ? [{ className: c.name.text, table, owner: ownerOf(f) }] : [];
+      });
+    });
 }
 
 /** Every use of another module's table (raw SQL) or entity class (as a value: repositories, managers, forFeature). */
@@ -81,7 +81,8 @@ describe('each module owns its tables', () => {
   const all = entities();
 
   it('should find the entities and their owners', () => {
-    expect(all.length).toBeGreaterThanOrEqual(20);
+    expect(all.length).toBeGreaterThanOrEqual(23);
+    expect(all).toContainEqual({ className: 'PostTargetEntity', table: 'post_targets', owner: 'src/modules/posts' });
     expect(all).toContainEqual({ className: 'ProfileEntity', table: 'profiles', owner: 'src/modules/profiles' });
   });
 
@@ -89,7 +90,8 @@ describe('each module owns its tables', () => {
     const offenders = filesUnder(join(SRC, 'modules'))
       .filter((f) => !f.endsWith('.spec.ts'))
       .map((f) => ({ file: relative(ROOT, f).split(sep).join('/'), tables: trespasses(f, all) }))
-      .filter((o) => o.tables.length > 0 && JSON.stringify(o.tables) !== JSON.stringify(KNOWN[o.file]));
+      .map((o) => ({ ...o, tables: o.tables.filter((t) => !KNOWN[o.file]?.includes(t)) }))
+      .filter((o) => o.tables.length > 0);
     expect(offenders).toEqual([]);
   });
 
