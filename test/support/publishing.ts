@@ -145,11 +145,12 @@ export async function sandboxItems(
   account: { platform: PlatformName; platformAccountId: string },
 ): Promise<string[]> {
   const lists: Partial<Record<PlatformName, string[]>> = {
-    facebook: ['facebook', 'page', account.platformAccountId, 'items'],
-    linkedin: ['linkedin', 'posts', account.platformAccountId],
+    facebook: ['facebook', 'item', 'of', account.platformAccountId],
+    linkedin: ['linkedin', 'post', 'of', account.platformAccountId],
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
-    tiktok: ['tiktok', 'videos', account.platformAccountId],
+    tiktok: ['tiktok', 'video', 'of', account.platformAccountId],
+    youtube: ['youtube', 'video', 'of', account.platformAccountId],
   };
   const parts = lists[account.platform];
   if (!parts) throw new Error(`sandboxItems: no item list known for ${account.platform}`);
@@ -164,7 +165,7 @@ export async function accountsOf(t: TestApp, profileId: string): Promise<SocialA
 }
 
 /** Connects one more sandbox account of `platform` to the tenant's profile (the consent flow over HTTP). */
-export async function connectAccount(
+export async function connectSandboxAccount(
   t: TestApp,
   tenant: Tenant,
   platform: PlatformName,

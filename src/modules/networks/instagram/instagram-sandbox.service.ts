@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphMagicErrors, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { INSTAGRAM_RULES } from './instagram.adapter';
+import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { INSTAGRAM_GRAPH_VERSION, INSTAGRAM_RULES } from './instagram.adapter';
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 export interface IgAccount {
@@ -18,21 +19,25 @@ export interface IgAccount {
 /** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
+  routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
+  permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
+  view: (m) => ({
+    id: m.id,
+    caption: m.text,
+    media_type: m.mediaType,
+    media_url: m.mediaUrls[0],
+    permalink: m.permalink,
+    timestamp: m.timestamp,
+    like_count: itemMetrics(m.id).likes,
+    comments_count: itemMetrics(m.id).comments,
+  }),
   rules: INSTAGRAM_RULES,
   textField: 'caption',
   types: { CAROUSEL: 'CAROUSEL', REELS: 'VIDEO', VIDEO: 'VIDEO' },
   otherType: 'IMAGE',
   review: true,
   videoError: (problem) => `ERROR: ${problem} (2207026)`,
-  magic: {
-    fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-    flaky: (message) =>
-      graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      }),
-  },
+  magic: graphMagicErrors(),
   errors: {
     missingUrl: (field) => graphFail(`(#100) The parameter ${field} is required`, { code: 100 }),
     textTooLong: () =>

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
 import { AppConfig } from '@/config/config';
-import type { MagicErrors } from '../kit/sandbox/magic-words';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
-import { OAuthFailure, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { OAuthFailure, oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { qs } from '../kit/sandbox/sandbox-request';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
@@ -101,9 +103,61 @@ export const LI_REST: SandboxAuthSpec<LiMember> = {
   },
 };
 
+const ACCESS_TTL = 60 * 24 * 3600;
+const REFRESH_TTL = 365 * 24 * 3600;
+
+/** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
+export const LINKEDIN_LOGIN: SandboxLogin = {
+  network: 'linkedin',
+  appLabel: 'LinkedIn app',
+  authorize: 'oauth/v2/authorization',
+  tokens: [
+    {
+      method: 'POST',
+      path: 'oauth/v2/accessToken',
+      answer: async (oauth, body) => {
+        const { grant, refreshing } = await oauth.tokenGrant('linkedin', body, {
+          invalidClient: () => oauthError(401, 'invalid_client', 'Client authentication failed'),
+          unsupportedGrant: () => oauthError(400, 'unsupported_grant_type', 'The grant_type is not supported'),
+          invalidGrant: (refreshingGrant) =>
+            oauthError(
+              400,
+              'invalid_request',
+              refreshingGrant
+                ? 'The provided refresh token is invalid'
+                : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+            ),
+        });
+        const refreshToken = refreshing ? qs(body.refresh_token) : null;
+        const issued = await oauth.issueTokens(grant, {
+          accessTtlSeconds: ACCESS_TTL,
+          ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }),
+          prefix: 'AQ',
+        });
+        return {
+          access_token: issued.accessToken,
+          expires_in: ACCESS_TTL,
+          refresh_token: refreshToken ?? issued.refreshToken,
+          refresh_token_expires_in: REFRESH_TTL,
+          scope: grant.scopes.join(','),
+        };
+      },
+    },
+  ],
+};
+
+/** LinkedIn's answers to the magic words. */
 export const LI_MAGIC: MagicErrors = {
-  fail: (message) => liFail(422, message, 'UNPROCESSABLE_ENTITY'),
-  flaky: (message) => liFail(503, message, 'SERVICE_UNAVAILABLE'),
+  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
+  auth_expired: (m) =>
+    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
+  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
+  rate_limited: (m) =>
+    withRetryAfter(
+      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
+      SANDBOX_RATE_LIMIT_SECONDS,
+    ),
+  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
 };
 
 @Injectable()
