@@ -145,11 +145,11 @@ export async function sandboxItems(
   account: { platform: PlatformName; platformAccountId: string },
 ): Promise<string[]> {
   const lists: Partial<Record<PlatformName, string[]>> = {
-    facebook: ['facebook', 'page', account.platformAccountId, 'items'],
-    linkedin: ['linkedin', 'posts', account.platformAccountId],
+    facebook: ['facebook', 'item', 'of', account.platformAccountId],
+    linkedin: ['linkedin', 'post', 'of', account.platformAccountId],
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
-    tiktok: ['tiktok', 'videos', account.platformAccountId],
+    tiktok: ['tiktok', 'video', 'of', account.platformAccountId],
   };
   const parts = lists[account.platform];
   if (!parts) throw new Error(`sandboxItems: no item list known for ${account.platform}`);
