@@ -323,18 +323,11 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('processing → failed (post.failed once), then retry → queued → published, every failed account sent once more', async () => {
-      // One try per attempt: the flaky network's first answer fails both Facebook targets.
-      const publisher = t.app.get(TargetPublisher);
-      publisher.setRetryPolicy({ tries: 1 });
-      let id: string;
-      try {
-        id = (
-          await create({ content: text('#sandbox-flaky:facebook'), accountIds: [fb1.id, fb2.id], publishNow: true })
-        ).id;
-        expect(await waitForFinal(t, id)).toBe('failed');
-      } finally {
-        publisher.setRetryPolicy({ tries: 3 });
-      }
+      // The flaky network fails both Facebook targets' first run.
+      const id = (
+        await create({ content: text('#sandbox-flaky:facebook'), accountIds: [fb1.id, fb2.id], publishNow: true })
+      ).id;
+      expect(await waitForFinal(t, id)).toBe('failed');
       expect((await getPost(t, tenant, id)).targets.map((x) => [x.status, x.errorCategory])).toEqual([
         ['failed', 'network_error'],
         ['failed', 'network_error'],
@@ -363,16 +356,10 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('partially_published → retry republishes only the failed account; the successful target keeps its network id', async () => {
-      const publisher = t.app.get(TargetPublisher);
-      publisher.setRetryPolicy({ tries: 1 });
-      let id: string;
-      try {
-        id = (await create({ content: text('#sandbox-flaky:linkedin'), accountIds: [fb2.id, li.id], publishNow: true }))
-          .id;
-        expect(await waitForFinal(t, id)).toBe('partially_published');
-      } finally {
-        publisher.setRetryPolicy({ tries: 3 });
-      }
+      const id = (
+        await create({ content: text('#sandbox-flaky:linkedin'), accountIds: [fb2.id, li.id], publishNow: true })
+      ).id;
+      expect(await waitForFinal(t, id)).toBe('partially_published');
       const first = await targetsOf(t, id);
       const fbFirst = first.find((x) => x.accountId === fb2.id)!;
       const [fbItems, liItems] = await items(fb2, li);

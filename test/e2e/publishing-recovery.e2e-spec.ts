@@ -1,3 +1,4 @@
+import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
 import IORedis from 'ioredis';
 import { PlatformError, PlatformAdapter } from '@/modules/networks/kit/adapter';
 import type { PlatformName } from '@/modules/networks/platform-name';
@@ -123,16 +124,29 @@ describe('publishing worker: outcomes and recovery', () => {
     );
   });
 
-  it('should end failed with post.failed when every target fails', async () => {
+  it('should end failed with post.failed when every target fails, expiring accounts whose token was refused', async () => {
     for (const f of Object.values(fakes)) {
       f.script.push(async () => {
         throw new PlatformError('Token revoked by the user.', 'auth_expired', false, { status: 401 });
       });
     }
-    const { postId } = await insertPost(t, tenant, [threads, youtube]);
+    // Accounts of their own: a refused token leaves the account expired.
+    const revoked = [await insertAccount(t, tenant, 'threads'), await insertAccount(t, tenant, 'youtube')];
+    const { postId } = await insertPost(t, tenant, revoked);
     await expect(processor.run(postId)).resolves.toBe('failed');
     expect((await postEvents(t, postId)).map((e) => [e.type, e.data.failedTargets])).toEqual([['post.failed', 2]]);
     expect((await t.ds.getRepository(PostEntity).findOneByOrFail({ id: postId })).publishedAt).toBeNull();
+    for (const account of revoked) {
+      const row = await t.ds.getRepository(SocialAccountEntity).findOneByOrFail({ id: account.id });
+      expect(row.status).toBe('expired');
+      const events: { data: Record<string, unknown> }[] = await t.ds.query(
+        `SELECT data FROM events WHERE type = 'account.disconnected' AND data->'account'->>'id' = $1`,
+        [account.id],
+      );
+      expect(events.map((e) => e.data)).toEqual([
+        expect.objectContaining({ reason: 'token_revoked', error: 'Token revoked by the user.' }),
+      ]);
+    }
   });
 
   it('should retry a transient failure inside the attempt and publish once', async () => {

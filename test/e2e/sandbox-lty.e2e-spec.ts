@@ -225,11 +225,11 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       expect(failed).toMatchObject({ category: 'invalid_content', retryable: false });
       expect(failed.message).toContain('#sandbox-fail');
       const flaky = publisher('linkedin', account);
-      expect(await failure(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' }))).toMatchObject({
+      expect(await failure(flaky.publish({ text: 'Wobbly #sandbox-transient:linkedin' }))).toMatchObject({
         category: 'network_error',
         retryable: true,
       });
-      await expect(flaky.publish({ text: 'Wobbly #sandbox-flaky:linkedin' })).resolves.toMatchObject({
+      await expect(flaky.publish({ text: 'Wobbly #sandbox-transient:linkedin' })).resolves.toMatchObject({
         externalId: expect.stringMatching(/^urn:li:share:/),
       });
       expect(
@@ -357,12 +357,12 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
       const flaky = publisher('tiktok', account);
       expect(
         await failure(
-          flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') }),
+          flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-transient:tiktok', videoUrl: media('video.mp4') }),
         ),
       ).toMatchObject({ category: 'network_error', retryable: true });
       expect(flaky.state).toEqual({});
       await expect(
-        flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-flaky:tiktok', videoUrl: media('video.mp4') }),
+        flaky.publish({ contentType: 'video', text: 'Hmm #sandbox-transient:tiktok', videoUrl: media('video.mp4') }),
       ).resolves.toMatchObject({ externalId: expect.stringMatching(/^7\d{18}$/) });
       const pulled = publisher('tiktok', account);
       expect(
@@ -518,12 +518,12 @@ describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
         details: { networkCode: 'invalidVideoMetadata' },
       });
       const flaky = publisher('youtube', account);
-      expect(await failure(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' }))).toMatchObject({
+      expect(await failure(flaky.publish({ ...base, text: 'x #sandbox-transient:youtube' }))).toMatchObject({
         category: 'network_error',
         retryable: true,
         details: { networkCode: 'backendError' },
       });
-      await expect(flaky.publish({ ...base, text: 'x #sandbox-flaky:youtube' })).resolves.toMatchObject({
+      await expect(flaky.publish({ ...base, text: 'x #sandbox-transient:youtube' })).resolves.toMatchObject({
         externalId: expect.any(String),
       });
       expect(

@@ -185,7 +185,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
           saveState: async () => {},
         }),
       ).resolves.toBeTruthy();
-      const flaky = text(`Flaky ${Date.now()} #sandbox-flaky:facebook`);
+      const flaky = text(`Flaky ${Date.now()} #sandbox-transient:facebook`);
       await expectPlatformError(
         fb.publish({ account, content: flaky, publishState: {}, saveState: async () => {} }),
         'network_error',
@@ -306,7 +306,7 @@ describe('sandbox: Meta networks driven through their adapters', () => {
       const { tokens, accounts } = await connectSandbox(ig);
       const account = creds(accounts[0], tokens.accessToken);
       const content: PublishContent = {
-        ...text(`Flaky ${Date.now()} #sandbox-flaky:instagram`),
+        ...text(`Flaky ${Date.now()} #sandbox-transient:instagram`),
         contentType: 'image',
         imageUrls: [media('image.png')],
       };

@@ -150,6 +150,7 @@ export async function sandboxItems(
     instagram: ['instagram', 'owner', account.platformAccountId, 'media'],
     threads: ['threads', 'owner', account.platformAccountId, 'media'],
     tiktok: ['tiktok', 'video', 'of', account.platformAccountId],
+    youtube: ['youtube', 'video', 'of', account.platformAccountId],
   };
   const parts = lists[account.platform];
   if (!parts) throw new Error(`sandboxItems: no item list known for ${account.platform}`);

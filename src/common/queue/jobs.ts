@@ -17,7 +17,8 @@ export interface JobPayloads {
   /** Move a scheduled post to queued when its time comes; `version` detects a superseded schedule. */
   'schedule-post': { postId: string; version: number };
   /** One webhook delivery attempt. */
-  'deliver-webhook': { deliveryId: string };
+  /** workspaceId: the delivery's (its fair share of deliveries in flight); absent in jobs queued before it was added. */
+  'deliver-webhook': { deliveryId: string; workspaceId?: string };
   /** Periodic: relay committed outbox rows to the events queue. */
   'relay-outbox': Record<string, never>;
   /** Periodic: re-enqueue relayed events whose dispatch job was lost before they were handled. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, LessThan, Repository } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { OutboxService } from '@/common/outbox/outbox.service';
@@ -149,21 +149,45 @@ export class AccountCredentialsService {
         return { account: await m.save(account), refreshed: true };
       } catch (err) {
         if (!(err instanceof PlatformError) || err.category !== 'auth_expired') throw err;
-        account.status = 'expired';
-        const saved = await m.save(account);
-        await this.outbox.record(m, {
-          workspaceId: saved.workspaceId,
-          profileId: saved.profileId,
-          type: 'account.disconnected',
-          actor: SYSTEM_ACTOR,
-          data: { account: toAccountDto(saved), reason: 'token_expired', error: err.message },
-        });
+        const saved = await this.expire(m, account, 'token_expired', err.message);
         // Thrown after the commit, so the account stays `expired` with its event.
         return { account: saved, refreshed: false, expired: err };
       }
     });
     if (outcome.expired) throw outcome.expired;
     return outcome;
+  }
+
+  /**
+   * The network refused the account's token on a call (revoked, or expired before its time): the
+   * account becomes `expired` with `account.disconnected` (reason `token_revoked`), once.
+   */
+  async markRevoked(accountId: string, error: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const account = await m.findOne(SocialAccountEntity, {
+        where: { id: accountId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (account?.status === 'active') await this.expire(m, account, 'token_revoked', error);
+    });
+  }
+
+  private async expire(
+    m: EntityManager,
+    account: SocialAccountEntity,
+    reason: 'token_expired' | 'token_revoked',
+    error: string,
+  ): Promise<SocialAccountEntity> {
+    account.status = 'expired';
+    const saved = await m.save(account);
+    await this.outbox.record(m, {
+      workspaceId: saved.workspaceId,
+      profileId: saved.profileId,
+      type: 'account.disconnected',
+      actor: SYSTEM_ACTOR,
+      data: { account: toAccountDto(saved), reason, error },
+    });
+    return saved;
   }
 }
 

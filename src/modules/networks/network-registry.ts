@@ -5,6 +5,7 @@ import { capsWithOverrides, PublishingCap } from './kit/caps';
 import { sandboxCredentials, sandboxUrls } from './kit/definition';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from './kit/media-fetch';
 import { NETWORKS } from './networks';
+import { withPublishRun } from './kit/publish-run';
 import type { PlatformName } from './platform-name';
 
 const NETWORK_TIMEOUT_MS = 30_000;
@@ -58,6 +59,15 @@ export class PlatformRegistry implements OnApplicationShutdown {
       fetchMedia: this.media.fetch,
       mediaLimits: this.config.mediaDownloads,
     };
+  }
+
+  /**
+   * Runs one target's publish run; in sandbox mode its calls tell the simulators which run it is
+   * (`runId`: `<targetId>/<run>`), so `#sandbox-flaky` can fail the first run only. Real networks never see it.
+   */
+  duringPublishRun<T>(runId: () => string, fn: () => Promise<T>): Promise<T> {
+    if (!this.config.sandbox.enabled) return fn();
+    return withPublishRun({ sandboxPrefix: `${this.config.sandbox.networkUrl}/sandbox/`, runId }, fn);
   }
 
   async onApplicationShutdown(): Promise<void> {

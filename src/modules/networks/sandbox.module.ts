@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { MetaContainers } from './kit/sandbox/meta-containers';
 import { SandboxControlController } from './kit/sandbox/sandbox-control.controller';
 import { SandboxMediaFetch } from './kit/sandbox/sandbox-media';
 import { SandboxOAuth } from './kit/sandbox/sandbox-oauth';
+import { SandboxRunMiddleware } from './kit/sandbox/sandbox-run';
 import { SandboxStore } from './kit/sandbox/sandbox-store';
 import { NETWORKS } from './networks';
 
@@ -17,4 +18,8 @@ const simulators = Object.values(NETWORKS).map((n) => n.simulator);
   providers: [SandboxStore, SandboxOAuth, SandboxMediaFetch, MetaContainers, ...simulators.flatMap((s) => s.providers)],
   exports: [SandboxStore, SandboxOAuth],
 })
-export class SandboxModule {}
+export class SandboxModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(SandboxRunMiddleware).forRoutes(...simulators.flatMap((s) => s.controllers));
+  }
+}

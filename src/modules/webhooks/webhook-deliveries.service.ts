@@ -185,7 +185,11 @@ export class WebhookDeliveriesService {
     opts: ReturnType<typeof oneShotJobOptions>,
   ): Promise<void> {
     try {
-      await this.queues.enqueue('deliver-webhook', { deliveryId: delivery.id }, opts);
+      await this.queues.enqueue(
+        'deliver-webhook',
+        { deliveryId: delivery.id, workspaceId: delivery.workspaceId },
+        opts,
+      );
     } catch (err) {
       await this.deliveries
         .update(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
-import { enforceMagicWords, MagicErrors } from '../kit/sandbox/magic-words';
+import { graphFail, graphMagicErrors, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
+import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -40,11 +40,7 @@ const PAGE_NAMES = [
   ['Sandbox Books', 'Book Store'],
 ] as const;
 
-const FB_MAGIC: MagicErrors = {
-  fail: (message) => graphFail(`(#100) ${message}`, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-  flaky: (message) =>
-    graphFail(`(#2) Service temporarily unavailable. ${message}`, { code: 2, status: 500, transient: true }),
-};
+const FB_MAGIC = graphMagicErrors();
 
 @Injectable()
 export class FacebookSandbox {

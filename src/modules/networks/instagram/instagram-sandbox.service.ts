@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import { graphFail, graphMagicErrors, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -24,15 +24,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   otherType: 'IMAGE',
   review: true,
   videoError: (problem) => `ERROR: ${problem} (2207026)`,
-  magic: {
-    fail: (message) => graphFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-    flaky: (message) =>
-      graphFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      }),
-  },
+  magic: graphMagicErrors(),
   errors: {
     missingUrl: (field) => graphFail(`(#100) The parameter ${field} is required`, { code: 100 }),
     textTooLong: () =>

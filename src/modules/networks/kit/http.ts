@@ -1,5 +1,6 @@
 import type { MediaLimits } from '@/config/config';
 import { AdapterEndpoints, ErrorCategory, MediaResponse, PlatformError } from './adapter';
+import { publishRunHeaders } from './publish-run';
 
 /**
  * The one HTTP client of the network adapters (Graph's included): fetch with a per-call
@@ -55,7 +56,7 @@ export interface NetworkReply {
 export type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
-  const headers: Record<string, string> = { ...call.headers };
+  const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   let body: string | Uint8Array | undefined;
   if (call.json !== undefined) {
     headers['Content-Type'] ??= 'application/json';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
 import { AppConfig } from '@/config/config';
-import type { MagicErrors } from '../kit/sandbox/magic-words';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
 import { OAuthFailure, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -101,9 +101,18 @@ export const LI_REST: SandboxAuthSpec<LiMember> = {
   },
 };
 
+/** LinkedIn's answers to the magic words. */
 export const LI_MAGIC: MagicErrors = {
-  fail: (message) => liFail(422, message, 'UNPROCESSABLE_ENTITY'),
-  flaky: (message) => liFail(503, message, 'SERVICE_UNAVAILABLE'),
+  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
+  auth_expired: (m) =>
+    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
+  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
+  rate_limited: (m) =>
+    withRetryAfter(
+      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
+      SANDBOX_RATE_LIMIT_SECONDS,
+    ),
+  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
 };
 
 @Injectable()

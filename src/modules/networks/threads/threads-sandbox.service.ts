@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { addDays } from '../kit/days';
-import { graphFail, GraphErrorSpec, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import { graphFail, GraphErrorSpec, graphMagicErrors, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
@@ -28,15 +28,7 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   otherType: () => thFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }),
   review: false,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
-  magic: {
-    fail: (message) => thFail(message, { code: 100, userTitle: 'Post rejected', userMsg: message }),
-    flaky: (message) =>
-      thFail(`An unexpected error has occurred. Please retry your request later. ${message}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-      }),
-  },
+  magic: graphMagicErrors('THApiException'),
   errors: {
     textTooLong: () => thFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }),
     textRequired: () => thFail('Param text is required for TEXT posts.', { code: 100 }),

@@ -1,8 +1,8 @@
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
-import type { MagicErrors } from '../kit/sandbox/magic-words';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -86,9 +86,14 @@ export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
   },
 });
 
+/** TikTok's answers to the magic words (init errors of the Content Posting API). */
 export const TT_MAGIC: MagicErrors = {
-  fail: (message) => ttFail(403, 'spam_risk_text', message),
-  flaky: (message) => ttFail(500, 'internal_error', message),
+  invalid_content: (m) => ttFail(403, 'spam_risk_text', m),
+  auth_expired: (m) =>
+    ttFail(401, 'access_token_invalid', `The access token is invalid or not found in the request. ${m}`),
+  media_rejected: (m) => ttFail(403, 'url_ownership_unverified', m),
+  rate_limited: (m) => withRetryAfter(ttFail(429, 'rate_limit_exceeded', m), SANDBOX_RATE_LIMIT_SECONDS),
+  transient: (m) => ttFail(500, 'internal_error', m),
 };
 
 @Injectable()

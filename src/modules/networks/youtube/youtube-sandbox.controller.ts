@@ -1,6 +1,6 @@
 import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { enforceMagicWords } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
@@ -166,10 +166,12 @@ export class YouTubeSandboxController {
     const size = Number(h['x-upload-content-length']);
     if (!Number.isInteger(size) || size <= 0)
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
+    // The upload (PUT) creates the video: a lost answer happens there.
     await enforceMagicWords(
       this.yt.store,
       { platform: 'youtube', accountId: ch.id, text: `${title}\n${description}`, contentKey: String(size) },
       YT_MAGIC,
+      'later',
     );
     const session: YtSession = {
       id: this.yt.newId(24),
@@ -214,6 +216,8 @@ export class YouTubeSandboxController {
     session.received = Math.min(session.size, session.received + bytes.length);
     if (session.received === session.size) session.videoId = await this.createVideo(session, ch.title);
     await this.yt.sessions.put(session);
+    if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
+      await loseAnswer(this.yt.store);
     return this.answer(session, res, 201);
   }
 

@@ -67,9 +67,19 @@ export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
   caller: (info) => channelOf(info.grant.userId),
 };
 
+/** Google's answers to the magic words (the quota error carries no Retry-After, as on YouTube). */
 export const YT_MAGIC: MagicErrors = {
-  fail: (message) => ytFail(400, 'invalidVideoMetadata', message),
-  flaky: (message) => ytFail(503, 'backendError', message, 'global'),
+  invalid_content: (m) => ytFail(400, 'invalidVideoMetadata', m),
+  auth_expired: (m) => ytFail(401, 'authError', `Invalid Credentials. ${m}`, 'global', 'UNAUTHENTICATED'),
+  media_rejected: (m) => ytFail(400, 'mediaBodyRequired', m),
+  rate_limited: (m) =>
+    ytFail(
+      403,
+      'quotaExceeded',
+      `The request cannot be completed because you have exceeded your quota. ${m}`,
+      'youtube.quota',
+    ),
+  transient: (m) => ytFail(503, 'backendError', m, 'global'),
 };
 
 @Injectable()

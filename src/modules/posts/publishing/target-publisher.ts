@@ -78,6 +78,10 @@ export class TargetPublisher {
   private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     const target = await this.reload(initial.id);
     if (!target || (target.status !== 'pending' && target.status !== 'publishing')) return;
+    return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target));
+  }
+
+  private async publishLoaded(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
     let adapter: PlatformAdapter;
     try {
       adapter = this.platforms.get(target.platform);
@@ -215,6 +219,10 @@ export class TargetPublisher {
   private async followUpHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     const target = await this.reload(initial.id);
     if (!target || target.status !== 'waiting_on_network') return;
+    return this.platforms.duringPublishRun(runIdOf(target), () => this.followUpLoaded(post, target));
+  }
+
+  private async followUpLoaded(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
     const waited = Date.now() - (target.waitingSince ?? target.updatedAt).getTime();
     const giveUp = (cause: string) =>
       this.fail(target, 'unknown_outcome', unknownOutcomeMessage(`the network was still processing it: ${cause}`));
@@ -420,6 +428,8 @@ export class TargetPublisher {
       },
       'Target failed',
     );
+    // The network refused the token: the account needs reconnecting (account.disconnected, once).
+    if (category === 'auth_expired') await this.credentials.markRevoked(target.accountId, message);
     await this.finish(target, {
       status: 'failed',
       error: message,
@@ -457,4 +467,9 @@ export class TargetPublisher {
     if (settled.affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     Object.assign(target, set);
   }
+}
+
+/** `<targetId>/<run>` as the run stands when a call is made (markPublishing starts run n + 1). */
+function runIdOf(target: PostTargetEntity): () => string {
+  return () => `${target.id}/${target.attempts}`;
 }

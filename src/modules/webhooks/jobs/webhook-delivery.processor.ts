@@ -1,13 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
-import { WebhookSubscriptionEntity } from '../entities/webhook-subscription.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
 import { WEBHOOK_BACKOFF } from './webhook-jobs';
@@ -70,24 +69,35 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   @JobHandler('deliver-webhook')
   onDeliverWebhook(
-    { deliveryId }: JobPayloads['deliver-webhook'],
+    { deliveryId, workspaceId }: JobPayloads['deliver-webhook'],
     job: Job<JobPayloads['deliver-webhook']>,
     token?: string,
   ): Promise<unknown> {
-    return this.attemptFairly(deliveryId, job, token);
+    return this.attemptFairly(deliveryId, workspaceId, job, token);
   }
 
   /**
    * One attempt within the workspace's share of deliveries in flight. When the share is taken,
    * the job goes back to the queue for a moment (no attempt counted, no worker slot held), so one
-   * tenant's hanging receivers cannot delay the other tenants' deliveries.
+   * tenant's hanging receivers cannot delay the other tenants' deliveries. The workspace comes
+   * with the job (jobs queued before it did are looked up).
    */
-  async attemptFairly(deliveryId: string, job: Job, token: string | undefined): Promise<void> {
-    const row = await this.dataSource
-      .getRepository(WebhookDeliveryEntity)
-      .findOne({ select: { id: true, workspaceId: true }, where: { id: deliveryId } });
-    if (!row) return;
-    const slot = await this.slots.tryAcquire(row.workspaceId);
+  async attemptFairly(
+    deliveryId: string,
+    workspaceId: string | undefined,
+    job: Job,
+    token: string | undefined,
+  ): Promise<void> {
+    let workspace = workspaceId;
+    if (!workspace) {
+      const [row] = await this.dataSource.query<{ workspace_id: string }[]>(
+        `SELECT workspace_id FROM webhook_deliveries WHERE id = $1`,
+        [deliveryId],
+      );
+      if (!row) return;
+      workspace = row.workspace_id;
+    }
+    const slot = await this.slots.tryAcquire(workspace);
     if (!slot) {
       await job.moveToDelayed(Date.now() + SLOT_RETRY_MS + Math.floor(Math.random() * SLOT_RETRY_MS), token);
       throw new DelayedError();
@@ -99,89 +109,96 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     }
   }
 
+  /**
+   * Two round trips to Postgres per attempt: the claim (which also reads the delivery and its
+   * subscription) and the outcome.
+   */
   async attempt(deliveryId: string, job: Pick<Job, 'attemptsMade' | 'opts'>): Promise<void> {
-    const deliveries = this.dataSource.getRepository(WebhookDeliveryEntity);
-    const delivery = await deliveries.findOne({ where: { id: deliveryId } });
-    if (!delivery || (delivery.status !== 'pending' && delivery.status !== 'failed')) return;
-    const sub = await this.dataSource.getRepository(WebhookSubscriptionEntity).findOne({
-      where: {
-        id: delivery.subscriptionId,
-        workspaceId: delivery.workspaceId,
-      },
-      withDeleted: true,
-    });
-    if (!sub || sub.deletedAt || !sub.isActive) {
-      await deliveries.update(
-        { id: delivery.id, status: In(['pending', 'failed']) },
-        {
-          status: 'cancelled',
-          nextAttemptAt: null,
-          error:
-            !sub || sub.deletedAt
-              ? 'Subscription deleted before the attempt'
-              : 'Subscription paused before the attempt',
-        },
+    // Count the attempt before sending, so the header and the record agree even after a crash;
+    // only a pending or failed delivery of an active subscription is claimed.
+    const [claimed] = await this.updateReturning<ClaimedDelivery>(
+      `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
+         FROM webhook_subscriptions s
+        WHERE d.id = $1 AND d.status IN ('pending', 'failed')
+          AND s.id = d.subscription_id AND s.workspace_id = d.workspace_id AND s.deleted_at IS NULL AND s.is_active
+        RETURNING d.id, d.type, d.payload, d.event_created_at, d.attempts, s.id AS subscription_id, s.url, s.secret_enc`,
+      [deliveryId],
+    );
+    if (!claimed) {
+      // Paused or deleted subscription: cancelled, nothing sent (a delivery already final stays as it is).
+      await this.dataSource.query(
+        `UPDATE webhook_deliveries d
+            SET status = 'cancelled', next_attempt_at = NULL, updated_at = now(),
+                error = CASE WHEN s.id IS NULL OR s.deleted_at IS NOT NULL
+                             THEN 'Subscription deleted before the attempt'
+                             ELSE 'Subscription paused before the attempt' END
+           FROM webhook_deliveries o
+           LEFT JOIN webhook_subscriptions s ON s.id = o.subscription_id AND s.workspace_id = o.workspace_id
+          WHERE d.id = $1 AND o.id = d.id AND d.status IN ('pending', 'failed')
+            AND (s.id IS NULL OR s.deleted_at IS NOT NULL OR NOT s.is_active)`,
+        [deliveryId],
       );
       return;
     }
-
-    // Count the attempt before sending, so the header and the record agree even after a crash.
-    const claimed = await deliveries
-      .createQueryBuilder()
-      .update()
-      .set({ attempts: () => 'attempts + 1', lastAttemptAt: () => 'now()' })
-      .where('id = :id AND status IN (:...statuses)', {
-        id: delivery.id,
-        statuses: ['pending', 'failed'],
-      })
-      .returning(['attempts'])
-      .execute();
-    const attempt = (claimed.raw as { attempts: number }[])[0]?.attempts;
-    if (attempt === undefined) return;
-
-    const rawBody = JSON.stringify(envelopeOf(delivery));
+    const attempt = claimed.attempts;
+    const rawBody = JSON.stringify(
+      envelopeOf({
+        id: claimed.id,
+        type: claimed.type,
+        eventCreatedAt: claimed.event_created_at,
+        payload: claimed.payload,
+      }),
+    );
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
-      [SIGNATURE_HEADER]: signatureHeader(this.box.open(sub.secretEnc), rawBody),
-      'Service-Event': delivery.type,
-      'Service-Event-Id': delivery.id,
+      [SIGNATURE_HEADER]: signatureHeader(this.box.open(claimed.secret_enc), rawBody),
+      'Service-Event': claimed.type,
+      'Service-Event-Id': claimed.id,
       'Service-Delivery-Attempt': String(attempt),
     };
-    const result = await this.sender.send(sub.url, rawBody, headers);
+    const result = await this.sender.send(claimed.url, rawBody, headers);
 
-    if (result.ok) {
-      await deliveries.update(
-        { id: delivery.id },
-        {
-          status: 'succeeded',
-          responseCode: result.status,
-          responseBody: result.body,
-          error: null,
-          nextAttemptAt: null,
-        },
-      );
-      return;
-    }
-    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const last = !result.ok && job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const delay = this.config.webhooks.retryDelaysMs[job.attemptsMade] ?? 0;
-    await deliveries.update(
-      { id: delivery.id },
-      {
-        status: last ? 'abandoned' : 'failed',
-        responseCode: result.status,
-        responseBody: result.body,
-        error: result.error,
-        nextAttemptAt: last ? null : new Date(Date.now() + delay),
-      },
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries
+          SET status = $2, response_code = $3, response_body = $4, error = $5, next_attempt_at = $6, updated_at = now()
+        WHERE id = $1`,
+      [
+        claimed.id,
+        result.ok ? 'succeeded' : last ? 'abandoned' : 'failed',
+        result.status,
+        result.body,
+        result.ok ? null : result.error,
+        result.ok || last ? null : new Date(Date.now() + delay),
+      ],
     );
+    if (result.ok) return;
     if (last)
       this.logger.warn(
-        { deliveryId: delivery.id, subscriptionId: sub.id, attempts: attempt },
+        { deliveryId: claimed.id, subscriptionId: claimed.subscription_id, attempts: attempt },
         'Webhook delivery abandoned',
       );
     throw new DeliveryAttemptFailed(
-      `Delivery ${delivery.id} attempt ${attempt} failed: ${result.error ?? 'unknown error'}`,
+      `Delivery ${claimed.id} attempt ${attempt} failed: ${result.error ?? 'unknown error'}`,
     );
   }
+
+  /** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
+  private async updateReturning<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const [rows] = await this.dataSource.query<[T[], number]>(sql, params);
+    return rows;
+  }
+}
+
+interface ClaimedDelivery {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  event_created_at: Date;
+  attempts: number;
+  subscription_id: string;
+  url: string;
+  secret_enc: string;
 }

@@ -4,7 +4,6 @@ import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
-import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { isWebhookEventType, WILDCARD } from '../event-types';
 import { deliveryJobOptions } from './webhook-jobs';
 
@@ -35,32 +34,34 @@ export class WebhookFanoutProcessor {
     if (!event || !event.profileId || !isWebhookEventType(event.type)) return 0;
     // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
     // A subscription created after the event does not receive it either.
-    await this.dataSource.query(
-      `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status)
-       SELECT gen_random_uuid(), s.workspace_id, s.id, $1, $2, $3::jsonb, $4, 'pending'
-         FROM webhook_subscriptions s
-        WHERE s.workspace_id = $5
-          AND s.deleted_at IS NULL
-          AND s.is_active
-          AND s.created_at <= $4
-          AND (s.scope = 'account' OR s.profile_id = $6)
-          AND (s.events @> ARRAY[$2]::text[] OR s.events @> ARRAY[$7]::text[])
-       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
+    // One round trip: the new deliveries, and those of an earlier run still pending (the statement's
+    // snapshot does not see its own inserts, so the two sets do not overlap).
+    const pending = await this.dataSource.query<{ id: string }[]>(
+      `WITH ins AS (
+         INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status)
+         SELECT gen_random_uuid(), s.workspace_id, s.id, $1, $2, $3::jsonb, $4, 'pending'
+           FROM webhook_subscriptions s
+          WHERE s.workspace_id = $5
+            AND s.deleted_at IS NULL
+            AND s.is_active
+            AND s.created_at <= $4
+            AND (s.scope = 'account' OR s.profile_id = $6)
+            AND (s.events @> ARRAY[$2]::text[] OR s.events @> ARRAY[$7]::text[])
+         ON CONFLICT (subscription_id, event_id) DO NOTHING
+         RETURNING id)
+       SELECT id FROM ins
+       UNION ALL
+       SELECT id FROM webhook_deliveries WHERE workspace_id = $5 AND event_id = $1 AND status = 'pending'`,
       [event.id, event.type, JSON.stringify(event.data), event.createdAt, event.workspaceId, event.profileId, WILDCARD],
     );
-    const pending = await this.dataSource.getRepository(WebhookDeliveryEntity).find({
-      select: { id: true },
-      where: {
-        workspaceId: event.workspaceId,
-        eventId: event.id,
-        status: 'pending',
-      },
-    });
     // In chunks of 500, each one round trip to Redis (job id = delivery id: a re-run adds nothing).
     for (let i = 0; i < pending.length; i += 500)
       await this.queues.enqueueMany(
         'deliver-webhook',
-        pending.slice(i, i + 500).map((d) => ({ payload: { deliveryId: d.id }, opts: deliveryJobOptions(d.id) })),
+        pending.slice(i, i + 500).map((d) => ({
+          payload: { deliveryId: d.id, workspaceId: event.workspaceId },
+          opts: deliveryJobOptions(d.id),
+        })),
       );
     return pending.length;
   }

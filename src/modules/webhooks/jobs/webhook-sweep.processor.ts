@@ -27,8 +27,10 @@ export class WebhookSweepProcessor {
 
   /** Returns the number of deliveries re-queued. */
   async sweep(limit = 500): Promise<number> {
-    const rows = await this.dataSource.query<{ id: string; attempts: number; event_id: string | null }[]>(
-      `SELECT id, attempts, event_id FROM webhook_deliveries
+    const rows = await this.dataSource.query<
+      { id: string; workspace_id: string; attempts: number; event_id: string | null }[]
+    >(
+      `SELECT id, workspace_id, attempts, event_id FROM webhook_deliveries
         WHERE (status = 'pending' AND updated_at < now() - ${OVERDUE})
            OR (status = 'failed' AND next_attempt_at < now() - ${OVERDUE})
         ORDER BY updated_at LIMIT $1`,
@@ -44,7 +46,7 @@ export class WebhookSweepProcessor {
       const left = row.event_id ? Math.max(1, DELIVERY_ATTEMPTS - row.attempts) : 1;
       await this.queues.enqueue(
         'deliver-webhook',
-        { deliveryId: row.id },
+        { deliveryId: row.id, workspaceId: row.workspace_id },
         { ...deliveryJobOptions(row.id), attempts: left },
       );
       requeued += 1;

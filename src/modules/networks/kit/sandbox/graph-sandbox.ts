@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { SandboxAuth } from './sandbox-auth';
+import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { SandboxHttpError } from './sandbox-http';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
 import type { SandboxStore } from './sandbox-store';
@@ -61,6 +62,41 @@ function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string
 }
 
 /** Rethrows a kit OAuth failure as Graph's error. */
+/**
+ * The Graph networks' answers to the magic words (Threads names its exception type THApiException).
+ * The rate limit says when access returns in X-Business-Use-Case-Usage, as Graph does.
+ */
+export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
+  return {
+    invalid_content: (m) => graphFail(`(#100) ${m}`, { code: 100, type, userTitle: 'Post rejected', userMsg: m }),
+    auth_expired: (m) =>
+      graphFail(
+        `Error validating access token: The session has been invalidated because the user changed their password. ${m}`,
+        { code: 190, subcode: 460 },
+      ),
+    media_rejected: (m) =>
+      graphFail(`Media download has failed. The media URI doesn't meet our requirements. ${m}`, {
+        code: 9004,
+        subcode: 2207052,
+        type,
+      }),
+    rate_limited: (m) => {
+      const err = graphFail(`(#4) Application request limit reached. ${m}`, { code: 4, type });
+      const usage = {
+        sandbox: [{ type: 'pages', call_count: 100, estimated_time_to_regain_access: SANDBOX_RATE_LIMIT_SECONDS / 60 }],
+      };
+      return new SandboxHttpError(err.status, err.body, { 'X-Business-Use-Case-Usage': JSON.stringify(usage) });
+    },
+    transient: (m) =>
+      graphFail(`An unexpected error has occurred. Please retry your request later. ${m}`, {
+        code: 2,
+        status: 500,
+        transient: true,
+        type,
+      }),
+  };
+}
+
 export function oauthFail(err: unknown): never {
   throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }

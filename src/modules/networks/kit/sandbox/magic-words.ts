@@ -1,93 +1,170 @@
 import { createHash } from 'node:crypto';
 import type { SandboxStore } from './sandbox-store';
-import { sleep } from './sandbox-http';
+import { SandboxLostAnswer, sleep } from './sandbox-http';
+import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
 
 /**
- * Magic words in a post's text decide sandbox outcomes (like test card numbers):
- *   #sandbox-fail             every target fails with a platform error
- *   #sandbox-fail:<platform>  targets on that platform fail
- *   #sandbox-flaky:<platform> that platform fails the first publish of an account+content, then succeeds
- *   #sandbox-slow             each publish call takes ~2 s
- *   #sandbox-review           the network's processing after the upload (TikTok moderation, an
- *                             Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
+ * Magic words in a post's text decide sandbox outcomes (like test card numbers). Each outcome
+ * word applies to every target, or with `:<platform>` to that platform's targets only; when
+ * several apply to one target, the first in the text wins.
+ *   #sandbox-fail, #sandbox-invalid-content  the network refuses the content (invalid_content)
+ *   #sandbox-auth-expired      the network refuses the token (auth_expired; account.disconnected)
+ *   #sandbox-media-rejected    the network refuses the media (media_rejected)
+ *   #sandbox-rate-limited      the network's rate limit, for an hour (network_rate_limited)
+ *   #sandbox-unknown-outcome   the publish call's answer is lost and the look-up cannot tell (unknown_outcome)
+ *   #sandbox-flaky             every call of the first publish run fails (network_error); a retried post succeeds
+ *   #sandbox-transient         one call fails, so the worker's own retry inside the run gets through
+ *   #sandbox-slow              each publish call takes ~2 s
+ *   #sandbox-review            the network's processing after the upload (TikTok moderation, an
+ *                              Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
  */
+export const OUTCOME_WORDS = [
+  'fail',
+  'invalid-content',
+  'auth-expired',
+  'media-rejected',
+  'rate-limited',
+  'unknown-outcome',
+  'flaky',
+  'transient',
+] as const;
+export type OutcomeWord = (typeof OUTCOME_WORDS)[number];
+
 export interface MagicWords {
-  failAll: boolean;
-  failPlatforms: string[];
-  flakyPlatforms: string[];
+  /** In text order; `platform` null = every platform. */
+  outcomes: { word: OutcomeWord; platform: string | null }[];
   slow: boolean;
   review: boolean;
 }
 
 export const SANDBOX_SLOW_MS = 2000;
+/** How long `#sandbox-rate-limited` tells the client to wait (past the worker's in-run patience). */
+export const SANDBOX_RATE_LIMIT_SECONDS = 3600;
 
-const WORD = /(^|[^\w-])#sandbox-(fail|flaky|slow|review)(?::([a-z]+))?(?![\w-])/gi;
+const WORD = new RegExp(
+  `(^|[^\\w-])#sandbox-(${[...OUTCOME_WORDS, 'slow', 'review'].join('|')})(?::([a-z]+))?(?![\\w-])`,
+  'gi',
+);
 
 export function parseMagicWords(text: string | null | undefined): MagicWords {
-  const out: MagicWords = {
-    failAll: false,
-    failPlatforms: [],
-    flakyPlatforms: [],
-    slow: false,
-    review: false,
-  };
+  const out: MagicWords = { outcomes: [], slow: false, review: false };
   for (const m of (text ?? '').matchAll(WORD)) {
     const kind = m[2].toLowerCase();
-    const platform = m[3]?.toLowerCase();
     if (kind === 'slow') out.slow = true;
     else if (kind === 'review') out.review = true;
-    else if (kind === 'fail' && !platform) out.failAll = true;
-    else if (kind === 'fail' && platform) out.failPlatforms.push(platform);
-    else if (kind === 'flaky' && platform) out.flakyPlatforms.push(platform);
+    else out.outcomes.push({ word: kind as OutcomeWord, platform: m[3]?.toLowerCase() ?? null });
   }
   return out;
 }
 
-export type MagicOutcome = { kind: 'ok' } | { kind: 'fail'; message: string } | { kind: 'flaky'; message: string };
+/** The outcome word that applies to a target on `platform` (the first one in the text), if any. */
+export function outcomeFor(words: MagicWords, platform: string): OutcomeWord | null {
+  return words.outcomes.find((o) => o.platform === null || o.platform === platform)?.word ?? null;
+}
+
+/** What a simulator must answer instead of doing the publish. */
+export type MagicFailure = 'invalid_content' | 'auth_expired' | 'media_rejected' | 'rate_limited' | 'transient';
+export type MagicOutcome = { kind: 'ok' } | { kind: MagicFailure; message: string } | { kind: 'lost' };
+
+/** A network's own errors for the outcomes the magic words force (its error format, status and code). */
+export type MagicErrors = Record<MagicFailure, (message: string) => Error>;
 
 export interface PublishAttempt {
   platform: string;
   accountId: string;
   text: string | null | undefined;
-  /** Anything else that identifies the content (media URLs, link); part of the flaky key. */
+  /** Anything else that identifies the content (media URLs, link); part of the transient key. */
   contentKey?: string;
 }
 
 /**
  * Applies the magic words to one publish call of a simulator: sleeps for #sandbox-slow, then
- * says whether the call must fail. Flaky attempts are counted in Redis per account+content,
+ * says how the call must end. The publish run comes from the request (X-Sandbox-Publish-Run,
+ * see publish-run.ts); a caller that sends none (an adapter used directly) gets the transient
+ * behaviour for #sandbox-flaky. Transient failures are counted in Redis per account+content,
  * so a retry (any process) succeeds.
  */
 export async function applyMagicWords(store: SandboxStore, attempt: PublishAttempt): Promise<MagicOutcome> {
   const words = parseMagicWords(attempt.text);
   if (words.slow) await sleep(SANDBOX_SLOW_MS);
-  if (words.failAll || words.failPlatforms.includes(attempt.platform)) {
-    return { kind: 'fail', message: `The ${attempt.platform} sandbox rejected this post (#sandbox-fail).` };
-  }
-  if (words.flakyPlatforms.includes(attempt.platform)) {
-    const digest = createHash('sha256')
-      .update(`${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`)
-      .digest('hex')
-      .slice(0, 32);
-    const n = await store.incr(['flaky', attempt.platform, attempt.accountId, digest]);
-    if (n === 1)
+  const word = outcomeFor(words, attempt.platform);
+  const network = attempt.platform;
+  switch (word) {
+    case null:
+      return { kind: 'ok' };
+    case 'fail':
+    case 'invalid-content':
+      return { kind: 'invalid_content', message: `The ${network} sandbox rejected this post (#sandbox-${word}).` };
+    case 'auth-expired':
       return {
-        kind: 'flaky',
-        message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-flaky); retry.`,
+        kind: 'auth_expired',
+        message: `The ${network} sandbox no longer accepts this account's token (#sandbox-auth-expired).`,
       };
+    case 'media-rejected':
+      return {
+        kind: 'media_rejected',
+        message: `The ${network} sandbox could not process the media of this post (#sandbox-media-rejected).`,
+      };
+    case 'rate-limited':
+      return {
+        kind: 'rate_limited',
+        message: `The ${network} sandbox's rate limit for this account is reached (#sandbox-rate-limited).`,
+      };
+    case 'unknown-outcome':
+      return { kind: 'lost' };
+    case 'flaky': {
+      const run = currentPublishRun();
+      if (run) {
+        if (run.run > 1) return { kind: 'ok' };
+        return { kind: 'transient', message: `The ${network} sandbox is unavailable for this run (#sandbox-flaky).` };
+      }
+      return transientOnce(store, attempt, 'flaky');
+    }
+    case 'transient':
+      return transientOnce(store, attempt, 'transient');
   }
-  return { kind: 'ok' };
 }
 
-/** A network's own errors for the outcomes the magic words force (its error format, status and code). */
-export type MagicErrors = Record<Exclude<MagicOutcome['kind'], 'ok'>, (message: string) => Error>;
-
-/** applyMagicWords, throwing the network's error when the call must fail. */
+/**
+ * applyMagicWords, then throws the simulator's own error for a failure, or drops the connection
+ * for a lost answer (the look-ups of that run then fail too). Returns when the publish goes ahead.
+ */
 export async function enforceMagicWords(
   store: SandboxStore,
   attempt: PublishAttempt,
   errors: MagicErrors,
+  /** 'later': this call does not create the item (an upload session); the simulator calls loseAnswer when it does. */
+  lostAnswer: 'here' | 'later' = 'here',
 ): Promise<void> {
   const outcome = await applyMagicWords(store, attempt);
-  if (outcome.kind !== 'ok') throw errors[outcome.kind](outcome.message);
+  if (outcome.kind === 'ok') return;
+  if (outcome.kind === 'lost') {
+    if (lostAnswer === 'later') return;
+    return loseAnswer(store);
+  }
+  throw errors[outcome.kind](outcome.message);
+}
+
+/** Whether #sandbox-unknown-outcome applies to a target on `platform`. */
+export function losesAnswer(text: string | null | undefined, platform: string): boolean {
+  return outcomeFor(parseMagicWords(text), platform) === 'unknown-outcome';
+}
+
+/** Drops the connection of this call; the look-ups of the same publish run fail too. */
+export async function loseAnswer(store: SandboxStore): Promise<never> {
+  await loseAnswersOfRun(store);
+  throw new SandboxLostAnswer();
+}
+
+async function transientOnce(store: SandboxStore, attempt: PublishAttempt, word: OutcomeWord): Promise<MagicOutcome> {
+  const digest = createHash('sha256')
+    .update(`${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+  const n = await store.incr([word, attempt.platform, attempt.accountId, digest]);
+  if (n > 1) return { kind: 'ok' };
+  return {
+    kind: 'transient',
+    message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-${word}); retry.`,
+  };
 }

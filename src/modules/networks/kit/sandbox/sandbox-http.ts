@@ -32,11 +32,24 @@ export class SandboxHttpError extends Error {
   }
 }
 
+/** The same error with a Retry-After header (seconds), as networks send with a 429. */
+export function withRetryAfter(err: SandboxHttpError, seconds: number): SandboxHttpError {
+  return new SandboxHttpError(err.status, err.body, { ...err.headers, 'Retry-After': String(seconds) });
+}
+
+/** Thrown by simulators whose answer must be lost (#sandbox-unknown-outcome): the connection is dropped. */
+export class SandboxLostAnswer extends SandboxHttpError {
+  constructor() {
+    super(0, null);
+  }
+}
+
 @Catch(SandboxHttpError)
 export class SandboxErrorFilter implements ExceptionFilter<SandboxHttpError> {
   catch(err: SandboxHttpError, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    res.status(err.status).set(err.headers).json(err.body);
+    if (err instanceof SandboxLostAnswer) res.socket?.destroy();
+    else res.status(err.status).set(err.headers).json(err.body);
   }
 }
 
