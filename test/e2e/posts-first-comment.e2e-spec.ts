@@ -7,7 +7,14 @@ import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectAccount, insertAccount, insertPost, postEvents, targetsOf, waitForFinal } from '../support/publishing';
+import {
+  connectSandboxAccount,
+  insertAccount,
+  insertPost,
+  postEvents,
+  targetsOf,
+  waitForFinal,
+} from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -32,7 +39,7 @@ describe('first comment (sandbox networks)', () => {
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
     for (const p of ['facebook', 'instagram', 'linkedin', 'threads', 'youtube', 'tiktok'] as PlatformName[])
-      acc[p] = await connectAccount(t, tenant, p);
+      acc[p] = await connectSandboxAccount(t, tenant, p);
   }, 60_000);
   afterAll(async () => t.close());
 

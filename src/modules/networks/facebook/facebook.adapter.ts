@@ -3,7 +3,7 @@ import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { addDays, daysBetween } from '../kit/days';
-import { DayCounters, counterNames, fromCounters, ItemCounters } from '../kit/metrics';
+import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { GraphAdapter } from '../kit/graph/graph-adapter';
 import type { FetchFn } from '../kit/graph/graph-client';
@@ -29,10 +29,10 @@ export const FACEBOOK_RULES: ContentRules = {
 };
 
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields; shares come from the Page's posts. */
-const PAGE_COUNTERS: DayCounters = {
-  views: ['page_media_view'],
-  reach: ['page_total_media_view_unique'],
-  engagement: ['page_post_engagements'],
+const PAGE_COUNTERS: Counters = {
+  views: 'page_media_view',
+  reach: 'page_total_media_view_unique',
+  engagement: 'page_post_engagements',
   shares: [],
 };
 const FOLLOWERS_METRIC = 'page_follows';
@@ -71,13 +71,10 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   protected readonly login: FacebookLogin;
   protected readonly publisher: FacebookPublisher;
   /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
-  protected readonly postCounters: ItemCounters = {
-    views: ['post_media_view'],
-    reach: ['post_total_media_view_unique'],
-    likes: ['reactions'],
-    comments: ['comments'],
-    shares: ['shares'],
-    engagement: ['reactions', 'comments', 'shares'],
+  protected readonly postCounters: Counters = {
+    views: 'post_media_view',
+    reach: 'post_total_media_view_unique',
+    likes: 'reactions',
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
@@ -119,7 +116,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
       comments: stats.comments?.summary?.total_count,
       shares: stats.shares?.count,
     };
-    return fromCounters(this.postCounters, (name) => counts[name] ?? insight(name));
+    return itemFromCounters(this.postCounters, (name) => counts[name] ?? insight(name));
   }
 
   /** Page Insights in windows of ≤ 90 days (the API's limit), plus shares summed from the Page's posts per day. */
@@ -128,7 +125,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const insights: GraphInsight[] = [];
     for (let start = from; start <= to; start = addDays(start, INSIGHTS_WINDOW_DAYS)) {
       const end = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
-      const metric = [...counterNames(PAGE_COUNTERS), FOLLOWERS_METRIC].join(',');
+      const metric = [...counterNames(PAGE_COUNTERS, 'day'), FOLLOWERS_METRIC].join(',');
       const query = { metric, period: 'day', since: unixDay(start), until: unixDay(end, 1) };
       insights.push(...(await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, query, token)).data);
     }
@@ -138,7 +135,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
       const read = (name: string): number => series.get(name)?.get(date) ?? 0;
       return {
         date,
-        ...fromCounters(PAGE_COUNTERS, read),
+        ...dayFromCounters(PAGE_COUNTERS, read),
         followers: read(FOLLOWERS_METRIC),
         shares: shares.get(date) ?? 0,
       };

@@ -9,7 +9,7 @@ import type {
 } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
-import type { ItemCounters } from '../kit/metrics';
+import type { Counters } from '../kit/metrics';
 import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
@@ -58,18 +58,12 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   override readonly supportsComments = true;
   protected readonly rules = INSTAGRAM_RULES;
   protected readonly login: FacebookLogin;
-  protected readonly postCounters: ItemCounters = {
-    views: ['views'],
-    reach: ['reach'],
-    likes: ['likes'],
-    comments: ['comments'],
-    shares: ['shares'],
-    engagement: ['total_interactions'],
-  };
+  /** Media and account insights name their metrics as we do, engagement aside. */
+  protected readonly postCounters: Counters = { engagement: 'total_interactions' };
   /** Account insights give day totals (total_value), not series, for these metrics; no follower history. */
   protected readonly daily: DailyInsights = {
     edge: 'insights',
-    counters: { views: ['views'], reach: ['reach'], engagement: ['total_interactions'], shares: ['shares'] },
+    counters: this.postCounters,
     params: { period: 'day', metric_type: 'total_value' },
     followers: 'account-field',
   };

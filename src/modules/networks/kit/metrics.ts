@@ -1,19 +1,36 @@
 import type { DailyAccountMetrics, ItemMetrics } from './adapter';
 
-/** Each of our numbers as the sum of the network's counters of these names (a network's metrics mapping). */
-export type CounterNames<M> = { readonly [K in keyof M]: readonly string[] };
-export type ItemCounters = CounterNames<ItemMetrics>;
-export type DayCounters = CounterNames<Omit<DailyAccountMetrics, 'date' | 'followers'>>;
+/**
+ * A network's metrics mapping: which of its counters make each of our numbers (summed). A number
+ * not named reads the counter of its own name; engagement, when not named, is likes + comments +
+ * shares as named. Day rows read views, reach, engagement and shares of the same mapping.
+ */
+export type Counters = Partial<Record<keyof ItemMetrics, string | readonly string[]>>;
+export type DayNumbers = Omit<DailyAccountMetrics, 'date' | 'followers'>;
 
-/** Our metrics from a network's counters (`read(name)`), as its mapping declares them. */
-export function fromCounters<M>(names: CounterNames<M>, read: (name: string) => number): M {
-  const out = {} as Record<keyof M, number>;
-  for (const key of Object.keys(names) as (keyof M)[])
-    out[key] = names[key].reduce((sum: number, n) => sum + read(n), 0);
-  return out as M;
+const ITEM_KEYS = ['views', 'reach', 'likes', 'comments', 'shares', 'engagement'] as const;
+const DAY_KEYS = ['views', 'reach', 'engagement', 'shares'] as const;
+
+function sources(counters: Counters, key: keyof ItemMetrics): string[] {
+  const named = counters[key];
+  if (named !== undefined) return [named].flat();
+  return key === 'engagement' ? (['likes', 'comments', 'shares'] as const).flatMap((k) => sources(counters, k)) : [key];
 }
 
-/** The network's counters a mapping reads, each once, in the order it names them. */
-export function counterNames<M>(names: CounterNames<M>): string[] {
-  return [...new Set(Object.values<readonly string[]>(names).flat())];
+function sum<K extends keyof ItemMetrics>(keys: readonly K[], counters: Counters, read: (name: string) => number) {
+  const entries = keys.map((key) => [key, sources(counters, key).reduce((total, name) => total + read(name), 0)]);
+  return Object.fromEntries(entries) as Record<K, number>;
+}
+
+/** An item's numbers from the network's counters (`read(name)`). */
+export const itemFromCounters = (counters: Counters, read: (name: string) => number): ItemMetrics =>
+  sum(ITEM_KEYS, counters, read);
+
+/** A day's numbers (all but the date and followers) from the network's counters. */
+export const dayFromCounters = (counters: Counters, read: (name: string) => number): DayNumbers =>
+  sum(DAY_KEYS, counters, read);
+
+/** The counters an item's (or a day's) numbers read, each once, in our numbers' order. */
+export function counterNames(counters: Counters, kind: 'item' | 'day'): string[] {
+  return [...new Set((kind === 'item' ? ITEM_KEYS : DAY_KEYS).flatMap((key) => sources(counters, key)))];
 }

@@ -1,7 +1,7 @@
 import type { AdapterEndpoints, OAuthTokens } from './adapter';
 import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
-import type { NetworkLogin } from './network-adapter';
+import { NetworkAdapter, NetworkLogin } from './network-adapter';
 
 /**
  * Reads an RFC 6749 token response (`access_token`, `expires_in`, `refresh_token`, …), the
@@ -78,6 +78,8 @@ export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams
 
 /** A network's OAuth 2 app: its consent page, its token endpoint, and what to say when a grant has no refresh token. */
 export interface OAuth2AppOptions extends ConsentPage {
+  /** Names the errors ("LinkedIn OAuth: …"). */
+  network: string;
   tokenUrl: string;
   /** The error message when a refresh is needed but the network granted no refresh token. */
   noRefreshToken: string;
@@ -86,12 +88,11 @@ export interface OAuth2AppOptions extends ConsentPage {
 /**
  * Consent, code exchange and refresh of a network that speaks plain OAuth 2 with PKCE (LinkedIn,
  * TikTok, Google): the RFC 6749 token endpoint takes a form-encoded POST with the app's
- * credentials in the body and answers as parseTokenResponse reads it. `network` names the errors
- * ("LinkedIn OAuth: …"); `clientIdField` also names the token request's client id field.
+ * credentials in the body and answers as parseTokenResponse reads it; `clientIdField` also names
+ * the token request's client id field.
  */
 export class OAuth2App implements NetworkLogin {
   constructor(
-    private readonly network: string,
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
     private readonly app: OAuth2AppOptions,
   ) {}
@@ -117,8 +118,18 @@ export class OAuth2App implements NetworkLogin {
     const credentials = { [this.app.clientIdField ?? 'client_id']: clientId, client_secret: clientSecret };
     const reply = await callNetwork(
       { method: 'POST', url: this.app.tokenUrl, form: { ...form, ...credentials }, timeoutMs },
-      (r) => oauthError(r, this.network),
+      (r) => oauthError(r, this.app.network),
     );
-    return parseTokenResponse(reply, this.network, previousRefreshToken);
+    return parseTokenResponse(reply, this.app.network, previousRefreshToken);
+  }
+}
+
+/** The base of an adapter whose network speaks plain OAuth 2 (LinkedIn, TikTok, YouTube): its login is an OAuth2App. */
+export abstract class OAuth2Adapter extends NetworkAdapter {
+  protected readonly login: OAuth2App;
+
+  constructor(endpoints: AdapterEndpoints, app: OAuth2AppOptions) {
+    super();
+    this.login = new OAuth2App(endpoints, app);
   }
 }

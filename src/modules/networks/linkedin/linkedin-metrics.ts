@@ -1,7 +1,7 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj } from '../kit/http';
 import { addDays, daysBetween } from '../kit/days';
-import { DayCounters, fromCounters, ItemCounters } from '../kit/metrics';
+import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /**
@@ -10,33 +10,19 @@ import { enc, LinkedInClient } from './linkedin-api';
  * memberFollowersCount.
  */
 
-const MEMBER_METRICS = ['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE'] as const;
-type MemberMetric = (typeof MEMBER_METRICS)[number];
-
-/** totalShareStatistics of an organisation's post (or day). */
-const SHARE_COUNTERS: ItemCounters = {
-  views: ['impressionCount'],
-  reach: ['uniqueImpressionsCount'],
-  likes: ['likeCount'],
-  comments: ['commentCount'],
-  shares: ['shareCount'],
+/** totalShareStatistics of an organisation's post (or day); its engagement counts clicks too. */
+const SHARE_COUNTERS: Counters = {
+  views: 'impressionCount',
+  reach: 'uniqueImpressionsCount',
+  likes: 'likeCount',
+  comments: 'commentCount',
+  shares: 'shareCount',
   engagement: ['likeCount', 'commentCount', 'shareCount', 'clickCount'],
 };
-const MEMBER_POST_COUNTERS: ItemCounters = {
-  views: ['IMPRESSION'],
-  reach: ['MEMBERS_REACHED'],
-  likes: ['REACTION'],
-  comments: ['COMMENT'],
-  shares: ['RESHARE'],
-  engagement: ['REACTION', 'COMMENT', 'RESHARE'],
-};
-/** Members' reach is only reported as a lifetime total; impressions stand in per day. */
-const MEMBER_DAY_COUNTERS: DayCounters = {
-  views: ['IMPRESSION'],
-  reach: ['IMPRESSION'],
-  shares: ['RESHARE'],
-  engagement: ['REACTION', 'COMMENT', 'RESHARE'],
-};
+/** memberCreatorPostAnalytics queryTypes; members' reach is only reported as a lifetime total (impressions stand in per day). */
+const MEMBER_COUNTERS = { views: 'IMPRESSION', likes: 'REACTION', comments: 'COMMENT', shares: 'RESHARE' } as const;
+const MEMBER_POST_COUNTERS: Counters = { ...MEMBER_COUNTERS, reach: 'MEMBERS_REACHED' };
+const MEMBER_DAY_COUNTERS: Counters = { ...MEMBER_COUNTERS, reach: 'IMPRESSION' };
 
 export const isOrganization = (urn: string): boolean => urn.startsWith('urn:li:organization:');
 
@@ -49,7 +35,7 @@ function postEntity(postUrn: string): { key: 'shares' | 'ugcPosts'; union: strin
 
 function shareTotals(raw: unknown): ItemMetrics {
   const s = obj(obj(raw).totalShareStatistics);
-  return fromCounters(SHARE_COUNTERS, (name) => num(s[name]));
+  return itemFromCounters(SHARE_COUNTERS, (name) => num(s[name]));
 }
 
 const orgStatistics = (urn: string, query: string): string =>
@@ -66,12 +52,12 @@ export async function itemMetrics(
     const body = await client.rest.json(token, orgStatistics(urn, `${key}=List(${enc(postUrn)})`));
     return shareTotals(arr(body.elements)[0]);
   }
-  const total = async (type: MemberMetric): Promise<[string, number]> => {
+  const total = async (type: string): Promise<[string, number]> => {
     const path = `/memberCreatorPostAnalytics?q=entity&entity=${union}&queryType=${type}&aggregation=TOTAL`;
     return [type, num(obj(arr((await client.rest.json(token, path)).elements)[0]).count)];
   };
-  const totals = new Map(await Promise.all(MEMBER_METRICS.map(total)));
-  return fromCounters(MEMBER_POST_COUNTERS, (name) => totals.get(name) ?? 0);
+  const totals = new Map(await Promise.all(counterNames(MEMBER_POST_COUNTERS, 'item').map(total)));
+  return itemFromCounters(MEMBER_POST_COUNTERS, (name) => totals.get(name) ?? 0);
 }
 
 function liDate(day: string): string {
@@ -112,19 +98,19 @@ export async function dailyMetrics(
   } else {
     // Sending the day after `to` as the end reads the last day whether LinkedIn treats `end` as inclusive or not.
     const range = `(start:${liDate(from)},end:${liDate(addDays(to, 1))})`;
-    const daily = async (type: MemberMetric): Promise<[string, Map<string, number>]> => {
+    const daily = async (type: string): Promise<[string, Map<string, number>]> => {
       const path = `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`;
       const elements = arr((await client.rest.json(token, path)).elements).map(obj);
       return [type, new Map(elements.map((el) => [fromLiDate(obj(el.dateRange).start), num(el.count)]))];
     };
     const [series, count] = await Promise.all([
-      Promise.all((['IMPRESSION', 'REACTION', 'COMMENT', 'RESHARE'] as const).map(daily)).then((s) => new Map(s)),
+      Promise.all(counterNames(MEMBER_DAY_COUNTERS, 'day').map(daily)).then((s) => new Map(s)),
       client.rest.json(token, '/memberFollowersCount?q=me'),
     ]);
     for (const row of rows.values())
       Object.assign(
         row,
-        fromCounters(MEMBER_DAY_COUNTERS, (name) => series.get(name)?.get(row.date) ?? 0),
+        dayFromCounters(MEMBER_DAY_COUNTERS, (name) => series.get(name)?.get(row.date) ?? 0),
       );
     followers = num(obj(arr(count.elements)[0]).memberFollowersCount);
   }

@@ -11,8 +11,8 @@ import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapte
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { arr, num, obj, str } from '../kit/http';
-import { lookedFirst, NetworkAdapter, progress } from '../kit/network-adapter';
-import { OAuth2App } from '../kit/oauth';
+import { lookedFirst, progress } from '../kit/network-adapter';
+import { OAuth2Adapter } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
 import { dailyMetrics, isOrganization, itemMetrics } from './linkedin-metrics';
@@ -48,24 +48,24 @@ export interface LinkedInAdapterOptions {
 
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
-export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
+export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'linkedin' as const;
   protected readonly rules = LINKEDIN_RULES;
-  protected readonly login: OAuth2App;
   private readonly client: LinkedInClient;
-  private readonly pollDelaysMs: number[];
 
-  constructor(endpoints: AdapterEndpoints, options: LinkedInAdapterOptions = {}) {
-    super();
-    this.client = new LinkedInClient(endpoints);
-    this.login = new OAuth2App('LinkedIn', endpoints, {
+  constructor(
+    endpoints: AdapterEndpoints,
+    private readonly options: LinkedInAdapterOptions = {},
+  ) {
+    super(endpoints, {
+      network: 'LinkedIn',
       url: `${endpoints.authBaseUrl}/authorization`,
       tokenUrl: `${endpoints.authBaseUrl}/accessToken`,
       scopes: LINKEDIN_SCOPES,
       // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
       noRefreshToken: 'LinkedIn granted no refresh token; reconnect the account.',
     });
-    this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+    this.client = new LinkedInClient(endpoints);
   }
 
   /** The member, plus every organisation page the member administers (a page picker chooses among them). */
@@ -120,7 +120,7 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
       owner: author,
       state,
       save,
-      pollDelaysMs: this.pollDelaysMs,
+      pollDelaysMs: this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS,
     };
     const c = req.content;
     const title = str(c.options.title);

@@ -8,13 +8,13 @@ import type {
 import type { NetworkCapUsage } from '../kit/caps';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
-import type { ItemCounters } from '../kit/metrics';
+import type { Counters } from '../kit/metrics';
 import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
 import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
+import { appCredentials, graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
 
 export const THREADS_SCOPES = [
   'threads_basic',
@@ -56,23 +56,15 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   protected readonly rules = THREADS_RULES;
   protected readonly login: ThreadsLogin;
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
-  protected readonly postCounters: ItemCounters = {
-    views: ['views'],
-    likes: ['likes'],
-    comments: ['replies'],
+  protected readonly postCounters: Counters = {
+    reach: 'views',
+    comments: 'replies',
     shares: ['reposts', 'quotes', 'shares'],
-    reach: ['views'],
-    engagement: ['likes', 'replies', 'reposts', 'quotes', 'shares'],
   };
   /** threads_insights per day; followers_count is the total at the end of the range. */
   protected readonly daily: DailyInsights = {
     edge: 'threads_insights',
-    counters: {
-      views: ['views'],
-      engagement: ['likes', 'replies', 'reposts', 'quotes'],
-      reach: ['views'],
-      shares: ['reposts', 'quotes'],
-    },
+    counters: { reach: 'views', comments: 'replies', shares: ['reposts', 'quotes'] },
     followers: 'metric',
   };
 
@@ -152,18 +144,15 @@ class ThreadsLogin implements NetworkLogin {
   }
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
+    const grant = { grant_type: 'authorization_code', redirect_uri: p.redirectUri, code: p.code };
     const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', {
-      client_id: clientId,
-      client_secret: clientSecret,
-      grant_type: 'authorization_code',
-      redirect_uri: p.redirectUri,
-      code: p.code,
+      ...appCredentials(this.endpoints),
+      ...grant,
     });
     const now = Date.now();
     const long = await this.root.get<GraphTokenResponse>('/access_token', {
       grant_type: 'th_exchange_token',
-      client_secret: clientSecret,
+      client_secret: this.endpoints.clientSecret,
       access_token: short.access_token,
     });
     return graphTokens(long, THREADS_SCOPES, now);

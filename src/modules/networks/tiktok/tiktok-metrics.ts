@@ -1,7 +1,7 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
-import { arr, Json, num, obj, str } from '../kit/http';
+import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
-import { DayCounters, fromCounters, ItemCounters } from '../kit/metrics';
+import { Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
 import { TikTokApi } from './tiktok-api';
 
 /**
@@ -11,21 +11,8 @@ import { TikTokApi } from './tiktok-api';
  */
 
 const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,view_count,like_count,comment_count,share_count';
-/** TikTok has no reach counter: views stand in. */
-const VIDEO_COUNTERS: ItemCounters = {
-  views: ['view_count'],
-  reach: ['view_count'],
-  likes: ['like_count'],
-  comments: ['comment_count'],
-  shares: ['share_count'],
-  engagement: ['like_count', 'comment_count', 'share_count'],
-};
-const DAY_COUNTERS: DayCounters = {
-  views: VIDEO_COUNTERS.views,
-  reach: VIDEO_COUNTERS.reach,
-  shares: VIDEO_COUNTERS.shares,
-  engagement: VIDEO_COUNTERS.engagement,
-};
+/** A video's counters (read into our names by readVideo): TikTok has no reach counter, views stand in. */
+const VIDEO_COUNTERS: Counters = { reach: 'views' };
 
 export interface TikTokVideo {
   id: string;
@@ -33,13 +20,19 @@ export interface TikTokVideo {
   description: string;
   createTime: number;
   shareUrl: string | null;
-  counters: Json;
+  counters: Record<string, number>;
 }
 
 function readVideo(raw: unknown): TikTokVideo {
   const v = obj(raw);
   const [title, description, shareUrl] = [str(v.title) ?? '', str(v.video_description) ?? '', str(v.share_url) ?? null];
-  return { id: str(v.id) ?? '', title, description, createTime: num(v.create_time), shareUrl, counters: v };
+  const counters = {
+    views: num(v.view_count),
+    likes: num(v.like_count),
+    comments: num(v.comment_count),
+    shares: num(v.share_count),
+  };
+  return { id: str(v.id) ?? '', title, description, createTime: num(v.create_time), shareUrl, counters };
 }
 
 /** The creator's latest videos, newest first, until `stopBefore` (unix seconds) or `maxPages`. */
@@ -66,8 +59,8 @@ export async function itemMetrics(api: TikTokApi, account: AccountCredentials, v
     json: { filters: { video_ids: [videoId] } },
   });
   // A private (SELF_ONLY) post is known only by its publish_id and has no public counters.
-  const video = obj(arr(obj(body.data).videos)[0]);
-  return fromCounters(VIDEO_COUNTERS, (name) => num(video[name]));
+  const { counters } = readVideo(arr(obj(body.data).videos)[0]);
+  return itemFromCounters(VIDEO_COUNTERS, (name) => counters[name] ?? 0);
 }
 
 export async function dailyMetrics(
@@ -87,7 +80,7 @@ export async function dailyMetrics(
   );
   for (const v of videos) {
     const row = rows.get(new Date(v.createTime * 1000).toISOString().slice(0, 10));
-    const day = fromCounters(DAY_COUNTERS, (name) => num(v.counters[name]));
+    const day = dayFromCounters(VIDEO_COUNTERS, (name) => v.counters[name] ?? 0);
     if (row) for (const key of Object.keys(day) as (keyof typeof day)[]) row[key] += day[key];
   }
   return [...rows.values()];

@@ -10,8 +10,8 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import type { NetworkCapUsage } from '../kit/caps';
 import { ContentRules } from '../kit/content-rules';
 import { arr, obj, pollUntil, str } from '../kit/http';
-import { lookedFirst, NetworkAdapter, progress } from '../kit/network-adapter';
-import { OAuth2App } from '../kit/oauth';
+import { lookedFirst, progress } from '../kit/network-adapter';
+import { OAuth2Adapter } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -26,8 +26,9 @@ export const TIKTOK_RULES: ContentRules = {
   label: 'TikTok',
   maxText: 2200,
   textLength: (text) => text.length,
-  mediaField: 'contentType',
   images: { max: 35 },
+  // Photo posts and videos only: a text post is refused by its content type.
+  mediaField: 'contentType',
 };
 
 export interface TikTokAdapterOptions {
@@ -47,26 +48,25 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
+export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
-  protected readonly login: OAuth2App;
   private readonly api: TikTokApi;
   /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
   constructor(endpoints: AdapterEndpoints, options: TikTokAdapterOptions = {}) {
-    super();
-    this.api = new TikTokApi(endpoints);
-    this.login = new OAuth2App('TikTok', endpoints, {
+    super(endpoints, {
+      network: 'TikTok',
+      clientIdField: 'client_key',
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
       tokenUrl: `${endpoints.apiBaseUrl}/v2/oauth/token/`,
       scopes: TIKTOK_SCOPES,
       scopeSeparator: ',',
-      clientIdField: 'client_key',
       // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
       noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
+    this.api = new TikTokApi(endpoints);
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
 

@@ -6,9 +6,9 @@ import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
-import { DayCounters, fromCounters, ItemCounters } from '../kit/metrics';
-import { NetworkAdapter, progress } from '../kit/network-adapter';
-import { OAuth2App } from '../kit/oauth';
+import { Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
+import { progress } from '../kit/network-adapter';
+import { OAuth2Adapter } from '../kit/oauth';
 import { googleHosts, YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
@@ -37,32 +37,24 @@ export const YOUTUBE_RULES: ContentRules = {
 const PRIVACY = ['public', 'unlisted', 'private'];
 
 /** A video's statistics: the Data API has no share or reach counters per video. */
-const VIDEO_COUNTERS: ItemCounters = {
-  views: ['viewCount'],
-  reach: ['viewCount'],
-  likes: ['likeCount'],
-  comments: ['commentCount'],
+const VIDEO_COUNTERS: Counters = {
+  views: 'viewCount',
+  reach: 'viewCount',
+  likes: 'likeCount',
+  comments: 'commentCount',
   shares: [],
-  engagement: ['likeCount', 'commentCount'],
 };
-/** A day of the channel's Analytics report. */
-const DAY_COUNTERS: DayCounters = {
-  views: ['views'],
-  reach: ['views'],
-  shares: ['shares'],
-  engagement: ['likes', 'comments', 'shares'],
-};
+/** A day of the channel's Analytics report (views, likes, comments, shares columns). */
+const DAY_COUNTERS: Counters = { reach: 'views' };
 
-export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
+export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   readonly platform = 'youtube' as const;
   protected readonly rules = YOUTUBE_RULES;
-  protected readonly login: OAuth2App;
   private readonly client: YouTubeClient;
 
   constructor(endpoints: AdapterEndpoints) {
-    super();
-    this.client = new YouTubeClient(endpoints);
-    this.login = new OAuth2App('Google', endpoints, {
+    super(endpoints, {
+      network: 'Google',
       url: `${endpoints.authBaseUrl}/auth`,
       tokenUrl: googleHosts(endpoints).tokenUrl,
       scopes: YOUTUBE_SCOPES,
@@ -70,6 +62,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
       extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
       noRefreshToken: 'Google granted no refresh token; reconnect the channel.',
     });
+    this.client = new YouTubeClient(endpoints);
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
@@ -200,7 +193,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const path = `/videos?part=statistics&id=${encodeURIComponent(externalId)}`;
     const s = obj(obj(arr((await this.client.data.json(account.accessToken, path)).items)[0]).statistics);
-    return fromCounters(VIDEO_COUNTERS, (name) => num(s[name]));
+    return itemFromCounters(VIDEO_COUNTERS, (name) => num(s[name]));
   }
 
   /** YouTube Analytics by day; subscribers per day counted back from today's total. */
@@ -230,7 +223,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     const rows: DailyAccountMetrics[] = [];
     for (const date of daysBetween(from, to).reverse()) {
       const v = byDay.get(date) ?? {};
-      rows.unshift({ date, ...fromCounters(DAY_COUNTERS, (name) => v[name] ?? 0), followers });
+      rows.unshift({ date, ...dayFromCounters(DAY_COUNTERS, (name) => v[name] ?? 0), followers });
       followers -= (v.subscribersGained ?? 0) - (v.subscribersLost ?? 0);
     }
     return rows;

@@ -2,7 +2,7 @@ import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
-import { graphTokens, GraphTokenResponse } from './graph-shapes';
+import { appCredentials, graphTokens, GraphTokenResponse } from './graph-shapes';
 
 /**
  * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:
@@ -22,25 +22,20 @@ export class FacebookLogin implements NetworkLogin {
   }
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
+    const grant = { redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier };
     const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
-      client_id: clientId,
-      client_secret: clientSecret,
-      redirect_uri: p.redirectUri,
-      code: p.code,
-      code_verifier: p.codeVerifier,
+      ...appCredentials(this.endpoints),
+      ...grant,
     });
     return this.refresh({ accessToken: short.access_token });
   }
 
   /** A long-lived user token for a still-valid (short- or long-lived) one. */
   async refresh({ accessToken }: { accessToken: string }): Promise<OAuthTokens> {
-    const { clientId, clientSecret } = this.endpoints;
     const now = Date.now();
     const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
       grant_type: 'fb_exchange_token',
-      client_id: clientId,
-      client_secret: clientSecret,
+      ...appCredentials(this.endpoints),
       fb_exchange_token: accessToken,
     });
     return graphTokens(res, this.scopes, now);

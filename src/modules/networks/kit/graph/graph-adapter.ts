@@ -2,7 +2,7 @@ import type { AccountCredentials, AdapterEndpoints, CommentsPage, DailyAccountMe
 import type { NetworkComment, ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import { daysBetween } from '../days';
 import { num, type Json } from '../http';
-import { counterNames, DayCounters, fromCounters, ItemCounters } from '../metrics';
+import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
 import { NetworkAdapter } from '../network-adapter';
 import { ContainerFlavor, ContainerPublisher, PollOptions, pollWithin } from './container-publisher';
 import { FetchFn, GraphClient, GraphParams } from './graph-client';
@@ -22,7 +22,7 @@ export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
   protected abstract readonly publisher: GraphPublisher;
   /** A post's insights (`GET /{id}/insights`) → our numbers. */
-  protected abstract readonly postCounters: ItemCounters;
+  protected abstract readonly postCounters: Counters;
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
     super();
@@ -38,8 +38,11 @@ export abstract class GraphAdapter extends NetworkAdapter {
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
-    const read = await this.insights(`/${externalId}/insights`, counterNames(this.postCounters), account.accessToken);
-    return fromCounters(this.postCounters, read);
+    const metrics = counterNames(this.postCounters, 'item');
+    return itemFromCounters(
+      this.postCounters,
+      await this.insights(`/${externalId}/insights`, metrics, account.accessToken),
+    );
   }
 
   /** The named metrics of an insights edge; a metric reads as its total_value or the sum of its values. */
@@ -69,7 +72,7 @@ export abstract class GraphAdapter extends NetworkAdapter {
 export interface DailyInsights {
   /** 'insights' (Instagram) / 'threads_insights' */
   edge: string;
-  counters: DayCounters;
+  counters: Counters;
   params?: GraphParams;
   /** The account's followers_count field (no history: every day carries today's), or the day's followers_count metric. */
   followers: 'account-field' | 'metric';
@@ -104,12 +107,12 @@ export abstract class ContainerAdapter extends GraphAdapter {
       followers === 'account-field'
         ? num((await this.graph.get<Json>(`/${user}`, { fields: 'followers_count' }, token)).followers_count)
         : undefined;
-    const metrics = [...counterNames(counters), ...(fixed === undefined ? ['followers_count'] : [])];
+    const metrics = [...counterNames(counters, 'day'), ...(fixed === undefined ? ['followers_count'] : [])];
     const out: DailyAccountMetrics[] = [];
     for (const date of daysBetween(from, to, MAX_DAYS)) {
       const day = { ...params, since: unixDay(date), until: unixDay(date, 1) };
       const read = await this.insights(`/${user}/${edge}`, metrics, token, day);
-      out.push({ date, ...fromCounters(counters, read), followers: fixed ?? read('followers_count') });
+      out.push({ date, ...dayFromCounters(counters, read), followers: fixed ?? read('followers_count') });
     }
     return out;
   }

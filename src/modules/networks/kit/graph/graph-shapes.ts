@@ -1,6 +1,6 @@
 import type { NetworkCapUsage } from '../caps';
 import type { GraphClient } from './graph-client';
-import type { OAuthTokens } from '../adapter';
+import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 
 /** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
 
@@ -60,6 +60,11 @@ export function insightSeries(insights: GraphInsight[]): Map<string, Map<string,
     out.set(m.name, days);
   }
   return out;
+}
+
+/** The app's id and secret as Graph's token endpoints take them. */
+export function appCredentials(e: Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>): Record<string, string> {
+  return { client_id: e.clientId, client_secret: e.clientSecret };
 }
 
 /** A Graph token answer as our tokens: Graph grants no refresh tokens. */
