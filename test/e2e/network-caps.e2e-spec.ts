@@ -196,8 +196,8 @@ describe('network caps', () => {
       const midnight = new Date();
       midnight.setUTCHours(24, 0, 0, 0);
       expect(target).toMatchObject({ status: 'failed', errorCategory: 'network_rate_limited' });
-      expect(target!.error).toContain(`It resets at ${midnight.toISOString()}`);
-      expect(target!.error).toContain(li.id);
+      expect(target?.error).toContain(`It resets at ${midnight.toISOString()}`);
+      expect(target?.error).toContain(li.id);
       expect(await sandboxItems(t, li)).toEqual(before);
     });
   });
