@@ -195,9 +195,10 @@ export class FacebookSandboxController {
     if (!item) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
     const page = await this.fb.authorizePage(item.pageId, token, true);
     const missing = '(#100) Missing message or attachment.';
-    const comment = await addGraphComment(this.store, NET, { id, author: page }, body.message ?? '', missing);
-    // Graph names a Page's comment <post id>_<comment id>.
-    return { id: `${id.split('_').at(-1)}_${comment.id}` };
+    // Graph comment ids are `<post id>_<comment id>`.
+    const commentId = `${id.split('_').at(-1)}_${numericId()}`;
+    await addGraphComment(this.store, NET, { id, author: page }, body.message ?? '', missing, commentId);
+    return { id: commentId };
   }
 
   @Get(`${V}/:id`)

@@ -263,11 +263,12 @@ export async function addGraphComment(
   item: { id: string; author: { id: string; name: string } },
   message: string,
   missing: string,
+  commentId?: string,
 ): Promise<SandboxComment> {
   if (!message.trim()) throw graphFail(missing, { code: 100 });
   const refused = commentRefusal(network, message);
   if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-  return addOwnComment(store, network, item.id, item.author, message);
+  return addOwnComment(store, network, item.id, item.author, message, commentId);
 }
 
 /** Graph's time format: 2026-03-01T10:00:00+0000 */

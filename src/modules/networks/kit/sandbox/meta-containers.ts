@@ -192,7 +192,7 @@ export class MetaContainers {
       const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(this.store, attempt, d.magic);
     }
-    return { id: (await this.publish(d.network, c, permalinkBase)).id };
+    return { id: (await this.publish(d.network, c, permalinkBase, opts.reply)).id };
   }
 
   private async create(
@@ -227,7 +227,8 @@ export class MetaContainers {
     return this.store.update<SandboxContainer>([network, 'container', id], (c) => ({ ...c, polls: c.polls + 1 }));
   }
 
-  async publish(network: string, c: SandboxContainer, permalinkBase: string): Promise<SandboxMedia> {
+  /** A reply is a media object of its own, but not one of the owner's posts and not on the post quota. */
+  async publish(network: string, c: SandboxContainer, permalinkBase: string, reply = false): Promise<SandboxMedia> {
     const id = numericId();
     const media: SandboxMedia = {
       id,
@@ -240,8 +241,9 @@ export class MetaContainers {
       extra: c.extra,
     };
     await this.store.put([network, 'media', id], media);
-    await this.store.push([network, 'owner', c.ownerId, 'media'], id);
     await this.store.update<SandboxContainer>([network, 'container', c.id], (x) => ({ ...x, mediaId: id }));
+    if (reply) return media;
+    await this.store.push([network, 'owner', c.ownerId, 'media'], id);
     await this.store.incr([network, 'owner', c.ownerId, 'published', new Date().toISOString().slice(0, 13)], 26 * 3600);
     return media;
   }
