@@ -1,7 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { FACEBOOK_GRAPH_VERSION as V, FacebookAdapter } from './facebook.adapter';
-import { FacebookSandboxController } from './facebook-sandbox.controller';
-import { FacebookSandbox } from './facebook-sandbox.service';
+import { FACEBOOK_SIMULATOR } from './facebook-sandbox.controller';
 
 /** Facebook Pages: the Graph API, with Facebook Login. */
 export const facebookNetwork: NetworkDefinition<'facebook'> = defineNetwork('facebook', FacebookAdapter, {
@@ -12,5 +11,5 @@ export const facebookNetwork: NetworkDefinition<'facebook'> = defineNetwork('fac
   // through /{page-id}/videos and text/links/photos through the feed, for which no figure is
   // documented, so no Facebook target counts against it: none is declared.
   caps: [],
-  simulator: { controllers: [FacebookSandboxController], providers: [FacebookSandbox] },
+  simulator: FACEBOOK_SIMULATOR,
 });

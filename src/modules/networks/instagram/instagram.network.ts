@@ -1,7 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { INSTAGRAM_GRAPH_VERSION as V, InstagramAdapter } from './instagram.adapter';
-import { InstagramSandboxController } from './instagram-sandbox.controller';
-import { InstagramSandbox } from './instagram-sandbox.service';
+import { INSTAGRAM_SIMULATOR } from './instagram-sandbox.controller';
 
 /** Instagram professional accounts: the Instagram API with Facebook Login, on graph.facebook.com. */
 export const instagramNetwork: NetworkDefinition<'instagram'> = defineNetwork('instagram', InstagramAdapter, {
@@ -18,5 +17,5 @@ export const instagramNetwork: NetworkDefinition<'instagram'> = defineNetwork('i
       source: 'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit',
     },
   ],
-  simulator: { controllers: [InstagramSandboxController], providers: [InstagramSandbox] },
+  simulator: INSTAGRAM_SIMULATOR,
 });

@@ -1,7 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { ThreadsAdapter } from './threads.adapter';
-import { ThreadsSandboxController } from './threads-sandbox.controller';
-import { ThreadsSandbox } from './threads-sandbox.service';
+import { THREADS_SIMULATOR } from './threads-sandbox.controller';
 
 export const threadsNetwork: NetworkDefinition<'threads'> = defineNetwork('threads', ThreadsAdapter, {
   configKeys: { clientId: 'THREADS_APP_ID', clientSecret: 'THREADS_APP_SECRET' },
@@ -17,5 +16,5 @@ export const threadsNetwork: NetworkDefinition<'threads'> = defineNetwork('threa
       source: 'https://developers.facebook.com/docs/threads/overview/#posts',
     },
   ],
-  simulator: { controllers: [ThreadsSandboxController], providers: [ThreadsSandbox] },
+  simulator: THREADS_SIMULATOR,
 });

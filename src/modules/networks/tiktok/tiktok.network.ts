@@ -1,7 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { TikTokAdapter } from './tiktok.adapter';
-import { TikTokSandboxController } from './tiktok-sandbox.controller';
-import { TikTokSandbox } from './tiktok-sandbox.service';
+import { TIKTOK_SIMULATOR } from './tiktok-sandbox.controller';
 
 export const tiktokNetwork: NetworkDefinition<'tiktok'> = defineNetwork('tiktok', TikTokAdapter, {
   configKeys: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET' },
@@ -19,5 +18,5 @@ export const tiktokNetwork: NetworkDefinition<'tiktok'> = defineNetwork('tiktok'
       source: 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post',
     },
   ],
-  simulator: { controllers: [TikTokSandboxController], providers: [TikTokSandbox] },
+  simulator: TIKTOK_SIMULATOR,
 });

@@ -1,8 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { YouTubeAdapter } from './youtube.adapter';
-import { YouTubeSandboxController } from './youtube-sandbox.controller';
-import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
-import { YouTubeSandbox } from './youtube-sandbox.service';
+import { YOUTUBE_SIMULATOR } from './youtube-sandbox.controller';
 
 const GOOGLE_APIS = 'https://www.googleapis.com';
 
@@ -21,5 +19,5 @@ export const youtubeNetwork: NetworkDefinition<'youtube'> = defineNetwork('youtu
       source: 'https://developers.google.com/youtube/v3/determine_quota_cost',
     },
   ],
-  simulator: { controllers: [YouTubeSandboxController, YouTubeSandboxDataController], providers: [YouTubeSandbox] },
+  simulator: YOUTUBE_SIMULATOR,
 });
