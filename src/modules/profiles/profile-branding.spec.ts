@@ -11,7 +11,7 @@ describe('ProfileBrandingService.fetchLogo in production settings', () => {
       MEDIA_ALLOW_PRIVATE_URLS: 'false',
     },
   );
-  const branding = new ProfileBrandingService(null as never, config);
+  const branding = new ProfileBrandingService(null as never, config, null as never);
   afterAll(() => branding.onApplicationShutdown());
 
   it.each([
