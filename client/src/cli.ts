@@ -156,6 +156,7 @@ export function buildProgram(
     at?: string;
     queue?: boolean;
     media?: string[];
+    firstComment?: string;
   }) => ({
     content: o.text,
     accountIds: o.accounts,
@@ -163,6 +164,7 @@ export function buildProgram(
     ...(o.queue ? { addToQueue: true } : {}),
     ...(o.at ? { scheduledAt: o.at } : {}),
     ...(o.media ? { mediaUrls: o.media } : {}),
+    ...(o.firstComment !== undefined ? { firstComment: o.firstComment } : {}),
   });
   posts
     .command('create')
@@ -173,6 +175,7 @@ export function buildProgram(
     .addOption(new Option('--at <iso>', 'schedule for this ISO 8601 date-time').argParser(isoDate))
     .addOption(new Option('--queue', "schedule at the queue's next free slot").conflicts(['now', 'at']))
     .option('--media <urls>', 'comma-separated public media URLs', csv)
+    .option('--first-comment <text>', 'comment each account posts on its item once published (not on TikTok)')
     .option('--idempotency-key <key>', 'Idempotency-Key (default: generated)')
     .action(
       async (o: {
@@ -182,6 +185,7 @@ export function buildProgram(
         at?: string;
         queue?: boolean;
         media?: string[];
+        firstComment?: string;
         idempotencyKey?: string;
       }) => print(await client().posts.create(postBody(o), { idempotencyKey: o.idempotencyKey })),
     );
@@ -191,7 +195,8 @@ export function buildProgram(
     .requiredOption('--text <text>', 'post text')
     .requiredOption('--accounts <ids>', 'comma-separated account ids', csv)
     .option('--media <urls>', 'comma-separated public media URLs', csv)
-    .action(async (o: { text: string; accounts: string[]; media?: string[] }) =>
+    .option('--first-comment <text>', 'the first comment to check (TikTok accounts refuse one)')
+    .action(async (o: { text: string; accounts: string[]; media?: string[]; firstComment?: string }) =>
       print(await client().posts.validate(postBody(o))),
     );
   posts

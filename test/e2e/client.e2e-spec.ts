@@ -168,6 +168,40 @@ describe('typed client and sps CLI against the service', () => {
       expect((await client.posts.get(posts[1].id)).post.content.message).toBe('bulk two');
     });
 
+    it('should send --first-comment with the post, and validate it per account', async () => {
+      const [fb, tiktok] = [await connectAccount(t, tenant, 'facebook'), await connectAccount(t, tenant, 'tiktok')];
+      const created = await sps(
+        ['posts', 'create', '--text', 'with a comment', '--accounts', fb.id, '--first-comment', 'Link in bio'],
+        env(),
+      );
+      expect(created.code).toBe(0);
+      const post = (JSON.parse(created.stdout) as { post: { targets: { firstComment: unknown }[] } }).post;
+      expect(post.targets[0].firstComment).toEqual({ status: 'pending', id: null, error: null });
+      expect(
+        (await client.posts.get((JSON.parse(created.stdout) as { id: string }).id)).post.content.firstComment,
+      ).toBe('Link in bio');
+      const checked = await sps(
+        [
+          'posts',
+          'validate',
+          '--text',
+          'x',
+          '--accounts',
+          tiktok.id,
+          '--media',
+          `${t.url}/v.mp4`,
+          '--first-comment',
+          'y',
+        ],
+        env(),
+      );
+      expect(checked.code).toBe(0);
+      expect(JSON.parse(checked.stdout)).toMatchObject({
+        valid: false,
+        errors: [{ accountId: tiktok.id, platform: 'tiktok', field: 'firstComment' }],
+      });
+    });
+
     it('should set, show and use the posting queue', async () => {
       const set = await sps(['queue', 'set', '--timezone', 'Asia/Tokyo', '--slots', 'mon@09:00,thu@18:15'], env());
       expect(set.code).toBe(0);

@@ -129,6 +129,26 @@ describe('MCP server (/mcp)', () => {
     expect(refused.details).toMatchObject({ errors: [{ index: 0, code: 'accounts_not_found' }] });
   });
 
+  it('should pass firstComment through create_post and validate_post', async () => {
+    const [fb, tiktok] = [await connectAccount(t, tenant, 'facebook'), await connectAccount(t, tenant, 'tiktok')];
+    const created = await call(client, 'create_post', {
+      content: 'mcp with a comment',
+      accountIds: [fb.id],
+      firstComment: 'Link in bio',
+    });
+    expect(created.isError).toBeFalsy();
+    const body = JSON.parse(created.content[0].text!) as { post: { targets: { firstComment: unknown }[] } };
+    expect(body.post.targets[0].firstComment).toEqual({ status: 'pending', id: null, error: null });
+    const refused = errorOf(
+      await call(client, 'create_post', {
+        content: { message: 'x', videoUrl: 'https://media.example.com/v.mp4', firstComment: 'y' },
+        accountIds: [tiktok.id],
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'invalid_request', details: { field: 'content.firstComment' } });
+    expect(refused.message).toContain(tiktok.id);
+  });
+
   it('should answer get_queue and list_queue_slots with the REST bodies of the queue', async () => {
     await t
       .http()

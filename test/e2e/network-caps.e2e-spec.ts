@@ -3,7 +3,7 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount } from '../support/connect-flow';
 import { connectAccount, createKey } from '../support/post-fixtures';
-import { waitForFinal } from '../support/publishing';
+import { postState, sandboxItems, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -148,6 +148,57 @@ describe('network caps', () => {
       const other = await createTenant(t);
       const res = await limitsOf(a.id, other.auth);
       expect(res.status).toBe(404);
+    });
+  });
+
+  describe('a post over a cap', () => {
+    it('should be reported by POST /v1/posts/validate, naming the account and the limit', async () => {
+      const li = await connect('linkedin');
+      const fresh = await connect('linkedin');
+      await publish(li);
+      const res = await t
+        .http()
+        .post('/v1/posts/validate')
+        .set(tenant.auth)
+        .send({ content: 'One more today', accountIds: [li.id, fresh.id] });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(false);
+      expect(res.body.errors).toEqual([
+        {
+          accountId: li.id,
+          platform: 'linkedin',
+          field: 'accountIds',
+          code: 'daily_post_limit',
+          message: expect.stringContaining(li.id),
+        },
+      ]);
+      expect(res.body.errors[0].message).toMatch(/allows 1 posts per day \(UTC\).*posts_per_day.*1 already published/);
+      // The same post tomorrow fits.
+      const tomorrow = new Date();
+      tomorrow.setUTCHours(24 + 12, 0, 0, 0);
+      const later = await t
+        .http()
+        .post('/v1/posts/validate')
+        .set(tenant.auth)
+        .send({ content: 'Tomorrow', accountIds: [li.id], scheduledAt: tomorrow.toISOString() });
+      expect(later.body).toEqual({ valid: true, errors: [] });
+    });
+
+    it('should fail at publish time with network_rate_limited and when it resets, without calling the network', async () => {
+      const li = await connect('linkedin');
+      await publish(li);
+      const before = await sandboxItems(t, li);
+      expect(before).toHaveLength(1);
+      const postId = await publish(li);
+      expect(await postState(t, postId)).toBe('failed');
+      const res = await t.http().get(`/v1/posts/${postId}`).set(tenant.auth);
+      const [target] = res.body.post.targets as { status: string; errorCategory: string; error: string }[];
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      expect(target).toMatchObject({ status: 'failed', errorCategory: 'network_rate_limited' });
+      expect(target?.error).toContain(`It resets at ${midnight.toISOString()}`);
+      expect(target?.error).toContain(li.id);
+      expect(await sandboxItems(t, li)).toEqual(before);
     });
   });
 });

@@ -7,7 +7,15 @@ import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectAccount, insertAccount, insertPost, postEvents, targetsOf, waitForFinal } from '../support/publishing';
+import {
+  connectSandboxAccount,
+  insertAccount,
+  insertPost,
+  postEvents,
+  sandboxItems,
+  targetsOf,
+  waitForFinal,
+} from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -32,7 +40,7 @@ describe('first comment (sandbox networks)', () => {
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
     for (const p of ['facebook', 'instagram', 'linkedin', 'threads', 'youtube', 'tiktok'] as PlatformName[])
-      acc[p] = await connectAccount(t, tenant, p);
+      acc[p] = await connectSandboxAccount(t, tenant, p);
   }, 60_000);
   afterAll(async () => t.close());
 
@@ -104,6 +112,23 @@ describe('first comment (sandbox networks)', () => {
         ]),
       );
       expect(byPlatform).toEqual({ tiktok: null, youtube: { status: 'pending', id: null, error: null } });
+    });
+
+    it('should refuse a first comment added by PUT to a draft for a TikTok account', async () => {
+      const draft = await t
+        .http()
+        .post('/v1/posts')
+        .set(tenant.auth)
+        .send({ content: 'Draft', mediaUrls: [media('video.mp4')], accountIds: [acc.tiktok.id] })
+        .expect(201);
+      const res = await t
+        .http()
+        .put(`/v1/posts/${draft.body.id}`)
+        .set(tenant.auth)
+        .send({ content: { firstComment: 'Link in bio' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.field).toBe('content.firstComment');
+      expect(res.body.error.message).toContain(acc.tiktok.id);
     });
 
     it('should refuse a first comment that is not a string, and one given twice', async () => {
@@ -179,6 +204,11 @@ describe('first comment (sandbox networks)', () => {
       const onNetwork = await commentsOn(target.platform, target.externalId!);
       expect(onNetwork.map((c) => [c.id, c.text])).toEqual([[expect.any(String), expected[target.platform]]]);
     }
+
+    // A Threads reply is a media object of its own, but not one of the profile's posts.
+    const threads = targets.find((x) => x.platform === 'threads')!;
+    expect(await sandboxItems(t, acc.threads)).toContain(threads.externalId);
+    expect(await sandboxItems(t, acc.threads)).not.toContain(threads.firstCommentId);
 
     // The API and the post.published event show each result.
     const read = await t.http().get(`/v1/posts/${image.body.id}`).set(tenant.auth).expect(200);

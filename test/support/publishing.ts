@@ -165,7 +165,7 @@ export async function accountsOf(t: TestApp, profileId: string): Promise<SocialA
 }
 
 /** Connects one more sandbox account of `platform` to the tenant's profile (the consent flow over HTTP). */
-export async function connectAccount(
+export async function connectSandboxAccount(
   t: TestApp,
   tenant: Tenant,
   platform: PlatformName,

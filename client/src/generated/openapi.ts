@@ -1582,6 +1582,13 @@ export interface components {
         PostValidationErrorDto: {
             /** @description The target account (null for rules of the whole post, such as blocked terms). */
             accountId: string | null;
+            /**
+             * @description Set on the error of a target that would exceed its network's publishing cap
+             *     (GET /v1/accounts/{id}/limits): `daily_post_limit`, the spec's code for a cap reached.
+             *     The message names the account, the limit and when it resets.
+             * @enum {string}
+             */
+            code?: "daily_post_limit";
             /** @description The request field at fault, e.g. content.videoUrl. */
             field: string;
             message: string;

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { JobsOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { JobHandler } from '../queue/job-handler.decorator';
 import { EventEntity } from './event.entity';
+import type { JobName, JobPayloads } from '../queue/jobs';
 import { QueueService } from '../queue/queue.service';
 
 const JOB_OPTS = {
@@ -23,6 +25,11 @@ const REDRIVE_AFTER_MS = 60_000;
  */
 @Injectable()
 export class OutboxRelayService {
+  private readonly followUps = new Map<
+    string,
+    ((event: { id: string; data: Record<string, unknown> }) => Promise<void> | null)[]
+  >();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
@@ -66,11 +73,33 @@ export class OutboxRelayService {
     return rows.length;
   }
 
+  /**
+   * A job to run after every committed event of `type` (e.g. `account.connected` → the account's
+   * analytics backfill). The relay enqueues it with the event's own dispatch, so it is as durable
+   * as the change that wrote the event in its transaction; its job id is `<job>-<eventId>` (BullMQ ids take no more colons).
+   */
+  followEvent<J extends JobName>(
+    type: string,
+    job: J,
+    payloadOf: (data: Record<string, unknown>) => JobPayloads[J] | null,
+    opts: JobsOptions = {},
+  ): void {
+    const list = this.followUps.get(type) ?? [];
+    list.push((event) => {
+      const payload = payloadOf(event.data);
+      return payload && this.queues.enqueue(job, payload, { ...opts, jobId: `${job}-${event.id}` });
+    });
+    this.followUps.set(type, list);
+  }
+
   async relayBatch(limit = 200): Promise<number> {
     return this.dataSource.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query(
-        `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
+      const followed = [...this.followUps.keys()];
+      // The data only of the events something follows.
+      const rows: { id: string; type: string; data: Record<string, unknown> | null }[] = await m.query(
+        `SELECT id, type, CASE WHEN type = ANY($2::text[]) THEN data END AS data
+           FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit, followed],
       );
       if (rows.length === 0) return 0;
       await this.queues.queue('events').addBulk(
@@ -80,6 +109,8 @@ export class OutboxRelayService {
           opts: { jobId: `evt-${r.id}`, ...JOB_OPTS },
         })),
       );
+      for (const r of rows)
+        for (const follow of this.followUps.get(r.type) ?? []) await follow({ id: r.id, data: r.data ?? {} });
       await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
       return rows.length;
     });

@@ -35,6 +35,8 @@ export interface JobPayloads {
   'expire-connect-sessions': Record<string, never>;
   /** Periodic: daily analytics snapshots. */
   'snapshot-analytics': Record<string, never>;
+  /** An account just connected: its history (90 days where the network has them) and today's numbers. */
+  'backfill-analytics': { accountId: string };
   /** Periodic: store new comments of accounts with comment sync (comment.received events). */
   'sync-comments': Record<string, never>;
   /** Periodic: delete idempotency keys past 24 hours. */
@@ -57,6 +59,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   'refresh-tokens': 'maintenance',
   'expire-connect-sessions': 'maintenance',
   'snapshot-analytics': 'maintenance',
+  'backfill-analytics': 'maintenance',
   'sync-comments': 'maintenance',
   'purge-idempotency-keys': 'maintenance',
 };

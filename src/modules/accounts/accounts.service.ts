@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, FindOptionsWhere, In, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, In, Not, Repository } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
@@ -32,6 +32,8 @@ export function toAccountDto(a: SocialAccountEntity): AccountDto {
   };
 }
 
+export type ActiveAccount = Pick<SocialAccountEntity, 'id' | 'platform' | 'name'>;
+
 /** Reading and managing the connected accounts of the caller's profile. */
 @Injectable()
 export class AccountsService {
@@ -40,6 +42,24 @@ export class AccountsService {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
   ) {}
+
+  /** The profile's accounts that can publish now, oldest connection first. */
+  active(m: EntityManager, auth: Pick<AuthContext, 'workspaceId' | 'profileId'>): Promise<ActiveAccount[]> {
+    return m.find(SocialAccountEntity, {
+      select: { id: true, platform: true, name: true },
+      where: { workspaceId: auth.workspaceId, profileId: auth.profileId, status: 'active' },
+      order: { connectedAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Accounts of the profile that are not disconnected (a profile with any cannot be deleted). */
+  async countConnected(m: EntityManager, profileId: string): Promise<number> {
+    const [row] = await m.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND status <> 'disconnected'`,
+      [profileId],
+    );
+    return row?.n ?? 0;
+  }
 
   async list(auth: AuthContext, query: ListAccountsQueryDto): Promise<AccountListDto> {
     return { accounts: (await this.findConnected(auth, query)).map(toAccountDto) };
@@ -115,12 +135,17 @@ export class AccountsService {
     return { account: toAccountDto(account) };
   }
 
-  private findConnected(auth: AuthContext, query: ListAccountsQueryDto): Promise<SocialAccountEntity[]> {
+  /** The accounts of the caller's profile the key may see that are not disconnected, oldest first (or only `id`). */
+  findConnected(
+    auth: AuthContext,
+    query: Pick<ListAccountsQueryDto, 'platform'> & { id?: string },
+  ): Promise<SocialAccountEntity[]> {
     const where: FindOptionsWhere<SocialAccountEntity> = {
       workspaceId: auth.workspaceId,
       profileId: auth.profileId,
       status: Not('disconnected'),
       ...(auth.accountIds ? { id: In(auth.accountIds) } : {}),
+      ...(query.id ? { id: query.id } : {}),
       ...(query.platform ? { platform: query.platform } : {}),
     };
     return this.accounts.find({ where, order: { connectedAt: 'ASC', id: 'ASC' } });

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, FindOptionsWhere, In, Not } from 'typeorm';
 import { AuthContext } from '@/common/auth/auth-context';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import { AccountCredentialsService } from '../accounts/account-credentials.service';
-import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
+import { AccountsService } from '../accounts/accounts.service';
 import { PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
-import { PostEntity } from '../posts/entities/post.entity';
-import { PostTargetEntity } from '../posts/entities/post-target.entity';
-import { isPostInScope } from '../posts/post-scope';
+import { PostsRepository } from '../posts/services/posts.repository';
 import { utcDate } from './analytics-dates';
 import {
   LiveAccountDto,
@@ -44,7 +41,8 @@ function errorOf(err: unknown): LiveErrorDto {
 @Injectable()
 export class AnalyticsLiveService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly posts: PostsRepository,
     private readonly credentials: AccountCredentialsService,
     private readonly platforms: PlatformRegistry,
   ) {}
@@ -59,16 +57,7 @@ export class AnalyticsLiveService {
   }
 
   private async accountMetrics(auth: AuthContext, accountId: string | undefined, now: Date): Promise<LiveAccountDto[]> {
-    const where: FindOptionsWhere<SocialAccountEntity> = {
-      workspaceId: auth.workspaceId,
-      profileId: auth.profileId,
-      status: Not('disconnected'),
-    };
-    if (accountId) where.id = accountId;
-    else if (auth.accountIds) where.id = In(auth.accountIds);
-    const accounts = await this.dataSource
-      .getRepository(SocialAccountEntity)
-      .find({ where, order: { connectedAt: 'ASC', id: 'ASC' } });
+    const accounts = await this.accounts.findConnected(auth, { id: accountId });
     if (accountId && accounts.length === 0) throw ApiError.notFound('account', accountId);
     const today = utcDate(now);
     return mapLimited(accounts, async (a) => {
@@ -98,20 +87,9 @@ export class AnalyticsLiveService {
     postId: string,
     accountId: string | undefined,
   ): Promise<LivePostTargetDto[]> {
-    const post = isUuid(postId)
-      ? await this.dataSource
-          .getRepository(PostEntity)
-          .findOne({ where: { id: postId, workspaceId: auth.workspaceId, profileId: auth.profileId } })
-      : null;
     // A post the key may not see (a target outside its accounts) answers like a missing one.
-    if (!post || !(await isPostInScope(this.dataSource.manager, auth, post.id)))
-      throw ApiError.notFound('post', postId);
-    const where: FindOptionsWhere<PostTargetEntity> = { postId: post.id, profileId: auth.profileId, status: 'success' };
-    if (accountId) where.accountId = accountId;
-    else if (auth.accountIds) where.accountId = In(auth.accountIds);
-    const targets = (
-      await this.dataSource.getRepository(PostTargetEntity).find({ where, order: { createdAt: 'ASC', id: 'ASC' } })
-    ).filter((t) => t.externalId);
+    const post = await this.posts.findInProfile(auth, postId);
+    const targets = (await this.posts.publishedTargetsOfPost(auth, post.id, accountId)).filter((t) => t.externalId);
     return mapLimited(targets, async (t) => {
       const entry = {
         postId: post.id,

@@ -9,6 +9,7 @@ import { AnalyticsController } from './analytics.controller';
 import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';
 import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
 import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
+import { AnalyticsBackfillProcessor } from './jobs/analytics-backfill.processor';
 
 @Module({
   imports: [
@@ -17,7 +18,7 @@ import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
     PostsModule,
   ],
   controllers: [AnalyticsController],
-  providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService],
+  providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService, AnalyticsBackfillProcessor],
   exports: [AnalyticsSnapshotService],
 })
 export class AnalyticsModule {}

@@ -1,4 +1,4 @@
-import { postScopeCondition } from '../posts/post-scope';
+import { postIdInScopeCondition } from '../posts/post-scope';
 
 /**
  * What a key restricted to accounts may see of the audit trail and of webhook deliveries: an
@@ -19,7 +19,5 @@ export function eventScopeCondition(data: string, param = ':scopeAccountIds'): s
         UNION ALL SELECT jsonb_path_query(${data}, 'lax $.accounts[*].id')
       ) refs WHERE NOT ((refs.v #>> '{}') = ANY((${param}::uuid[])::text[]))
     )
-    AND ((${data}->>'postId') IS NULL OR EXISTS (
-      SELECT 1 FROM posts sp WHERE sp.id::text = ${data}->>'postId' AND ${postScopeCondition('sp', param)}
-    )))`;
+    AND ((${data}->>'postId') IS NULL OR ${postIdInScopeCondition(`${data}->>'postId'`, param)}))`;
 }

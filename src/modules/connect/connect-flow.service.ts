@@ -8,6 +8,7 @@ import { OutboxService } from '@/common/outbox/outbox.service';
 import { AppConfig } from '@/config/config';
 import { AccountConnectionsService } from '../accounts/account-connections.service';
 import { AccountsService } from '../accounts/accounts.service';
+import { ProfilesService } from '../profiles/profiles.service';
 import { ProfileBrandingService } from '../profiles/profile-branding.service';
 import { GrantedAccount, OAuthTokens, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
@@ -94,6 +95,7 @@ export class ConnectFlowService {
     private readonly lifecycle: ConnectSessionsService,
     private readonly connections: AccountConnectionsService,
     private readonly accounts: AccountsService,
+    private readonly profiles: ProfilesService,
     private readonly branding: ProfileBrandingService,
   ) {}
 
@@ -261,11 +263,8 @@ export class ConnectFlowService {
     const session = await this.dataSource.transaction(async (m) => {
       const s = await this.lockPending(m, sessionId);
       if (!s) return m.findOneByOrFail(ConnectSessionEntity, { id: sessionId });
-      // FOR SHARE holds off a concurrent profile deletion until these accounts are visible to it.
-      const live = await m.query<unknown[]>(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
-        s.profileId,
-      ]);
-      if (live.length === 0)
+      // Holds off a concurrent profile deletion until these accounts are visible to it.
+      if (!(await this.profiles.holdLive(m, s.profileId)))
         return this.lifecycle.finishUnsuccessfully(
           m,
           s,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { AppConfig } from '@/config/config';
 import { parseStrictDateTime } from '@/common/dates/strict-dates';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
@@ -11,6 +11,7 @@ import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { paged, pageWindow } from '@/common/pagination/pagination';
 import { EntitlementsService } from '../plans/entitlements.service';
+import { ProfilesService } from '../profiles/profiles.service';
 import { ApiKeyEntity } from './api-key.entity';
 import { issueApiKey } from './issue-api-key';
 import {
@@ -31,6 +32,7 @@ export class KeysService {
     private readonly config: AppConfig,
     private readonly entitlements: EntitlementsService,
     private readonly authCache: AuthCache,
+    private readonly profiles: ProfilesService,
   ) {}
 
   toDto(k: ApiKeyEntity): ApiKeyDto {
@@ -107,7 +109,14 @@ export class KeysService {
     const limits = this.inheritedLimits(maker, dto);
     return this.dataSource.transaction(async (m) => {
       await this.assertProfilesExist(m, auth.workspaceId, [homeProfileId, ...(profileIds ?? [])]);
-      await this.entitlements.assertKeyQuota(m, auth);
+      // Keys made through the API (the operator CLI is not capped); serialised per workspace.
+      await this.entitlements.assertQuota(
+        auth.plan,
+        'api_keys',
+        'API keys (not revoked) per workspace',
+        () => m.count(ApiKeyEntity, { where: { workspaceId: auth.workspaceId, revokedAt: IsNull() } }),
+        { manager: m, key: `keys:${auth.workspaceId}` },
+      );
       const { entity, secret } = await issueApiKey(
         m,
         {
@@ -188,17 +197,9 @@ export class KeysService {
     return revoked;
   }
 
-  private async assertProfilesExist(
-    m: import('typeorm').EntityManager,
-    workspaceId: string,
-    ids: string[],
-  ): Promise<void> {
+  private async assertProfilesExist(m: EntityManager, workspaceId: string, ids: string[]): Promise<void> {
     const unique = [...new Set(ids)];
-    const rows = await m.query<{ id: string }[]>(
-      'SELECT id FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
-      [workspaceId, unique],
-    );
-    const found = new Set(rows.map((r) => r.id));
+    const found = await this.profiles.existingIds(m, workspaceId, unique);
     const missing = unique.find((id) => !found.has(id));
     if (missing)
       throw new ApiError('profile_not_accessible', `Profile '${missing}' is not accessible with this API key.`);

@@ -34,6 +34,9 @@ const id = (what: string) => z.string().min(1).max(200).describe(`The ${what} id
 const optionValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
 const options = z.record(z.string(), optionValue);
 
+const FIRST_COMMENT =
+  'A comment each account posts on its item right after it publishes (Facebook, Instagram, LinkedIn, YouTube; a reply on Threads). TikTok accounts refuse one: leave them out with perAccount.<id>.firstComment: null.';
+
 const publishContent = z
   .object({
     contentType: z
@@ -49,7 +52,11 @@ const publishContent = z
       .record(z.string(), z.string())
       .describe('Caption per platform name, e.g. { "instagram": "…" }.')
       .optional(),
-    perAccount: z.record(z.string(), options).describe('Overrides per account id.').optional(),
+    perAccount: z
+      .record(z.string(), options)
+      .describe('Overrides per account id (caption, message, firstComment: null for none there, platform options).')
+      .optional(),
+    firstComment: z.string().max(500).describe(FIRST_COMMENT).optional(),
   })
   .catchall(options)
   .describe(
@@ -73,6 +80,7 @@ const postBody = {
     .describe('ISO 8601 date-time in the future to publish at. Omit both this and publishNow to save a draft.')
     .optional(),
   mediaUrls: z.array(z.string()).describe('Public media URLs (images or one video).').optional(),
+  firstComment: z.string().max(500).describe(FIRST_COMMENT).optional(),
   platforms: z
     .record(z.string(), options)
     .describe('Per-platform extras keyed by platform name, e.g. { "youtube": { "title": "…" } }.')

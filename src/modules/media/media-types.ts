@@ -37,7 +37,7 @@ export function mediaKey(profileId: string, id: string, type: AcceptedMediaType)
   return `${profileId}/${id}.${ACCEPTED_MEDIA_TYPES[type]}`;
 }
 
-/** Largest body the local driver accepts in one PUT (the s3 driver sends bytes straight to the bucket). */
+/** Largest body one signed PUT takes (both drivers: the bytes pass through this service to be checked). */
 export const LOCAL_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** How long a signed upload URL stays valid. */

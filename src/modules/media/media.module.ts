@@ -24,9 +24,9 @@ import { UploadSessionsService } from './upload-sessions.service';
     LocalMediaStorage,
     {
       provide: MEDIA_STORAGE,
-      inject: [AppConfig, LocalMediaStorage],
-      useFactory: (config: AppConfig, local: LocalMediaStorage): MediaStorage =>
-        config.media.MEDIA_STORAGE === 's3' ? new S3MediaStorage(config) : local,
+      inject: [AppConfig, LocalMediaStorage, UploadSigner],
+      useFactory: (config: AppConfig, local: LocalMediaStorage, signer: UploadSigner): MediaStorage =>
+        config.media.MEDIA_STORAGE === 's3' ? new S3MediaStorage(config, signer) : local,
     },
   ],
   exports: [MediaService],

@@ -20,8 +20,9 @@ import {
   mediaTypeOfKey,
   UPLOAD_URL_TTL_MS,
 } from './media-types';
-import { alreadyStored, LocalMediaStorage } from './storage/local-media-storage';
+import { LocalMediaStorage } from './storage/local-media-storage';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
+import { alreadyStored } from './storage/upload-checks';
 import { UploadSigner } from './storage/upload-signature';
 
 export interface IssuedUpload {
@@ -116,7 +117,7 @@ export class MediaService {
   }
 
   /**
-   * The local driver's signed PUT. Everything is checked before a byte of the body is read: the
+   * The signed PUT (both drivers). Everything is checked before a byte of the body is read: the
    * driver, the key, the signature over (key, type, expiry), the expiry, the Content-Type (the
    * signed type), the Content-Encoding (none: compressed bodies are never inflated), a declared
    * Content-Length over the limit, that the file is still waiting for its bytes (a stored object is
@@ -125,7 +126,7 @@ export class MediaService {
    * file-signature check.
    */
   async receive(key: string, query: SignedUploadQueryDto, req: IncomingMessage): Promise<UploadedFileDto> {
-    const type = this.storage.driver === 'local' && MEDIA_KEY_PATTERN.test(key) ? mediaTypeOfKey(key) : undefined;
+    const type = MEDIA_KEY_PATTERN.test(key) ? mediaTypeOfKey(key) : undefined;
     if (!type) throw ApiError.notFound('upload URL');
     const expires = /^\d{1,12}$/.test(query.expires) ? Number(query.expires) : NaN;
     if (!Number.isFinite(expires) || !this.signer.verify(key, type, expires, query.sig)) {
@@ -166,7 +167,8 @@ export class MediaService {
     this.uploadsInFlight++;
     let size: number;
     try {
-      size = await this.local.writeOnce(key, type, req, LOCAL_MAX_UPLOAD_BYTES);
+      const length = declared === undefined ? undefined : Number(declared);
+      size = await this.storage.writeOnce(key, type, req, LOCAL_MAX_UPLOAD_BYTES, length);
     } finally {
       this.uploadsInFlight--;
     }

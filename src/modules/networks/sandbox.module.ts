@@ -1,5 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AppConfig } from '@/config/config';
 import { MetaContainers } from './kit/sandbox/meta-containers';
+import { SandboxCaps } from './kit/sandbox/sandbox-caps';
 import { SandboxControlController } from './kit/sandbox/sandbox-control.controller';
 import { SandboxMediaFetch } from './kit/sandbox/sandbox-media';
 import { SandboxOAuth } from './kit/sandbox/sandbox-oauth';
@@ -15,7 +17,18 @@ const simulators = Object.values(NETWORKS).map((n) => n.simulator);
  */
 @Module({
   controllers: [SandboxControlController, ...simulators.flatMap((s) => s.controllers)],
-  providers: [SandboxStore, SandboxOAuth, SandboxMediaFetch, MetaContainers, ...simulators.flatMap((s) => s.providers)],
+  providers: [
+    SandboxStore,
+    SandboxOAuth,
+    SandboxMediaFetch,
+    MetaContainers,
+    {
+      provide: SandboxCaps,
+      useFactory: (config: AppConfig) => new SandboxCaps(Object.values(NETWORKS), config.networkCaps),
+      inject: [AppConfig],
+    },
+    ...simulators.flatMap((s) => s.providers),
+  ],
   exports: [SandboxStore, SandboxOAuth],
 })
 export class SandboxModule implements NestModule {

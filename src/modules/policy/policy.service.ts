@@ -4,6 +4,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
+import { UsersService } from '../workspaces/users.service';
 import { PolicyDto, PolicyResponseDto, UpdatePolicyDto } from './dto/policy.dto';
 import { PolicyEntity } from './policy.entity';
 
@@ -38,6 +39,7 @@ export class PolicyService {
     @InjectRepository(PolicyEntity) private readonly policies: Repository<PolicyEntity>,
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly users: UsersService,
   ) {}
 
   async get(auth: AuthContext): Promise<PolicyResponseDto> {
@@ -57,11 +59,7 @@ export class PolicyService {
   async update(auth: AuthContext, dto: UpdatePolicyDto): Promise<PolicyResponseDto> {
     return this.dataSource.transaction(async (m) => {
       if (dto.approverUserIds?.length) {
-        const rows = await m.query<{ id: string }[]>(
-          'SELECT id FROM users WHERE workspace_id = $1 AND id = ANY($2::uuid[])',
-          [auth.workspaceId, dto.approverUserIds],
-        );
-        const known = new Set(rows.map((r) => r.id));
+        const known = await this.users.existingIds(m, auth.workspaceId, dto.approverUserIds);
         const unknown = dto.approverUserIds.find((id) => !known.has(id));
         if (unknown)
           throw ApiError.invalid(

@@ -16,6 +16,14 @@ export function postScopeCondition(alias: string, param = ':scopeAccountIds'): s
   return `NOT EXISTS (SELECT 1 FROM post_targets st WHERE st.post_id = ${alias}.id AND st.account_id <> ALL(${param}::uuid[]))`;
 }
 
+/**
+ * SQL condition on a text expression holding a post id (`postIdText`): true when that post exists
+ * and lies within the accounts bound to the named parameter (what the audit trail filters by).
+ */
+export function postIdInScopeCondition(postIdText: string, param = ':scopeAccountIds'): string {
+  return `EXISTS (SELECT 1 FROM posts sp WHERE sp.id::text = ${postIdText} AND ${postScopeCondition('sp', param)})`;
+}
+
 /** True when the key may see the post (always for keys without an account restriction). */
 export async function isPostInScope(m: EntityManager, scope: PostScope, postId: string): Promise<boolean> {
   if (!scope.accountIds) return true;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
+import { AccountsModule } from '../accounts/accounts.module';
 import { PolicyModule } from '../policy/policy.module';
 import { PostCountEntity, PostPlatformCountEntity } from './entities/post-count.entity';
 import { PostHistoryEntity } from './entities/post-history.entity';
@@ -36,8 +36,8 @@ import { PublishingCapsService } from './limits/publishing-caps.service';
       PostHistoryEntity,
       PostCountEntity,
       PostPlatformCountEntity,
-      SocialAccountEntity,
     ]),
+    AccountsModule,
     PolicyModule,
   ],
   controllers: [PostsController, PostActionsController, QueueController],

@@ -12,6 +12,8 @@ export interface TargetIssue {
   accountId: string | null;
   platform: string | null;
   field: string;
+  /** `daily_post_limit` for a network cap the target would exceed. */
+  code?: string;
   message: string;
 }
 

@@ -11,6 +11,7 @@ import { PlatformError } from '@/modules/networks/kit/adapter';
 import { downloadMedia } from '@/modules/networks/kit/http';
 import { mediaAllowsPrivateUrls, SafeMediaFetch } from '@/modules/networks/kit/media-fetch';
 import type { ProfileBrandingDto, ProfileBrandingInputDto } from './dto/profile.dto';
+import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ProfileBranding, ProfileEntity } from './profile.entity';
 
 /** Largest logo accepted. */
@@ -48,6 +49,7 @@ export class ProfileBrandingService implements OnApplicationShutdown {
   constructor(
     @InjectRepository(ProfileEntity) private readonly profiles: Repository<ProfileEntity>,
     private readonly config: AppConfig,
+    private readonly workspaces: WorkspacesService,
   ) {
     // Private hosts (and so plain http) only where media downloads allow them: sandbox or MEDIA_ALLOW_PRIVATE_URLS.
     this.allowHttp = mediaAllowsPrivateUrls(config);
@@ -108,18 +110,15 @@ export class ProfileBrandingService implements OnApplicationShutdown {
 
   /** What a hosted page of this profile shows: its branding, else the workspace's name. */
   async brandFor(workspaceId: string, profileId: string): Promise<Brand> {
-    const [row] = await this.profiles.query<
-      { branding: ProfileBranding | null; hash: string | null; workspace: string }[]
-    >(
-      `SELECT p.branding, p.branding_logo_hash AS hash, w.name AS workspace
-         FROM profiles p JOIN workspaces w ON w.id = p.workspace_id
-        WHERE p.id = $1 AND p.workspace_id = $2`,
+    const [row] = await this.profiles.query<{ branding: ProfileBranding | null; hash: string | null }[]>(
+      `SELECT p.branding, p.branding_logo_hash AS hash FROM profiles p WHERE p.id = $1 AND p.workspace_id = $2`,
       [profileId, workspaceId],
     );
+    const workspace = row && !row.branding?.displayName ? await this.workspaces.nameOf(workspaceId) : null;
     if (!row) return { name: 'this service', logoPath: null, accentColor: null, supportUrl: null };
     const b = row.branding ?? EMPTY;
     return {
-      name: b.displayName ?? row.workspace,
+      name: b.displayName ?? workspace ?? 'this service',
       logoPath: row.hash ? logoPath(profileId, row.hash) : null,
       accentColor: b.accentColor,
       supportUrl: b.supportUrl,

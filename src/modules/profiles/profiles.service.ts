@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { AuthCache } from '@/common/auth/auth-cache';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { paged, pageWindow } from '@/common/pagination/pagination';
+import { AccountsService } from '../accounts/accounts.service';
 import { EntitlementsService } from '../plans/entitlements.service';
 import {
   CreateProfileDto,
@@ -19,6 +20,7 @@ import {
 } from './dto/profile.dto';
 import { FetchedLogo, ProfileBrandingService } from './profile-branding.service';
 import { ProfileEntity } from './profile.entity';
+import { saveProfile } from './save-profile';
 
 export function toProfileDto(p: ProfileEntity, branding: ProfileBrandingService): ProfileDto {
   return {
@@ -40,11 +42,29 @@ export class ProfilesService {
     private readonly outbox: OutboxService,
     private readonly entitlements: EntitlementsService,
     private readonly authCache: AuthCache,
+    private readonly accounts: AccountsService,
     private readonly branding: ProfileBrandingService,
   ) {}
 
   private dto(p: ProfileEntity): ProfileDto {
     return toProfileDto(p, this.branding);
+  }
+
+  /** The ids among `ids` that are live profiles of the workspace. */
+  async existingIds(m: EntityManager, workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const rows = await m.query<{ id: string }[]>(
+      'SELECT id FROM profiles WHERE workspace_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])',
+      [workspaceId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** True when the profile is live; FOR SHARE holds off its deletion until the caller's transaction ends. */
+  async holdLive(m: EntityManager, id: string): Promise<boolean> {
+    const live = await m.query<unknown[]>(`SELECT 1 FROM profiles WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, [
+      id,
+    ]);
+    return live.length > 0;
   }
 
   async list(auth: AuthContext, query: ListProfilesQueryDto): Promise<ProfileListDto> {
@@ -75,17 +95,20 @@ export class ProfilesService {
     if (auth.profileIds)
       throw new ApiError('profile_not_accessible', 'A key restricted to profiles cannot create profiles.');
     const profile = await this.dataSource.transaction(async (m) => {
-      // Serialise creations per workspace so the quota check cannot be raced.
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`profiles:${auth.workspaceId}`]);
-      await this.entitlements.assertProfileQuota(m, auth);
-      const saved = await m.save(
-        m.create(ProfileEntity, {
-          workspaceId: auth.workspaceId,
-          name: dto.name,
-          description: dto.description ?? null,
-          externalId: dto.externalId ?? null,
-        }),
+      // Serialised per workspace so the quota check cannot be raced.
+      await this.entitlements.assertQuota(
+        auth.plan,
+        'profiles',
+        'profiles',
+        () => m.count(ProfileEntity, { where: { workspaceId: auth.workspaceId } }),
+        { manager: m, key: `profiles:${auth.workspaceId}` },
       );
+      const saved = await saveProfile(m, {
+        workspaceId: auth.workspaceId,
+        name: dto.name,
+        description: dto.description ?? null,
+        externalId: dto.externalId ?? null,
+      });
       await this.outbox.record(m, {
         workspaceId: auth.workspaceId,
         profileId: saved.id,
@@ -135,14 +158,11 @@ export class ProfilesService {
   async remove(auth: AuthContext, id: string): Promise<DeletedProfileDto> {
     await this.dataSource.transaction(async (m) => {
       const found = await this.findReachable(auth, id, m.getRepository(ProfileEntity), true);
-      const [row] = await m.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM social_accounts WHERE profile_id = $1 AND status <> 'disconnected'`,
-        [found.id],
-      );
-      if ((row?.n ?? 0) > 0)
+      const connected = await this.accounts.countConnected(m, found.id);
+      if (connected > 0)
         throw new ApiError(
           'profile_has_connected_accounts',
-          `Profile '${id}' still has ${row.n} connected account(s); disconnect them first.`,
+          `Profile '${id}' still has ${connected} connected account(s); disconnect them first.`,
         );
       await m.softDelete(ProfileEntity, { id: found.id });
       await this.outbox.record(m, {

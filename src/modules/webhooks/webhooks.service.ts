@@ -111,7 +111,16 @@ export class WebhooksService {
     await this.assertReceiverUrl(dto.url);
     const secret = generateWebhookSecret();
     const saved = await this.dataSource.transaction(async (m) => {
-      await this.entitlements.assertWebhookQuota(m, auth, auth.profileId);
+      await this.entitlements.assertQuota(
+        auth.plan,
+        'webhooks_per_profile',
+        'webhook subscriptions per profile',
+        () =>
+          m.count(WebhookSubscriptionEntity, {
+            where: { workspaceId: auth.workspaceId, profileId: auth.profileId, deletedAt: IsNull() },
+          }),
+        { manager: m, key: `webhooks:${auth.profileId}` },
+      );
       const row = await m.save(
         m.create(WebhookSubscriptionEntity, {
           workspaceId: auth.workspaceId,

@@ -3,7 +3,7 @@ import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { EventEntity } from '@/common/outbox/event.entity';
 import { issueApiKey } from '../keys/issue-api-key';
 import { PlanName, TRIAL_DAYS } from '../plans/plans';
-import { ProfileEntity } from '../profiles/profile.entity';
+import { saveProfile } from '../profiles/save-profile';
 import { UserEntity } from './user.entity';
 import { WorkspaceEntity } from './workspace.entity';
 
@@ -38,14 +38,12 @@ export async function bootstrapWorkspace(ds: DataSource, input: BootstrapInput):
     const user = await m.save(
       m.create(UserEntity, { workspaceId: workspace.id, email: input.email.toLowerCase(), name: null, role: 'owner' }),
     );
-    const profile = await m.save(
-      m.create(ProfileEntity, {
-        workspaceId: workspace.id,
-        name: input.profileName ?? 'Default',
-        description: null,
-        externalId: null,
-      }),
-    );
+    const profile = await saveProfile(m, {
+      workspaceId: workspace.id,
+      name: input.profileName ?? 'Default',
+      description: null,
+      externalId: null,
+    });
     const { entity: key, secret: apiKey } = await issueApiKey(
       m,
       {

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Readable, Transform, TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@/common/errors/api-error';
 import { AppConfig } from '@/config/config';
-import { AcceptedMediaType, matchesSignature, MEDIA_KEY_PATTERN, SIGNATURE_BYTES } from '../media-types';
+import { AcceptedMediaType, MEDIA_KEY_PATTERN } from '../media-types';
 import type { MediaStorage } from './media-storage';
+import { alreadyStored, CountingSignatureCheck, signedUploadUrl } from './upload-checks';
 import { UploadSigner } from './upload-signature';
 
 /** Files under MEDIA_LOCAL_DIR; upload and download URLs are routes of this app (media-files.controller). */
@@ -25,9 +25,7 @@ export class LocalMediaStorage implements MediaStorage {
   }
 
   signUpload(key: string, type: AcceptedMediaType, expiresAt: Date): Promise<string> {
-    const expires = Math.floor(expiresAt.getTime() / 1000);
-    const query = new URLSearchParams({ expires: String(expires), sig: this.signer.sign(key, type, expires) });
-    return Promise.resolve(`${this.config.publicBaseUrl}/media/upload/${key}?${query.toString()}`);
+    return Promise.resolve(signedUploadUrl(this.config, this.signer, key, type, expiresAt));
   }
 
   publicUrl(key: string): string {
@@ -78,68 +76,5 @@ export class LocalMediaStorage implements MediaStorage {
 
   private pathOf(key: string): string {
     return join(this.root, this.relativePath(key));
-  }
-}
-
-export function alreadyStored(): ApiError {
-  return new ApiError(
-    'invalid_request',
-    'A file was already uploaded to this URL; a stored file is never replaced. Request a new upload URL.',
-    { field: 'key' },
-  );
-}
-
-/** Passes bytes through, counting them against a limit and checking the first ones against the type. */
-class CountingSignatureCheck extends Transform {
-  bytes = 0;
-  private head: Buffer[] = [];
-  private headBytes = 0;
-  private checked = false;
-
-  constructor(
-    private readonly type: AcceptedMediaType,
-    private readonly limit: number,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) return done(new ApiError('payload_too_large'));
-    if (!this.checked) {
-      this.head.push(chunk);
-      this.headBytes += chunk.length;
-      if (this.headBytes < SIGNATURE_BYTES) return done();
-      const error = this.check();
-      if (error) return done(error);
-      for (const part of this.head) this.push(part);
-      this.head = [];
-      return done();
-    }
-    done(null, chunk);
-  }
-
-  override _flush(done: TransformCallback): void {
-    if (!this.checked && this.bytes > 0) {
-      const error = this.check();
-      if (error) return done(error);
-      for (const part of this.head) this.push(part);
-    }
-    done();
-  }
-
-  assertComplete(): void {
-    if (this.bytes === 0)
-      throw new ApiError('invalid_request', 'The request body is empty; send the file bytes.', { field: 'body' });
-  }
-
-  private check(): ApiError | null {
-    this.checked = true;
-    if (matchesSignature(this.type, Buffer.concat(this.head))) return null;
-    return new ApiError(
-      'unsupported_media_type',
-      `The bytes sent are not a ${this.type} file; send the file itself, with the type it was declared as.`,
-      { field: 'body' },
-    );
   }
 }

@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import type { AcceptedMediaType } from '../media-types';
 
 /**
- * Where media bytes live. `local` (default): files on disk, PUT and GET served by this app.
- * `s3`: any S3-compatible bucket, presigned PUTs, bytes never pass through the app.
+ * Where media bytes live. `local` (default): files on disk, served by this app. `s3`: any
+ * S3-compatible bucket, served from there. Either way the bytes are PUT to this service first
+ * (a signed URL), which checks them and writes each object once.
  */
 export interface MediaStorage {
   readonly driver: 'local' | 's3';
@@ -14,6 +16,12 @@ export interface MediaStorage {
   sizeOf(key: string): Promise<number | null>;
   /** Origin the browser sends bytes to (for the upload page's Content-Security-Policy). */
   uploadOrigin(): string;
+  /**
+   * Stores `source` under the key once: at most `limit` bytes (413), bytes whose file signature
+   * matches `type` (415, checked before anything is stored), never over an existing object (400).
+   * `length` is the request's Content-Length, if it declared one. Resolves with the bytes stored.
+   */
+  writeOnce(key: string, type: AcceptedMediaType, source: Readable, limit: number, length?: number): Promise<number>;
 }
 
 /** Nest injection token of the configured driver. */

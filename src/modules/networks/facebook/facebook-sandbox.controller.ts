@@ -1,14 +1,13 @@
-import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Header, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { AppConfig } from '@/config/config';
 import {
   dailyInsights,
-  facebookLoginToken,
+  facebookLogin,
   graphComments,
   graphFail,
   graphNotFound,
   graphTime,
-  GraphToken,
   lifetimeInsights,
   numericId,
   permalinkPage,
@@ -19,7 +18,8 @@ import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 import { FacebookSandbox, FbItem } from './facebook-sandbox.service';
@@ -32,21 +32,9 @@ export class FacebookSandboxController {
   constructor(
     private readonly media: SandboxMediaFetch,
     private readonly fb: FacebookSandbox,
-    private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
     private readonly store: SandboxStore,
   ) {}
-
-  @Get(`${V}/dialog/oauth`)
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Facebook app' }, res);
-  }
-
-  /** code → short-lived user token (1 h); grant_type=fb_exchange_token → long-lived (60 d). */
-  @Get(`${V}/oauth/access_token`)
-  token(@Query() q: Q): Promise<GraphToken> {
-    return facebookLoginToken(this.oauth, NET, q, { short: 'EAAsbxS', long: 'EAAsbxL' });
-  }
 
   @Get(`${V}/me`)
   async me(@SandboxToken(NET) info: TokenInfo): Promise<{ id: string; name: string }> {
@@ -277,3 +265,12 @@ export class FacebookSandboxController {
     };
   }
 }
+
+/** The Facebook simulator: Facebook Login and the Pages API. */
+export const FACEBOOK_SIMULATOR = {
+  controllers: [
+    LoginRoutes(facebookLogin(NET, 'Facebook app', V, { short: 'EAAsbxS', long: 'EAAsbxL' })),
+    FacebookSandboxController,
+  ],
+  providers: [FacebookSandbox],
+};

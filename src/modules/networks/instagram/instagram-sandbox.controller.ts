@@ -1,11 +1,10 @@
-import { Body, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Get, Header, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { AppConfig } from '@/config/config';
 import {
-  facebookLoginToken,
+  facebookLogin,
   graphDays,
   graphFail,
-  GraphToken,
   graphNotFound,
   graphComments,
   graphTime,
@@ -13,15 +12,15 @@ import {
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
+import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { firstCapLimit } from '../kit/caps';
-import { instagramNetwork } from './instagram.network';
 import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -33,20 +32,10 @@ export class InstagramSandboxController {
   constructor(
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
-    private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
     private readonly store: SandboxStore,
   ) {}
-
-  @Get(`${V}/dialog/oauth`)
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Instagram app' }, res);
-  }
-
-  @Get(`${V}/oauth/access_token`)
-  token(@Query() q: Q): Promise<GraphToken> {
-    return facebookLoginToken(this.oauth, NET, q, { short: 'EAAsbxJ', long: 'EAAsbxI' });
-  }
 
   @Get(`${V}/me/accounts`)
   async accounts(@SandboxToken(NET) info: TokenInfo): Promise<unknown> {
@@ -66,42 +55,10 @@ export class InstagramSandboxController {
     };
   }
 
-  /** Creates a container: image_url, video_url (REELS/VIDEO), or CAROUSEL children. */
-  /** The network's publishing cap (its definition's, NETWORK_CAPS applied): media_publish refuses past it. */
-  private dailyQuota(): number {
-    return firstCapLimit(instagramNetwork, this.config.networkCaps);
-  }
-
-  @Post(`${V}/:igId/media`)
-  async createContainer(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('igId') igId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    return this.containers.createFrom(IG, (await this.ig.authorize(igId, token)).id, body);
-  }
-
-  @Post(`${V}/:igId/media_publish`)
-  async publish(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('igId') igId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const account = await this.ig.authorize(igId, token);
-    const permalinkBase = `${this.config.publicBaseUrl}/sandbox/instagram/www/p`;
-    return this.containers.publishFrom(IG, account.id, body.creation_id, permalinkBase, this.dailyQuota());
-  }
-
   @Get(`${V}/:igId/content_publishing_limit`)
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
     const account = await this.ig.authorize(igId, token);
-    return this.containers.publishingLimit(NET, account.id, this.dailyQuota());
-  }
-
-  @Get(`${V}/:igId/media`)
-  async listMedia(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string, @Query() q: Q): Promise<unknown> {
-    const account = await this.ig.authorize(igId, token);
-    return this.containers.listPage(NET, account.id, q.limit, (m) => this.view(m));
+    return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
   @Get(`${V}/:id/insights`)
@@ -198,10 +155,7 @@ export class InstagramSandboxController {
       return { id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
     }
     const media = await this.containers.media(NET, id);
-    if (media) {
-      await this.ig.authorize(media.ownerId, token);
-      return this.view(media);
-    }
+    if (media) return IG.view(media, await this.ig.authorize(media.ownerId, token));
     const account = await this.ig.authorize(id, token);
     return {
       id: account.id,
@@ -219,17 +173,14 @@ export class InstagramSandboxController {
     const media = await this.containers.media(NET, id);
     return permalinkPage('Instagram', media && { ...media, time: media.timestamp });
   }
-
-  private view(m: SandboxMedia): Record<string, unknown> {
-    return {
-      id: m.id,
-      caption: m.text,
-      media_type: m.mediaType,
-      media_url: m.mediaUrls[0],
-      permalink: m.permalink,
-      timestamp: m.timestamp,
-      like_count: itemMetrics(m.id).likes,
-      comments_count: itemMetrics(m.id).comments,
-    };
-  }
 }
+
+/** The Instagram simulator: Facebook Login, its own routes, and the kit's container routes (create, publish, list). */
+export const INSTAGRAM_SIMULATOR = {
+  controllers: [
+    LoginRoutes(facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' })),
+    InstagramSandboxController,
+    ContainerRoutes(IG, InstagramSandbox),
+  ],
+  providers: [InstagramSandbox],
+};

@@ -3,7 +3,8 @@ import { graphFail, graphMagicErrors, ownedObject, ownObjects } from '../kit/san
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { INSTAGRAM_RULES } from './instagram.adapter';
+import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { INSTAGRAM_GRAPH_VERSION, INSTAGRAM_RULES } from './instagram.adapter';
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 export interface IgAccount {
@@ -18,6 +19,18 @@ export interface IgAccount {
 /** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
+  routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
+  permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
+  view: (m) => ({
+    id: m.id,
+    caption: m.text,
+    media_type: m.mediaType,
+    media_url: m.mediaUrls[0],
+    permalink: m.permalink,
+    timestamp: m.timestamp,
+    like_count: itemMetrics(m.id).likes,
+    comments_count: itemMetrics(m.id).comments,
+  }),
   rules: INSTAGRAM_RULES,
   textField: 'caption',
   types: { CAROUSEL: 'CAROUSEL', REELS: 'VIDEO', VIDEO: 'VIDEO' },

@@ -1,5 +1,5 @@
 import { LINKEDIN_RULES } from './linkedin.adapter';
-import { Body, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   LI_MAGIC,
@@ -10,60 +10,21 @@ import {
   LiPost,
   liFail,
   littleTextToPlain,
+  LINKEDIN_LOGIN,
 } from './linkedin-sandbox.service';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
-import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
+import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
+import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.controller';
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 
-const ACCESS_TTL = 60 * 24 * 3600;
-const REFRESH_TTL = 365 * 24 * 3600;
-
-/** Simulated LinkedIn OAuth 2.0, OpenID userinfo, organizationAcls/organizations and the Posts API. */
+/** Simulated LinkedIn OpenID userinfo, organizationAcls/organizations and the Posts API. */
 @SandboxController('linkedin')
 export class LinkedInSandboxController {
   constructor(private readonly li: LinkedInSandbox) {}
-
-  @Get('oauth/v2/authorization')
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.li.oauth.authorizeQuery(q, { network: 'linkedin', appLabel: 'LinkedIn app' }, res);
-  }
-
-  /** authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
-  @Post('oauth/v2/accessToken')
-  @HttpCode(200)
-  async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    const { grant, refreshing } = await this.li.oauth.tokenGrant('linkedin', body, {
-      invalidClient: () =>
-        new SandboxHttpError(401, { error: 'invalid_client', error_description: 'Client authentication failed' }),
-      unsupportedGrant: () =>
-        new SandboxHttpError(400, {
-          error: 'unsupported_grant_type',
-          error_description: 'The grant_type is not supported',
-        }),
-      invalidGrant: (refreshingGrant) =>
-        new SandboxHttpError(400, {
-          error: 'invalid_request',
-          error_description: refreshingGrant
-            ? 'The provided refresh token is invalid'
-            : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
-        }),
-    });
-    const refreshToken = refreshing ? qs(body.refresh_token) : null;
-    const issued = await this.li.oauth.issueTokens(grant, {
-      accessTtlSeconds: ACCESS_TTL,
-      ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }),
-      prefix: 'AQ',
-    });
-    return {
-      access_token: issued.accessToken,
-      expires_in: ACCESS_TTL,
-      refresh_token: refreshToken ?? issued.refreshToken,
-      refresh_token_expires_in: REFRESH_TTL,
-      scope: grant.scopes.join(','),
-    };
-  }
 
   @Get('v2/userinfo')
   async userinfo(@SandboxAuth(LI_MEMBER) m: LiMember): Promise<Record<string, unknown>> {
@@ -222,3 +183,14 @@ export class LinkedInSandboxController {
     return video;
   }
 }
+
+/** The LinkedIn simulator: its login and its API routes. */
+export const LINKEDIN_SIMULATOR = {
+  controllers: [
+    LoginRoutes(LINKEDIN_LOGIN),
+    LinkedInSandboxController,
+    LinkedInSandboxMediaController,
+    LinkedInSandboxAnalyticsController,
+  ],
+  providers: [LinkedInSandbox],
+};

@@ -5,7 +5,9 @@ import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-wo
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
-import { OAuthFailure, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { OAuthFailure, oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { qs } from '../kit/sandbox/sandbox-request';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
@@ -99,6 +101,49 @@ export const LI_REST: SandboxAuthSpec<LiMember> = {
     if (req.header('x-restli-protocol-version') !== '2.0.0')
       throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
   },
+};
+
+const ACCESS_TTL = 60 * 24 * 3600;
+const REFRESH_TTL = 365 * 24 * 3600;
+
+/** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
+export const LINKEDIN_LOGIN: SandboxLogin = {
+  network: 'linkedin',
+  appLabel: 'LinkedIn app',
+  authorize: 'oauth/v2/authorization',
+  tokens: [
+    {
+      method: 'POST',
+      path: 'oauth/v2/accessToken',
+      answer: async (oauth, body) => {
+        const { grant, refreshing } = await oauth.tokenGrant('linkedin', body, {
+          invalidClient: () => oauthError(401, 'invalid_client', 'Client authentication failed'),
+          unsupportedGrant: () => oauthError(400, 'unsupported_grant_type', 'The grant_type is not supported'),
+          invalidGrant: (refreshingGrant) =>
+            oauthError(
+              400,
+              'invalid_request',
+              refreshingGrant
+                ? 'The provided refresh token is invalid'
+                : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+            ),
+        });
+        const refreshToken = refreshing ? qs(body.refresh_token) : null;
+        const issued = await oauth.issueTokens(grant, {
+          accessTtlSeconds: ACCESS_TTL,
+          ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }),
+          prefix: 'AQ',
+        });
+        return {
+          access_token: issued.accessToken,
+          expires_in: ACCESS_TTL,
+          refresh_token: refreshToken ?? issued.refreshToken,
+          refresh_token_expires_in: REFRESH_TTL,
+          scope: grant.scopes.join(','),
+        };
+      },
+    },
+  ],
 };
 
 /** LinkedIn's answers to the magic words. */

@@ -1,14 +1,9 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { LinkedInAdapter, LINKEDIN_CAPS } from './linkedin.adapter';
-import { LinkedInSandboxController } from './linkedin-sandbox.controller';
-import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.controller';
-import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
-import { LinkedInSandbox } from './linkedin-sandbox.service';
-
-const controllers = [LinkedInSandboxController, LinkedInSandboxMediaController, LinkedInSandboxAnalyticsController];
+import { LINKEDIN_SIMULATOR } from './linkedin-sandbox.controller';
 
 export const linkedinNetwork: NetworkDefinition<'linkedin'> = defineNetwork('linkedin', LinkedInAdapter, {
   configKeys: { clientId: 'LINKEDIN_CLIENT_ID', clientSecret: 'LINKEDIN_CLIENT_SECRET' },
   caps: LINKEDIN_CAPS,
-  simulator: { controllers, providers: [LinkedInSandbox] },
+  simulator: LINKEDIN_SIMULATOR,
 });

@@ -1,27 +1,27 @@
-import { Body, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Header, Param, Query } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import {
   graphDays,
   graphFail,
-  GraphToken,
   graphNotFound,
   lifetimeInsights,
-  longLivedToken,
-  oauthFail,
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { MetaContainers, SandboxMedia } from '../kit/sandbox/meta-containers';
+import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
-import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxOAuth, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
-import { THREADS_CONTAINERS as TH, ThreadsSandbox, threadsUserInsights } from './threads-sandbox.service';
-import { firstCapLimit } from '../kit/caps';
-import { threadsNetwork } from './threads.network';
+import {
+  THREADS_CONTAINERS as TH,
+  THREADS_LOGIN,
+  ThreadsSandbox,
+  threadsUser,
+  threadsUserInsights,
+} from './threads-sandbox.service';
 
 const NET = 'threads';
 const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
@@ -32,50 +32,13 @@ export class ThreadsSandboxController {
   constructor(
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
-    private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
-    private readonly store: SandboxStore,
+    private readonly caps: SandboxCaps,
   ) {}
-
-  @Get('oauth/authorize')
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.oauth.authorizeQuery(q, { network: NET, appLabel: 'Threads app', pkce: false }, res);
-  }
-
-  /** code → short-lived token (1 h) and the user id. */
-  /** The network's publishing cap (its definition's, NETWORK_CAPS applied): media_publish refuses past it. */
-  private dailyQuota(): number {
-    return firstCapLimit(threadsNetwork, this.config.networkCaps);
-  }
-
-  @Post('oauth/access_token')
-  async token(@Body() b: Q): Promise<{ access_token: string; user_id: string }> {
-    if (!b.client_id || !b.client_secret)
-      throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
-    if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
-    const grant = await this.oauth
-      .redeemCode(NET, { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
-      .catch(oauthFail);
-    const t = await this.oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
-    return { access_token: t.accessToken, user_id: (await this.threads.userOf(grant)).id };
-  }
-
-  @Get('access_token')
-  exchange(@Query() q: Q): Promise<GraphToken> {
-    if (q.grant_type !== 'th_exchange_token' || !q.client_secret)
-      throw graphFail('Invalid grant_type or missing client_secret.', { code: 100 });
-    return longLivedToken(this.oauth, NET, q.access_token, 'THsbxL');
-  }
-
-  @Get('refresh_access_token')
-  refresh(@Query() q: Q): Promise<GraphToken> {
-    if (q.grant_type !== 'th_refresh_token') throw graphFail('Invalid grant_type.', { code: 100 });
-    return longLivedToken(this.oauth, NET, q.access_token, 'THsbxL');
-  }
 
   @Get('v1.0/me')
   async me(@SandboxToken(NET) token: TokenInfo): Promise<unknown> {
-    const user = await this.threads.userOf(token.grant);
+    const user = await threadsUser(this.threads.store, token.grant);
     return {
       id: user.id,
       username: user.username,
@@ -84,55 +47,10 @@ export class ThreadsSandboxController {
     };
   }
 
-  /** Creates a container: TEXT, IMAGE (image_url), VIDEO (video_url) or CAROUSEL (children). */
-  @Post('v1.0/:userId/threads')
-  async createContainer(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('userId') userId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const user = await this.threads.authorize(userId, token);
-    if (!body.reply_to_id) return this.containers.createFrom(TH, user.id, body);
-    // A reply: the sandbox user may reply to their own threads (the owner's permission).
-    const root = await this.containers.media(NET, body.reply_to_id);
-    if (!root || root.ownerId !== user.id)
-      throw graphFail('Invalid parameter: reply_to_id', { code: 100, type: 'THApiException' });
-    const created = await this.containers.createFrom(TH, user.id, body);
-    await this.store.put([NET, 'reply-to', created.id], root.id);
-    return created;
-  }
-
-  @Post('v1.0/:userId/threads_publish')
-  async publish(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('userId') userId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const user = await this.threads.authorize(userId, token);
-    const permalinkBase = `${this.config.publicBaseUrl}/sandbox/threads/www/@${user.username}/post`;
-    const replyTo = body.creation_id ? await this.store.get<string>([NET, 'reply-to', body.creation_id]) : null;
-    if (!replyTo) return this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase, this.dailyQuota());
-    // A reply (a first comment): its own magic word; no post quota, no post magic words.
-    const c = await this.containers.get(NET, body.creation_id ?? '');
-    const refused = commentRefusal(NET, c?.text ?? '');
-    if (refused) throw graphFail(refused, { code: 100, type: 'THApiException' });
-    const reply = await this.containers.publishFrom(TH, user.id, body.creation_id, permalinkBase, this.dailyQuota(), {
-      reply: true,
-    });
-    await addOwnComment(this.store, NET, replyTo, { id: user.id, name: user.username }, c?.text ?? '', reply.id);
-    return reply;
-  }
-
-  @Get('v1.0/:userId/threads')
-  async list(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string, @Query() q: Q): Promise<unknown> {
-    const user = await this.threads.authorize(userId, token);
-    return this.containers.listPage(NET, user.id, q.limit, (m) => this.view(m, user.username));
-  }
-
   @Get('v1.0/:userId/threads_publishing_limit')
   async limit(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string): Promise<unknown> {
     const user = await this.threads.authorize(userId, token);
-    return this.containers.publishingLimit(NET, user.id, this.dailyQuota());
+    return this.containers.publishingLimit(NET, user.id, this.caps.limit(NET));
   }
 
   @Get('v1.0/:userId/threads_insights')
@@ -173,8 +91,7 @@ export class ThreadsSandboxController {
     }
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'THApiException', '');
-    const user = await this.threads.authorize(media.ownerId, token);
-    return this.view(media, user.username);
+    return TH.view(media, await this.threads.authorize(media.ownerId, token));
   }
 
   /** What a permalink opens: a tiny page showing the post. */
@@ -184,17 +101,10 @@ export class ThreadsSandboxController {
     const media = await this.containers.media(NET, id);
     return permalinkPage('Threads', media && { ...media, time: media.timestamp });
   }
-
-  private view(m: SandboxMedia, username: string): Record<string, unknown> {
-    return {
-      id: m.id,
-      media_product_type: 'THREADS',
-      media_type: m.mediaType,
-      text: m.text,
-      permalink: m.permalink,
-      timestamp: m.timestamp,
-      username,
-      ...(m.mediaUrls[0] ? { media_url: m.mediaUrls[0] } : {}),
-    };
-  }
 }
+
+/** The Threads simulator: its login, its own routes, and the kit's container routes (create, publish, list). */
+export const THREADS_SIMULATOR = {
+  controllers: [LoginRoutes(THREADS_LOGIN), ThreadsSandboxController, ContainerRoutes(TH, ThreadsSandbox)],
+  providers: [ThreadsSandbox],
+};

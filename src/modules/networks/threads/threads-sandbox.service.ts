@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { addDays } from '../kit/days';
-import { graphFail, GraphErrorSpec, graphMagicErrors, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
+import {
+  graphFail,
+  GraphErrorSpec,
+  graphMagicErrors,
+  longLivedToken,
+  oauthFail,
+  ownedObject,
+  ownObjects,
+} from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -22,12 +31,28 @@ const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
 /** Threads' container API: its names, limits (THREADS_RULES) and error wording. */
 export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
+  routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish' },
+  permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
+  view: (m, user) => ({
+    id: m.id,
+    media_product_type: 'THREADS',
+    media_type: m.mediaType,
+    text: m.text,
+    permalink: m.permalink,
+    timestamp: m.timestamp,
+    username: user.username,
+    ...(m.mediaUrls[0] ? { media_url: m.mediaUrls[0] } : {}),
+  }),
   rules: THREADS_RULES,
   textField: 'text',
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
   otherType: () => thFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }),
   review: false,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
+  replies: {
+    invalidTarget: () => thFail('Invalid parameter: reply_to_id', { code: 100 }),
+    refused: (message) => thFail(message, { code: 100 }),
+  },
   magic: graphMagicErrors('THApiException'),
   errors: {
     textTooLong: () => thFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }),
@@ -49,29 +74,73 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   },
 };
 
+/** Threads' login: no PKCE; code → short-lived token (1 h) and the user id; long-lived tokens (60 d) refresh. */
+export const THREADS_LOGIN: SandboxLogin = {
+  network: 'threads',
+  appLabel: 'Threads app',
+  pkce: false,
+  authorize: 'oauth/authorize',
+  tokens: [
+    {
+      method: 'POST',
+      path: 'oauth/access_token',
+      status: 201,
+      answer: async (oauth, b) => {
+        if (!b.client_id || !b.client_secret)
+          throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+        if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
+        const grant = await oauth
+          .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
+          .catch(oauthFail);
+        const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
+        return { access_token: t.accessToken, user_id: (await threadsUser(oauth.store, grant)).id };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'access_token',
+      answer: (oauth, q) => {
+        if (q.grant_type !== 'th_exchange_token' || !q.client_secret)
+          throw graphFail('Invalid grant_type or missing client_secret.', { code: 100 });
+        return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');
+      },
+    },
+    {
+      method: 'GET',
+      path: 'refresh_access_token',
+      answer: (oauth, q) => {
+        if (q.grant_type !== 'th_refresh_token') throw graphFail('Invalid grant_type.', { code: 100 });
+        return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');
+      },
+    },
+  ],
+};
+
+/** A grant's Threads profile (new for every grant). */
+export async function threadsUser(store: SandboxStore, grant: SandboxGrant): Promise<ThreadsUser> {
+  const suffix = grant.userId.slice(-4);
+  const [user] = await ownObjects(store, 'threads', grant.userId, () => [
+    {
+      id: sandboxNumericId(),
+      username: `sandbox_threads_${suffix}`,
+      name: `Sandbox Threads ${suffix}`,
+      ownerUserId: grant.userId,
+    },
+  ]);
+  return user;
+}
+
 @Injectable()
 export class ThreadsSandbox {
-  constructor(private readonly store: SandboxStore) {}
-
-  async userOf(grant: SandboxGrant): Promise<ThreadsUser> {
-    const suffix = grant.userId.slice(-4);
-    const [user] = await ownObjects(this.store, 'threads', grant.userId, () => [
-      {
-        id: sandboxNumericId(),
-        username: `sandbox_threads_${suffix}`,
-        name: `Sandbox Threads ${suffix}`,
-        ownerUserId: grant.userId,
-      },
-    ]);
-    return user;
-  }
+  constructor(readonly store: SandboxStore) {}
 
   /** The profile a token may act for ('me' = the token's own). */
   authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
-    return id === 'me' ? this.userOf(token.grant) : ownedObject(this.store, 'threads', id, token, 'THApiException');
+    return id === 'me'
+      ? threadsUser(this.store, token.grant)
+      : ownedObject(this.store, 'threads', id, token, 'THApiException');
   }
 }
-
 /** threads_insights over `days`: views as a daily series, the rest as totals (like the real API). */
 export function threadsUserInsights(userId: string, days: string[], names: string[]): unknown[] {
   const metrics = days.map((d) => dailyAccountMetrics(userId, d));

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
 import { enforceMagicWords, parseMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
-import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 import {
@@ -18,11 +18,9 @@ import {
   ttOk,
   ttOkText,
   TT_PRIVACY_OPTIONS,
-  openIdOf,
+  TIKTOK_LOGIN,
 } from './tiktok-sandbox.service';
-
-const ACCESS_TTL = 86_400;
-const REFRESH_TTL = 365 * 86_400;
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
@@ -35,43 +33,6 @@ export class TikTokSandboxController {
     private readonly tt: TikTokSandbox,
     private readonly config: AppConfig,
   ) {}
-
-  @Get('v2/auth/authorize')
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.tt.oauth.authorizeQuery(
-      q,
-      { network: 'tiktok', appLabel: 'TikTok app', clientIdParam: 'client_key' },
-      res,
-    );
-  }
-
-  @Post('v2/oauth/token')
-  @HttpCode(200)
-  async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    const fail = (error: string, description: string) =>
-      new SandboxHttpError(400, { error, error_description: description, log_id: `${Date.now()}SANDBOX` });
-    const { grant } = await this.tt.oauth.tokenGrant('tiktok', body, {
-      clientIdParam: 'client_key',
-      invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
-      unsupportedGrant: () => fail('invalid_request', 'The request parameters are malformed.'),
-      invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
-    });
-    // Refresh tokens rotate: every refresh answers with a new one.
-    const t = await this.tt.oauth.issueTokens(grant, {
-      accessTtlSeconds: ACCESS_TTL,
-      refreshTtlSeconds: REFRESH_TTL,
-      prefix: 'act.',
-    });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      open_id: openIdOf(grant.userId),
-      refresh_expires_in: REFRESH_TTL,
-      refresh_token: t.refreshToken,
-      scope: grant.scopes.join(','),
-      token_type: 'Bearer',
-    };
-  }
 
   @Get('v2/user/info')
   async userInfo(@Query('fields') fields: string, @SandboxAuth(TT_CREATOR()) c: TtCreator): Promise<unknown> {
@@ -281,3 +242,9 @@ function pickFields(v: TtVideo, fields: string): Record<string, unknown> {
     .filter((f) => f in all);
   return Object.fromEntries((wanted.length ? wanted : ['id']).map((f) => [f, all[f]]));
 }
+
+/** The TikTok simulator: its login and its API routes. */
+export const TIKTOK_SIMULATOR = {
+  controllers: [LoginRoutes(TIKTOK_LOGIN), TikTokSandboxController],
+  providers: [TikTokSandbox],
+};

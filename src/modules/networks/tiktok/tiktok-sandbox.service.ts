@@ -4,7 +4,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated TikTok (creators, publishes, videos). */
@@ -85,6 +86,47 @@ export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
     };
   },
 });
+
+const ACCESS_TTL = 86_400;
+const REFRESH_TTL = 365 * 86_400;
+
+/** TikTok Login Kit (OAuth v2, client_key); refresh tokens rotate: every refresh answers with a new one. */
+export const TIKTOK_LOGIN: SandboxLogin = {
+  network: 'tiktok',
+  appLabel: 'TikTok app',
+  clientIdParam: 'client_key',
+  authorize: 'v2/auth/authorize',
+  tokens: [
+    {
+      method: 'POST',
+      path: 'v2/oauth/token',
+      answer: async (oauth, body) => {
+        const fail = (error: string, description: string) =>
+          oauthError(400, error, description, { log_id: `${Date.now()}SANDBOX` });
+        const { grant } = await oauth.tokenGrant('tiktok', body, {
+          clientIdParam: 'client_key',
+          invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
+          unsupportedGrant: () => fail('invalid_request', 'The request parameters are malformed.'),
+          invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
+        });
+        const t = await oauth.issueTokens(grant, {
+          accessTtlSeconds: ACCESS_TTL,
+          refreshTtlSeconds: REFRESH_TTL,
+          prefix: 'act.',
+        });
+        return {
+          access_token: t.accessToken,
+          expires_in: ACCESS_TTL,
+          open_id: openIdOf(grant.userId),
+          refresh_expires_in: REFRESH_TTL,
+          refresh_token: t.refreshToken,
+          scope: grant.scopes.join(','),
+          token_type: 'Bearer',
+        };
+      },
+    },
+  ],
+};
 
 /** TikTok's answers to the magic words (init errors of the Content Posting API). */
 export const TT_MAGIC: MagicErrors = {

@@ -1,10 +1,9 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { TikTokAdapter, TIKTOK_CAPS } from './tiktok.adapter';
-import { TikTokSandboxController } from './tiktok-sandbox.controller';
-import { TikTokSandbox } from './tiktok-sandbox.service';
+import { TIKTOK_SIMULATOR } from './tiktok-sandbox.controller';
 
 export const tiktokNetwork: NetworkDefinition<'tiktok'> = defineNetwork('tiktok', TikTokAdapter, {
   configKeys: { clientId: 'TIKTOK_CLIENT_KEY', clientSecret: 'TIKTOK_CLIENT_SECRET' },
   caps: TIKTOK_CAPS,
-  simulator: { controllers: [TikTokSandboxController], providers: [TikTokSandbox] },
+  simulator: TIKTOK_SIMULATOR,
 });

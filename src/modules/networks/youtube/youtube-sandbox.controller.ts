@@ -1,9 +1,9 @@
-import { Body, Get, Headers, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, Headers, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
-import { SandboxController, SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import {
   etag,
@@ -17,10 +17,12 @@ import {
   YT_DESCRIPTION_BYTES,
   YT_PRIVACY,
   YT_TITLE_LIMIT,
+  YOUTUBE_LOGIN,
 } from './youtube-sandbox.service';
+import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
+import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 
 type H = Record<string, string | undefined>;
-const ACCESS_TTL = 3599;
 
 /**
  * Simulated Google OAuth and YouTube Data API v3: channels?mine=true and the resumable upload
@@ -29,43 +31,6 @@ const ACCESS_TTL = 3599;
 @SandboxController('youtube')
 export class YouTubeSandboxController {
   constructor(private readonly yt: YouTubeSandbox) {}
-
-  @Get('o/oauth2/v2/auth')
-  authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-    return this.yt.oauth.authorizeQuery(q, { network: 'youtube', appLabel: 'Google app', scopeSeparator: /\s+/ }, res);
-  }
-
-  /** oauth2.googleapis.com/token: authorization_code (with a refresh token that does not expire) and refresh_token. */
-  @Post('token')
-  @HttpCode(200)
-  async token(@Body() body: Q): Promise<Record<string, unknown>> {
-    const { grant, refreshing } = await this.yt.oauth.tokenGrant('youtube', body, {
-      invalidClient: () =>
-        new SandboxHttpError(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' }),
-      unsupportedGrant: () =>
-        new SandboxHttpError(400, {
-          error: 'unsupported_grant_type',
-          error_description: `Invalid grant_type: ${qs(body.grant_type)}`,
-        }),
-      invalidGrant: (refreshingGrant) =>
-        new SandboxHttpError(400, {
-          error: 'invalid_grant',
-          error_description: refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.',
-        }),
-    });
-    const t = await this.yt.oauth.issueTokens(grant, {
-      accessTtlSeconds: ACCESS_TTL,
-      ...(refreshing ? {} : { refreshTtlSeconds: null }),
-      prefix: 'ya29.',
-    });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      ...(refreshing ? {} : { refresh_token: t.refreshToken }),
-      scope: grant.scopes.join(' '),
-      token_type: 'Bearer',
-    };
-  }
 
   @Get('youtube/v3/channels')
   async channels(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
@@ -263,3 +228,9 @@ export class YouTubeSandboxController {
     return id;
   }
 }
+
+/** The YouTube simulator: its login and its API routes. */
+export const YOUTUBE_SIMULATOR = {
+  controllers: [LoginRoutes(YOUTUBE_LOGIN), YouTubeSandboxController, YouTubeSandboxDataController],
+  providers: [YouTubeSandbox],
+};

@@ -5,7 +5,9 @@ import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import type { MagicErrors } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import { SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { qs } from '../kit/sandbox/sandbox-request';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated YouTube (channels, resumable upload sessions, videos). */
@@ -65,6 +67,47 @@ export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
       'UNAUTHENTICATED',
     ),
   caller: (info) => channelOf(info.grant.userId),
+};
+
+const ACCESS_TTL = 3599;
+
+/** Google OAuth: authorization_code (with a refresh token that does not expire) and refresh_token. */
+export const YOUTUBE_LOGIN: SandboxLogin = {
+  network: 'youtube',
+  appLabel: 'Google app',
+  scopeSeparator: /\s+/,
+  authorize: 'o/oauth2/v2/auth',
+  tokens: [
+    {
+      method: 'POST',
+      path: 'token',
+      answer: async (oauth, body) => {
+        const { grant, refreshing } = await oauth.tokenGrant('youtube', body, {
+          invalidClient: () => oauthError(401, 'invalid_client', 'The OAuth client was not found.'),
+          unsupportedGrant: () =>
+            oauthError(400, 'unsupported_grant_type', `Invalid grant_type: ${qs(body.grant_type)}`),
+          invalidGrant: (refreshingGrant) =>
+            oauthError(
+              400,
+              'invalid_grant',
+              refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.',
+            ),
+        });
+        const t = await oauth.issueTokens(grant, {
+          accessTtlSeconds: ACCESS_TTL,
+          ...(refreshing ? {} : { refreshTtlSeconds: null }),
+          prefix: 'ya29.',
+        });
+        return {
+          access_token: t.accessToken,
+          expires_in: ACCESS_TTL,
+          ...(refreshing ? {} : { refresh_token: t.refreshToken }),
+          scope: grant.scopes.join(' '),
+          token_type: 'Bearer',
+        };
+      },
+    },
+  ],
 };
 
 /** Google's answers to the magic words (the quota error carries no Retry-After, as on YouTube). */

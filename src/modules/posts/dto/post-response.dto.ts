@@ -169,6 +169,13 @@ export class PostValidationErrorDto {
   platform: string | null;
   /** The request field at fault, e.g. content.videoUrl. */
   field: string;
+  /**
+   * Set on the error of a target that would exceed its network's publishing cap
+   * (GET /v1/accounts/{id}/limits): `daily_post_limit`, the spec's code for a cap reached.
+   * The message names the account, the limit and when it resets.
+   */
+  @ApiProperty({ required: false, enum: ['daily_post_limit'] })
+  code?: string;
   message: string;
 }
 

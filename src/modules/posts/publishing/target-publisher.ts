@@ -14,6 +14,7 @@ import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
+import { capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
 import { composePublishContent } from './compose-content';
 import { NetworkConcurrency, sleep } from './network-concurrency';
 import {
@@ -50,6 +51,7 @@ export class TargetPublisher {
     private readonly credentials: AccountCredentialsService,
     private readonly concurrency: NetworkConcurrency,
     private readonly config: AppConfig,
+    private readonly caps: PublishingCapsService,
   ) {}
 
   /** Tests shorten the in-attempt backoff. */
@@ -91,6 +93,17 @@ export class TargetPublisher {
         : this.fail(target, 'network_error', message);
     }
     const content = composePublishContent(post, target);
+
+    if (target.status === 'pending' && Object.keys(target.publishState).length === 0) {
+      // A fresh send over its network's cap would only earn the network's refusal: fail it here.
+      const over = await this.caps.exceeded({ id: target.accountId, platform: target.platform });
+      if (over)
+        return this.fail(
+          target,
+          'network_rate_limited',
+          `Not sent: ${capMessage({ id: target.accountId, platform: target.platform }, over)}`,
+        );
+    }
 
     const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
     if (!account.ok) {

@@ -25,6 +25,7 @@ import { PostTransitions } from './post-transitions';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
 import { PostingQueueService } from '../queue/posting-queue.service';
+import { capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
 import { ActiveAccount, PostsRepository } from './posts.repository';
 import type { EffectivePolicy } from '@/modules/policy/policy.service';
 
@@ -74,6 +75,7 @@ export class PostsCreateService {
     private readonly outbox: OutboxService,
     private readonly queue: PostsQueueService,
     private readonly postingQueue: PostingQueueService,
+    private readonly caps: PublishingCapsService,
   ) {}
 
   /**
@@ -211,7 +213,8 @@ export class PostsCreateService {
   async validate(auth: AuthContext, dto: ValidatePostDto): Promise<PostValidationDto> {
     const req = normaliseCreate(dto);
     const policy = await this.policies.effective(auth.profileId);
-    if (req.scheduledAt !== null) parseScheduledAt(req.scheduledAt, new Date(), policy.maxScheduleDaysAhead);
+    const scheduledAt =
+      req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, new Date(), policy.maxScheduleDaysAhead) : null;
     const selection = selectTargets(
       req.accountIds,
       await this.repo.activeAccounts(this.ds.manager, auth),
@@ -232,6 +235,18 @@ export class PostsCreateService {
         field: blocked.field,
         message: `Contains the blocked term '${blocked.term}', which this profile's policy does not allow.`,
       });
+    for (const account of selection.chosen) {
+      // The cap at the time the post would go out: now, or its scheduledAt.
+      const over = await this.caps.exceeded(account, scheduledAt ?? new Date());
+      if (over)
+        errors.push({
+          accountId: account.id,
+          platform: account.platform,
+          field: req.accountField,
+          code: 'daily_post_limit',
+          message: capMessage(account, over),
+        });
+    }
     return { valid: errors.length === 0, errors };
   }
 }

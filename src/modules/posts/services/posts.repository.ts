@@ -4,7 +4,7 @@ import type { AuthContext } from '@/common/auth/auth-context';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
-import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
+import { AccountsService, ActiveAccount } from '@/modules/accounts/accounts.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
@@ -18,12 +18,15 @@ export interface PostFilters {
   platform?: PlatformName;
 }
 
-export type ActiveAccount = Pick<SocialAccountEntity, 'id' | 'platform' | 'name'>;
+export type { ActiveAccount };
 
 /** The posts module's queries; every read by id is scoped to the caller's profile. */
 @Injectable()
 export class PostsRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly accounts: AccountsService,
+  ) {}
 
   /**
    * A post of the caller's profile that the key may see (post-scope.ts), optionally locked FOR
@@ -121,21 +124,27 @@ export class PostsRepository {
     return this.ds.getRepository(PostHistoryEntity).find({ where: { postId }, order: { at: 'ASC' } });
   }
 
-  /** The profile's accounts that can publish now. */
-  async activeAccounts(
-    m: EntityManager,
-    auth: Pick<AuthContext, 'workspaceId' | 'profileId'>,
-  ): Promise<ActiveAccount[]> {
-    return m.find(SocialAccountEntity, {
-      select: { id: true, platform: true, name: true },
-      where: { workspaceId: auth.workspaceId, profileId: auth.profileId, status: 'active' },
-      order: { connectedAt: 'ASC', id: 'ASC' },
+  /** The profile's accounts that can publish now (the accounts module's). */
+  activeAccounts(m: EntityManager, auth: Pick<AuthContext, 'workspaceId' | 'profileId'>): Promise<ActiveAccount[]> {
+    return this.accounts.active(m, auth);
+  }
+
+  /** The post's published targets the key may see (or only `accountId`'s), oldest first. */
+  publishedTargetsOfPost(
+    auth: Pick<AuthContext, 'profileId' | 'accountIds'>,
+    postId: string,
+    accountId?: string,
+  ): Promise<PostTargetEntity[]> {
+    const account = accountId ?? (auth.accountIds ? In(auth.accountIds) : undefined);
+    return this.ds.manager.find(PostTargetEntity, {
+      where: { postId, profileId: auth.profileId, status: 'success', ...(account ? { accountId: account } : {}) },
+      order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
 
   /** An account's targets published since `since` (with their network id), newest first: what analytics and comment sync re-read. */
   async publishedTargetsOf(
-    account: Pick<SocialAccountEntity, 'id' | 'profileId'>,
+    account: { id: string; profileId: string },
     since: Date,
     limit: number,
   ): Promise<PostTargetEntity[]> {

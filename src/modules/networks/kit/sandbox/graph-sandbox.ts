@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { SandboxAuth } from './sandbox-auth';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { SandboxHttpError } from './sandbox-http';
+import type { SandboxLogin } from './sandbox-login';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
 import type { SandboxStore } from './sandbox-store';
 import { addDays } from '../days';
@@ -129,7 +130,7 @@ export async function longLivedToken(
  * Facebook Login's GET oauth/access_token (Facebook, Instagram): a code → a short-lived user
  * token (1 h); grant_type=fb_exchange_token → a long-lived one. `prefixes` start the tokens.
  */
-export async function facebookLoginToken(
+async function facebookLoginToken(
   oauth: SandboxOAuth,
   network: string,
   q: Record<string, string | undefined>,
@@ -147,6 +148,27 @@ export async function facebookLoginToken(
     .catch(oauthFail);
   const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+}
+
+/** Facebook Login (Facebook, Instagram): the OAuth dialog and GET oauth/access_token. */
+export function facebookLogin(
+  network: string,
+  appLabel: string,
+  version: string,
+  prefixes: { short: string; long: string },
+): SandboxLogin {
+  return {
+    network,
+    appLabel,
+    authorize: `${version}/dialog/oauth`,
+    tokens: [
+      {
+        method: 'GET',
+        path: `${version}/oauth/access_token`,
+        answer: (oauth, q) => facebookLoginToken(oauth, network, q, prefixes),
+      },
+    ],
+  };
 }
 
 /** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */

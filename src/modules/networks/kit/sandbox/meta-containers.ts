@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Body, Get, Inject, Injectable, Param, Post, Query, Type } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphTime, numericId } from './graph-sandbox';
+import { graphTime, numericId, SandboxToken } from './graph-sandbox';
+import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
-import type { SandboxHttpError } from './sandbox-http';
+import { SandboxController, type SandboxHttpError } from './sandbox-http';
+import { SandboxCaps } from './sandbox-caps';
 import { SandboxMediaFetch } from './sandbox-media';
+import type { TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
@@ -49,8 +52,25 @@ export interface SandboxMedia {
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
 /** What differs between Instagram's and Threads' container APIs. */
+/** Who posts through containers: an Instagram account, a Threads profile. */
+export interface ContainerOwner {
+  id: string;
+  username: string;
+}
+
+/** A network's owners: the one a token may act for, by id (Graph's errors otherwise). */
+export interface ContainerOwners {
+  authorize(id: string, token: TokenInfo): Promise<ContainerOwner>;
+}
+
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
+  /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists) and `…/${publish}`. */
+  routes: { version: string; collection: string; publish: string };
+  /** Where an owner's published posts live (their permalinks add the post id). */
+  permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
+  /** A published post as the network renders it. */
+  view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** maxText, carousel bounds (images.carouselMin..images.max), hashtags. */
   rules: ContentRules;
   /** The form field of the text (caption, text). */
@@ -63,6 +83,8 @@ export interface ContainerDialect {
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
+  /** Replies (Threads): a container with reply_to_id publishes as a comment on the owner's own post. */
+  replies?: { invalidTarget: () => SandboxHttpError; refused: (message: string) => SandboxHttpError };
   errors: {
     /** Instagram refuses a missing image_url/video_url up front; else the download fails. */
     missingUrl?: (field: string) => SandboxHttpError;
@@ -93,7 +115,7 @@ export class MetaContainers {
     private readonly config: AppConfig,
   ) {}
 
-  /** POST /{owner}/media (Instagram), /{owner}/threads (Threads): a new container's id. */
+  /** A new container's id (the create route). */
   async createFrom(d: ContainerDialect, ownerId: string, body: Q): Promise<{ id: string }> {
     const text = body[d.textField] ?? '';
     if (codePoints(text) > d.rules.maxText) throw d.errors.textTooLong();
@@ -149,10 +171,7 @@ export class MetaContainers {
     }
   }
 
-  /**
-   * POST /{owner}/media_publish, /{owner}/threads_publish: a FINISHED container becomes a post,
-   * unless the owner published `dailyQuota` posts in the last 24 h (the network definition's cap).
-   */
+  /** A FINISHED container becomes a post (the publish route), unless the owner reached `dailyQuota` in 24 h. */
   async publishFrom(
     d: ContainerDialect,
     ownerId: string,
@@ -173,7 +192,7 @@ export class MetaContainers {
       const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(this.store, attempt, d.magic);
     }
-    return { id: (await this.publish(d.network, c, permalinkBase)).id };
+    return { id: (await this.publish(d.network, c, permalinkBase, opts.reply)).id };
   }
 
   private async create(
@@ -208,7 +227,8 @@ export class MetaContainers {
     return this.store.update<SandboxContainer>([network, 'container', id], (c) => ({ ...c, polls: c.polls + 1 }));
   }
 
-  async publish(network: string, c: SandboxContainer, permalinkBase: string): Promise<SandboxMedia> {
+  /** A reply is a media object of its own, but not one of the owner's posts and not on the post quota. */
+  async publish(network: string, c: SandboxContainer, permalinkBase: string, reply = false): Promise<SandboxMedia> {
     const id = numericId();
     const media: SandboxMedia = {
       id,
@@ -221,21 +241,11 @@ export class MetaContainers {
       extra: c.extra,
     };
     await this.store.put([network, 'media', id], media);
-    await this.store.push([network, 'owner', c.ownerId, 'media'], id);
     await this.store.update<SandboxContainer>([network, 'container', c.id], (x) => ({ ...x, mediaId: id }));
+    if (reply) return media;
+    await this.store.push([network, 'owner', c.ownerId, 'media'], id);
     await this.store.incr([network, 'owner', c.ownerId, 'published', new Date().toISOString().slice(0, 13)], 26 * 3600);
     return media;
-  }
-
-  /** GET /{owner}/media, /{owner}/threads: the owner's newest posts. */
-  async listPage(
-    network: string,
-    ownerId: string,
-    limit: string | undefined,
-    view: (m: SandboxMedia) => unknown,
-  ): Promise<unknown> {
-    const media = await this.recent(network, ownerId, Math.min(Number(limit) || 25, 100));
-    return { data: media.map(view), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
   }
 
   async media(network: string, id: string): Promise<SandboxMedia | null> {
@@ -274,4 +284,71 @@ export class MetaContainers {
       ],
     };
   }
+}
+
+/**
+ * The container routes of a network, on its dialect and its owners: POST …/:owner/<collection>
+ * creates a container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts.
+ */
+export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwners>): Type {
+  const { version, collection, publish } = d.routes;
+
+  @SandboxController(d.network)
+  class Routes {
+    constructor(
+      private readonly containers: MetaContainers,
+      @Inject(owners) private readonly owners: ContainerOwners,
+      private readonly config: AppConfig,
+      private readonly store: SandboxStore,
+      private readonly caps: SandboxCaps,
+    ) {}
+
+    @Post(`${version}/:owner/${collection}`)
+    async create(
+      @SandboxToken(d.network) token: TokenInfo,
+      @Param('owner') id: string,
+      @Body() body: Q,
+    ): Promise<{ id: string }> {
+      const owner = await this.owners.authorize(id, token);
+      if (!d.replies || !body.reply_to_id) return this.containers.createFrom(d, owner.id, body);
+      // A reply: the sandbox user may reply to their own posts (the owner's permission).
+      const root = await this.containers.media(d.network, body.reply_to_id);
+      if (!root || root.ownerId !== owner.id) throw d.replies.invalidTarget();
+      const created = await this.containers.createFrom(d, owner.id, body);
+      await this.store.put([d.network, 'reply-to', created.id], root.id);
+      return created;
+    }
+
+    @Post(`${version}/:owner/${publish}`)
+    async publish(
+      @SandboxToken(d.network) token: TokenInfo,
+      @Param('owner') id: string,
+      @Body() body: Q,
+    ): Promise<{ id: string }> {
+      const owner = await this.owners.authorize(id, token);
+      const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
+      const replyTo =
+        d.replies && body.creation_id ? await this.store.get<string>([d.network, 'reply-to', body.creation_id]) : null;
+      const cap = this.caps.limit(d.network);
+      if (!d.replies || !replyTo) return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap);
+      // A reply (a first comment): its own magic word; no post quota, no post magic words.
+      const c = await this.containers.get(d.network, body.creation_id ?? '');
+      const refused = commentRefusal(d.network, c?.text ?? '');
+      if (refused) throw d.replies.refused(refused);
+      const reply = await this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap, {
+        reply: true,
+      });
+      const author = { id: owner.id, name: owner.username };
+      await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
+      return reply;
+    }
+
+    @Get(`${version}/:owner/${collection}`)
+    async list(@SandboxToken(d.network) token: TokenInfo, @Param('owner') id: string, @Query() q: Q): Promise<unknown> {
+      const owner = await this.owners.authorize(id, token);
+      const media = await this.containers.recent(d.network, owner.id, Math.min(Number(q.limit) || 25, 100));
+      return { data: media.map((m) => d.view(m, owner)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
+    }
+  }
+  return Routes;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
 import { AppConfig } from '@/config/config';
+import { SandboxHttpError } from './sandbox-http';
 import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
@@ -87,6 +88,16 @@ export interface TokenGrantErrors {
   invalidGrant: (refreshing: boolean) => Error;
 }
 
+/** An RFC 6749 error answer: `{ error, error_description, ...extra }`. */
+export function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  extra: Record<string, string> = {},
+): SandboxHttpError {
+  return new SandboxHttpError(status, { error, error_description: description, ...extra });
+}
+
 export class SandboxOAuthError extends Error {
   constructor(
     readonly reason: OAuthFailure,
@@ -122,7 +133,8 @@ export function sandboxNumericId(): string {
 @Injectable()
 export class SandboxOAuth {
   constructor(
-    private readonly store: SandboxStore,
+    /** Where the grants live; a token endpoint may keep its network's per-user state there too. */
+    readonly store: SandboxStore,
     private readonly config: AppConfig,
   ) {}
 

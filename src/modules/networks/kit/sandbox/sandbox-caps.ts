@@ -1,0 +1,18 @@
+import { firstCapLimit, type PublishingCap } from '../caps';
+
+/**
+ * The publishing caps the simulators enforce: each network's definition's first cap, with the
+ * operator's NETWORK_CAPS applied (built by SandboxModule from NETWORKS).
+ */
+export class SandboxCaps {
+  constructor(
+    private readonly networks: readonly { name: string; caps: readonly PublishingCap[] }[],
+    private readonly overrides: Record<string, number>,
+  ) {}
+
+  limit(network: string): number {
+    const definition = this.networks.find((n) => n.name === network);
+    if (!definition) throw new Error(`${network} is not a network`);
+    return firstCapLimit(definition, this.overrides);
+  }
+}
