@@ -52,12 +52,6 @@ export default tseslint.config(
     },
   },
   {
-    // The one exception left (issue 10 item 3): auth still reads keys, profiles and workspaces
-    // itself; these lookups are to move behind an interface the tenancy modules provide.
-    files: ['src/common/auth/auth.module.ts', 'src/common/auth/auth.service.ts', 'src/common/auth/auth-context.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -16,6 +16,9 @@ const KNOWN: Record<string, string[]> = {
   // query (ORDER BY engagement … LIMIT over a join); splitting it needs the posts module to take
   // part in the ranking.
   'src/modules/analytics/analytics-history.service.ts': ['post_targets', 'posts'],
+  // Authentication reads the key and its workspace's plan in one query on every uncached request
+  // (the hot path); a second round trip through the workspaces module would cost every request.
+  'src/modules/keys/key-lookup.ts': ['workspaces'],
 };
 
 function filesUnder(dir: string): string[] {

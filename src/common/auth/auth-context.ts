@@ -1,5 +1,5 @@
 import type { Actor } from '../outbox/event.entity';
-import type { PlanName } from '@/modules/plans/plans';
+import type { PlanName } from './plan-name';
 
 /** Who is calling, resolved once per request by the auth guard and passed to every service call. */
 export interface AuthContext {

@@ -1,17 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { ApiKeyEntity } from '@/modules/keys/api-key.entity';
-import { ProfileEntity } from '@/modules/profiles/profile.entity';
-import { WorkspaceEntity } from '@/modules/workspaces/workspace.entity';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { hashApiKey, isWellFormedApiKey } from './api-key-secret';
 import { AuthCache } from './auth-cache';
+import { AuthKey, AuthenticatedKey, KEY_LOOKUP, KeyLookup, PROFILE_LOOKUP, ProfileLookup } from './auth-lookup';
 
-export interface AuthenticatedKey {
-  key: ApiKeyEntity;
-  workspace: WorkspaceEntity;
-}
+export type { AuthenticatedKey } from './auth-lookup';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,8 +15,8 @@ export function isUuid(value: unknown): value is string {
 @Injectable()
 export class AuthService {
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-    @InjectRepository(ProfileEntity) private readonly profiles: Repository<ProfileEntity>,
+    @Inject(KEY_LOOKUP) private readonly keys: KeyLookup,
+    @Inject(PROFILE_LOOKUP) private readonly profiles: ProfileLookup,
     private readonly cache: AuthCache,
   ) {}
 
@@ -37,7 +30,7 @@ export class AuthService {
     const hash = hashApiKey(raw);
     const found = await this.cache.get(
       `key:${hash}`,
-      () => this.load(hash),
+      () => this.keys.byHash(hash),
       (k) => k !== null,
     );
     if (!found || found.key.revokedAt) throw new ApiError('invalid_api_key');
@@ -47,29 +40,18 @@ export class AuthService {
       // Best effort and off the response path: a lost update only delays lastUsedAt. Noted on
       // the (possibly cached) object so that one update goes out per minute, not one per request.
       key.lastUsedAt = new Date();
-      void this.keys.update({ id: key.id }, { lastUsedAt: key.lastUsedAt }).catch(() => undefined);
+      void this.keys.touch(key.id, key.lastUsedAt).catch(() => undefined);
     }
     return found;
   }
 
-  private async load(hash: string): Promise<AuthenticatedKey | null> {
-    const key = await this.keys
-      .createQueryBuilder('k')
-      .innerJoinAndMapOne('k.workspace', WorkspaceEntity, 'w', 'w.id = k.workspace_id')
-      .where('k.key_hash = :hash', { hash })
-      .getOne();
-    if (!key) return null;
-    const { workspace, ...rest } = key as ApiKeyEntity & { workspace: WorkspaceEntity };
-    return { key: Object.assign(new ApiKeyEntity(), rest), workspace };
-  }
-
   /** True when the profile exists in the workspace (not deleted) and the key may reach it. */
-  async canReachProfile(key: ApiKeyEntity, profileId: string): Promise<boolean> {
+  async canReachProfile(key: AuthKey, profileId: string): Promise<boolean> {
     if (!isUuid(profileId)) return false;
     if (key.profileIds && !key.profileIds.includes(profileId)) return false;
     return this.cache.get(
       `profile:${key.workspaceId}:${profileId}`,
-      () => this.profiles.exists({ where: { id: profileId, workspaceId: key.workspaceId, deletedAt: IsNull() } }),
+      () => this.profiles.isLive(key.workspaceId, profileId),
       (exists) => exists,
     );
   }

@@ -1,6 +1,7 @@
 /** Plans are code-level configuration (decisions §3), not a billing system. */
-export type PlanName = 'trial' | 'starter' | 'pro' | 'enterprise';
-export const PLAN_NAMES: PlanName[] = ['trial', 'starter', 'pro', 'enterprise'];
+import type { PlanName } from '@/common/auth/plan-name';
+
+export { PLAN_NAMES, type PlanName } from '@/common/auth/plan-name';
 
 export type Feature = 'hosted_connect' | 'webhooks';
 export type Quota = 'posts_per_month' | 'profiles' | 'api_keys' | 'webhooks_per_profile';
