@@ -215,8 +215,10 @@ export class FacebookSandboxController {
     if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
     const refused = commentRefusal(NET, message);
     if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-    const comment = await addOwnComment(this.store, NET, id, { id: page.id, name: page.name }, message);
-    return { id: `${id.split('_').at(-1)}_${comment.id}` };
+    // Graph comment ids are `<post id>_<comment id>`.
+    const commentId = `${id.split('_').at(-1)}_${numericId()}`;
+    await addOwnComment(this.store, NET, id, { id: page.id, name: page.name }, message, commentId);
+    return { id: commentId };
   }
 
   @Get(`${V}/:id`)
