@@ -212,7 +212,8 @@ describe('network caps', () => {
     const adapter = (p: PlatformName): PlatformAdapter => t.app.get(PlatformRegistry).get(p);
     async function sandboxAccount(p: PlatformName): Promise<AccountCredentials> {
       const { tokens, accounts } = await connectSandbox(adapter(p));
-      const a = accounts[0]!;
+      const [a] = accounts;
+      if (!a) throw new Error(`the ${p} sandbox granted no account`);
       return {
         platformAccountId: a.platformAccountId,
         accessToken: a.tokens?.accessToken ?? tokens.accessToken,
