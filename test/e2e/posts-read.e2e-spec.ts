@@ -97,6 +97,7 @@ describe('reading posts', () => {
       videoUrl: VIDEO_CONTENT.videoUrl,
       platformCaptions: {},
       perAccount: { [yt.id]: { caption: 'Own caption' } },
+      firstComment: null,
       youtube: { title: 'A clip' },
     });
     expect(res.body.post.targets).toEqual([
@@ -111,6 +112,7 @@ describe('reading posts', () => {
         error: null,
         errorCategory: null,
         publishedAt: null,
+        firstComment: null,
       },
       expect.objectContaining({ accountId: yt.id, platform: 'youtube', pageName: yt.name }),
     ]);
