@@ -20,6 +20,17 @@ export interface PublishingCap {
   source: string;
 }
 
+/** A cap the network documents at `source`: of each connected account, or of the whole app. */
+export function cap(
+  name: string,
+  window: PublishingCap['window'],
+  limit: number,
+  source: string,
+  scope: PublishingCap['scope'] = 'account',
+): PublishingCap {
+  return { name, window, limit, scope, source };
+}
+
 export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
 
 const DAY_MS = 86_400_000;

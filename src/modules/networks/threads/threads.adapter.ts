@@ -8,6 +8,7 @@ import type {
 import type { NetworkCapUsage } from '../kit/caps';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
@@ -34,6 +35,11 @@ export const THREADS_RULES: ContentRules = {
   images: { max: 20, carouselMin: 2 },
   links: 'text-posts',
 };
+// "Threads profiles are limited to 250 API-published posts within a 24-hour moving period.
+// Carousels count as a single post." (enforced on threads_publish; read with threads_publishing_limit)
+export const THREADS_CAPS: PublishingCap[] = [
+  cap('posts_per_24h', 'rolling_24h', 250, 'https://developers.facebook.com/docs/threads/overview/#posts'),
+];
 
 /** Threads' container edges and fields (posts and replies). */
 const THREADS_CONTAINERS = {
@@ -52,6 +58,10 @@ const THREADS_CONTAINERS = {
 export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
   /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
   private readonly replies: ContainerPublisher;
+  static readonly real = {
+    apiBaseUrl: 'https://graph.threads.net/v1.0',
+    authBaseUrl: 'https://threads.net/oauth/authorize',
+  };
   readonly platform = 'threads' as const;
   protected readonly rules = THREADS_RULES;
   protected readonly login: ThreadsLogin;
