@@ -98,6 +98,7 @@ describe('reading posts', () => {
       videoUrl: VIDEO_CONTENT.videoUrl,
       platformCaptions: {},
       perAccount: { [yt.id]: { caption: 'Own caption' } },
+      firstComment: null,
       youtube: { title: 'A clip' },
     });
     expect(res.body.post.targets).toEqual([
@@ -113,6 +114,7 @@ describe('reading posts', () => {
         errorCategory: null,
         firstComment: null,
         publishedAt: null,
+        firstComment: null,
       },
       expect.objectContaining({ accountId: yt.id, platform: 'youtube', pageName: yt.name }),
     ]);
