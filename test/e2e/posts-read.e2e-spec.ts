@@ -93,10 +93,12 @@ describe('reading posts', () => {
       message: null,
       caption: 'A clip',
       link: null,
+      firstComment: null,
       imageUrls: [],
       videoUrl: VIDEO_CONTENT.videoUrl,
       platformCaptions: {},
       perAccount: { [yt.id]: { caption: 'Own caption' } },
+      firstComment: null,
       youtube: { title: 'A clip' },
     });
     expect(res.body.post.targets).toEqual([
@@ -110,7 +112,9 @@ describe('reading posts', () => {
         url: null,
         error: null,
         errorCategory: null,
+        firstComment: null,
         publishedAt: null,
+        firstComment: null,
       },
       expect.objectContaining({ accountId: yt.id, platform: 'youtube', pageName: yt.name }),
     ]);

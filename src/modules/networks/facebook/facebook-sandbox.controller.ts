@@ -12,17 +12,19 @@ import {
   numericId,
   permalinkPage,
   SandboxToken,
+  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
-import { FacebookSandbox, FbItem } from './facebook-sandbox.service';
+import { FacebookSandbox, FB_PAGE_READ, FB_PAGE_WRITE, FbItem, FbPage } from './facebook-sandbox.service';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 
 const NET = 'facebook';
 
@@ -66,12 +68,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/feed`)
-  async feed(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async feed(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string }> {
     const message = body.message ?? '';
     const photoIds = Object.keys(body)
       .filter((k) => /^attached_media\[\d+\]$/.test(k))
@@ -96,12 +93,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/photos`)
-  async photos(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string; post_id?: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async photos(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string; post_id?: string }> {
     const problem = await this.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
@@ -117,12 +109,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/videos`)
-  async videos(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async videos(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string }> {
     const problem = await this.media.problem(body.file_url, 'video');
     if (problem)
       throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
@@ -139,17 +126,13 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:pageId/published_posts`)
-  publishedPosts(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Query() q: Q,
-  ): Promise<unknown> {
-    return this.list(token, pageId, q, false);
+  publishedPosts(@SandboxAuth(FB_PAGE_READ) page: FbPage, @Query() q: Q): Promise<unknown> {
+    return this.list(page, q, false);
   }
 
   @Get(`${V}/:pageId/videos`)
-  listVideos(@SandboxToken(NET) token: TokenInfo, @Param('pageId') pageId: string, @Query() q: Q): Promise<unknown> {
-    return this.list(token, pageId, q, true);
+  listVideos(@SandboxAuth(FB_PAGE_READ) page: FbPage, @Query() q: Q): Promise<unknown> {
+    return this.list(page, q, true);
   }
 
   @Get(`${V}/:id/insights`)
@@ -211,13 +194,10 @@ export class FacebookSandboxController {
     const item = await this.fb.items.get(id);
     if (!item) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
     const page = await this.fb.authorizePage(item.pageId, token, true);
-    const message = body.message ?? '';
-    if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
-    const refused = commentRefusal(NET, message);
-    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+    const missing = '(#100) Missing message or attachment.';
     // Graph comment ids are `<post id>_<comment id>`.
     const commentId = `${id.split('_').at(-1)}_${numericId()}`;
-    await addOwnComment(this.store, NET, id, { id: page.id, name: page.name }, message, commentId);
+    await addGraphComment(this.store, NET, { id, author: page }, body.message ?? '', missing, commentId);
     return { id: commentId };
   }
 
@@ -250,8 +230,7 @@ export class FacebookSandboxController {
     return permalinkPage('Facebook', item && { text: item.message, mediaUrls: item.mediaUrls, time: item.createdTime });
   }
 
-  private async list(token: TokenInfo, pageId: string, q: Q, videos: boolean): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, token, false);
+  private async list(page: FbPage, q: Q, videos: boolean): Promise<unknown> {
     const items = await this.fb.list(page.id, videos, Number(q.since) || undefined, Number(q.until) || undefined);
     return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, videos ? 'description' : 'message')) };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, graphMagicErrors, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
+import { graphAuth, graphFail, graphMagicErrors, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -41,6 +42,36 @@ const PAGE_NAMES = [
 ] as const;
 
 const FB_MAGIC = graphMagicErrors();
+
+/** The Page a token may act for: its Page token, or (reads) its owner's user token. */
+async function authorizePage(store: SandboxStore, pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
+  const page = await store.get<FbPage>(['facebook', 'object', pageId]);
+  if (!page)
+    throw graphFail(
+      `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { code: 100, subcode: 33, type: 'GraphMethodException' },
+    );
+  const own =
+    token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
+  if (!own)
+    throw graphFail(
+      '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
+      { code: 200, status: 403 },
+    );
+  return page;
+}
+
+/** `@SandboxAuth(FB_PAGE_WRITE) page`: the route's :pageId, when the call's token may post as it (its Page token). */
+export const FB_PAGE_WRITE: SandboxAuthSpec<FbPage> = {
+  ...graphAuth('facebook'),
+  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, true),
+};
+
+/** The route's :pageId, when the call's token may read it (its Page token or its owner's user token). */
+export const FB_PAGE_READ: SandboxAuthSpec<FbPage> = {
+  ...graphAuth('facebook'),
+  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, false),
+};
 
 @Injectable()
 export class FacebookSandbox {
@@ -83,21 +114,8 @@ export class FacebookSandbox {
   }
 
   /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
-  async authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
-    const page = await this.page(pageId);
-    if (!page)
-      throw graphFail(
-        `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        { code: 100, subcode: 33, type: 'GraphMethodException' },
-      );
-    const own =
-      token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
-    if (!own)
-      throw graphFail(
-        '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
-        { code: 200, status: 403 },
-      );
-    return page;
+  authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
+    return authorizePage(this.store, pageId, token, write);
   }
 
   /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */

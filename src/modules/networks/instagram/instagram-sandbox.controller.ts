@@ -11,6 +11,7 @@ import {
   lifetimeInsights,
   permalinkPage,
   SandboxToken,
+  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
 import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
@@ -21,7 +22,7 @@ import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
@@ -131,13 +132,11 @@ export class InstagramSandboxController {
   ): Promise<{ id: string }> {
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
-    const account = await this.ig.authorize(media.ownerId, token);
+    const { id: accountId, username } = await this.ig.authorize(media.ownerId, token);
+    const author = { id: accountId, name: username };
     const message = body.message ?? q.message ?? '';
-    if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });
-    const refused = commentRefusal(NET, message);
-    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-    const comment = await addOwnComment(this.store, NET, id, { id: account.id, name: account.username }, message);
-    return { id: comment.id };
+    const missing = '(#100) The parameter message is required.';
+    return { id: (await addGraphComment(this.store, NET, { id, author }, message, missing)).id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
