@@ -98,7 +98,6 @@ describe('reading posts', () => {
       videoUrl: VIDEO_CONTENT.videoUrl,
       platformCaptions: {},
       perAccount: { [yt.id]: { caption: 'Own caption' } },
-      firstComment: null,
       youtube: { title: 'A clip' },
     });
     expect(res.body.post.targets).toEqual([
@@ -114,7 +113,6 @@ describe('reading posts', () => {
         errorCategory: null,
         firstComment: null,
         publishedAt: null,
-        firstComment: null,
       },
       expect.objectContaining({ accountId: yt.id, platform: 'youtube', pageName: yt.name }),
     ]);
