@@ -13,7 +13,8 @@ import {
   SandboxToken,
   addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -56,9 +57,8 @@ export class InstagramSandboxController {
     };
   }
 
-  @Get(`${V}/:igId/content_publishing_limit`)
-  async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
-    const account = await this.ig.authorize(igId, token);
+  @Get(`${V}/:owner/content_publishing_limit`)
+  limit(@SandboxAuth(containerOwner(IG)) account: ContainerOwner): Promise<unknown> {
     return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
@@ -142,17 +142,8 @@ export class InstagramSandboxController {
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
   @Get(`${V}/:id`)
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const container = await this.containers.poll(NET, id);
-    if (container) {
-      await this.ig.authorize(container.ownerId, token);
-      const status = this.containers.status(container);
-      const text = {
-        ERROR: container.error,
-        IN_PROGRESS: 'In Progress',
-        FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
-      };
-      return { id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
-    }
+    const container = await this.containers.statusOf(IG, id, token);
+    if (container) return container;
     const media = await this.containers.media(NET, id);
     if (media) return IG.view(media, await this.ig.authorize(media.ownerId, token));
     const account = await this.ig.authorize(id, token);
@@ -179,7 +170,7 @@ export const INSTAGRAM_SIMULATOR = {
   controllers: [
     LoginRoutes(facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' })),
     InstagramSandboxController,
-    ContainerRoutes(IG, InstagramSandbox),
+    ContainerRoutes(IG),
   ],
   providers: [InstagramSandbox],
 };

@@ -21,6 +21,15 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
   permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
+  ownerOf: (store, id, token) => ownedObject<IgAccount>(store, 'instagram', id, token, 'GraphMethodException'),
+  statusView: (c, status) => {
+    const text = {
+      ERROR: c.error,
+      IN_PROGRESS: 'In Progress',
+      FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
+    };
+    return { id: c.id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
+  },
   view: (m) => ({
     id: m.id,
     caption: m.text,
