@@ -75,7 +75,6 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   readonly platform = 'facebook' as const;
   override readonly supportsComments = true;
   protected readonly rules = FACEBOOK_RULES;
-  protected readonly login: FacebookLogin;
   protected readonly publisher: FacebookPublisher;
   /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
   protected readonly postCounters: Counters = {
@@ -85,9 +84,8 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
-    super(endpoints, fetchFn);
+    super(endpoints, fetchFn, (graph) => new FacebookLogin(graph, endpoints, FACEBOOK_SCOPES));
     this.publisher = new FacebookPublisher(this.graph);
-    this.login = new FacebookLogin(this.graph, endpoints, FACEBOOK_SCOPES);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */

@@ -69,7 +69,6 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   readonly platform = 'instagram' as const;
   override readonly supportsComments = true;
   protected readonly rules = INSTAGRAM_RULES;
-  protected readonly login: FacebookLogin;
   /** Media and account insights name their metrics as we do, engagement aside. */
   protected readonly postCounters: Counters = { engagement: 'total_interactions' };
   /** Account insights give day totals (total_value), not series, for these metrics; no follower history. */
@@ -81,7 +80,7 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    super(endpoints, fetchFn, poll, {
+    super(endpoints, fetchFn, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
       rules: INSTAGRAM_RULES,
       containerEdge: 'media',
       publishEdge: 'media_publish',
@@ -97,7 +96,6 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
       },
       beforePublish: checkPublishingLimit,
     });
-    this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
   }
 
   /** The Instagram professional accounts linked to the user's Pages (they act with the user token). */

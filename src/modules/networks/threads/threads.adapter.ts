@@ -1,12 +1,6 @@
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { CommentRequest, CommentResult, PlatformAdapter } from '../kit/adapter';
 import type { NetworkCapUsage } from '../kit/caps';
-import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
@@ -64,7 +58,6 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   };
   readonly platform = 'threads' as const;
   protected readonly rules = THREADS_RULES;
-  protected readonly login: ThreadsLogin;
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
   protected readonly postCounters: Counters = {
     reach: 'views',
@@ -79,7 +72,9 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    super(endpoints, fetchFn, poll, {
+    // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
+    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
+    super(endpoints, fetchFn, poll, () => new ThreadsLogin(root, endpoints), {
       ...THREADS_CONTAINERS,
       childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
       containerParams: (c, childIds) => {
@@ -89,9 +84,6 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
       },
     });
-    // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
-    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
-    this.login = new ThreadsLogin(root, endpoints);
     this.replies = new ContainerPublisher(
       this.graph,
       {
