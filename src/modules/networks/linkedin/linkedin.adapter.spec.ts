@@ -101,10 +101,10 @@ describe('LinkedInAdapter (documented bodies)', () => {
   const adapter = new LinkedInAdapter(testEndpoints(linkedinNetwork.real), { pollDelaysMs: [0, 0] });
 
   it('should build the consent URL on www.linkedin.com/oauth/v2/authorization', () => {
-    const url = consentPage(adapter);
-    expect(url.origin + url.pathname).toBe('https://www.linkedin.com/oauth/v2/authorization');
-    expect(url.searchParams.get('response_type')).toBe('code');
-    expect(url.searchParams.get('scope')).toContain('w_member_social');
+    const { origin, pathname, searchParams } = consentPage(adapter);
+    expect(origin + pathname).toBe('https://www.linkedin.com/oauth/v2/authorization');
+    expect(Object.fromEntries(searchParams)).toMatchObject({ response_type: 'code', code_challenge_method: 'S256' });
+    expect(searchParams.get('scope')).toContain('w_member_social');
   });
 
   it('should exchange a code and refresh with the documented token answers', async () => {
