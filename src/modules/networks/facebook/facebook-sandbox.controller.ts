@@ -6,7 +6,6 @@ import {
   facebookLogin,
   graphComments,
   graphFail,
-  graphNotFound,
   graphTime,
   lifetimeInsights,
   numericId,
@@ -23,7 +22,15 @@ import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
-import { FacebookSandbox, FB_PAGE_READ, FB_PAGE_WRITE, FbItem, FbPage } from './facebook-sandbox.service';
+import {
+  FacebookSandbox,
+  FB_ITEM_READ,
+  FB_ITEM_WRITE,
+  FB_PAGE_READ,
+  FB_PAGE_WRITE,
+  FbItem,
+  FbPage,
+} from './facebook-sandbox.service';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 
 const NET = 'facebook';
@@ -161,14 +168,11 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(FB_ITEM_READ) { item }: { item: FbItem },
     @Query() q: Q,
     @Req() req: Request,
   ): Promise<unknown> {
-    const item = await this.fb.items.get(id);
-    if (!item) throw graphNotFound(id);
-    await this.fb.authorizePage(item.pageId, token, false);
+    const id = item.id;
     return graphComments(
       req,
       this.config.publicBaseUrl,
@@ -187,13 +191,10 @@ export class FacebookSandboxController {
   /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */
   @Post(`${V}/:id/comments`)
   async comment(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(FB_ITEM_WRITE) { item, page }: { item: FbItem; page: FbPage },
     @Body() body: Q,
   ): Promise<{ id: string }> {
-    const item = await this.fb.items.get(id);
-    if (!item) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
-    const page = await this.fb.authorizePage(item.pageId, token, true);
+    const id = item.id;
     const missing = '(#100) Missing message or attachment.';
     // Graph comment ids are `<post id>_<comment id>`.
     const commentId = `${id.split('_').at(-1)}_${numericId()}`;

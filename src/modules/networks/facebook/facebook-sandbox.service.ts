@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphAuth, graphFail, graphMagicErrors, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
+import {
+  graphAuth,
+  graphFail,
+  graphNotFound,
+  graphMagicErrors,
+  graphTime,
+  numericId,
+  ownObjects,
+} from '../kit/sandbox/graph-sandbox';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
@@ -72,6 +80,19 @@ export const FB_PAGE_READ: SandboxAuthSpec<FbPage> = {
   ...graphAuth('facebook'),
   caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, false),
 };
+
+/** The route's :id item and its Page, when the call's token may read it (write: post as the Page). */
+const fbItem = (write: boolean): SandboxAuthSpec<{ item: FbItem; page: FbPage }> => ({
+  ...graphAuth('facebook'),
+  caller: async (info, { req, store }) => {
+    const id = req.params.id as string;
+    const item = await store.get<FbItem>(['facebook', 'item', id]);
+    if (!item) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+    return { item, page: await authorizePage(store, item.pageId, info, write) };
+  },
+});
+export const FB_ITEM_READ = fbItem(false);
+export const FB_ITEM_WRITE = fbItem(true);
 
 @Injectable()
 export class FacebookSandbox {

@@ -5,7 +5,6 @@ import {
   facebookLogin,
   graphDays,
   graphFail,
-  graphNotFound,
   graphComments,
   graphTime,
   lifetimeInsights,
@@ -13,7 +12,13 @@ import {
   SandboxToken,
   addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import {
+  ContainerOwner,
+  containerOwner,
+  ContainerRoutes,
+  MetaContainers,
+  SandboxMedia,
+} from '../kit/sandbox/meta-containers';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
@@ -22,7 +27,7 @@ import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
-import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { IG_MEDIA, IgAccount, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
 import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
@@ -99,14 +104,11 @@ export class InstagramSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(IG_MEDIA) { media }: { media: SandboxMedia },
     @Query() q: Q,
     @Req() req: Request,
   ): Promise<unknown> {
-    const media = await this.containers.media(NET, id);
-    if (!media) throw graphNotFound(id);
-    await this.ig.authorize(media.ownerId, token);
+    const id = media.id;
     return graphComments(
       req,
       this.config.publicBaseUrl,
@@ -125,18 +127,13 @@ export class InstagramSandboxController {
   /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
   @Post(`${V}/:id/comments`)
   async comment(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(IG_MEDIA) ig: { media: SandboxMedia; account: IgAccount },
     @Body() body: Q,
     @Query() q: Q,
-  ): Promise<{ id: string }> {
-    const media = await this.containers.media(NET, id);
-    if (!media) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
-    const { id: accountId, username } = await this.ig.authorize(media.ownerId, token);
-    const author = { id: accountId, name: username };
-    const message = body.message ?? q.message ?? '';
+  ) {
+    const item = { id: ig.media.id, author: { id: ig.account.id, name: ig.account.username } };
     const missing = '(#100) The parameter message is required.';
-    return { id: (await addGraphComment(this.store, NET, { id, author }, message, missing)).id };
+    return { id: (await addGraphComment(this.store, NET, item, body.message ?? q.message ?? '', missing)).id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */

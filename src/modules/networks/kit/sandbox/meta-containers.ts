@@ -257,7 +257,7 @@ export class MetaContainers {
   }
 
   async media(network: string, id: string): Promise<SandboxMedia | null> {
-    return this.store.get<SandboxMedia>([network, 'media', id]);
+    return publishedMedia(this.store, network, id);
   }
 
   /** The owner's media, newest first. */
@@ -292,6 +292,11 @@ export class MetaContainers {
       ],
     };
   }
+}
+
+/** A published post of a container network. */
+export function publishedMedia(store: SandboxStore, network: string, id: string): Promise<SandboxMedia | null> {
+  return store.get<SandboxMedia>([network, 'media', id]);
 }
 
 /** `@SandboxAuth(containerOwner(d)) owner`: the route's :owner, when the call's token may act for it. */
