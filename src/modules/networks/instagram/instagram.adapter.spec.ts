@@ -1,4 +1,5 @@
 import { PlatformError, PublishContent } from '../kit/adapter';
+import { recordingRequest } from '@test/support/doc-fetch';
 import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
 import { InstagramAdapter } from './instagram.adapter';
 
@@ -79,33 +80,28 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should build a carousel from children containers and a reel from a video', async () => {
-    const f = fakeFetch()
-      .on('POST', '/media', { body: { id: 'c1' } }, { body: { id: 'c2' } }, { body: { id: 'parent' } })
-      .on('GET', '/parent', { body: { status_code: 'FINISHED', id: 'parent' } })
-      .on('GET', '/content_publishing_limit', quota)
-      .on('POST', '/media_publish', { body: { id: 'm1' } })
-      .on('GET', '/m1', { body: { id: 'm1' } });
-    await make(f).publish({
-      account,
-      content: image(['https://e.x/1.jpg', 'https://e.x/2.jpg']),
-      publishState: {},
-      saveState: async () => {},
-    });
+    /** Containers `ids` (the last one published) are created, FINISHED, under quota, and published as `media`. */
+    const published = (ids: string[], media: string) =>
+      fakeFetch()
+        .on('POST', '/media', ...ids.map((id) => ({ body: { id } })))
+        .on('GET', `/${ids.at(-1)}`, { body: { status_code: 'FINISHED', id: ids.at(-1) } })
+        .on('GET', '/content_publishing_limit', quota)
+        .on('POST', '/media_publish', { body: { id: media } })
+        .on('GET', `/${media}`, { body: { id: media } });
+    const f = published(['c1', 'c2', 'parent'], 'm1');
+    await make(f).publish(recordingRequest(account, image(['https://e.x/1.jpg', 'https://e.x/2.jpg'])));
     expect(f.calls[0].params).toMatchObject({ image_url: 'https://e.x/1.jpg', is_carousel_item: 'true' });
     expect(f.calls[2].params).toMatchObject({ media_type: 'CAROUSEL', children: 'c1,c2', caption: 'Caption #one' });
 
-    const v = fakeFetch()
-      .on('POST', '/media', { body: { id: 'r' } })
-      .on('GET', '/r', { body: { status_code: 'FINISHED', id: 'r' } })
-      .on('GET', '/content_publishing_limit', quota)
-      .on('POST', '/media_publish', { body: { id: 'm2' } })
-      .on('GET', '/m2', { body: { id: 'm2' } });
-    await make(v).publish({
-      account,
-      content: { contentType: 'video', text: 'Reel', videoUrl: 'https://e.x/v.mp4', imageUrls: [], options: {} },
-      publishState: {},
-      saveState: async () => {},
-    });
+    const v = published(['r'], 'm2');
+    const reel = {
+      contentType: 'video' as const,
+      text: 'Reel',
+      videoUrl: 'https://e.x/v.mp4',
+      imageUrls: [],
+      options: {},
+    };
+    await make(v).publish(recordingRequest(account, reel));
     expect(v.calls[0].params).toMatchObject({ media_type: 'REELS', video_url: 'https://e.x/v.mp4' });
   });
 
