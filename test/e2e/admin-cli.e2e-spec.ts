@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expectError, rateHeaders, runAdminInProcess, runTs } from '../support/foundation';
+import { expectError, rateHeaders, runAdminInProcess, runTs } from '../support/e2e-helpers';
 import { adminQuery, dbUrl, runId } from '../support/db';
 import { createTestApp, TestApp } from '../support/test-app';
 

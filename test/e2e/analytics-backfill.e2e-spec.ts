@@ -2,8 +2,7 @@ import { QueueService } from '@/common/queue/queue.service';
 import { AnalyticsBackfillProcessor } from '@/modules/analytics/jobs/analytics-backfill.processor';
 import { dailyAccountMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf } from '../support/publishing';
+import { connectNewAccount } from '../support/connect-flow';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 const DAY_MS = 86_400_000;
@@ -15,13 +14,7 @@ describe('analytics backfill on connection', () => {
   let t: TestApp;
   let tenant: Tenant;
 
-  async function connect(platform: PlatformName): Promise<{ id: string; platformAccountId: string }> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return added;
-  }
+  const connect = (platform: PlatformName) => connectNewAccount(t, tenant, platform);
 
   const rowsOf = async (accountId: string) =>
     (

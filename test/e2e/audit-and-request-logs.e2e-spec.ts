@@ -1,4 +1,4 @@
-import { createKey, expectError, pgClient } from '../support/foundation';
+import { createKey, expectError, pgClient } from '../support/e2e-helpers';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 interface LogRow {

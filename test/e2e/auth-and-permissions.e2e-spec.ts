@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { authChanged, createKey, expectError } from '../support/foundation';
+import { authChanged, createKey, expectError } from '../support/e2e-helpers';
 import { concretePath, discoverRoutes, expressRoutes } from '../support/routes';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 

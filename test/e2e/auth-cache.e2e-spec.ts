@@ -1,5 +1,5 @@
 import { AUTH_CACHE_MS, AuthCache } from '@/common/auth/auth-cache';
-import { createKey, expectError } from '../support/foundation';
+import { createKey, expectError } from '../support/e2e-helpers';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
-import { expectError, rateHeaders } from '../support/foundation';
+import { expectError, rateHeaders } from '../support/e2e-helpers';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 describe('error envelope', () => {
@@ -40,7 +40,7 @@ describe('error envelope', () => {
 
   describe('envelope', () => {
     it('should answer an unknown route with a 404 not_found envelope (under /v1: once the key is known)', async () => {
-      // Every /v1 route needs a key, and the key is checked first (issue 8 item 11).
+      // Every /v1 route needs a key, and the key is checked first.
       expectError(await t.http().get('/v1/no-such-thing'), 401, 'authentication_required');
       const keyed = await t.http().get('/v1/no-such-thing').set(tenant.auth);
       expect(expectError(keyed, 404, 'not_found').message).toContain('/v1/no-such-thing');
@@ -69,7 +69,7 @@ describe('error envelope', () => {
         .set(tenant.auth)
         .send({ name: 'x', description: 'y'.repeat(20 * 1024) });
       expectError(res, 413, 'payload_too_large');
-      // Without a key the answer is 401, before the body is judged (issue 8 item 11).
+      // Without a key the answer is 401, before the body is judged.
       expectError(
         await t
           .http()

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount } from '../support/connect-flow';
+import { connectSandbox } from '../support/sandbox-connect';
 import { connectAccount, createKey } from '../support/post-fixtures';
 import { postState, sandboxItems, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -53,7 +56,10 @@ describe('network caps', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { NETWORK_CAPS: 'instagram.posts_per_24h=2,linkedin.posts_per_day=1,threads.posts_per_24h=1' },
+      env: {
+        NETWORK_CAPS:
+          'instagram.posts_per_24h=2,linkedin.posts_per_day=1,threads.posts_per_24h=1,tiktok.posts_per_day=1,youtube.uploads_per_day=1',
+      },
     });
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
@@ -125,7 +131,7 @@ describe('network caps', () => {
       expect(((await limitsOf(yt.id)).body.limits as Limit[])[0]).toMatchObject({
         name: 'uploads_per_day',
         window: 'day_pacific',
-        limit: 100,
+        limit: 1,
         scope: 'app',
         source: 'records',
       });
@@ -199,6 +205,63 @@ describe('network caps', () => {
       expect(target?.error).toContain(`It resets at ${midnight.toISOString()}`);
       expect(target?.error).toContain(li.id);
       expect(await sandboxItems(t, li)).toEqual(before);
+    });
+  });
+
+  describe('the simulators', () => {
+    const adapter = (p: PlatformName): PlatformAdapter => t.app.get(PlatformRegistry).get(p);
+    async function sandboxAccount(p: PlatformName): Promise<AccountCredentials> {
+      const { tokens, accounts } = await connectSandbox(adapter(p));
+      const [a] = accounts;
+      if (!a) throw new Error(`the ${p} sandbox granted no account`);
+      return {
+        platformAccountId: a.platformAccountId,
+        accessToken: a.tokens?.accessToken ?? tokens.accessToken,
+        metadata: a.metadata ?? {},
+      };
+    }
+    const send = (p: PlatformName, account: AccountCredentials, c: Partial<PublishContent>) =>
+      adapter(p).publish({
+        account,
+        content: { contentType: 'text', text: '', link: null, imageUrls: [], videoUrl: null, options: {}, ...c },
+        publishState: {},
+        saveState: async () => undefined,
+      });
+    const video = (text: string): Partial<PublishContent> => ({
+      contentType: 'video',
+      text,
+      videoUrl: `${t.url}/sandbox/_control/media/video.mp4`,
+      options: { title: text },
+    });
+
+    it("should answer LinkedIn's daily throttle (429) past the member's cap", async () => {
+      const li = await sandboxAccount('linkedin');
+      await send('linkedin', li, { text: `First ${Date.now()}` });
+      await expect(send('linkedin', li, { text: `Second ${Date.now()}` })).rejects.toMatchObject({
+        category: 'network_rate_limited',
+        details: { status: 429 },
+      });
+    });
+
+    it("should answer TikTok's spam_risk_too_many_posts past the creator's cap, on init and creator_info", async () => {
+      const tt = await sandboxAccount('tiktok');
+      await send('tiktok', tt, video(`First ${Date.now()}`));
+      await expect(adapter('tiktok').publishingUsage!(tt)).resolves.toMatchObject({ exhausted: true });
+      await expect(send('tiktok', tt, video(`Second ${Date.now()}`))).rejects.toMatchObject({
+        category: 'network_rate_limited',
+        details: { networkCode: 'spam_risk_too_many_posts' },
+      });
+    });
+
+    it("should answer YouTube's quotaExceeded past the project's uploads of the day", async () => {
+      const yt = await sandboxAccount('youtube');
+      const other = await sandboxAccount('youtube');
+      await send('youtube', yt, video(`First ${Date.now()}`));
+      // One bucket for the whole project: another channel is refused too.
+      await expect(send('youtube', other, video(`Second ${Date.now()}`))).rejects.toMatchObject({
+        category: 'network_rate_limited',
+        details: { networkCode: 'quotaExceeded' },
+      });
     });
   });
 });

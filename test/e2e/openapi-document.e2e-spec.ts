@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
-import { ROOT } from '../support/foundation';
+import { ROOT } from '../support/e2e-helpers';
 import { discoverRoutes } from '../support/routes';
 import { createTestApp, TestApp } from '../support/test-app';
 

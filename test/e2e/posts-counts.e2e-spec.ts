@@ -198,7 +198,7 @@ describe('exact post totals (counter tables)', () => {
       t,
       approver,
       { permissions: ['posts:read', 'posts:write'] },
-      // A key for another person is the operator's to make (issue 8 item 3).
+      // A key for another person is the operator's to make.
       { owner: await addUser(t, approver) },
     );
     const approved = await create(

@@ -9,7 +9,7 @@ import {
   VIDEO_CONTENT,
 } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
-import { authChanged } from '../support/foundation';
+import { authChanged } from '../support/e2e-helpers';
 
 describe('POST /v1/posts', () => {
   let t: TestApp;

@@ -304,6 +304,34 @@ describe('first comment (sandbox networks)', () => {
     expect(await t.app.get(PublishPostProcessor).run(postId)).toBe('published');
     const [target] = await targetsOf(t, postId);
     expect(target).toMatchObject({ status: 'success', firstCommentStatus: 'failed', firstCommentId: null });
-    expect(target.firstCommentError).toBe(INTERRUPTED_COMMENT);
+    expect(target.firstCommentError).toContain(INTERRUPTED_COMMENT);
+  });
+
+  it('should find a comment the network took before the worker stopped, and not post it again', async () => {
+    const res = await t
+      .http()
+      .post('/v1/posts')
+      .set(tenant.auth)
+      .send({
+        content: text(),
+        accountIds: [acc.facebook.id],
+        publishNow: true,
+        firstComment: 'Posted before the crash',
+      })
+      .expect(201);
+    const postId = res.body.id as string;
+    expect(await waitForFinal(t, postId)).toBe('published');
+    const [done] = await targetsOf(t, postId);
+    // As if the worker had died after the network took the comment, before recording its answer.
+    await t.ds.getRepository(PostTargetEntity).update(done.id, {
+      firstCommentStatus: 'attempting',
+      firstCommentId: null,
+      firstCommentAt: new Date(Date.now() - 1000),
+    });
+    await t.ds.query(`UPDATE posts SET state = 'processing' WHERE id = $1`, [postId]);
+    expect(await t.app.get(PublishPostProcessor).run(postId)).toBe('published');
+    const [after] = await targetsOf(t, postId);
+    expect(after).toMatchObject({ firstCommentStatus: 'success', firstCommentId: done.firstCommentId });
+    expect((await commentsOn('facebook', done.externalId!)).map((c) => c.text)).toEqual(['Posted before the crash']);
   });
 });

@@ -245,7 +245,7 @@ describe('post state machine', () => {
         t,
         approvals,
         { permissions: ['posts:read', 'posts:write', 'posts:approve'] },
-        // A key for another person is the operator's to make (issue 8 item 3).
+        // A key for another person is the operator's to make.
         { owner: await addUser(t, approvals) },
       );
     });

@@ -1,7 +1,7 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, postEvents, sandboxItems, waitForFinal } from '../support/publishing';
+import { connectNewAccount } from '../support/connect-flow';
+import { postEvents, sandboxItems, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -29,13 +29,7 @@ describe('sandbox outcomes (magic words through the API)', () => {
   let tenant: Tenant;
   let seq = 0;
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
   /** What each network needs to publish: an image on Instagram, a video on TikTok and YouTube. */
   function mediaFor(accounts: Account[]): string[] {

@@ -1,4 +1,4 @@
-import { authChanged, createKey, expectError, insertAccount } from '../support/foundation';
+import { authChanged, createKey, expectError, insertAccount } from '../support/e2e-helpers';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';

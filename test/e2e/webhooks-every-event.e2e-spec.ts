@@ -75,7 +75,7 @@ function subjectOf(hit: ReceivedWebhook): string {
 }
 
 /**
- * Issue 5's "done means": with a real receiver on loopback, every post and connection event
+ * With a real receiver on loopback, every post and connection event
  * arrives once per state change, signed, in the documented envelope. Every event is caused by a
  * real flow (REST API, hosted connect through the sandbox, the worker publishing to the sandbox).
  */

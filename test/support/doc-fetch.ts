@@ -1,4 +1,9 @@
-import type { AccountCredentials, PublishContent, PublishRequest } from '@/modules/networks/kit/adapter';
+import type {
+  AccountCredentials,
+  PlatformAdapter,
+  PublishContent,
+  PublishRequest,
+} from '@/modules/networks/kit/adapter';
 
 /**
  * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies
@@ -54,6 +59,20 @@ export class DocFetch {
     this.spy?.mockRestore();
   }
 
+  /**
+   * For a describe block: installed as global fetch around each of its tests, its routes and
+   * requests cleared before each and `setup` (routes every test needs) applied.
+   */
+  eachTest(setup: (net: this) => void = () => undefined): this {
+    beforeEach(() => {
+      this.routes.length = 0;
+      this.requests.length = 0;
+      setup(this.install());
+    });
+    afterEach(() => this.restore());
+    return this;
+  }
+
   /** Requests whose URL contains `part` (and whose method matches, when given). */
   find(part: string, method?: string): RecordedRequest[] {
     return this.requests.filter((r) => r.url.includes(part) && (!method || r.method === method));
@@ -101,6 +120,25 @@ export const timeout = (): Error => new DOMException('The operation was aborted 
 /** Endpoints as the registry would build them for a real network (fake credentials, short time-out). */
 export function testEndpoints<T extends { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl?: string }>(real: T) {
   return { ...real, clientId: 'client-id', clientSecret: 'client-secret', timeoutMs: 5000 };
+}
+
+/** The consent page an adapter sends a user to, for fixed state, redirect URI and PKCE challenge. */
+export function consentPage(adapter: Pick<PlatformAdapter, 'authorizeUrl'>): URL {
+  return new URL(adapter.authorizeUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c' }));
+}
+
+/** A spec's PublishContent: its defaults (`base`), overridden per test. */
+export function contentOf(base: Partial<PublishContent>): (over?: Partial<PublishContent>) => PublishContent {
+  return (over = {}) => ({
+    contentType: 'text',
+    text: '',
+    link: null,
+    imageUrls: [],
+    videoUrl: null,
+    options: {},
+    ...base,
+    ...over,
+  });
 }
 
 /** A publish request for `account` whose saveState records each saved state in `saved`. */

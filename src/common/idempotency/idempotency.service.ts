@@ -4,7 +4,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { SecretBox } from '../crypto/secret-box';
 import { ApiError } from '../errors/api-error';
-import { JobHandler } from '../queue/job-handler.decorator';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 const TTL_MS = 24 * 3600 * 1000;
@@ -58,8 +57,8 @@ export class IdempotencyService {
     private readonly box: SecretBox,
   ) {}
 
-  @JobHandler('purge-idempotency-keys')
-  onPurgeIdempotencyKeys(): Promise<unknown> {
+  /** Deletes the keys past their expiry (the `purge-idempotency-keys` job). */
+  purgeExpired(): Promise<unknown> {
     return this.repo.delete({ expiresAt: LessThan(new Date()) });
   }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { JobHandler } from '../queue/job-handler.decorator';
 import { EventEntity } from './event.entity';
 import type { JobName, JobPayloads } from '../queue/jobs';
 import { QueueService } from '../queue/queue.service';
@@ -34,16 +33,6 @@ export class OutboxRelayService {
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
   ) {}
-
-  @JobHandler('relay-outbox')
-  onRelayOutbox(): Promise<unknown> {
-    return this.relayBatch();
-  }
-
-  @JobHandler('redrive-outbox')
-  onRedriveOutbox(): Promise<unknown> {
-    return this.redriveBatch();
-  }
 
   /** One committed event (the outbox owns the `events` table; the fan-out reads it through here). */
   findEvent(eventId: string): Promise<EventEntity | null> {

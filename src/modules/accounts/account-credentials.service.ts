@@ -4,7 +4,6 @@ import { DataSource, EntityManager, IsNull, LessThan, Repository } from 'typeorm
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountCredentials, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
@@ -61,11 +60,6 @@ export class AccountCredentialsService {
     private readonly box: SecretBox,
     private readonly platforms: PlatformRegistry,
   ) {}
-
-  @JobHandler('refresh-tokens')
-  onRefreshTokens(): Promise<unknown> {
-    return this.refreshDue();
-  }
 
   /**
    * The account's credentials, refreshed first when the token expires within 5 minutes.

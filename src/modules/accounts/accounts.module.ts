@@ -6,11 +6,18 @@ import { AccountSweepService } from './account-sweep.service';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 import { SocialAccountEntity } from './entities/social-account.entity';
+import { RefreshTokensJob } from './jobs/refresh-tokens.job';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SocialAccountEntity])],
   controllers: [AccountsController],
-  providers: [AccountsService, AccountConnectionsService, AccountCredentialsService, AccountSweepService],
+  providers: [
+    AccountsService,
+    AccountConnectionsService,
+    AccountCredentialsService,
+    AccountSweepService,
+    RefreshTokensJob,
+  ],
   exports: [AccountsService, AccountConnectionsService, AccountCredentialsService, AccountSweepService],
 })
 export class AccountsModule {}

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, PlatformAdapter } from '@/modules/networks/kit/adapter';
@@ -44,11 +43,6 @@ export class AnalyticsSnapshotService {
     private readonly sweep: AccountSweepService,
     private readonly posts: PostsRepository,
   ) {}
-
-  @JobHandler('snapshot-analytics')
-  onSnapshotAnalytics(): Promise<unknown> {
-    return this.snapshotAll();
-  }
 
   async snapshotAll(now = new Date()): Promise<SnapshotRun> {
     const totals = { days: 0, posts: 0 };

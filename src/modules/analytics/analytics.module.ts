@@ -10,6 +10,7 @@ import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity
 import { AnalyticsBackfillEntity } from './entities/analytics-backfill.entity';
 import { PostDailyMetricEntity } from './entities/post-daily-metric.entity';
 import { AnalyticsBackfillProcessor } from './jobs/analytics-backfill.processor';
+import { SnapshotAnalyticsJob } from './jobs/snapshot-analytics.job';
 
 @Module({
   imports: [
@@ -18,7 +19,13 @@ import { AnalyticsBackfillProcessor } from './jobs/analytics-backfill.processor'
     PostsModule,
   ],
   controllers: [AnalyticsController],
-  providers: [AnalyticsHistoryService, AnalyticsLiveService, AnalyticsSnapshotService, AnalyticsBackfillProcessor],
+  providers: [
+    AnalyticsHistoryService,
+    AnalyticsLiveService,
+    AnalyticsSnapshotService,
+    AnalyticsBackfillProcessor,
+    SnapshotAnalyticsJob,
+  ],
   exports: [AnalyticsSnapshotService],
 })
 export class AnalyticsModule {}

@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AccountFilter, AccountSweepService } from '../accounts/account-sweep.service';
 import { SocialAccountEntity } from '../accounts/entities/social-account.entity';
 import type { AccountCredentials, NetworkComment, PlatformAdapter } from '@/modules/networks/kit/adapter';
@@ -41,11 +40,6 @@ export class CommentsSyncService {
     private readonly sweep: AccountSweepService,
     private readonly posts: PostsRepository,
   ) {}
-
-  @JobHandler('sync-comments')
-  onSyncComments(): Promise<unknown> {
-    return this.syncAll();
-  }
 
   async syncAll(now = new Date()): Promise<CommentSyncRun> {
     let stored = 0;

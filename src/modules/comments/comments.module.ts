@@ -6,11 +6,12 @@ import { CommentsSyncService } from './comments-sync.service';
 import { CommentsController } from './comments.controller';
 import { CommentsService } from './comments.service';
 import { CommentEntity } from './entities/comment.entity';
+import { SyncCommentsJob } from './jobs/sync-comments.job';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CommentEntity]), AccountsModule, PostsModule],
   controllers: [CommentsController],
-  providers: [CommentsService, CommentsSyncService],
+  providers: [CommentsService, CommentsSyncService, SyncCommentsJob],
   exports: [CommentsSyncService],
 })
 export class CommentsModule {}

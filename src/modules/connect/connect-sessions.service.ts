@@ -8,7 +8,6 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { ApiError } from '@/common/errors/api-error';
 import type { Actor } from '@/common/outbox/event.entity';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { AppConfig } from '@/config/config';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntitlementsService } from '../plans/entitlements.service';
@@ -41,11 +40,6 @@ export class ConnectSessionsService {
     private readonly platforms: PlatformRegistry,
     private readonly accounts: AccountsService,
   ) {}
-
-  @JobHandler('expire-connect-sessions')
-  onExpireConnectSessions(): Promise<unknown> {
-    return this.expireDue();
-  }
 
   async create(auth: AuthContext, platform: PlatformName, redirectUrl: string | undefined): Promise<ConnectSessionDto> {
     // GET /v1/connect/:platform creates a session too, so the guard's write-only trial check does not cover it.

@@ -7,11 +7,12 @@ import { ConnectPagesController } from './connect-pages.controller';
 import { ConnectSessionsService } from './connect-sessions.service';
 import { ConnectController } from './connect.controller';
 import { ConnectSessionEntity } from './entities/connect-session.entity';
+import { ExpireConnectSessionsJob } from './jobs/expire-connect-sessions.job';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ConnectSessionEntity]), AccountsModule, ProfilesModule],
   controllers: [ConnectController, ConnectPagesController],
-  providers: [ConnectSessionsService, ConnectFlowService],
+  providers: [ConnectSessionsService, ConnectFlowService, ExpireConnectSessionsJob],
   exports: [ConnectSessionsService],
 })
 export class ConnectModule {}

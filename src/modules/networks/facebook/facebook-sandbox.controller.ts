@@ -6,23 +6,32 @@ import {
   facebookLogin,
   graphComments,
   graphFail,
-  graphNotFound,
   graphTime,
   lifetimeInsights,
   numericId,
   permalinkPage,
   SandboxToken,
+  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
-import { FacebookSandbox, FbItem } from './facebook-sandbox.service';
+import {
+  FacebookSandbox,
+  FB_ITEM_READ,
+  FB_ITEM_WRITE,
+  FB_PAGE_READ,
+  FB_PAGE_WRITE,
+  FbItem,
+  FbPage,
+} from './facebook-sandbox.service';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 
 const NET = 'facebook';
 
@@ -66,12 +75,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/feed`)
-  async feed(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async feed(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string }> {
     const message = body.message ?? '';
     const photoIds = Object.keys(body)
       .filter((k) => /^attached_media\[\d+\]$/.test(k))
@@ -96,12 +100,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/photos`)
-  async photos(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string; post_id?: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async photos(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string; post_id?: string }> {
     const problem = await this.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo = await this.fb.addPhoto(page.id, body.url ?? '');
@@ -117,12 +116,7 @@ export class FacebookSandboxController {
   }
 
   @Post(`${V}/:pageId/videos`)
-  async videos(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const page = await this.fb.authorizePage(pageId, token, true);
+  async videos(@SandboxAuth(FB_PAGE_WRITE) page: FbPage, @Body() body: Q): Promise<{ id: string }> {
     const problem = await this.media.problem(body.file_url, 'video');
     if (problem)
       throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
@@ -139,17 +133,13 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:pageId/published_posts`)
-  publishedPosts(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('pageId') pageId: string,
-    @Query() q: Q,
-  ): Promise<unknown> {
-    return this.list(token, pageId, q, false);
+  publishedPosts(@SandboxAuth(FB_PAGE_READ) page: FbPage, @Query() q: Q): Promise<unknown> {
+    return this.list(page, q, false);
   }
 
   @Get(`${V}/:pageId/videos`)
-  listVideos(@SandboxToken(NET) token: TokenInfo, @Param('pageId') pageId: string, @Query() q: Q): Promise<unknown> {
-    return this.list(token, pageId, q, true);
+  listVideos(@SandboxAuth(FB_PAGE_READ) page: FbPage, @Query() q: Q): Promise<unknown> {
+    return this.list(page, q, true);
   }
 
   @Get(`${V}/:id/insights`)
@@ -178,14 +168,11 @@ export class FacebookSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(FB_ITEM_READ) { item }: { item: FbItem },
     @Query() q: Q,
     @Req() req: Request,
   ): Promise<unknown> {
-    const item = await this.fb.items.get(id);
-    if (!item) throw graphNotFound(id);
-    await this.fb.authorizePage(item.pageId, token, false);
+    const id = item.id;
     return graphComments(
       req,
       this.config.publicBaseUrl,
@@ -204,19 +191,15 @@ export class FacebookSandboxController {
   /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */
   @Post(`${V}/:id/comments`)
   async comment(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(FB_ITEM_WRITE) { item, page }: { item: FbItem; page: FbPage },
     @Body() body: Q,
   ): Promise<{ id: string }> {
-    const item = await this.fb.items.get(id);
-    if (!item) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
-    const page = await this.fb.authorizePage(item.pageId, token, true);
-    const message = body.message ?? '';
-    if (!message.trim()) throw graphFail('(#100) Missing message or attachment.', { code: 100 });
-    const refused = commentRefusal(NET, message);
-    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-    const comment = await addOwnComment(this.store, NET, id, { id: page.id, name: page.name }, message);
-    return { id: `${id.split('_').at(-1)}_${comment.id}` };
+    const id = item.id;
+    const missing = '(#100) Missing message or attachment.';
+    // Graph comment ids are `<post id>_<comment id>`.
+    const commentId = `${id.split('_').at(-1)}_${numericId()}`;
+    await addGraphComment(this.store, NET, { id, author: page }, body.message ?? '', missing, commentId);
+    return { id: commentId };
   }
 
   @Get(`${V}/:id`)
@@ -248,8 +231,7 @@ export class FacebookSandboxController {
     return permalinkPage('Facebook', item && { text: item.message, mediaUrls: item.mediaUrls, time: item.createdTime });
   }
 
-  private async list(token: TokenInfo, pageId: string, q: Q, videos: boolean): Promise<unknown> {
-    const page = await this.fb.authorizePage(pageId, token, false);
+  private async list(page: FbPage, q: Q, videos: boolean): Promise<unknown> {
     const items = await this.fb.list(page.id, videos, Number(q.since) || undefined, Number(q.until) || undefined);
     return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, videos ? 'description' : 'message')) };
   }

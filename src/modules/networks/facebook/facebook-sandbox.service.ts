@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { graphFail, graphMagicErrors, graphTime, numericId, ownObjects } from '../kit/sandbox/graph-sandbox';
+import {
+  graphAuth,
+  graphFail,
+  graphNotFound,
+  graphMagicErrors,
+  graphTime,
+  numericId,
+  ownObjects,
+} from '../kit/sandbox/graph-sandbox';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -41,6 +50,49 @@ const PAGE_NAMES = [
 ] as const;
 
 const FB_MAGIC = graphMagicErrors();
+
+/** The Page a token may act for: its Page token, or (reads) its owner's user token. */
+async function authorizePage(store: SandboxStore, pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
+  const page = await store.get<FbPage>(['facebook', 'object', pageId]);
+  if (!page)
+    throw graphFail(
+      `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { code: 100, subcode: 33, type: 'GraphMethodException' },
+    );
+  const own =
+    token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
+  if (!own)
+    throw graphFail(
+      '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
+      { code: 200, status: 403 },
+    );
+  return page;
+}
+
+/** `@SandboxAuth(FB_PAGE_WRITE) page`: the route's :pageId, when the call's token may post as it (its Page token). */
+export const FB_PAGE_WRITE: SandboxAuthSpec<FbPage> = {
+  ...graphAuth('facebook'),
+  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, true),
+};
+
+/** The route's :pageId, when the call's token may read it (its Page token or its owner's user token). */
+export const FB_PAGE_READ: SandboxAuthSpec<FbPage> = {
+  ...graphAuth('facebook'),
+  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, false),
+};
+
+/** The route's :id item and its Page, when the call's token may read it (write: post as the Page). */
+const fbItem = (write: boolean): SandboxAuthSpec<{ item: FbItem; page: FbPage }> => ({
+  ...graphAuth('facebook'),
+  caller: async (info, { req, store }) => {
+    const id = req.params.id as string;
+    const item = await store.get<FbItem>(['facebook', 'item', id]);
+    if (!item) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+    return { item, page: await authorizePage(store, item.pageId, info, write) };
+  },
+});
+export const FB_ITEM_READ = fbItem(false);
+export const FB_ITEM_WRITE = fbItem(true);
 
 @Injectable()
 export class FacebookSandbox {
@@ -83,21 +135,8 @@ export class FacebookSandbox {
   }
 
   /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
-  async authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
-    const page = await this.page(pageId);
-    if (!page)
-      throw graphFail(
-        `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        { code: 100, subcode: 33, type: 'GraphMethodException' },
-      );
-    const own =
-      token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
-    if (!own)
-      throw graphFail(
-        '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
-        { code: 200, status: 403 },
-      );
-    return page;
+  authorizePage(pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
+    return authorizePage(this.store, pageId, token, write);
   }
 
   /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */

@@ -2,9 +2,10 @@ import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, Granted
 import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import type { PublishingCap } from '../kit/caps';
 import { addDays, daysBetween } from '../kit/days';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
-import { FacebookLogin } from '../kit/graph/facebook-login';
+import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter } from '../kit/graph/graph-adapter';
 import type { FetchFn } from '../kit/graph/graph-client';
 import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
@@ -27,6 +28,11 @@ export const FACEBOOK_RULES: ContentRules = {
   images: { max: 10 },
   links: 'text-posts',
 };
+// The one cap Meta publishes for Pages is the Reels API's ("limited to 30 API-published posts
+// within a 24-hour moving period", POST /{page-id}/video_reels). This adapter publishes videos
+// through /{page-id}/videos and text/links/photos through the feed, for which no figure is
+// documented, so no Facebook target counts against it: none is declared.
+export const FACEBOOK_CAPS: PublishingCap[] = [];
 
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields; shares come from the Page's posts. */
 const PAGE_COUNTERS: Counters = {
@@ -65,10 +71,10 @@ interface PostStats {
 
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
+  static readonly real = facebookLoginUrls(FACEBOOK_GRAPH_VERSION);
   readonly platform = 'facebook' as const;
   override readonly supportsComments = true;
   protected readonly rules = FACEBOOK_RULES;
-  protected readonly login: FacebookLogin;
   protected readonly publisher: FacebookPublisher;
   /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
   protected readonly postCounters: Counters = {
@@ -78,9 +84,8 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
-    super(endpoints, fetchFn);
+    super(endpoints, fetchFn, (graph) => new FacebookLogin(graph, endpoints, FACEBOOK_SCOPES));
     this.publisher = new FacebookPublisher(this.graph);
-    this.login = new FacebookLogin(this.graph, endpoints, FACEBOOK_SCOPES);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */

@@ -5,14 +5,21 @@ import {
   facebookLogin,
   graphDays,
   graphFail,
-  graphNotFound,
   graphComments,
   graphTime,
   lifetimeInsights,
   permalinkPage,
   SandboxToken,
+  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import {
+  ContainerOwner,
+  containerOwner,
+  ContainerRoutes,
+  MetaContainers,
+  SandboxMedia,
+} from '../kit/sandbox/meta-containers';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -20,8 +27,8 @@ import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
-import { INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { addOwnComment, commentRefusal, ownComments } from '../kit/sandbox/sandbox-comments';
+import { IG_MEDIA, IgAccount, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
@@ -55,9 +62,8 @@ export class InstagramSandboxController {
     };
   }
 
-  @Get(`${V}/:igId/content_publishing_limit`)
-  async limit(@SandboxToken(NET) token: TokenInfo, @Param('igId') igId: string): Promise<unknown> {
-    const account = await this.ig.authorize(igId, token);
+  @Get(`${V}/:owner/content_publishing_limit`)
+  limit(@SandboxAuth(containerOwner(IG)) account: ContainerOwner): Promise<unknown> {
     return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
@@ -98,14 +104,11 @@ export class InstagramSandboxController {
 
   @Get(`${V}/:id/comments`)
   async comments(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(IG_MEDIA) { media }: { media: SandboxMedia },
     @Query() q: Q,
     @Req() req: Request,
   ): Promise<unknown> {
-    const media = await this.containers.media(NET, id);
-    if (!media) throw graphNotFound(id);
-    await this.ig.authorize(media.ownerId, token);
+    const id = media.id;
     return graphComments(
       req,
       this.config.publicBaseUrl,
@@ -124,36 +127,20 @@ export class InstagramSandboxController {
   /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
   @Post(`${V}/:id/comments`)
   async comment(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('id') id: string,
+    @SandboxAuth(IG_MEDIA) ig: { media: SandboxMedia; account: IgAccount },
     @Body() body: Q,
     @Query() q: Q,
-  ): Promise<{ id: string }> {
-    const media = await this.containers.media(NET, id);
-    if (!media) throw graphNotFound(id, 'GraphMethodException', 'Unsupported post request. ');
-    const account = await this.ig.authorize(media.ownerId, token);
-    const message = body.message ?? q.message ?? '';
-    if (!message.trim()) throw graphFail('(#100) The parameter message is required.', { code: 100 });
-    const refused = commentRefusal(NET, message);
-    if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-    const comment = await addOwnComment(this.store, NET, id, { id: account.id, name: account.username }, message);
-    return { id: comment.id };
+  ) {
+    const item = { id: ig.media.id, author: { id: ig.account.id, name: ig.account.username } };
+    const missing = '(#100) The parameter message is required.';
+    return { id: (await addGraphComment(this.store, NET, item, body.message ?? q.message ?? '', missing)).id };
   }
 
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
   @Get(`${V}/:id`)
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const container = await this.containers.poll(NET, id);
-    if (container) {
-      await this.ig.authorize(container.ownerId, token);
-      const status = this.containers.status(container);
-      const text = {
-        ERROR: container.error,
-        IN_PROGRESS: 'In Progress',
-        FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
-      };
-      return { id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
-    }
+    const container = await this.containers.statusOf(IG, id, token);
+    if (container) return container;
     const media = await this.containers.media(NET, id);
     if (media) return IG.view(media, await this.ig.authorize(media.ownerId, token));
     const account = await this.ig.authorize(id, token);
@@ -180,7 +167,7 @@ export const INSTAGRAM_SIMULATOR = {
   controllers: [
     LoginRoutes(facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' })),
     InstagramSandboxController,
-    ContainerRoutes(IG, InstagramSandbox),
+    ContainerRoutes(IG),
   ],
   providers: [InstagramSandbox],
 };

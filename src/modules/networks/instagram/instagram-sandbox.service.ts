@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { graphFail, graphMagicErrors, ownedObject, ownObjects } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import {
+  graphAuth,
+  graphFail,
+  graphNotFound,
+  graphMagicErrors,
+  ownedObject,
+  ownObjects,
+} from '../kit/sandbox/graph-sandbox';
+import { type ContainerDialect, publishedMedia, type SandboxMedia } from '../kit/sandbox/meta-containers';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -21,6 +29,15 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
   permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
+  ownerOf: (store, id, token) => ownedObject<IgAccount>(store, 'instagram', id, token, 'GraphMethodException'),
+  statusView: (c, status) => {
+    const text = {
+      ERROR: c.error,
+      IN_PROGRESS: 'In Progress',
+      FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
+    };
+    return { id: c.id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
+  },
   view: (m) => ({
     id: m.id,
     caption: m.text,
@@ -86,6 +103,20 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
         subcode: 2207042,
         userMsg: 'You reached the maximum number of posts allowed per day.',
       }),
+  },
+};
+
+/** The route's :id media and its account, when the call's token may act for that account. */
+export const IG_MEDIA: SandboxAuthSpec<{ media: SandboxMedia; account: IgAccount }> = {
+  ...graphAuth('instagram'),
+  caller: async (info, { req, store }) => {
+    const id = req.params.id as string;
+    const media = await publishedMedia(store, 'instagram', id);
+    if (!media) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+    return {
+      media,
+      account: await ownedObject<IgAccount>(store, 'instagram', media.ownerId, info, 'GraphMethodException'),
+    };
   },
 };
 

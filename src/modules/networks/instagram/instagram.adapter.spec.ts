@@ -271,25 +271,3 @@ describe('InstagramAdapter (doc bodies)', () => {
     await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
   });
 });
-
-describe('InstagramAdapter first comment (doc bodies)', () => {
-  it('should comment on its own media with POST /{ig-media-id}/comments?message=', async () => {
-    // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments (Creating): answers { id }
-    const f = fakeFetch().on('POST', '/17895695668004550/comments', { body: { id: '17873440459141021' } });
-    const res = await make(f).postComment({ account, externalId: '17895695668004550', text: 'Link in bio' });
-    expect(res).toEqual({ id: '17873440459141021' });
-    expect(f.calls[0].params).toMatchObject({ message: 'Link in bio', access_token: 'user-token' });
-  });
-
-  it('should map Graph errors of the comment call', async () => {
-    const f = fakeFetch().on('POST', '/m1/comments', {
-      status: 400,
-      body: { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } },
-    });
-    const err = await make(f)
-      .postComment({ account, externalId: 'm1', text: 'x' })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PlatformError);
-    expect(err).toMatchObject({ retryable: false });
-  });
-});

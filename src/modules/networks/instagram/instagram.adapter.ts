@@ -9,9 +9,10 @@ import type {
 } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { PollOptions } from '../kit/graph/container-publisher';
-import { FacebookLogin } from '../kit/graph/facebook-login';
+import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { readPublishingLimit } from '../kit/graph/graph-shapes';
@@ -34,6 +35,16 @@ export const INSTAGRAM_RULES: ContentRules = {
   images: { max: 10, carouselMin: 2 },
   links: 'never',
 };
+// "Instagram accounts are limited to 100 API-published posts within a 24-hour moving period.
+// Carousels count as a single post." (enforced on media_publish; read with content_publishing_limit)
+export const INSTAGRAM_CAPS: PublishingCap[] = [
+  cap(
+    'posts_per_24h',
+    'rolling_24h',
+    100,
+    'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit',
+  ),
+];
 
 interface PageWithIg {
   id: string;
@@ -54,10 +65,10 @@ interface IgComment {
  * media containers (image_url / video_url as REELS / CAROUSEL children) and media_publish.
  */
 export class InstagramAdapter extends ContainerAdapter implements PlatformAdapter {
+  static readonly real = facebookLoginUrls(INSTAGRAM_GRAPH_VERSION);
   readonly platform = 'instagram' as const;
   override readonly supportsComments = true;
   protected readonly rules = INSTAGRAM_RULES;
-  protected readonly login: FacebookLogin;
   /** Media and account insights name their metrics as we do, engagement aside. */
   protected readonly postCounters: Counters = { engagement: 'total_interactions' };
   /** Account insights give day totals (total_value), not series, for these metrics; no follower history. */
@@ -69,7 +80,7 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    super(endpoints, fetchFn, poll, {
+    super(endpoints, fetchFn, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
       rules: INSTAGRAM_RULES,
       containerEdge: 'media',
       publishEdge: 'media_publish',
@@ -85,7 +96,6 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
       },
       beforePublish: checkPublishingLimit,
     });
-    this.login = new FacebookLogin(this.graph, endpoints, INSTAGRAM_SCOPES);
   }
 
   /** The Instagram professional accounts linked to the user's Pages (they act with the user token). */

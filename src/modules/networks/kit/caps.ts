@@ -20,6 +20,17 @@ export interface PublishingCap {
   source: string;
 }
 
+/** A cap the network documents at `source`: of each connected account, or of the whole app. */
+export function cap(
+  name: string,
+  window: PublishingCap['window'],
+  limit: number,
+  source: string,
+  scope: PublishingCap['scope'] = 'account',
+): PublishingCap {
+  return { name, window, limit, scope, source };
+}
+
 export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
 
 const DAY_MS = 86_400_000;
@@ -69,7 +80,21 @@ export function firstCapLimit(
   network: { name: string; caps: readonly PublishingCap[] },
   overrides: Record<string, number>,
 ): number {
+  return firstCap(network, overrides).limit;
+}
+
+/** A network's first cap with NETWORK_CAPS applied. */
+export function firstCap(
+  network: { name: string; caps: readonly PublishingCap[] },
+  overrides: Record<string, number>,
+): PublishingCap {
   const [cap] = capsWithOverrides(network.name, network.caps, overrides);
   if (!cap) throw new Error(`${network.name} declares no publishing cap`);
-  return cap.limit;
+  return cap;
+}
+
+/** Whether items made at `times` (ms) already fill the cap's window at `now` (simulators refuse the next). */
+export function capReached(cap: PublishingCap, times: readonly number[], now: Date = new Date()): boolean {
+  const start = windowStart(cap.window, now).getTime();
+  return times.filter((t) => t >= start && t <= now.getTime()).length >= cap.limit;
 }

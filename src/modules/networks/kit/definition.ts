@@ -35,13 +35,19 @@ export interface NetworkDefinition<Name extends string = PlatformName> {
   simulator: { controllers: Type[]; providers: Provider[] };
 }
 
-/** A network's definition: its name, its adapter class and the rest. */
+/** An adapter class: built from its endpoints, it knows the network's real base URLs (`static real`). */
+export interface AdapterClass {
+  new (endpoints: AdapterEndpoints): PlatformAdapter;
+  readonly real: NetworkUrls;
+}
+
+/** A network's definition: its name, its adapter class (and through it the real URLs) and the rest. */
 export function defineNetwork<Name extends string>(
   name: Name,
-  adapter: new (endpoints: AdapterEndpoints) => PlatformAdapter,
-  parts: Omit<NetworkDefinition<Name>, 'name' | 'create'>,
+  adapter: AdapterClass,
+  parts: Omit<NetworkDefinition<Name>, 'name' | 'create' | 'real'>,
 ): NetworkDefinition<Name> {
-  return { name, ...parts, create: (endpoints) => new adapter(endpoints) };
+  return { name, ...parts, real: adapter.real, create: (endpoints) => new adapter(endpoints) };
 }
 
 /** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */

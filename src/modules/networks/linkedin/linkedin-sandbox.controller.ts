@@ -20,11 +20,17 @@ import { Q, qs } from '../kit/sandbox/sandbox-request';
 import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
 import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import { AppConfig } from '@/config/config';
+import { capReached, firstCap } from '../kit/caps';
+import { linkedinNetwork } from './linkedin.network';
 
 /** Simulated LinkedIn OpenID userinfo, organizationAcls/organizations and the Posts API. */
 @SandboxController('linkedin')
 export class LinkedInSandboxController {
-  constructor(private readonly li: LinkedInSandbox) {}
+  constructor(
+    private readonly li: LinkedInSandbox,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('v2/userinfo')
   async userinfo(@SandboxAuth(LI_MEMBER) m: LiMember): Promise<Record<string, unknown>> {
@@ -89,6 +95,10 @@ export class LinkedInSandboxController {
     const content =
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
     const hasVideo = await this.checkContent(author, content);
+    // The member's daily limit (linkedinNetwork's cap): LinkedIn's throttle answer past it.
+    const posted = (await this.li.posts.of(author)).map((p) => p.createdAt);
+    if (capReached(firstCap(linkedinNetwork, this.config.networkCaps), posted))
+      throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
     await enforceMagicWords(
       this.li.store,
       { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) },

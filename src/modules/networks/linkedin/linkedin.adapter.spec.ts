@@ -1,4 +1,4 @@
-import { DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
+import { consentPage, contentOf, DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PlatformError, PublishContent } from '../kit/adapter';
 import { escapeLittleText, unescapeLittleText } from './linkedin-api';
 import { LinkedInAdapter } from './linkedin.adapter';
@@ -92,41 +92,19 @@ const VIDEO_FORBIDDEN = {
 
 const POST_URN = 'urn:li:share:6844785523593134080';
 
-function content(over: Partial<PublishContent> = {}): PublishContent {
-  return {
-    contentType: 'text',
-    text: 'Hello #LinkedIn (test)',
-    link: null,
-    imageUrls: [],
-    videoUrl: null,
-    options: {},
-    ...over,
-  };
-}
-
-const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
-  recordingRequest(
-    { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} },
-    c,
-    publishState,
-  );
+const content = contentOf({ text: 'Hello #LinkedIn (test)' });
+const ORG = { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} };
+const request = (c: PublishContent, publishState?: Record<string, unknown>) => recordingRequest(ORG, c, publishState);
 
 describe('LinkedInAdapter (documented bodies)', () => {
-  let net: DocFetch;
+  const net = new DocFetch().eachTest();
   const adapter = new LinkedInAdapter(testEndpoints(linkedinNetwork.real), { pollDelaysMs: [0, 0] });
 
-  beforeEach(() => {
-    net = new DocFetch().install();
-  });
-  afterEach(() => net.restore());
-
   it('should build the consent URL on www.linkedin.com/oauth/v2/authorization', () => {
-    const url = new URL(
-      adapter.authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'ch' }),
-    );
-    expect(url.origin + url.pathname).toBe('https://www.linkedin.com/oauth/v2/authorization');
-    expect(url.searchParams.get('response_type')).toBe('code');
-    expect(url.searchParams.get('scope')).toContain('w_member_social');
+    const { origin, pathname, searchParams } = consentPage(adapter);
+    expect(origin + pathname).toBe('https://www.linkedin.com/oauth/v2/authorization');
+    expect(Object.fromEntries(searchParams)).toMatchObject({ response_type: 'code', code_challenge_method: 'S256' });
+    expect(searchParams.get('scope')).toContain('w_member_social');
   });
 
   it('should exchange a code and refresh with the documented token answers', async () => {
@@ -352,14 +330,9 @@ describe('LinkedInAdapter (documented bodies)', () => {
 });
 
 describe('LinkedInAdapter first comment (documented bodies)', () => {
-  let net: DocFetch;
+  const net = new DocFetch().eachTest();
   const adapter = new LinkedInAdapter(testEndpoints(linkedinNetwork.real), { pollDelaysMs: [0, 0] });
-  const account = { platformAccountId: 'urn:li:organization:2414183', accessToken: 'AQUvlL', metadata: {} };
-
-  beforeEach(() => {
-    net = new DocFetch().install();
-  });
-  afterEach(() => net.restore());
+  const account = ORG;
 
   it('should create a comment with { actor, object, message.text } and answer its URN', async () => {
     // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/comments-api (Create a Comment)

@@ -10,6 +10,7 @@ import type {
 import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
@@ -40,6 +41,18 @@ export const LINKEDIN_RULES: ContentRules = {
   images: { max: 20 },
   noImagesWithVideo: true,
 };
+// LinkedIn limits the calls of each member per application per day, reset at midnight UTC, and
+// shows each app its figures in the Developer Portal (Analytics tab) rather than publishing
+// them; 150 posts per member per day is the figure peers document (Ayrshare's LinkedIn page).
+// NETWORK_CAPS=linkedin.posts_per_day=<n> sets your app's.
+export const LINKEDIN_CAPS: PublishingCap[] = [
+  cap(
+    'posts_per_day',
+    'day_utc',
+    150,
+    'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits',
+  ),
+];
 
 export interface LinkedInAdapterOptions {
   /** Waits between checks of a processing video. */
@@ -49,6 +62,7 @@ export interface LinkedInAdapterOptions {
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
 export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
+  static readonly real = { apiBaseUrl: 'https://api.linkedin.com', authBaseUrl: 'https://www.linkedin.com/oauth/v2' };
   readonly platform = 'linkedin' as const;
   protected readonly rules = LINKEDIN_RULES;
   private readonly client: LinkedInClient;

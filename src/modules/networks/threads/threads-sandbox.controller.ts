@@ -8,7 +8,8 @@ import {
   permalinkPage,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
+import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -47,19 +48,13 @@ export class ThreadsSandboxController {
     };
   }
 
-  @Get('v1.0/:userId/threads_publishing_limit')
-  async limit(@SandboxToken(NET) token: TokenInfo, @Param('userId') userId: string): Promise<unknown> {
-    const user = await this.threads.authorize(userId, token);
+  @Get('v1.0/:owner/threads_publishing_limit')
+  limit(@SandboxAuth(containerOwner(TH)) user: ContainerOwner): Promise<unknown> {
     return this.containers.publishingLimit(NET, user.id, this.caps.limit(NET));
   }
 
-  @Get('v1.0/:userId/threads_insights')
-  async userInsights(
-    @SandboxToken(NET) token: TokenInfo,
-    @Param('userId') userId: string,
-    @Query() q: Q,
-  ): Promise<unknown> {
-    const user = await this.threads.authorize(userId, token);
+  @Get('v1.0/:owner/threads_insights')
+  userInsights(@SandboxAuth(containerOwner(TH)) user: ContainerOwner, @Query() q: Q): unknown {
     const names = (q.metric ?? '').split(',').filter(Boolean);
     if (!names.length || names.some((n) => !USER_METRICS.includes(n)))
       throw graphFail(`Param metric must be a list of: ${USER_METRICS.join(', ')}`, {
@@ -83,12 +78,8 @@ export class ThreadsSandboxController {
   /** A container (status, error_message) or a published thread. */
   @Get('v1.0/:id')
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const container = await this.containers.poll(NET, id);
-    if (container) {
-      await this.threads.authorize(container.ownerId, token);
-      const status = this.containers.status(container);
-      return { id, status, ...(status === 'ERROR' ? { error_message: container.error } : {}) };
-    }
+    const container = await this.containers.statusOf(TH, id, token);
+    if (container) return container;
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'THApiException', '');
     return TH.view(media, await this.threads.authorize(media.ownerId, token));
@@ -105,6 +96,6 @@ export class ThreadsSandboxController {
 
 /** The Threads simulator: its login, its own routes, and the kit's container routes (create, publish, list). */
 export const THREADS_SIMULATOR = {
-  controllers: [LoginRoutes(THREADS_LOGIN), ThreadsSandboxController, ContainerRoutes(TH, ThreadsSandbox)],
+  controllers: [LoginRoutes(THREADS_LOGIN), ThreadsSandboxController, ContainerRoutes(TH)],
   providers: [ThreadsSandbox],
 };

@@ -33,6 +33,11 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
   routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish' },
   permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
+  ownerOf: (store, id, token) =>
+    id === 'me'
+      ? threadsUser(store, token.grant)
+      : ownedObject<ThreadsUser>(store, 'threads', id, token, 'THApiException'),
+  statusView: (c, status) => ({ id: c.id, status, ...(status === 'ERROR' ? { error_message: c.error } : {}) }),
   view: (m, user) => ({
     id: m.id,
     media_product_type: 'THREADS',
@@ -136,11 +141,10 @@ export class ThreadsSandbox {
 
   /** The profile a token may act for ('me' = the token's own). */
   authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
-    return id === 'me'
-      ? threadsUser(this.store, token.grant)
-      : ownedObject(this.store, 'threads', id, token, 'THApiException');
+    return THREADS_CONTAINERS.ownerOf(this.store, id, token) as Promise<ThreadsUser>;
   }
 }
+
 /** threads_insights over `days`: views as a daily series, the rest as totals (like the real API). */
 export function threadsUserInsights(userId: string, days: string[], names: string[]): unknown[] {
   const metrics = days.map((d) => dailyAccountMetrics(userId, d));

@@ -1,13 +1,8 @@
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { CommentRequest, CommentResult, PlatformAdapter } from '../kit/adapter';
 import type { NetworkCapUsage } from '../kit/caps';
-import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
@@ -34,6 +29,11 @@ export const THREADS_RULES: ContentRules = {
   images: { max: 20, carouselMin: 2 },
   links: 'text-posts',
 };
+// "Threads profiles are limited to 250 API-published posts within a 24-hour moving period.
+// Carousels count as a single post." (enforced on threads_publish; read with threads_publishing_limit)
+export const THREADS_CAPS: PublishingCap[] = [
+  cap('posts_per_24h', 'rolling_24h', 250, 'https://developers.facebook.com/docs/threads/overview/#posts'),
+];
 
 /** Threads' container edges and fields (posts and replies). */
 const THREADS_CONTAINERS = {
@@ -52,9 +52,12 @@ const THREADS_CONTAINERS = {
 export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
   /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
   private readonly replies: ContainerPublisher;
+  static readonly real = {
+    apiBaseUrl: 'https://graph.threads.net/v1.0',
+    authBaseUrl: 'https://threads.net/oauth/authorize',
+  };
   readonly platform = 'threads' as const;
   protected readonly rules = THREADS_RULES;
-  protected readonly login: ThreadsLogin;
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
   protected readonly postCounters: Counters = {
     reach: 'views',
@@ -69,7 +72,9 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    super(endpoints, fetchFn, poll, {
+    // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
+    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
+    super(endpoints, fetchFn, poll, () => new ThreadsLogin(root, endpoints), {
       ...THREADS_CONTAINERS,
       childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
       containerParams: (c, childIds) => {
@@ -79,9 +84,6 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
       },
     });
-    // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
-    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
-    this.login = new ThreadsLogin(root, endpoints);
     this.replies = new ContainerPublisher(
       this.graph,
       {

@@ -21,6 +21,8 @@ import {
   TIKTOK_LOGIN,
 } from './tiktok-sandbox.service';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import { capReached, firstCap } from '../kit/caps';
+import { tiktokNetwork } from './tiktok.network';
 
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
@@ -61,6 +63,7 @@ export class TikTokSandboxController {
   @Post('v2/post/publish/creator_info/query')
   @HttpCode(200)
   async creatorInfo(@SandboxAuth(TT_CREATOR('video.publish')) c: TtCreator): Promise<unknown> {
+    await this.assertUnderCap(c);
     return ttOk({
       creator_avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
       creator_username: c.username,
@@ -185,8 +188,16 @@ export class TikTokSandboxController {
     return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: 0, has_more: false });
   }
 
+  /** The creator's daily post cap (tiktokNetwork's): TikTok's spam_risk_too_many_posts past it. */
+  private async assertUnderCap(c: TtCreator): Promise<void> {
+    const posted = (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000);
+    if (capReached(firstCap(tiktokNetwork, this.config.networkCaps), posted))
+      throw ttFail(403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
+  }
+
   private async init(c: TtCreator, kind: 'video' | 'photo', info: Q, text: string, urls: string[]): Promise<unknown> {
     await this.tt.countInit(c.token);
+    await this.assertUnderCap(c);
     const privacy = qs(info.privacy_level);
     if (!TT_PRIVACY_OPTIONS.includes(privacy))
       throw ttFail(

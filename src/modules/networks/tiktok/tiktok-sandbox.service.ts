@@ -68,7 +68,7 @@ export const TT_INITS_PER_MINUTE = 6;
 export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
   network: 'tiktok',
   fail: () => ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
-  caller: (info, token) => {
+  caller: (info, { token }) => {
     if (scope && !info.grant.scopes.includes(scope))
       throw ttFail(
         401,

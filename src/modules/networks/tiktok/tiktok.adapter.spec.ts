@@ -1,4 +1,4 @@
-import { DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
+import { consentPage, contentOf, DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PublishContent } from '../kit/adapter';
 import { publicPostIds } from './tiktok-api';
 import { TikTokAdapter } from './tiktok.adapter';
@@ -64,42 +64,17 @@ const errorBody = (code: string, message: string) => ({
   error: { code, message, log_id: '20240829190020EBE0D84CCEA6DE000CB6' },
 });
 
-function content(over: Partial<PublishContent> = {}): PublishContent {
-  return {
-    contentType: 'video',
-    text: 'Dance #fyp',
-    link: null,
-    imageUrls: [],
-    videoUrl: 'https://media.example.com/v.mp4',
-    options: {},
-    ...over,
-  };
-}
-
+const content = contentOf({ contentType: 'video', text: 'Dance #fyp', videoUrl: 'https://media.example.com/v.mp4' });
+const ACCOUNT = { platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4', accessToken: 'act.example' };
 const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
-  recordingRequest(
-    {
-      platformAccountId: '723f24d7-e717-40f8-a2b6-cb8464cd23b4',
-      accessToken: 'act.example',
-      metadata: { username: 'tiktoker' },
-    },
-    c,
-    publishState,
-  );
+  recordingRequest({ ...ACCOUNT, metadata: { username: 'tiktoker' } }, c, publishState);
 
 describe('TikTokAdapter (documented bodies)', () => {
-  let net: DocFetch;
+  const net = new DocFetch().eachTest();
   const adapter = new TikTokAdapter(testEndpoints(tiktokNetwork.real), { pollDelaysMs: [0, 0, 0] });
 
-  beforeEach(() => {
-    net = new DocFetch().install();
-  });
-  afterEach(() => net.restore());
-
   it('should build the consent URL on www.tiktok.com/v2/auth/authorize/', () => {
-    const url = new URL(
-      adapter.authorizeUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c' }),
-    );
+    const url = consentPage(adapter);
     expect(url.origin + url.pathname).toBe('https://www.tiktok.com/v2/auth/authorize/');
     expect(url.searchParams.get('client_key')).toBe('client-id');
     expect(url.searchParams.get('scope')).toContain('video.publish');

@@ -9,6 +9,7 @@ import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, Pu
 import { PlatformError, StillProcessingError } from '../kit/adapter';
 import type { NetworkCapUsage } from '../kit/caps';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import { arr, obj, pollUntil, str } from '../kit/http';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
@@ -30,6 +31,13 @@ export const TIKTOK_RULES: ContentRules = {
   // Photo posts and videos only: a text post is refused by its content type.
   mediaField: 'contentType',
 };
+// TikTok answers spam_risk_too_many_posts when "the daily post cap from the API is reached for
+// the current user" but publishes no figure; 15 Direct Posts per creator per day is the figure
+// integrators report. NETWORK_CAPS=tiktok.posts_per_day=<n> sets the one TikTok told you.
+// creator_info/query answers the same error once the cap is reached (read by publishingUsage).
+export const TIKTOK_CAPS: PublishingCap[] = [
+  cap('posts_per_day', 'day_utc', 15, 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post'),
+];
 
 export interface TikTokAdapterOptions {
   /** Waits between status polls of a publish. */
@@ -49,6 +57,7 @@ interface TikTokState {
 }
 
 export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
+  static readonly real = { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' };
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
   private readonly api: TikTokApi;

@@ -21,6 +21,9 @@ import {
 } from './youtube-sandbox.service';
 import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
+import { AppConfig } from '@/config/config';
+import { firstCap, windowStart } from '../kit/caps';
+import { youtubeNetwork } from './youtube.network';
 
 type H = Record<string, string | undefined>;
 
@@ -30,7 +33,10 @@ type H = Record<string, string | undefined>;
  */
 @SandboxController('youtube')
 export class YouTubeSandboxController {
-  constructor(private readonly yt: YouTubeSandbox) {}
+  constructor(
+    private readonly yt: YouTubeSandbox,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('youtube/v3/channels')
   async channels(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
@@ -131,6 +137,17 @@ export class YouTubeSandboxController {
     const size = Number(h['x-upload-content-length']);
     if (!Number.isInteger(size) || size <= 0)
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
+    // videos.insert has its own bucket per project per day, reset at midnight Pacific time
+    // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
+    const cap = firstCap(youtubeNetwork, this.config.networkCaps);
+    const day = ['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()];
+    if ((await this.yt.store.incr(day)) > cap.limit)
+      throw ytFail(
+        403,
+        'quotaExceeded',
+        'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+        'youtube.quota',
+      );
     // The upload (PUT) creates the video: a lost answer happens there.
     await enforceMagicWords(
       this.yt.store,

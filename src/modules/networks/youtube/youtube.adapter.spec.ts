@@ -1,4 +1,4 @@
-import { DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
+import { consentPage, contentOf, DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PublishContent } from '../kit/adapter';
 import { googleHosts } from './youtube-api';
 import { YouTubeAdapter } from './youtube.adapter';
@@ -106,43 +106,24 @@ const TITLE_ERROR = {
   },
 };
 
-function content(over: Partial<PublishContent> = {}): PublishContent {
-  return {
-    contentType: 'video',
-    text: 'Description',
-    link: null,
-    imageUrls: [],
-    videoUrl: 'https://media.example.com/v.mp4',
-    options: { title: 'Demo', privacyStatus: 'unlisted' },
-    ...over,
-  };
-}
-
+const content = contentOf({
+  contentType: 'video',
+  text: 'Description',
+  videoUrl: 'https://media.example.com/v.mp4',
+  options: { title: 'Demo', privacyStatus: 'unlisted' },
+});
+const CHANNEL = { platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token' };
 const request = (c: PublishContent, publishState?: Record<string, unknown>) =>
-  recordingRequest(
-    {
-      platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
-      accessToken: 'ya29.token',
-      metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' },
-    },
-    c,
-    publishState,
-  );
+  recordingRequest({ ...CHANNEL, metadata: { uploadsPlaylistId: 'UU_x5XG1OV2P6uZZ5FSM9Ttw' } }, c, publishState);
 
 describe('YouTubeAdapter (documented bodies)', () => {
-  let net: DocFetch;
+  const net = new DocFetch().eachTest((n) =>
+    n.on({ url: 'https://media.example.com/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } }),
+  );
   const adapter = new YouTubeAdapter(testEndpoints(youtubeNetwork.real));
 
-  beforeEach(() => {
-    net = new DocFetch().install();
-    net.on({ url: 'https://media.example.com/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } });
-  });
-  afterEach(() => net.restore());
-
   it("should use Google's consent page with offline access and the token host", () => {
-    const url = new URL(
-      adapter.authorizeUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c' }),
-    );
+    const url = consentPage(adapter);
     expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
     expect(url.searchParams.get('access_type')).toBe('offline');
     expect(googleHosts(testEndpoints(youtubeNetwork.real)).tokenUrl).toBe('https://oauth2.googleapis.com/token');
@@ -338,14 +319,9 @@ describe('YouTubeAdapter (documented bodies)', () => {
 });
 
 describe('YouTubeAdapter first comment (documented bodies)', () => {
-  let net: DocFetch;
+  const net = new DocFetch().eachTest();
   const adapter = new YouTubeAdapter(testEndpoints(youtubeNetwork.real));
-  const account = { platformAccountId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw', accessToken: 'ya29.token', metadata: {} };
-
-  beforeEach(() => {
-    net = new DocFetch().install();
-  });
-  afterEach(() => net.restore());
+  const account = { ...CHANNEL, metadata: {} };
 
   it('should insert a comment thread (part=snippet) and answer the top-level comment id', async () => {
     // https://developers.google.com/youtube/v3/docs/commentThreads/insert: request needs snippet.channelId,

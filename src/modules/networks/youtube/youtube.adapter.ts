@@ -4,6 +4,7 @@ import type { PublishRequest, PublishResult, ValidationIssue } from '../kit/adap
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
+import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
 import { Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
@@ -34,6 +35,12 @@ export const YOUTUBE_RULES: ContentRules = {
   requireVideo: true,
   images: { max: 0 },
 };
+// "Projects that enable the YouTube Data API have a default quota allocation of … 100
+// videos.insert calls … Daily quotas reset at midnight Pacific Time": one bucket for the whole
+// Google Cloud project, so every YouTube account of this service shares it.
+export const YOUTUBE_CAPS: PublishingCap[] = [
+  cap('uploads_per_day', 'day_pacific', 100, 'https://developers.google.com/youtube/v3/determine_quota_cost', 'app'),
+];
 const PRIVACY = ['public', 'unlisted', 'private'];
 
 /** A video's statistics: the Data API has no share or reach counters per video. */
@@ -48,6 +55,11 @@ const VIDEO_COUNTERS: Counters = {
 const DAY_COUNTERS: Counters = { reach: 'views' };
 
 export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
+  static readonly real = {
+    apiBaseUrl: 'https://www.googleapis.com',
+    authBaseUrl: 'https://accounts.google.com/o/oauth2/v2',
+    uploadBaseUrl: 'https://www.googleapis.com',
+  };
   readonly platform = 'youtube' as const;
   protected readonly rules = YOUTUBE_RULES;
   private readonly client: YouTubeClient;

@@ -2,8 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
-import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { PolicyService } from '@/modules/policy/policy.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
@@ -60,16 +58,6 @@ export class PublishPostProcessor {
     private readonly firstComments: FirstCommentPoster,
     private readonly policies: PolicyService,
   ) {}
-
-  @JobHandler('publish-post')
-  onPublishPost({ postId }: JobPayloads['publish-post']): Promise<unknown> {
-    return this.run(postId);
-  }
-
-  @JobHandler('check-publish')
-  onCheckPublish({ postId }: JobPayloads['check-publish']): Promise<unknown> {
-    return this.run(postId);
-  }
 
   async run(postId: string): Promise<PublishRunOutcome> {
     const lock = await this.locks.acquire(postId, LOCK_WAIT_MS);

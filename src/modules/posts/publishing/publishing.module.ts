@@ -8,6 +8,8 @@ import { PostLocks } from './post-lock';
 import { PublishPostProcessor } from './publish-post.processor';
 import { ResumeStuckPosts } from './resume-stuck-posts';
 import { TargetPublisher } from './target-publisher';
+import { PublishPostJob } from './jobs/publish-post.job';
+import { ResumeStuckPostsJob } from './jobs/resume-stuck-posts.job';
 
 /**
  * The publishing worker: the `publish-post` processor, per-network concurrency and the
@@ -22,6 +24,8 @@ import { TargetPublisher } from './target-publisher';
     FirstCommentPoster,
     PublishPostProcessor,
     ResumeStuckPosts,
+    PublishPostJob,
+    ResumeStuckPostsJob,
   ],
   exports: [PublishPostProcessor, NetworkConcurrency, TargetPublisher, FirstCommentPoster, ResumeStuckPosts],
 })

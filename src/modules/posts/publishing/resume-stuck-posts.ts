@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobHandler } from '@/common/queue/job-handler.decorator';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { PostLocks } from './post-lock';
@@ -28,11 +27,6 @@ export class ResumeStuckPosts {
   /** Two sweep periods without progress (10 s at least): stalled-job recovery usually wins first. */
   get stuckAfterMs(): number {
     return Math.max(2 * this.config.schedulerSweepMs, 10_000);
-  }
-
-  @JobHandler('resume-stuck-posts')
-  onResumeStuckPosts(): Promise<unknown> {
-    return this.sweep();
   }
 
   /** Returns the ids of the posts re-enqueued. */

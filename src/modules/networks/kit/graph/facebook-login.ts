@@ -1,8 +1,17 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
+import type { NetworkUrls } from '../definition';
 import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from './graph-shapes';
+
+/** Where the Graph API and Facebook Login's dialog live, for a Graph version. */
+export function facebookLoginUrls(version: string): NetworkUrls {
+  return {
+    apiBaseUrl: `https://graph.facebook.com/${version}`,
+    authBaseUrl: `https://www.facebook.com/${version}/dialog/oauth`,
+  };
+}
 
 /**
  * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:

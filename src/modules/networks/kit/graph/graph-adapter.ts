@@ -3,7 +3,7 @@ import type { NetworkComment, ProcessingCheck, PublishLookup, PublishRequest, Pu
 import { daysBetween } from '../days';
 import { num, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
-import { NetworkAdapter } from '../network-adapter';
+import { NetworkAdapter, NetworkLogin } from '../network-adapter';
 import { ContainerFlavor, ContainerPublisher, PollOptions, pollWithin } from './container-publisher';
 import { FetchFn, GraphClient, GraphParams } from './graph-client';
 import { GraphInsight, GraphList, insightTotal, unixDay } from './graph-shapes';
@@ -20,13 +20,16 @@ export interface GraphPublisher {
  */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
+  protected readonly login: NetworkLogin;
   protected abstract readonly publisher: GraphPublisher;
   /** A post's insights (`GET /{id}/insights`) → our numbers. */
   protected abstract readonly postCounters: Counters;
 
-  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
+  /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
+  constructor(endpoints: AdapterEndpoints, fetchFn: FetchFn | undefined, login: (graph: GraphClient) => NetworkLogin) {
     super();
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+    this.login = login(this.graph);
   }
 
   publish(req: PublishRequest): Promise<PublishResult> {
@@ -90,9 +93,10 @@ export abstract class ContainerAdapter extends GraphAdapter {
     endpoints: AdapterEndpoints,
     fetchFn: FetchFn | undefined,
     poll: PollOptions | undefined,
+    login: (graph: GraphClient) => NetworkLogin,
     flavor: ContainerFlavor,
   ) {
-    super(endpoints, fetchFn);
+    super(endpoints, fetchFn, login);
     this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? pollWithin(endpoints.processingWaitMs));
   }
 

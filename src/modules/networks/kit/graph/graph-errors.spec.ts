@@ -1,18 +1,9 @@
+import type { ErrorCategory } from '../adapter';
+import GRAPH_ERROR_BODIES from './graph-error-bodies.json';
 import { classifyGraphError, graphError, retryAfterFrom } from './graph-errors';
 
 describe('Graph error mapping', () => {
-  // Body from https://developers.facebook.com/docs/graph-api/guides/error-handling ("Error Responses").
-  const docBody = {
-    error: {
-      message: 'Message describing the error',
-      type: 'OAuthException',
-      code: 190,
-      error_subcode: 460,
-      error_user_title: 'A title',
-      error_user_msg: 'A message',
-      fbtrace_id: 'EJplcsCHuLu',
-    },
-  };
+  const docBody = GRAPH_ERROR_BODIES.errorResponse;
 
   it('should map the documented token error to auth_expired with the network message', () => {
     const err = graphError(400, docBody);
@@ -23,46 +14,68 @@ describe('Graph error mapping', () => {
   });
 
   it('should map the insights "No Metric Specified" doc body to invalid_content', () => {
-    // https://developers.facebook.com/docs/graph-api/reference/v2.9/insights
-    const body = {
-      error: {
-        message: 'Invalid query',
-        type: 'OAuthException',
-        code: 3001,
-        error_subcode: 1504028,
-        is_transient: false,
-        error_user_title: 'No Metric Specified',
-        error_user_msg:
-          'No metric was specified to be fetched. Please specify one or more metrics to be fetched and try again.',
-        fbtrace_id: 'GpdspOgqUHT',
-      },
-    };
+    const body = GRAPH_ERROR_BODIES.insightsNoMetric;
     expect(graphError(400, body)).toMatchObject({ category: 'invalid_content', retryable: false });
   });
 
-  it.each([
-    [400, 102, undefined, 'auth_expired', false],
-    [400, 100, 463, 'auth_expired', false],
-    [400, 100, 467, 'auth_expired', false],
-    [403, 200, undefined, 'auth_expired', false],
-    [400, 4, undefined, 'network_rate_limited', true],
-    [400, 17, undefined, 'network_rate_limited', true],
-    [400, 32, undefined, 'network_rate_limited', true],
-    [400, 613, undefined, 'network_rate_limited', true],
-    [400, 80001, undefined, 'network_rate_limited', true],
-    [400, 9, 2207042, 'network_rate_limited', true],
-    [500, 1, undefined, 'network_error', true],
-    [500, 2, undefined, 'network_error', true],
-    [503, 0, undefined, 'network_error', true],
-    [400, 100, undefined, 'invalid_content', false],
-    [400, 506, undefined, 'invalid_content', false],
-    [400, 324, undefined, 'media_rejected', false],
-    [400, 352, undefined, 'media_rejected', false],
-    [400, 9004, 2207052, 'media_rejected', false],
-    [400, 100, 2207026, 'media_rejected', false],
-    [400, 6001, 1363019, 'media_rejected', false],
-    [400, 9007, 2207027, 'network_error', true],
-  ])('should map HTTP %i code %i/%s to %s', (status, code, subcode, category, retryable) => {
+  /** [category, retryable, the (HTTP status, code, subcode) answers that map to it] */
+  const CASES: [ErrorCategory, boolean, [number, number, number?][]][] = [
+    [
+      'auth_expired',
+      false,
+      [
+        [400, 102],
+        [400, 100, 463],
+        [400, 100, 467],
+        [403, 200],
+      ],
+    ],
+    [
+      'network_rate_limited',
+      true,
+      [
+        [400, 4],
+        [400, 17],
+        [400, 32],
+        [400, 613],
+        [400, 80001],
+        [400, 9, 2207042],
+      ],
+    ],
+    [
+      'network_error',
+      true,
+      [
+        [500, 1],
+        [500, 2],
+        [503, 0],
+        [400, 9007, 2207027],
+      ],
+    ],
+    [
+      'invalid_content',
+      false,
+      [
+        [400, 100],
+        [400, 506],
+      ],
+    ],
+    [
+      'media_rejected',
+      false,
+      [
+        [400, 324],
+        [400, 352],
+        [400, 9004, 2207052],
+        [400, 100, 2207026],
+        [400, 6001, 1363019],
+      ],
+    ],
+  ];
+  const rows = CASES.flatMap(([category, retryable, answers]) =>
+    answers.map(([status, code, subcode]) => [status, code, subcode, category, retryable] as const),
+  );
+  it.each(rows)('should map HTTP %i code %i/%s to %s', (status, code, subcode, category, retryable) => {
     expect(classifyGraphError(status, { message: 'x', code, error_subcode: subcode })).toEqual({ category, retryable });
   });
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { SandboxAuth } from './sandbox-auth';
+import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
+import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
@@ -102,9 +103,13 @@ export function oauthFail(err: unknown): never {
   throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }
 
-/** `@SandboxToken('facebook') info: TokenInfo`: a Graph call's verified token (form, query or header). */
-export const SandboxToken = (network: string): ParameterDecorator =>
-  SandboxAuth({ network, accessTokenParam: true, fail: graphOAuthError });
+/** How a Graph network authenticates a call: `access_token` (form, query) or a bearer header; Graph's errors. */
+export function graphAuth(network: string): SandboxAuthSpec {
+  return { network, accessTokenParam: true, fail: graphOAuthError };
+}
+
+/** `@SandboxToken('facebook') info: TokenInfo`: a Graph call's verified token. */
+export const SandboxToken = (network: string): ParameterDecorator => SandboxAuth(graphAuth(network));
 
 const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 
@@ -246,6 +251,24 @@ export function graphComments(
   const next = new URL(req.originalUrl, publicBaseUrl);
   next.searchParams.set('after', cursors.after);
   return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
+}
+
+/**
+ * POST /{id}/comments (Facebook, Instagram): the owner's comment on its own item. `missing` is the
+ * network's error when `message` is empty; #sandbox-comment-fails refuses it.
+ */
+export async function addGraphComment(
+  store: SandboxStore,
+  network: string,
+  item: { id: string; author: { id: string; name: string } },
+  message: string,
+  missing: string,
+  commentId?: string,
+): Promise<SandboxComment> {
+  if (!message.trim()) throw graphFail(missing, { code: 100 });
+  const refused = commentRefusal(network, message);
+  if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+  return addOwnComment(store, network, item.id, item.author, message, commentId);
 }
 
 /** Graph's time format: 2026-03-01T10:00:00+0000 */

@@ -1,7 +1,8 @@
-import { Body, Get, Inject, Injectable, Param, Post, Query, Type } from '@nestjs/common';
+import { Body, Get, Injectable, Post, Query, Type } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphTime, numericId, SandboxToken } from './graph-sandbox';
+import { graphAuth, graphTime, numericId } from './graph-sandbox';
+import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
 import { SandboxController, type SandboxHttpError } from './sandbox-http';
@@ -58,11 +59,6 @@ export interface ContainerOwner {
   username: string;
 }
 
-/** A network's owners: the one a token may act for, by id (Graph's errors otherwise). */
-export interface ContainerOwners {
-  authorize(id: string, token: TokenInfo): Promise<ContainerOwner>;
-}
-
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
   /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists) and `…/${publish}`. */
@@ -71,6 +67,10 @@ export interface ContainerDialect {
   permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
   /** A published post as the network renders it. */
   view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
+  /** The owner `id` when the token may act for it (Graph's errors otherwise). */
+  ownerOf: (store: SandboxStore, id: string, token: TokenInfo) => Promise<ContainerOwner>;
+  /** A container's status as GET /{container-id} answers it. */
+  statusView: (c: SandboxContainer, status: ContainerStatus) => Record<string, unknown>;
   /** maxText, carousel bounds (images.carouselMin..images.max), hashtags. */
   rules: ContentRules;
   /** The form field of the text (caption, text). */
@@ -248,8 +248,16 @@ export class MetaContainers {
     return media;
   }
 
+  /** GET /{id} of a container (one status poll), or null when `id` is none. */
+  async statusOf(d: ContainerDialect, id: string, token: TokenInfo): Promise<Record<string, unknown> | null> {
+    const container = await this.poll(d.network, id);
+    if (!container) return null;
+    await d.ownerOf(this.store, container.ownerId, token);
+    return d.statusView(container, this.status(container));
+  }
+
   async media(network: string, id: string): Promise<SandboxMedia | null> {
-    return this.store.get<SandboxMedia>([network, 'media', id]);
+    return publishedMedia(this.store, network, id);
   }
 
   /** The owner's media, newest first. */
@@ -286,30 +294,38 @@ export class MetaContainers {
   }
 }
 
+/** A published post of a container network. */
+export function publishedMedia(store: SandboxStore, network: string, id: string): Promise<SandboxMedia | null> {
+  return store.get<SandboxMedia>([network, 'media', id]);
+}
+
+/** `@SandboxAuth(containerOwner(d)) owner`: the route's :owner, when the call's token may act for it. */
+export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOwner> {
+  return {
+    ...graphAuth(d.network),
+    caller: (info, { req, store }) => d.ownerOf(store, req.params.owner as string, info),
+  };
+}
+
 /**
- * The container routes of a network, on its dialect and its owners: POST …/:owner/<collection>
- * creates a container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts.
+ * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
+ * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts.
  */
-export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwners>): Type {
+export function ContainerRoutes(d: ContainerDialect): Type {
   const { version, collection, publish } = d.routes;
+  const Owner = (): ParameterDecorator => SandboxAuth(containerOwner(d));
 
   @SandboxController(d.network)
   class Routes {
     constructor(
       private readonly containers: MetaContainers,
-      @Inject(owners) private readonly owners: ContainerOwners,
       private readonly config: AppConfig,
       private readonly store: SandboxStore,
       private readonly caps: SandboxCaps,
     ) {}
 
     @Post(`${version}/:owner/${collection}`)
-    async create(
-      @SandboxToken(d.network) token: TokenInfo,
-      @Param('owner') id: string,
-      @Body() body: Q,
-    ): Promise<{ id: string }> {
-      const owner = await this.owners.authorize(id, token);
+    async create(@Owner() owner: ContainerOwner, @Body() body: Q): Promise<{ id: string }> {
       if (!d.replies || !body.reply_to_id) return this.containers.createFrom(d, owner.id, body);
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
       const root = await this.containers.media(d.network, body.reply_to_id);
@@ -320,12 +336,7 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
     }
 
     @Post(`${version}/:owner/${publish}`)
-    async publish(
-      @SandboxToken(d.network) token: TokenInfo,
-      @Param('owner') id: string,
-      @Body() body: Q,
-    ): Promise<{ id: string }> {
-      const owner = await this.owners.authorize(id, token);
+    async publish(@Owner() owner: ContainerOwner, @Body() body: Q): Promise<{ id: string }> {
       const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
       const replyTo =
         d.replies && body.creation_id ? await this.store.get<string>([d.network, 'reply-to', body.creation_id]) : null;
@@ -344,8 +355,7 @@ export function ContainerRoutes(d: ContainerDialect, owners: Type<ContainerOwner
     }
 
     @Get(`${version}/:owner/${collection}`)
-    async list(@SandboxToken(d.network) token: TokenInfo, @Param('owner') id: string, @Query() q: Q): Promise<unknown> {
-      const owner = await this.owners.authorize(id, token);
+    async list(@Owner() owner: ContainerOwner, @Query() q: Q): Promise<unknown> {
       const media = await this.containers.recent(d.network, owner.id, Math.min(Number(q.limit) || 25, 100));
       return { data: media.map((m) => d.view(m, owner)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
     }

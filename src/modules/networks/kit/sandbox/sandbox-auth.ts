@@ -1,6 +1,7 @@
 import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+import type { SandboxStore } from './sandbox-store';
 
 /**
  * How a simulated network authenticates a call: where the token is, what runs before it is
@@ -15,8 +16,8 @@ export interface SandboxAuthSpec<T = TokenInfo> {
   check?: (req: Request) => void;
   /** The network's error for a missing token or one that does not verify (`message`: the kit's words). */
   fail: (reason: OAuthFailure | 'missing_token', message: string) => Error;
-  /** What the handler receives (default: the TokenInfo). */
-  caller?: (info: TokenInfo, token: string) => T;
+  /** What the handler receives (default: the TokenInfo); it may look the caller up (route params in `req`). */
+  caller?: (info: TokenInfo, ctx: { token: string; req: Request; store: SandboxStore }) => T | Promise<T>;
 }
 
 /** The token of an `Authorization: Bearer …` header. */
@@ -30,20 +31,20 @@ const requestToken = createParamDecorator((spec: SandboxAuthSpec<unknown>, ctx: 
   const params = spec.accessTokenParam
     ? ((req.body as { access_token?: string } | undefined)?.access_token ?? (req.query.access_token as string))
     : undefined;
-  return params ?? bearerToken(req.headers.authorization);
+  return { token: params ?? bearerToken(req.headers.authorization), req };
 });
 
 @Injectable()
-export class VerifySandboxTokenPipe implements PipeTransform<string | undefined, Promise<unknown>> {
+export class VerifySandboxTokenPipe implements PipeTransform<{ token?: string; req: Request }, Promise<unknown>> {
   constructor(private readonly oauth: SandboxOAuth) {}
 
-  async transform(token: string | undefined, meta: ArgumentMetadata): Promise<unknown> {
+  async transform({ token, req }: { token?: string; req: Request }, meta: ArgumentMetadata): Promise<unknown> {
     const spec = meta.data as unknown as SandboxAuthSpec<unknown>;
     if (!token) throw spec.fail('missing_token', 'No access token.');
     const info = await this.oauth.verify(spec.network, token).catch((err: unknown) => {
       throw err instanceof SandboxOAuthError ? spec.fail(err.reason, err.message) : err;
     });
-    return spec.caller ? spec.caller(info, token) : info;
+    return spec.caller ? spec.caller(info, { token, req, store: this.oauth.store }) : info;
   }
 }
 

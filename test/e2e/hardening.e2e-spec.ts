@@ -4,10 +4,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { expectError, rateHeaders, sql } from '../support/foundation';
+import { expectError, rateHeaders, sql } from '../support/e2e-helpers';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
-/** Issue 8 items 7 (no secret in a log), 10 (bad input never yields a 5xx) and 11 (headers and 401 order). */
+/** No secret in a log, bad input never yields a 5xx, RateLimit headers and the 401 order. */
 describe('hardening', () => {
   let t: TestApp;
   let tenant: Tenant;
@@ -161,7 +161,7 @@ describe('hardening', () => {
   });
 });
 
-describe('docker-compose.yml is safe to run on a server (item 9)', () => {
+describe('docker-compose.yml is safe to run on a server', () => {
   const compose = readFileSync(join(__dirname, '..', '..', 'docker-compose.yml'), 'utf8');
   const service = (name: string) => compose.split(/\n  (?=[a-z]+:\n)/).find((b) => b.startsWith(`${name}:`)) ?? '';
 

@@ -1,10 +1,10 @@
-import { expectError, runAdminInProcess, sql } from '../support/foundation';
+import { expectError, runAdminInProcess, sql } from '../support/e2e-helpers';
 import { addUser, createKey } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
- * Issue 8 item 3 (a key never exceeds its maker; one way to make keys) and the plan caps of
- * item 6 (keys per workspace, subscriptions per profile).
+ * A key never exceeds its maker (one way to make keys), and the plan caps on keys per workspace
+ * and subscriptions per profile.
  */
 describe('keys made by keys', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
- * Issue 8, "Done means": hostile bodies, queries and headers for every operation of the OpenAPI
+ * Hostile bodies, queries and headers for every operation of the OpenAPI
  * document. Whatever arrives: no 5xx, the error envelope on every 4xx, and a 4xx writes nothing.
  */
 

@@ -3,7 +3,7 @@ import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-ap
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Issue 8 item 6: webhook delivery concurrency per workspace. One tenant's 50 hanging receivers
+ * Webhook delivery concurrency per workspace. One tenant's 50 hanging receivers
  * hold at most its own share of delivery slots; another tenant's deliveries still arrive within
  * seconds.
  */

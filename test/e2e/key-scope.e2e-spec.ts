@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { RequestLogService } from '@/common/logging/request-log.service';
-import { expectError, sql } from '../support/foundation';
+import { expectError, sql } from '../support/e2e-helpers';
 import { addUser, connectAccount, createKey, setPolicy, TestAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
- * Issue 8 items 1 and 2: a key restricted to accounts sees only posts whose targets are all
+ * A key restricted to accounts sees only posts whose targets are all
  * within its accounts (and only events and deliveries about them); a key limited to profiles
  * neither sees nor changes account-scope subscriptions.
  */
