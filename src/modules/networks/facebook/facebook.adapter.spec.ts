@@ -216,21 +216,3 @@ describe('FacebookAdapter (doc bodies)', () => {
     ]);
   });
 });
-
-describe('FacebookAdapter first comment (doc bodies)', () => {
-  it('should comment as the Page with POST /{object-id}/comments and answer the comment id', async () => {
-    // POST /{object-id}/comments { message } answers { id }: https://developers.facebook.com/docs/graph-api/reference/object/comments (Publishing)
-    const f = fakeFetch().on('POST', '/page_id_post_id/comments', { body: { id: 'post_id_comment_id' } });
-    const res = await make(f).postComment({ account, externalId: 'page_id_post_id', text: 'Link in bio' });
-    expect(res).toEqual({ id: 'post_id_comment_id' });
-    expect(f.calls[0].params).toEqual({ message: 'Link in bio', access_token: 'page-token' });
-  });
-
-  it('should report a lost answer as an unknown outcome, never as retryable', async () => {
-    const f = fakeFetch().on('POST', '/p/comments', timeoutError());
-    const err = await make(f)
-      .postComment({ account, externalId: 'p', text: 'x' })
-      .catch((e: unknown) => e);
-    expect(err).toMatchObject({ category: 'unknown_outcome', retryable: false });
-  });
-});

@@ -1,4 +1,5 @@
 import { PlatformError, PublishContent } from '../kit/adapter';
+import { recordingRequest } from '@test/support/doc-fetch';
 import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
 import { InstagramAdapter } from './instagram.adapter';
 
@@ -79,33 +80,28 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should build a carousel from children containers and a reel from a video', async () => {
-    const f = fakeFetch()
-      .on('POST', '/media', { body: { id: 'c1' } }, { body: { id: 'c2' } }, { body: { id: 'parent' } })
-      .on('GET', '/parent', { body: { status_code: 'FINISHED', id: 'parent' } })
-      .on('GET', '/content_publishing_limit', quota)
-      .on('POST', '/media_publish', { body: { id: 'm1' } })
-      .on('GET', '/m1', { body: { id: 'm1' } });
-    await make(f).publish({
-      account,
-      content: image(['https://e.x/1.jpg', 'https://e.x/2.jpg']),
-      publishState: {},
-      saveState: async () => {},
-    });
+    /** Containers `ids` (the last one published) are created, FINISHED, under quota, and published as `media`. */
+    const published = (ids: string[], media: string) =>
+      fakeFetch()
+        .on('POST', '/media', ...ids.map((id) => ({ body: { id } })))
+        .on('GET', `/${ids.at(-1)}`, { body: { status_code: 'FINISHED', id: ids.at(-1) } })
+        .on('GET', '/content_publishing_limit', quota)
+        .on('POST', '/media_publish', { body: { id: media } })
+        .on('GET', `/${media}`, { body: { id: media } });
+    const f = published(['c1', 'c2', 'parent'], 'm1');
+    await make(f).publish(recordingRequest(account, image(['https://e.x/1.jpg', 'https://e.x/2.jpg'])));
     expect(f.calls[0].params).toMatchObject({ image_url: 'https://e.x/1.jpg', is_carousel_item: 'true' });
     expect(f.calls[2].params).toMatchObject({ media_type: 'CAROUSEL', children: 'c1,c2', caption: 'Caption #one' });
 
-    const v = fakeFetch()
-      .on('POST', '/media', { body: { id: 'r' } })
-      .on('GET', '/r', { body: { status_code: 'FINISHED', id: 'r' } })
-      .on('GET', '/content_publishing_limit', quota)
-      .on('POST', '/media_publish', { body: { id: 'm2' } })
-      .on('GET', '/m2', { body: { id: 'm2' } });
-    await make(v).publish({
-      account,
-      content: { contentType: 'video', text: 'Reel', videoUrl: 'https://e.x/v.mp4', imageUrls: [], options: {} },
-      publishState: {},
-      saveState: async () => {},
-    });
+    const v = published(['r'], 'm2');
+    const reel = {
+      contentType: 'video' as const,
+      text: 'Reel',
+      videoUrl: 'https://e.x/v.mp4',
+      imageUrls: [],
+      options: {},
+    };
+    await make(v).publish(recordingRequest(account, reel));
     expect(v.calls[0].params).toMatchObject({ media_type: 'REELS', video_url: 'https://e.x/v.mp4' });
   });
 
@@ -269,27 +265,5 @@ describe('InstagramAdapter (doc bodies)', () => {
       body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
     await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
-  });
-});
-
-describe('InstagramAdapter first comment (doc bodies)', () => {
-  it('should comment on its own media with POST /{ig-media-id}/comments?message=', async () => {
-    // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments (Creating): answers { id }
-    const f = fakeFetch().on('POST', '/17895695668004550/comments', { body: { id: '17873440459141021' } });
-    const res = await make(f).postComment({ account, externalId: '17895695668004550', text: 'Link in bio' });
-    expect(res).toEqual({ id: '17873440459141021' });
-    expect(f.calls[0].params).toMatchObject({ message: 'Link in bio', access_token: 'user-token' });
-  });
-
-  it('should map Graph errors of the comment call', async () => {
-    const f = fakeFetch().on('POST', '/m1/comments', {
-      status: 400,
-      body: { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } },
-    });
-    const err = await make(f)
-      .postComment({ account, externalId: 'm1', text: 'x' })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PlatformError);
-    expect(err).toMatchObject({ retryable: false });
   });
 });

@@ -1,4 +1,5 @@
 import { PlatformError } from '../kit/adapter';
+import { recordingRequest } from '@test/support/doc-fetch';
 import { fakeEndpoints, fakeFetch } from '@test/support/fake-fetch';
 import { ThreadsAdapter } from './threads.adapter';
 
@@ -8,6 +9,13 @@ const make = (f: ReturnType<typeof fakeFetch>) =>
     maxPolls: 5,
   });
 const account = { platformAccountId: '1234', accessToken: 'th-token', metadata: {} };
+/** Account 1234's container `container` is created, FINISHED, and published as 1234567 at `permalink`. */
+const publishes = (container: string, permalink: string) =>
+  fakeFetch()
+    .on('POST', '/1234/threads', { body: { id: container } })
+    .on('GET', `/${container}`, { body: { status: 'FINISHED', id: container } })
+    .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
+    .on('GET', '/1234567', { body: { permalink, id: '1234567' } });
 
 describe('ThreadsAdapter (doc bodies)', () => {
   it('should exchange the code and then for a long-lived token at the host root', async () => {
@@ -60,17 +68,9 @@ describe('ThreadsAdapter (doc bodies)', () => {
 
   it('should publish a TEXT container after its status is FINISHED', async () => {
     // Status sample: https://developers.facebook.com/docs/threads/troubleshooting
-    const f = fakeFetch()
-      .on('POST', '/1234/threads', { body: { id: '17889615691921648' } })
-      .on('GET', '/17889615691921648', { body: { status: 'FINISHED', id: '17889615691921648' } })
-      .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
-      .on('GET', '/1234567', { body: { permalink: 'https://www.threads.net/@user/post/abc', id: '1234567' } });
-    const res = await make(f).publish({
-      account,
-      content: { contentType: 'text', text: 'Hi', link: 'https://e.x', imageUrls: [], options: {} },
-      publishState: {},
-      saveState: async () => {},
-    });
+    const f = publishes('17889615691921648', 'https://www.threads.net/@user/post/abc');
+    const text = { contentType: 'text' as const, text: 'Hi', link: 'https://e.x', imageUrls: [], options: {} };
+    const res = await make(f).publish(recordingRequest(account, text));
     expect(res).toEqual({ externalId: '1234567', url: 'https://www.threads.net/@user/post/abc' });
     expect(f.calls[0].params).toMatchObject({ media_type: 'TEXT', text: 'Hi', link_attachment: 'https://e.x' });
     expect(f.calls[1].params.fields).toContain('status');
@@ -132,11 +132,7 @@ describe('ThreadsAdapter first comment (doc bodies)', () => {
   it('should reply with a TEXT container carrying reply_to_id, then threads_publish', async () => {
     // https://developers.facebook.com/documentation/threads/retrieve-and-manage-replies/create-replies:
     // POST /me/threads { media_type, text, reply_to_id } → { id }; POST /{user}/threads_publish { creation_id } → { id }
-    const f = fakeFetch()
-      .on('POST', '/1234/threads', { body: { id: '1234567890' } })
-      .on('GET', '/1234567890', { body: { id: '1234567890', status: 'FINISHED' } })
-      .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
-      .on('GET', '/1234567', { body: { id: '1234567', permalink: 'https://www.threads.net/@u/post/abc' } });
+    const f = publishes('1234567890', 'https://www.threads.net/@u/post/abc');
     const res = await make(f).postComment({ account, externalId: '17890000000000001', text: 'Link in bio' });
     expect(res).toEqual({ id: '1234567' });
     expect(f.calls[0].params).toMatchObject({
