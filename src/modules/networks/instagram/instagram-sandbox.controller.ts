@@ -1,4 +1,4 @@
-import { Body, Get, Header, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Get, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppConfig } from '@/config/config';
 import {
@@ -8,7 +8,6 @@ import {
   graphComments,
   graphTime,
   lifetimeInsights,
-  permalinkPage,
   SandboxToken,
   addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
@@ -140,14 +139,6 @@ export class InstagramSandboxController {
       followers_count: dailyAccountMetrics(account.id, new Date().toISOString().slice(0, 10)).followers,
       media_count: (await this.containers.recent(NET, account.id, 100)).length,
     };
-  }
-
-  /** What a permalink opens: a tiny page showing the post. */
-  @Get('www/p/:id')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  async permalink(@Param('id') id: string): Promise<string> {
-    const media = await this.containers.media(NET, id);
-    return permalinkPage('Instagram', media && { ...media, time: media.timestamp });
   }
 }
 

@@ -29,6 +29,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
   permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
+  permalink: { route: 'www/p/:id', label: 'Instagram' },
   ownerOf: (store, id, token) => ownedObject<IgAccount>(store, 'instagram', id, token, 'GraphMethodException'),
   statusView: (c, status) => {
     const text = {

@@ -1,13 +1,6 @@
-import { Get, Header, Param, Query } from '@nestjs/common';
+import { Get, Param, Query } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import {
-  graphDays,
-  graphFail,
-  graphNotFound,
-  lifetimeInsights,
-  permalinkPage,
-  SandboxToken,
-} from '../kit/sandbox/graph-sandbox';
+import { graphDays, graphFail, graphNotFound, lifetimeInsights, SandboxToken } from '../kit/sandbox/graph-sandbox';
 import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
@@ -83,14 +76,6 @@ export class ThreadsSandboxController {
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'THApiException', '');
     return TH.view(media, await this.threads.authorize(media.ownerId, token));
-  }
-
-  /** What a permalink opens: a tiny page showing the post. */
-  @Get('www/:handle/post/:id')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  async permalink(@Param('id') id: string): Promise<string> {
-    const media = await this.containers.media(NET, id);
-    return permalinkPage('Threads', media && { ...media, time: media.timestamp });
   }
 }
 

@@ -33,6 +33,7 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
   routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish' },
   permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
+  permalink: { route: 'www/:handle/post/:id', label: 'Threads' },
   ownerOf: (store, id, token) =>
     id === 'me'
       ? threadsUser(store, token.grant)

@@ -1,7 +1,7 @@
-import { Body, Get, Injectable, Post, Query, Type } from '@nestjs/common';
+import { Body, Get, Header, Injectable, Param, Post, Query, Type } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphAuth, graphTime, numericId } from './graph-sandbox';
+import { graphAuth, graphTime, numericId, permalinkPage } from './graph-sandbox';
 import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
@@ -65,6 +65,8 @@ export interface ContainerDialect {
   routes: { version: string; collection: string; publish: string };
   /** Where an owner's published posts live (their permalinks add the post id). */
   permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
+  /** The route a permalink opens (with :id) and the network's name on that page. */
+  permalink: { route: string; label: string };
   /** A published post as the network renders it. */
   view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** The owner `id` when the token may act for it (Graph's errors otherwise). */
@@ -309,7 +311,8 @@ export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOw
 
 /**
  * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
- * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts.
+ * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts, and
+ * the permalink page of a post.
  */
 export function ContainerRoutes(d: ContainerDialect): Type {
   const { version, collection, publish } = d.routes;
@@ -352,6 +355,14 @@ export function ContainerRoutes(d: ContainerDialect): Type {
       const author = { id: owner.id, name: owner.username };
       await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
       return reply;
+    }
+
+    /** What a permalink opens: a tiny page showing the post. */
+    @Get(d.permalink.route)
+    @Header('Content-Type', 'text/html; charset=utf-8')
+    async permalink(@Param('id') id: string): Promise<string> {
+      const media = await this.containers.media(d.network, id);
+      return permalinkPage(d.permalink.label, media && { ...media, time: media.timestamp });
     }
 
     @Get(`${version}/:owner/${collection}`)
