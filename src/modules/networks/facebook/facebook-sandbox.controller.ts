@@ -1,17 +1,14 @@
-import { Body, Get, Header, Param, Post, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Get, Header, Param, Post, Query } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import {
   dailyInsights,
   facebookLogin,
-  graphComments,
+  GraphCommentRoutes,
   graphFail,
-  graphTime,
   lifetimeInsights,
   numericId,
   permalinkPage,
   SandboxToken,
-  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
@@ -23,8 +20,7 @@ import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 import {
   FacebookSandbox,
-  FB_ITEM_READ,
-  FB_ITEM_WRITE,
+  FACEBOOK_COMMENTS,
   FB_PAGE_READ,
   FB_PAGE_WRITE,
   FbItem,
@@ -166,31 +162,6 @@ export class FacebookSandboxController {
     };
   }
 
-  @Get(`${V}/:id/comments`)
-  async comments(@SandboxAuth(FB_ITEM_READ) { item }: { item: FbItem }, @Req() req: Request): Promise<unknown> {
-    const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: NET };
-    return graphComments(at, { id: item.id, publishedAt: item.createdTime }, (c) => ({
-      id: c.id,
-      message: c.text,
-      created_time: graphTime(new Date(c.createdAt)),
-      from: { id: c.authorId, name: c.authorName },
-    }));
-  }
-
-  /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */
-  @Post(`${V}/:id/comments`)
-  async comment(
-    @SandboxAuth(FB_ITEM_WRITE) { item, page }: { item: FbItem; page: FbPage },
-    @Body() body: Q,
-  ): Promise<{ id: string }> {
-    const id = item.id;
-    const missing = '(#100) Missing message or attachment.';
-    // Graph comment ids are `<post id>_<comment id>`.
-    const commentId = `${id.split('_').at(-1)}_${numericId()}`;
-    await addGraphComment(this.store, NET, { id, author: page }, body.message ?? '', missing, commentId);
-    return { id: commentId };
-  }
-
   @Get(`${V}/:id`)
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
     const item = await this.fb.items.get(id);
@@ -242,6 +213,7 @@ export const FACEBOOK_SIMULATOR = {
   controllers: [
     LoginRoutes(facebookLogin(NET, 'Facebook app', V, { short: 'EAAsbxS', long: 'EAAsbxL' })),
     FacebookSandboxController,
+    GraphCommentRoutes(FACEBOOK_COMMENTS),
   ],
   providers: [FacebookSandbox],
 };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   graphAuth,
+  type GraphCommentsDialect,
   graphFail,
   graphNotFound,
   graphMagicErrors,
@@ -9,6 +10,7 @@ import {
   ownObjects,
 } from '../kit/sandbox/graph-sandbox';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
+import { FACEBOOK_GRAPH_VERSION } from './facebook.adapter';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
@@ -80,18 +82,29 @@ export const FB_PAGE_READ: SandboxAuthSpec<FbPage> = {
   caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, false),
 };
 
-/** The route's :id item and its Page, when the call's token may read it (write: post as the Page). */
-const fbItem = (write: boolean): SandboxAuthSpec<{ item: FbItem; page: FbPage }> => ({
-  ...graphAuth('facebook'),
-  caller: async (info, { req, store }) => {
-    const id = req.params.id as string;
-    const item = await store.get<FbItem>(['facebook', 'item', id]);
-    if (!item) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
-    return { item, page: await authorizePage(store, item.pageId, info, write) };
-  },
-});
-export const FB_ITEM_READ = fbItem(false);
-export const FB_ITEM_WRITE = fbItem(true);
+/** Facebook's comments on a Page's items: the Page comments; ids are `<post id>_<comment id>`. */
+export const FACEBOOK_COMMENTS: GraphCommentsDialect = {
+  network: 'facebook',
+  version: FACEBOOK_GRAPH_VERSION,
+  item: (write) => ({
+    ...graphAuth('facebook'),
+    caller: async (info, { req, store }) => {
+      const id = req.params.id as string;
+      const item = await store.get<FbItem>(['facebook', 'item', id]);
+      if (!item) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+      const page = await authorizePage(store, item.pageId, info, write);
+      return { id, publishedAt: item.createdTime, author: page };
+    },
+  }),
+  render: (c) => ({
+    id: c.id,
+    message: c.text,
+    created_time: graphTime(new Date(c.createdAt)),
+    from: { id: c.authorId, name: c.authorName },
+  }),
+  missing: '(#100) Missing message or attachment.',
+  commentId: (itemId) => `${itemId.split('_').at(-1)}_${numericId()}`,
+};
 
 @Injectable()
 export class FacebookSandbox extends SimulatorState {

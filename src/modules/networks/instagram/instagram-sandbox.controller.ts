@@ -1,23 +1,14 @@
-import { Body, Get, Param, Post, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Get, Param, Query } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import {
   facebookLogin,
+  GraphCommentRoutes,
   graphDays,
   graphFail,
-  graphComments,
-  graphTime,
   lifetimeInsights,
   SandboxToken,
-  addGraphComment,
 } from '../kit/sandbox/graph-sandbox';
-import {
-  ContainerOwner,
-  containerOwner,
-  ContainerRoutes,
-  MetaContainers,
-  SandboxMedia,
-} from '../kit/sandbox/meta-containers';
+import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
@@ -26,7 +17,7 @@ import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
-import { IG_MEDIA, IgAccount, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
+import { INSTAGRAM_COMMENTS, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
@@ -100,30 +91,6 @@ export class InstagramSandboxController {
     };
   }
 
-  @Get(`${V}/:id/comments`)
-  async comments(@SandboxAuth(IG_MEDIA) { media }: { media: SandboxMedia }, @Req() req: Request): Promise<unknown> {
-    const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: NET };
-    // Instagram shows a commenter's username and the time as Graph formats it.
-    return graphComments(at, { id: media.id, publishedAt: media.timestamp }, (c) => ({
-      id: c.id,
-      text: c.text,
-      username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
-      timestamp: graphTime(new Date(c.createdAt)),
-    }));
-  }
-
-  /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */
-  @Post(`${V}/:id/comments`)
-  async comment(
-    @SandboxAuth(IG_MEDIA) ig: { media: SandboxMedia; account: IgAccount },
-    @Body() body: Q,
-    @Query() q: Q,
-  ) {
-    const item = { id: ig.media.id, author: { id: ig.account.id, name: ig.account.username } };
-    const missing = '(#100) The parameter message is required.';
-    return { id: (await addGraphComment(this.store, NET, item, body.message ?? q.message ?? '', missing)).id };
-  }
-
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
   @Get(`${V}/:id`)
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
@@ -148,6 +115,7 @@ export const INSTAGRAM_SIMULATOR = {
     LoginRoutes(facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' })),
     InstagramSandboxController,
     ContainerRoutes(IG),
+    GraphCommentRoutes(INSTAGRAM_COMMENTS),
   ],
   providers: [InstagramSandbox],
 };

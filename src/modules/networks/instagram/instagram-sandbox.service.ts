@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import {
   graphAuth,
+  type GraphCommentsDialect,
   graphFail,
+  graphTime,
   graphNotFound,
   graphMagicErrors,
   ownedObject,
   ownObjects,
 } from '../kit/sandbox/graph-sandbox';
-import { type ContainerDialect, publishedMedia, type SandboxMedia } from '../kit/sandbox/meta-containers';
-import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
+import { type ContainerDialect, publishedMedia } from '../kit/sandbox/meta-containers';
 import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -107,18 +108,28 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   },
 };
 
-/** The route's :id media and its account, when the call's token may act for that account. */
-export const IG_MEDIA: SandboxAuthSpec<{ media: SandboxMedia; account: IgAccount }> = {
-  ...graphAuth('instagram'),
-  caller: async (info, { req, store }) => {
-    const id = req.params.id as string;
-    const media = await publishedMedia(store, 'instagram', id);
-    if (!media) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
-    return {
-      media,
-      account: await ownedObject<IgAccount>(store, 'instagram', media.ownerId, info, 'GraphMethodException'),
-    };
-  },
+/** Instagram's comments on an account's media: the account comments under its username. */
+export const INSTAGRAM_COMMENTS: GraphCommentsDialect = {
+  network: 'instagram',
+  version: INSTAGRAM_GRAPH_VERSION,
+  item: () => ({
+    ...graphAuth('instagram'),
+    caller: async (info, { req, store }) => {
+      const id = req.params.id as string;
+      const media = await publishedMedia(store, 'instagram', id);
+      if (!media) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+      const account = await ownedObject<IgAccount>(store, 'instagram', media.ownerId, info, 'GraphMethodException');
+      return { id, publishedAt: media.timestamp, author: { id: account.id, name: account.username } };
+    },
+  }),
+  render: (c) => ({
+    id: c.id,
+    text: c.text,
+    username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
+    timestamp: graphTime(new Date(c.createdAt)),
+  }),
+  missing: '(#100) The parameter message is required.',
+  messageInQuery: true,
 };
 
 @Injectable()

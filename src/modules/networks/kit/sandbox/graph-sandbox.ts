@@ -1,12 +1,15 @@
+import { Body, Get, Post, Query, Req, type Type } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { addOwnComment, commentRefusal, ownComments } from './sandbox-comments';
-import { SandboxHttpError } from './sandbox-http';
+import { SandboxController, SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
-import type { SandboxStore } from './sandbox-store';
+import { SandboxStore } from './sandbox-store';
+import { AppConfig } from '@/config/config';
+import type { Q } from './sandbox-request';
 import { addDays } from '../days';
 import { dailyAccountMetrics, dateRange, itemComments, SandboxComment } from './sandbox-metrics';
 
@@ -335,4 +338,53 @@ export async function ownedObject<T extends { ownerUserId: string }>(
   if (object.ownerUserId !== token.grant.userId)
     throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
   return object;
+}
+
+/** An item that takes comments: its id, when it was published, and who comments as its owner. */
+export interface CommentedItem {
+  id: string;
+  publishedAt: string;
+  author: { id: string; name: string };
+}
+
+/** How a Graph network (Facebook, Instagram) serves comments on its items. */
+export interface GraphCommentsDialect {
+  network: string;
+  version: string;
+  /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
+  item: (write: boolean) => SandboxAuthSpec<CommentedItem>;
+  render: (c: SandboxComment) => unknown;
+  /** The error when a new comment's `message` is empty. */
+  missing: string;
+  /** The id a new comment gets (default: the kit's). */
+  commentId?: (itemId: string) => string;
+  /** Instagram also takes `message` from the query. */
+  messageInQuery?: boolean;
+}
+
+/** GET …/:id/comments (generated, then the owner's own) and POST …/:id/comments (the owner comments). */
+export function GraphCommentRoutes(d: GraphCommentsDialect): Type {
+  const [read, write] = [d.item(false), d.item(true)];
+
+  @SandboxController(d.network)
+  class Comments {
+    constructor(
+      private readonly store: SandboxStore,
+      private readonly config: AppConfig,
+    ) {}
+
+    @Get(`${d.version}/:id/comments`)
+    list(@SandboxAuth(read) item: CommentedItem, @Req() req: Request): Promise<unknown> {
+      const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: d.network };
+      return graphComments(at, item, d.render);
+    }
+
+    @Post(`${d.version}/:id/comments`)
+    async add(@SandboxAuth(write) item: CommentedItem, @Body() body: Q, @Query() q: Q): Promise<{ id: string }> {
+      const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
+      const comment = await addGraphComment(this.store, d.network, item, message, d.missing, d.commentId?.(item.id));
+      return { id: comment.id };
+    }
+  }
+  return Comments;
 }
