@@ -16,10 +16,9 @@ import {
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { SandboxOAuth, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 import {
@@ -41,6 +40,7 @@ export class FacebookSandboxController {
   constructor(
     private readonly media: SandboxMediaFetch,
     private readonly fb: FacebookSandbox,
+    private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
     private readonly store: SandboxStore,
   ) {}
@@ -58,7 +58,7 @@ export class FacebookSandboxController {
   async accounts(@SandboxToken(NET) info: TokenInfo): Promise<unknown> {
     if (info.subject)
       throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
-    const pages = await this.fb.pagesOf(info.grant);
+    const pages = await this.fb.pagesOf(info.grant, this.oauth);
     return {
       data: pages.map((p) => ({
         access_token: p.accessToken,
@@ -167,25 +167,14 @@ export class FacebookSandboxController {
   }
 
   @Get(`${V}/:id/comments`)
-  async comments(
-    @SandboxAuth(FB_ITEM_READ) { item }: { item: FbItem },
-    @Query() q: Q,
-    @Req() req: Request,
-  ): Promise<unknown> {
-    const id = item.id;
-    return graphComments(
-      req,
-      this.config.publicBaseUrl,
-      { id, publishedAt: item.createdTime },
-      q,
-      (c) => ({
-        id: c.id,
-        message: c.text,
-        created_time: graphTime(new Date(c.createdAt)),
-        from: { id: c.authorId, name: c.authorName },
-      }),
-      await ownComments(this.store, NET, id),
-    );
+  async comments(@SandboxAuth(FB_ITEM_READ) { item }: { item: FbItem }, @Req() req: Request): Promise<unknown> {
+    const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: NET };
+    return graphComments(at, { id: item.id, publishedAt: item.createdTime }, (c) => ({
+      id: c.id,
+      message: c.text,
+      created_time: graphTime(new Date(c.createdAt)),
+      from: { id: c.authorId, name: c.authorName },
+    }));
   }
 
   /** A comment by the Page on its own item: `message`, answers `{ id }` (Graph's /{object-id}/comments). */

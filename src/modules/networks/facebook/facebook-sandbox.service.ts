@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@/config/config';
 import {
   graphAuth,
   graphFail,
@@ -12,7 +11,7 @@ import {
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 
 /** State of the simulated Facebook: the pages of each sandbox user, posts, unpublished photos, videos. */
 
@@ -95,28 +94,20 @@ export const FB_ITEM_READ = fbItem(false);
 export const FB_ITEM_WRITE = fbItem(true);
 
 @Injectable()
-export class FacebookSandbox {
-  readonly photos: SandboxRecords<FbPhoto>;
+export class FacebookSandbox extends SimulatorState {
+  protected readonly network = 'facebook';
+  readonly photos = this.records<FbPhoto>('photo', (p) => p.id);
   /** By page, newest first. */
-  readonly items: SandboxRecords<FbItem>;
-
-  constructor(
-    private readonly store: SandboxStore,
-    private readonly oauth: SandboxOAuth,
-    private readonly config: AppConfig,
-  ) {
-    this.photos = store.records('facebook', 'photo', (p) => p.id);
-    this.items = store.records('facebook', 'item', (i) => i.id);
-  }
+  readonly items = this.records<FbItem>('item', (i) => i.id);
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */
-  pagesOf(grant: SandboxGrant): Promise<FbPage[]> {
+  pagesOf(grant: SandboxGrant, oauth: SandboxOAuth): Promise<FbPage[]> {
     const suffix = grant.userId.slice(-4);
     return ownObjects(this.store, 'facebook', grant.userId, async () => {
       const pages: FbPage[] = [];
       for (const [name, category] of PAGE_NAMES) {
         const id = sandboxNumericId();
-        const token = await this.oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
+        const token = await oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
         pages.push({
           id,
           name: `${name} ${suffix}`,

@@ -28,7 +28,6 @@ import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { IG_MEDIA, IgAccount, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { ownComments } from '../kit/sandbox/sandbox-comments';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
@@ -103,25 +102,15 @@ export class InstagramSandboxController {
   }
 
   @Get(`${V}/:id/comments`)
-  async comments(
-    @SandboxAuth(IG_MEDIA) { media }: { media: SandboxMedia },
-    @Query() q: Q,
-    @Req() req: Request,
-  ): Promise<unknown> {
-    const id = media.id;
-    return graphComments(
-      req,
-      this.config.publicBaseUrl,
-      { id, publishedAt: media.timestamp },
-      q,
-      (c) => ({
-        id: c.id,
-        text: c.text,
-        username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
-        timestamp: graphTime(new Date(c.createdAt)),
-      }),
-      await ownComments(this.store, NET, id),
-    );
+  async comments(@SandboxAuth(IG_MEDIA) { media }: { media: SandboxMedia }, @Req() req: Request): Promise<unknown> {
+    const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: NET };
+    // Instagram shows a commenter's username and the time as Graph formats it.
+    return graphComments(at, { id: media.id, publishedAt: media.timestamp }, (c) => ({
+      id: c.id,
+      text: c.text,
+      username: c.authorName.toLowerCase().replace(/[^a-z]+/g, '.'),
+      timestamp: graphTime(new Date(c.createdAt)),
+    }));
   }
 
   /** The account comments on its own media: `message`, answers `{ id }` (POST /{ig-media-id}/comments). */

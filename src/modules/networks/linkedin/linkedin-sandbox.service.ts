@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomInt } from 'node:crypto';
-import { AppConfig } from '@/config/config';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
 import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
-import { OAuthFailure, oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { OAuthFailure, oauthError } from '../kit/sandbox/sandbox-oauth';
 import { qs } from '../kit/sandbox/sandbox-request';
-import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SimulatorState } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
 
@@ -161,25 +160,12 @@ export const LI_MAGIC: MagicErrors = {
 };
 
 @Injectable()
-export class LinkedInSandbox {
-  readonly images: SandboxRecords<LiImage>;
-  readonly videos: SandboxRecords<LiVideo>;
+export class LinkedInSandbox extends SimulatorState {
+  protected readonly network = 'linkedin';
+  readonly images = this.records<LiImage>('image', (i) => i.urn);
+  readonly videos = this.records<LiVideo>('video', (v) => v.urn);
   /** By author. */
-  readonly posts: SandboxRecords<LiPost>;
-
-  constructor(
-    readonly store: SandboxStore,
-    readonly oauth: SandboxOAuth,
-    private readonly config: AppConfig,
-  ) {
-    this.images = store.records('linkedin', 'image', (i) => i.urn);
-    this.videos = store.records('linkedin', 'video', (v) => v.urn);
-    this.posts = store.records('linkedin', 'post', (p) => p.id);
-  }
-
-  get base(): string {
-    return `${this.config.publicBaseUrl}/sandbox/linkedin`;
-  }
+  readonly posts = this.records<LiPost>('post', (p) => p.id);
 
   /** May the member act as `owner` (itself or an organisation it administers)? */
   assertOwner(member: LiMember, owner: unknown, what: string): string {

@@ -29,6 +29,8 @@ import { tiktokNetwork } from './tiktok.network';
  * PULL_FROM_URL). A publish reports PROCESSING_DOWNLOAD on its first status fetch and its final
  * status from the second on (#sandbox-review: PROCESSING_DOWNLOAD until SANDBOX_REVIEW_MS passed).
  */
+const TT_VIDEO_LIST = TT_CREATOR('video.list');
+
 @SandboxController('tiktok')
 export class TikTokSandboxController {
   constructor(
@@ -161,9 +163,9 @@ export class TikTokSandboxController {
   @Post('v2/video/list')
   @HttpCode(200)
   async list(
+    @SandboxAuth(TT_VIDEO_LIST) c: TtCreator,
     @Query('fields') fields: string,
     @Body() body: Q,
-    @SandboxAuth(TT_CREATOR('video.list')) c: TtCreator,
   ): Promise<unknown> {
     const start = Number(body.cursor) || 0;
     const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
@@ -176,11 +178,10 @@ export class TikTokSandboxController {
   @Post('v2/video/query')
   @HttpCode(200)
   async query(
+    @SandboxAuth(TT_VIDEO_LIST) c: TtCreator,
     @Query('fields') fields: string,
-    @Body() body: Q,
-    @SandboxAuth(TT_CREATOR('video.list')) c: TtCreator,
+    @Body('filters') filters: Record<string, unknown> | undefined,
   ): Promise<unknown> {
-    const filters = body.filters as unknown as Record<string, unknown> | undefined;
     const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
     const videos = (await Promise.all(ids.map((id) => this.tt.videos.get(id)))).filter(
       (v): v is TtVideo => v !== null && v.openId === c.openId,

@@ -1,3 +1,4 @@
+import { AppConfig } from '@/config/config';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
@@ -5,8 +6,8 @@ import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
-import { oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
-import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
+import { oauthError } from '../kit/sandbox/sandbox-oauth';
+import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated TikTok (creators, publishes, videos). */
 
@@ -139,18 +140,18 @@ export const TT_MAGIC: MagicErrors = {
 };
 
 @Injectable()
-export class TikTokSandbox {
-  readonly publishes: SandboxRecords<TtPublish>;
+export class TikTokSandbox extends SimulatorState {
+  protected readonly network = 'tiktok';
+  readonly publishes = this.records<TtPublish>('publish', (p) => p.publishId);
   /** By open_id. */
-  readonly videos: SandboxRecords<TtVideo>;
+  readonly videos = this.records<TtVideo>('video', (v) => v.id);
 
   constructor(
+    store: SandboxStore,
+    config: AppConfig,
     private readonly media: SandboxMediaFetch,
-    readonly store: SandboxStore,
-    readonly oauth: SandboxOAuth,
   ) {
-    this.publishes = store.records('tiktok', 'publish', (p) => p.publishId);
-    this.videos = store.records('tiktok', 'video', (v) => v.id);
+    super(store, config);
   }
 
   /** 6 init calls per minute per token. */

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { AppConfig } from '@/config/config';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import type { MagicErrors } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
-import { oauthError, SandboxOAuth } from '../kit/sandbox/sandbox-oauth';
+import { oauthError } from '../kit/sandbox/sandbox-oauth';
 import { qs } from '../kit/sandbox/sandbox-request';
-import { SandboxRecords, SandboxStore } from '../kit/sandbox/sandbox-store';
+import { SimulatorState } from '../kit/sandbox/sandbox-store';
 
 /** State and rules of the simulated YouTube (channels, resumable upload sessions, videos). */
 
@@ -126,23 +125,11 @@ export const YT_MAGIC: MagicErrors = {
 };
 
 @Injectable()
-export class YouTubeSandbox {
-  readonly sessions: SandboxRecords<YtSession>;
+export class YouTubeSandbox extends SimulatorState {
+  protected readonly network = 'youtube';
+  readonly sessions = this.records<YtSession>('session', (x) => x.id);
   /** By channel (its uploads). */
-  readonly videos: SandboxRecords<YtVideo>;
-
-  constructor(
-    readonly store: SandboxStore,
-    readonly oauth: SandboxOAuth,
-    private readonly config: AppConfig,
-  ) {
-    this.sessions = store.records('youtube', 'session', (x) => x.id);
-    this.videos = store.records('youtube', 'video', (v) => v.id);
-  }
-
-  get base(): string {
-    return `${this.config.publicBaseUrl}/sandbox/youtube`;
-  }
+  readonly videos = this.records<YtVideo>('video', (v) => v.id);
 
   newId(bytes: number): string {
     return randomBytes(bytes).toString('base64url');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
-import { addOwnComment, commentRefusal } from './sandbox-comments';
+import { addOwnComment, commentRefusal, ownComments } from './sandbox-comments';
 import { SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
@@ -230,15 +230,15 @@ export function lifetimeInsights(id: string, values: Record<string, number>, nam
  * GET /{id}/comments: a page of an item's deterministic comments, each rendered by the network;
  * cursors are base64 indexes and `paging.next` repeats the request with `after` replaced.
  */
-export function graphComments(
-  req: Request,
-  publicBaseUrl: string,
+export async function graphComments(
+  at: { req: Request; publicBaseUrl: string; store: SandboxStore; network: string },
   item: { id: string; publishedAt: string },
-  q: { after?: string; limit?: string },
   render: (c: SandboxComment) => unknown,
-  /** The account's own comments on the item (first comments), after the generated ones. */
-  own: SandboxComment[] = [],
-): { data: unknown[]; paging?: Record<string, unknown> } {
+): Promise<{ data: unknown[]; paging?: Record<string, unknown> }> {
+  const { req, publicBaseUrl } = at;
+  const q = req.query as { after?: string; limit?: string };
+  // The generated comments, then the account's own (first comments).
+  const own = await ownComments(at.store, at.network, item.id);
   const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
   const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
   const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);

@@ -112,3 +112,22 @@ export class SandboxRecords<T> {
     return records.filter((r) => r !== null) as T[];
   }
 }
+
+/** A simulator's state: its records in the store, and where its routes are (PUBLIC_BASE_URL/sandbox/<network>). */
+@Injectable()
+export abstract class SimulatorState {
+  protected abstract readonly network: string;
+
+  constructor(
+    readonly store: SandboxStore,
+    protected readonly config: AppConfig,
+  ) {}
+
+  get base(): string {
+    return `${this.config.publicBaseUrl}/sandbox/${this.network}`;
+  }
+
+  protected records<T>(kind: string, idOf: (record: T) => string): SandboxRecords<T> {
+    return this.store.records(this.network, kind, idOf);
+  }
+}
