@@ -1,3 +1,4 @@
+import DOC from './doc-bodies.json';
 import { PlatformError } from '../kit/adapter';
 import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
 import { FacebookAdapter } from './facebook.adapter';
@@ -34,20 +35,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should list Pages with their Page tokens from /me/accounts', async () => {
     // Body from https://developers.facebook.com/docs/pages-api/getting-started (Step 1)
-    const f = fakeFetch().on('GET', '/me/accounts', {
-      body: {
-        data: [
-          {
-            access_token: 'page_access_token',
-            category: 'Internet Company',
-            category_list: [{ id: '2256', name: 'Internet Company' }],
-            name: 'Name of this Page',
-            id: 'page_id',
-            tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT'],
-          },
-        ],
-      },
-    });
+    const f = fakeFetch().on('GET', '/me/accounts', { body: DOC.pages });
     const [page] = await make(f).listAccounts({ accessToken: 'user' });
     expect(page).toMatchObject({
       platformAccountId: 'page_id',
@@ -159,24 +147,7 @@ describe('FacebookAdapter (doc bodies)', () => {
   it('should parse Page Insights day series and comments', async () => {
     // Insights body shape: https://developers.facebook.com/docs/graph-api/reference/insights (values[].end_time = end of day)
     const f = fakeFetch()
-      .on('GET', '/insights', {
-        body: {
-          data: [
-            {
-              name: 'page_media_view',
-              period: 'day',
-              values: [
-                { value: 12, end_time: '2026-03-02T08:00:00+0000' },
-                { value: 15, end_time: '2026-03-03T08:00:00+0000' },
-              ],
-              title: 'Daily views',
-              id: 'p/insights/page_media_view/day',
-            },
-            { name: 'page_follows', period: 'day', values: [{ value: 400, end_time: '2026-03-02T08:00:00+0000' }] },
-          ],
-          paging: {},
-        },
-      })
+      .on('GET', '/insights', { body: DOC.pageInsights })
       .on('GET', '/published_posts', {
         body: { data: [{ created_time: '2026-03-01T10:00:00+0000', shares: { count: 3 }, id: 'a' }] },
       })

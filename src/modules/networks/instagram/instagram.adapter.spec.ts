@@ -1,3 +1,4 @@
+import DOC from './doc-bodies.json';
 import { PlatformError, PublishContent } from '../kit/adapter';
 import { recordingRequest } from '@test/support/doc-fetch';
 import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
@@ -21,18 +22,7 @@ const quota = { body: { data: [{ quota_usage: 2, config: { quota_total: 50, quot
 
 describe('InstagramAdapter (doc bodies)', () => {
   it("should list the Instagram accounts linked to the user's Pages", async () => {
-    const f = fakeFetch().on('GET', '/me/accounts', {
-      body: {
-        data: [
-          {
-            id: '134895793791914',
-            name: 'Page A',
-            instagram_business_account: { id: '17841405822304914', username: 'ig_a' },
-          },
-          { id: '2', name: 'No IG' },
-        ],
-      },
-    });
+    const f = fakeFetch().on('GET', '/me/accounts', { body: DOC.pages });
     const accounts = await make(f).listAccounts({ accessToken: 't' });
     expect(accounts).toEqual([
       {
@@ -106,13 +96,11 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should reject media when the container ends in ERROR', async () => {
-    const f = fakeFetch()
-      .on('POST', '/media', { body: { id: 'x' } })
-      .on('GET', '/x', {
-        body: { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207003', id: 'x' },
-      });
+    const failed = { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207003', id: 'x' };
+    const f = fakeFetch().on('POST', '/media', { body: { id: 'x' } });
+    f.on('GET', '/x', { body: failed });
     const err = (await make(f)
-      .publish({ account, content: image(['https://e.x/a.jpg']), publishState: {}, saveState: async () => {} })
+      .publish(recordingRequest(account, image(['https://e.x/a.jpg'])))
       .catch((e: unknown) => e)) as PlatformError;
     expect(err).toMatchObject({ category: 'media_rejected', retryable: false });
     expect(err.message).toContain('2207003');
@@ -134,28 +122,16 @@ describe('InstagramAdapter (doc bodies)', () => {
         },
       },
     });
-    await expect(
-      make(download).publish({
-        account,
-        content: image(['https://e.x/a.jpg']),
-        publishState: {},
-        saveState: async () => {},
-      }),
-    ).rejects.toMatchObject({ category: 'media_rejected' });
+    await expect(make(download).publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject(
+      { category: 'media_rejected' },
+    );
     const cap = fakeFetch()
       .on('POST', '/media', { body: { id: 'x' } })
       .on('GET', '/x', { body: { status_code: 'FINISHED', id: 'x' } })
       .on('GET', '/content_publishing_limit', {
         body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
       });
-    await expect(
-      make(cap).publish({
-        account,
-        content: image(['https://e.x/a.jpg']),
-        publishState: {},
-        saveState: async () => {},
-      }),
-    ).rejects.toMatchObject({
+    await expect(make(cap).publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject({
       category: 'network_rate_limited',
       retryable: true,
     });
@@ -211,21 +187,7 @@ describe('InstagramAdapter (doc bodies)', () => {
   it('should parse media insights and total_value account insights', async () => {
     // Media insights body shape: https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
     const f = fakeFetch()
-      .on('GET', '/m1/insights', {
-        body: {
-          data: [
-            {
-              name: 'reach',
-              period: 'lifetime',
-              values: [{ value: 100 }],
-              title: 'Accounts reached',
-              id: 'm1/insights/reach/lifetime',
-            },
-            { name: 'likes', period: 'lifetime', values: [{ value: 7 }] },
-            { name: 'total_interactions', period: 'lifetime', values: [{ value: 9 }] },
-          ],
-        },
-      })
+      .on('GET', '/m1/insights', { body: DOC.mediaInsights })
       .on('GET', `/${account.platformAccountId}/insights`, {
         body: {
           data: [

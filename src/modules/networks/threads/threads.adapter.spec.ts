@@ -1,3 +1,4 @@
+import DOC from './doc-bodies.json';
 import { PlatformError } from '../kit/adapter';
 import { recordingRequest } from '@test/support/doc-fetch';
 import { fakeEndpoints, fakeFetch } from '@test/support/fake-fetch';
@@ -96,23 +97,7 @@ describe('ThreadsAdapter (doc bodies)', () => {
 
   it('should read views as a daily series and the rest as totals', async () => {
     // Shapes from https://developers.facebook.com/docs/threads/insights (user insights: views has values, others total_value)
-    const f = fakeFetch().on('GET', '/1234/threads_insights', {
-      body: {
-        data: [
-          {
-            name: 'views',
-            period: 'day',
-            values: [{ value: 10, end_time: '2026-03-02T08:00:00+0000' }],
-            title: 'views',
-            id: '1234/insights/views/day',
-          },
-          { name: 'likes', period: 'day', title: 'likes', total_value: { value: 4 }, id: '1234/insights/likes/day' },
-          { name: 'replies', period: 'day', total_value: { value: 2 } },
-          { name: 'reposts', period: 'day', total_value: { value: 1 } },
-          { name: 'followers_count', period: 'day', total_value: { value: 88 } },
-        ],
-      },
-    });
+    const f = fakeFetch().on('GET', '/1234/threads_insights', { body: DOC.userInsights });
     expect(await make(f).getDailyMetrics(account, '2026-03-01', '2026-03-01')).toEqual([
       { date: '2026-03-01', views: 10, reach: 10, engagement: 7, shares: 1, followers: 88 },
     ]);
