@@ -4,7 +4,7 @@ import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-wo
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { stableInt } from '../kit/sandbox/sandbox-metrics';
-import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { grantRoute, type SandboxLogin } from '../kit/sandbox/sandbox-login';
 import { OAuthFailure, oauthError } from '../kit/sandbox/sandbox-oauth';
 import { qs } from '../kit/sandbox/sandbox-request';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
@@ -111,28 +111,26 @@ export const LINKEDIN_LOGIN: SandboxLogin = {
   appLabel: 'LinkedIn app',
   authorize: 'oauth/v2/authorization',
   tokens: [
-    {
-      method: 'POST',
-      path: 'oauth/v2/accessToken',
-      answer: async (oauth, body) => {
-        const { grant, refreshing } = await oauth.tokenGrant('linkedin', body, {
-          invalidClient: () => oauthError(401, 'invalid_client', 'Client authentication failed'),
-          unsupportedGrant: () => oauthError(400, 'unsupported_grant_type', 'The grant_type is not supported'),
-          invalidGrant: (refreshingGrant) =>
-            oauthError(
-              400,
-              'invalid_request',
-              refreshingGrant
-                ? 'The provided refresh token is invalid'
-                : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
-            ),
-        });
+    grantRoute(
+      'linkedin',
+      'oauth/v2/accessToken',
+      () => ({
+        invalidClient: () => oauthError(401, 'invalid_client', 'Client authentication failed'),
+        unsupportedGrant: () => oauthError(400, 'unsupported_grant_type', 'The grant_type is not supported'),
+        invalidGrant: (refreshingGrant) =>
+          oauthError(
+            400,
+            'invalid_request',
+            refreshingGrant
+              ? 'The provided refresh token is invalid'
+              : 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+          ),
+      }),
+      async (oauth, grant, refreshing, body) => {
         const refreshToken = refreshing ? qs(body.refresh_token) : null;
-        const issued = await oauth.issueTokens(grant, {
-          accessTtlSeconds: ACCESS_TTL,
-          ...(refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL }),
-          prefix: 'AQ',
-        });
+        // A refresh keeps the grant's refresh token; a code also gets a refresh token (a year).
+        const ttls = refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL };
+        const issued = await oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...ttls, prefix: 'AQ' });
         return {
           access_token: issued.accessToken,
           expires_in: ACCESS_TTL,
@@ -141,7 +139,7 @@ export const LINKEDIN_LOGIN: SandboxLogin = {
           scope: grant.scopes.join(','),
         };
       },
-    },
+    ),
   ],
 };
 

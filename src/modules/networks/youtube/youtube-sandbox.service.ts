@@ -4,7 +4,7 @@ import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
 import type { MagicErrors } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { grantRoute, type SandboxLogin } from '../kit/sandbox/sandbox-login';
 import { oauthError } from '../kit/sandbox/sandbox-oauth';
 import { qs } from '../kit/sandbox/sandbox-request';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
@@ -77,21 +77,20 @@ export const YOUTUBE_LOGIN: SandboxLogin = {
   scopeSeparator: /\s+/,
   authorize: 'o/oauth2/v2/auth',
   tokens: [
-    {
-      method: 'POST',
-      path: 'token',
-      answer: async (oauth, body) => {
-        const { grant, refreshing } = await oauth.tokenGrant('youtube', body, {
-          invalidClient: () => oauthError(401, 'invalid_client', 'The OAuth client was not found.'),
-          unsupportedGrant: () =>
-            oauthError(400, 'unsupported_grant_type', `Invalid grant_type: ${qs(body.grant_type)}`),
-          invalidGrant: (refreshingGrant) =>
-            oauthError(
-              400,
-              'invalid_grant',
-              refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.',
-            ),
-        });
+    grantRoute(
+      'youtube',
+      'token',
+      (body) => ({
+        invalidClient: () => oauthError(401, 'invalid_client', 'The OAuth client was not found.'),
+        unsupportedGrant: () => oauthError(400, 'unsupported_grant_type', `Invalid grant_type: ${qs(body.grant_type)}`),
+        invalidGrant: (refreshingGrant) =>
+          oauthError(
+            400,
+            'invalid_grant',
+            refreshingGrant ? 'Token has been expired or revoked.' : 'Malformed auth code.',
+          ),
+      }),
+      async (oauth, grant, refreshing) => {
         const t = await oauth.issueTokens(grant, {
           accessTtlSeconds: ACCESS_TTL,
           ...(refreshing ? {} : { refreshTtlSeconds: null }),
@@ -105,7 +104,7 @@ export const YOUTUBE_LOGIN: SandboxLogin = {
           token_type: 'Bearer',
         };
       },
-    },
+    ),
   ],
 };
 

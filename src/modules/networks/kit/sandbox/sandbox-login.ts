@@ -1,7 +1,7 @@
 import { Body, Get, HttpCode, Post, Query, Res, type Type } from '@nestjs/common';
 import type { Response } from 'express';
 import { SandboxController } from './sandbox-http';
-import { AuthorizeQueryOptions, SandboxOAuth } from './sandbox-oauth';
+import { AuthorizeQueryOptions, SandboxGrant, SandboxOAuth, TokenGrantErrors } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 
 /**
@@ -13,6 +13,23 @@ export interface SandboxLogin extends AuthorizeQueryOptions {
   authorize: string;
   /** GET endpoints read the query, POST ones the form; POST answers 200 unless `status` says otherwise. */
   tokens: { method: 'GET' | 'POST'; path: string; status?: number; answer: (oauth: SandboxOAuth, p: Q) => unknown }[];
+}
+
+/** An RFC 6749 token endpoint (POST form): the grant of a code or a refresh token, answered by `answer`. */
+export function grantRoute(
+  network: string,
+  path: string,
+  errors: (body: Q) => TokenGrantErrors,
+  answer: (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => Promise<unknown>,
+): SandboxLogin['tokens'][number] {
+  return {
+    method: 'POST',
+    path,
+    answer: async (oauth, body) => {
+      const { grant, refreshing } = await oauth.tokenGrant(network, body, errors(body));
+      return answer(oauth, grant, refreshing, body);
+    },
+  };
 }
 
 /** The controller serving a network's login routes. */
