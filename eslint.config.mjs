@@ -65,13 +65,4 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
-  {
-    // Being rebuilt (issue 10): the network layer keeps these off until its rebuild lands.
-    files: ['src/modules/networks/**/*.ts'],
-    rules: {
-      '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-base-to-string': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-    },
-  },
 );

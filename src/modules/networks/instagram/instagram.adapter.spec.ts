@@ -222,7 +222,7 @@ describe('InstagramAdapter (doc bodies)', () => {
       body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
     await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
-    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
+    expect(f.calls[0].params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
     const full = fakeFetch().on('GET', '/content_publishing_limit', {
       body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
     });

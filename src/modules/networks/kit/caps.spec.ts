@@ -33,7 +33,7 @@ describe('publishing caps (pure window arithmetic)', () => {
     const t = (iso: string) => Date.parse(iso);
     expect(capReached(cap('day_utc'), [t('2026-11-23T23:59:00Z'), t('2026-11-24T01:00:00Z')], now)).toBe(false);
     expect(capReached(cap('day_utc'), [t('2026-11-24T00:00:00Z'), t('2026-11-24T01:00:00Z')], now)).toBe(true);
-    expect(capsWithOverrides('tiktok', [cap('day_utc', 15)], { 'tiktok.posts': 25 })[0]!.limit).toBe(25);
-    expect(capsWithOverrides('tiktok', [cap('day_utc', 15)], { 'youtube.posts': 1 })[0]!.limit).toBe(15);
+    expect(capsWithOverrides('tiktok', [cap('day_utc', 15)], { 'tiktok.posts': 25 })[0].limit).toBe(25);
+    expect(capsWithOverrides('tiktok', [cap('day_utc', 15)], { 'youtube.posts': 1 })[0].limit).toBe(15);
   });
 });

@@ -19,7 +19,7 @@ export class LinkedInSandboxAnalyticsController {
   constructor(private readonly li: LinkedInSandbox) {}
 
   @Get('rest/organizationalEntityShareStatistics')
-  async shareStatistics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
+  shareStatistics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): unknown {
     const org = this.li.assertOwner(
       m,
       qs(q.organizationalEntity),
@@ -60,11 +60,11 @@ export class LinkedInSandboxAnalyticsController {
   }
 
   @Get('rest/networkSizes/:urn')
-  async networkSize(
+  networkSize(
     @Param('urn') urn: string,
     @Query('edgeType') edgeType: string,
     @SandboxAuth(LI_REST) m: LiMember,
-  ): Promise<unknown> {
+  ): unknown {
     this.li.assertOwner(m, urn, 'networkSizes.GET');
     if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER')
       throw liFail(400, `Unsupported edgeType ${edgeType}`, 'ILLEGAL_ARGUMENT');
@@ -136,7 +136,7 @@ export class LinkedInSandboxAnalyticsController {
   }
 
   @Get('rest/memberFollowersCount')
-  async followers(@Query('q') finder: string, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
+  followers(@Query('q') finder: string, @SandboxAuth(LI_REST) m: LiMember): unknown {
     if (finder !== 'me') throw liFail(400, `Invalid finder: ${finder}`, 'ILLEGAL_ARGUMENT');
     return {
       paging: { count: 1, start: 0, links: [] },

@@ -33,7 +33,7 @@ export class LinkedInSandboxController {
   ) {}
 
   @Get('v2/userinfo')
-  async userinfo(@SandboxAuth(LI_MEMBER) m: LiMember): Promise<Record<string, unknown>> {
+  userinfo(@SandboxAuth(LI_MEMBER) m: LiMember): Record<string, unknown> {
     const [given, ...family] = m.name.split(' ');
     return {
       sub: m.sub,
@@ -48,7 +48,7 @@ export class LinkedInSandboxController {
   }
 
   @Get('rest/organizationAcls')
-  async acls(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
+  acls(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): unknown {
     if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const role = qs(q.role);
     const elements =
@@ -59,7 +59,7 @@ export class LinkedInSandboxController {
   }
 
   @Get('rest/organizations/:id')
-  async organization(@Param('id') rawId: string, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
+  organization(@Param('id') rawId: string, @SandboxAuth(LI_REST) m: LiMember): unknown {
     const id = Number(rawId);
     const org = m.orgs.find((o) => o.id === id);
     if (!org)

@@ -117,7 +117,7 @@ describe('LinkedInAdapter (documented bodies)', () => {
       scopes: ['r_basicprofile'],
     });
     expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 5_000_000_000);
-    expect(DocFetch.body(net.requests[0]!)).toMatchObject({
+    expect(DocFetch.body(net.requests[0])).toMatchObject({
       grant_type: 'authorization_code',
       code: 'c',
       client_id: 'client-id',
@@ -141,7 +141,7 @@ describe('LinkedInAdapter (documented bodies)', () => {
       ['urn:li:organization:2414183', 'LinkedIn'],
       ['urn:li:organization:5583111', 'Example Org'],
     ]);
-    const acl = net.find('/rest/organizationAcls')[0]!;
+    const acl = net.find('/rest/organizationAcls')[0];
     expect(acl.headers['x-restli-protocol-version']).toBe('2.0.0');
     expect(acl.headers['linkedin-version']).toMatch(/^\d{6}$/);
   });
@@ -171,7 +171,7 @@ describe('LinkedInAdapter (documented bodies)', () => {
     const req = request(content({ contentType: 'image', imageUrls: [`${MEDIA}/a.png`] }));
     const result = await adapter.publish(req);
     expect(result).toEqual({ externalId: POST_URN, url: `https://www.linkedin.com/feed/update/${POST_URN}/` });
-    const post = DocFetch.body(net.find('/rest/posts', 'POST')[0]!);
+    const post = DocFetch.body(net.find('/rest/posts', 'POST')[0]);
     expect(post).toMatchObject({
       author: 'urn:li:organization:2414183',
       lifecycleState: 'PUBLISHED',
@@ -211,15 +211,15 @@ describe('LinkedInAdapter (documented bodies)', () => {
       request(content({ contentType: 'video', videoUrl: `${MEDIA}/v.mp4`, options: { title: 'Demo' } })),
     );
     expect(result.externalId).toBe('urn:li:ugcPost:68447855235931240');
-    expect(net.find('sau=part1')[0]!.body).toEqual(new TextEncoder().encode('012345'));
-    expect(DocFetch.body(net.find('finalizeUpload')[0]!)).toEqual({
+    expect(net.find('sau=part1')[0].body).toEqual(new TextEncoder().encode('012345'));
+    expect(DocFetch.body(net.find('finalizeUpload')[0])).toEqual({
       finalizeUploadRequest: {
         video: 'urn:li:video:C5505AQH-oV1qvnFtKA',
         uploadToken: '',
         uploadedPartIds: ['/abc1', '/abc2'],
       },
     });
-    expect(DocFetch.body(net.find('/rest/posts', 'POST')[0]!).content).toEqual({
+    expect(DocFetch.body(net.find('/rest/posts', 'POST')[0]).content).toEqual({
       media: { id: 'urn:li:video:C5505AQH-oV1qvnFtKA', title: 'Demo' },
     });
   });
@@ -357,8 +357,8 @@ describe('LinkedInAdapter first comment (documented bodies)', () => {
     const res = await adapter.postComment({ account, externalId: urn, text: 'Link in bio' });
     expect(res).toEqual({ id: commentUrn });
     const [req] = net.requests;
-    expect(req!.headers['linkedin-version']).toMatch(/^\d{6}$/);
-    expect(DocFetch.body(req!)).toEqual({
+    expect(req.headers['linkedin-version']).toMatch(/^\d{6}$/);
+    expect(DocFetch.body(req)).toEqual({
       actor: 'urn:li:organization:2414183',
       object: urn,
       message: { text: 'Link in bio' },

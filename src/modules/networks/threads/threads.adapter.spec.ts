@@ -109,7 +109,7 @@ describe('ThreadsAdapter (doc bodies)', () => {
       body: { data: [{ quota_usage: 4, config: { quota_total: 250, quota_duration: 86400 } }] },
     });
     await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 4, limit: 250, exhausted: false });
-    expect(f.calls[0]!.params).toMatchObject({ fields: 'quota_usage,config', access_token: 'th-token' });
+    expect(f.calls[0].params).toMatchObject({ fields: 'quota_usage,config', access_token: 'th-token' });
   });
 });
 

@@ -89,7 +89,7 @@ describe('TikTokAdapter (documented bodies)', () => {
       scopes: ['user.info.basic', 'video.list'],
     });
     expect(tokens.refreshExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 31_000_000_000);
-    expect(DocFetch.body(net.requests[0]!)).toMatchObject({
+    expect(DocFetch.body(net.requests[0])).toMatchObject({
       client_key: 'client-id',
       grant_type: 'authorization_code',
       code_verifier: 'v',
@@ -123,7 +123,7 @@ describe('TikTokAdapter (documented bodies)', () => {
       externalId: '7234567890123456789',
       url: 'https://www.tiktok.com/@tiktoker/video/7234567890123456789',
     });
-    expect(DocFetch.body(net.find('/video/init/')[0]!)).toEqual({
+    expect(DocFetch.body(net.find('/video/init/')[0])).toEqual({
       post_info: {
         title: 'Dance #fyp',
         privacy_level: 'PUBLIC_TO_EVERYONE',
@@ -159,7 +159,7 @@ describe('TikTokAdapter (documented bodies)', () => {
         }),
       ),
     );
-    expect(DocFetch.body(net.find('/content/init/')[0]!)).toMatchObject({
+    expect(DocFetch.body(net.find('/content/init/')[0])).toMatchObject({
       post_mode: 'DIRECT_POST',
       media_type: 'PHOTO',
       post_info: { description: 'Dance #fyp', privacy_level: 'SELF_ONLY' },
@@ -290,7 +290,7 @@ describe('TikTokAdapter (documented bodies)', () => {
     const account = { platformAccountId: 'open-id', accessToken: 'act.token', metadata: {} };
     net.on({ method: 'POST', url: '/v2/post/publish/creator_info/query/', json: CREATOR_INFO_BODY, once: true });
     await expect(adapter.publishingUsage(account)).resolves.toEqual({ used: null, limit: null, exhausted: false });
-    expect(net.requests[0]!.headers).toMatchObject({ authorization: 'Bearer act.token' });
+    expect(net.requests[0].headers).toMatchObject({ authorization: 'Bearer act.token' });
     // Error code of https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
     net.on({
       method: 'POST',

@@ -94,7 +94,7 @@ export class YouTubeSandboxDataController {
 
   /** youtubeanalytics.googleapis.com/v2/reports with dimensions=day. */
   @Get('v2/reports')
-  async reports(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): Promise<unknown> {
+  reports(@Query() q: Q, @SandboxAuth(YT_CHANNEL) ch: YtChannel): unknown {
     const ids = qs(q.ids);
     if (ids !== 'channel==MINE' && ids !== `channel==${ch.id}`) throw ytFail(403, 'forbidden', 'Forbidden', 'global');
     const metrics = qs(q.metrics).split(',').filter(Boolean);
@@ -114,7 +114,7 @@ export class YouTubeSandboxDataController {
       throw ytFail(400, 'badRequest', 'startDate and endDate must be YYYY-MM-DD with startDate <= endDate.', 'global');
     const rows = dateRange(from, to)
       .slice(0, 366)
-      .map((d) => [d, ...metrics.map((m) => REPORT_METRICS[m]!(ch.id, d))]);
+      .map((d) => [d, ...metrics.map((m) => REPORT_METRICS[m](ch.id, d))]);
     return {
       kind: 'youtubeAnalytics#resultTable',
       columnHeaders: [

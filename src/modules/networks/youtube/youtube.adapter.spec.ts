@@ -177,7 +177,7 @@ describe('YouTubeAdapter (documented bodies)', () => {
       externalId: 'Ks-_Mh1QhMc',
       url: 'https://www.youtube.com/watch?v=Ks-_Mh1QhMc',
     });
-    const init = net.find('uploadType=resumable&part=snippet,status', 'POST')[0]!;
+    const init = net.find('uploadType=resumable&part=snippet,status', 'POST')[0];
     expect(init.headers['x-upload-content-length']).toBe('10');
     expect(init.headers['x-upload-content-type']).toBe('video/mp4');
     expect(DocFetch.body(init)).toEqual({
@@ -195,9 +195,9 @@ describe('YouTubeAdapter (documented bodies)', () => {
       request(content(), { uploadUrl: SESSION, size: 10, uploadAttemptedAt: new Date().toISOString() }),
     );
     const [query, rest] = net.find(SESSION, 'PUT');
-    expect(query!.headers['content-range']).toBe('bytes */10');
-    expect(rest!.headers['content-range']).toBe('bytes 4-9/10');
-    expect(rest!.body).toEqual(new TextEncoder().encode('OBYTES'));
+    expect(query.headers['content-range']).toBe('bytes */10');
+    expect(rest.headers['content-range']).toBe('bytes 4-9/10');
+    expect(rest.body).toEqual(new TextEncoder().encode('OBYTES'));
     expect(net.find('uploadType=resumable&part=snippet,status', 'POST')).toHaveLength(0);
   });
 
@@ -302,7 +302,7 @@ describe('YouTubeAdapter (documented bodies)', () => {
       { date: '2026-01-01', views: 100, reach: 100, shares: 2, engagement: 8, followers: 2470000 - 4 },
       { date: '2026-01-02', views: 50, reach: 50, shares: 1, engagement: 3, followers: 2470000 },
     ]);
-    expect(net.find('youtubeanalytics')[0]!.url).toContain('ids=channel%3D%3DUC_x5XG1OV2P6uZZ5FSM9Ttw');
+    expect(net.find('youtubeanalytics')[0].url).toContain('ids=channel%3D%3DUC_x5XG1OV2P6uZZ5FSM9Ttw');
   });
 
   it('should validate title, description and media', () => {
@@ -350,7 +350,7 @@ describe('YouTubeAdapter first comment (documented bodies)', () => {
     });
     const res = await adapter.postComment({ account, externalId: 'wtLJPvx7-ys', text: 'Thanks for watching' });
     expect(res).toEqual({ id: 'UgzDE2tasfmrYLyNkGt4AaABAg' });
-    expect(DocFetch.body(net.requests[0]!)).toEqual({
+    expect(DocFetch.body(net.requests[0])).toEqual({
       snippet: {
         channelId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
         videoId: 'wtLJPvx7-ys',

@@ -3,7 +3,7 @@ import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, Pu
 import { ContentRules, isCarousel } from '../content-rules';
 import { lookedFirst, progress } from '../network-adapter';
 import type { GraphClient, GraphParams } from './graph-client';
-import { GraphList, recentMatch } from './graph-shapes';
+import { GraphList, recentMatch, textOf } from './graph-shapes';
 
 /**
  * The container flow Instagram and Threads share:
@@ -139,7 +139,7 @@ export class ContainerPublisher {
       { fields: `id,${f.statusField},${f.errorField}` },
       token,
     );
-    const status = String(c[f.statusField] ?? '');
+    const status = textOf(c[f.statusField]);
     if (status === 'ERROR') return { status: 'failed', error: processingError(c[f.errorField]) };
     return status === 'IN_PROGRESS' ? { status: 'processing' } : { status: 'ready' };
   }
@@ -175,7 +175,7 @@ export class ContainerPublisher {
         { fields: `id,${f.statusField},${f.errorField}` },
         token,
       );
-      const status = String(c[f.statusField] ?? '');
+      const status = textOf(c[f.statusField]);
       if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
       if (status === 'ERROR') throw processingError(c[f.errorField]);
       await new Promise((r) => setTimeout(r, this.poll.intervalMs));
@@ -190,10 +190,10 @@ export class ContainerPublisher {
 
 function processingError(reason: unknown): PlatformError {
   return new PlatformError(
-    `The network could not process the media: ${String(reason ?? 'unknown error')}.`,
+    `The network could not process the media: ${textOf(reason) || 'unknown error'}.`,
     'media_rejected',
     false,
-    { networkCode: String(reason ?? 'ERROR') },
+    { networkCode: textOf(reason) || 'ERROR' },
   );
 }
 

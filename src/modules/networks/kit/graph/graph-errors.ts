@@ -20,7 +20,7 @@ export interface GraphErrorBody {
 
 export function isGraphErrorBody(body: unknown): body is GraphErrorBody {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const e = (body as { error: unknown }).error;
+  const e = body.error;
   return typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string';
 }
 

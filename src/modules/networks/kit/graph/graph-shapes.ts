@@ -86,7 +86,7 @@ export function recentMatch<T extends Record<string, unknown>>(
   return items.find((item) => {
     const time = item[fields.time];
     const created = typeof time === 'string' && time ? Date.parse(time) : undefined;
-    return String(item[fields.text] ?? '').trim() === text.trim() && (created === undefined || created >= sinceMs);
+    return textOf(item[fields.text]).trim() === text.trim() && (created === undefined || created >= sinceMs);
   });
 }
 
@@ -123,4 +123,9 @@ export async function readPublishingLimit(
   const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
   const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;
   return { used, limit, exhausted: used !== null && limit !== null && used >= limit };
+}
+
+/** A Graph field as text: strings as they are, numbers printed, anything else (absent, objects) empty. */
+export function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }

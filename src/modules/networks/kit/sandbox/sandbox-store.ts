@@ -109,7 +109,7 @@ export class SandboxRecords<T> {
   async of(owner: string, start = 0, count = 1000): Promise<T[]> {
     const ids = await this.store.list<string>([...this.parts, 'of', owner], start, start + count - 1);
     const records = await Promise.all(ids.map((id) => this.get(id)));
-    return records.filter((r) => r !== null) as T[];
+    return records.filter((r) => r !== null);
   }
 }
 
