@@ -219,21 +219,7 @@ async function main() {
     await db.query(
       `UPDATE api_keys SET rate_limit_per_minute = 1000000000, rate_limit_per_hour = 1000000000, max_posts_per_day = 100000000`,
     );
-    const accounts = [];
-    for (let i = 0; i < 3; i++) {
-      const { rows } = await db.query(
-        `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, access_token_enc, token_key_id, connected_at)
-         VALUES ($1, $2, 'facebook', $3, $4, 'active', $5, 'k1', now()) RETURNING id`,
-        [
-          main.workspaceId,
-          main.profileId,
-          `page${i}${randomBytes(3).toString('hex')}`,
-          `Bench page ${i}`,
-          seal(`tok_${i}`),
-        ],
-      );
-      accounts.push(rows[0].id);
-    }
+    const accounts = await insertAccounts(db, main, 3, 'page');
     if (only.test('GET /v1/posts?limit=20')) for (const l of lists) await seedPosts(db, l, l.n);
 
     const serviceEnv = {
@@ -510,6 +496,26 @@ async function main() {
   }
 }
 
+/** `n` active Facebook pages (sealed tokens the fake network accepts) in the tenant's profile; their ids. */
+async function insertAccounts(db, tenant, n, tag) {
+  const ids = [];
+  for (let i = 0; i < n; i++) {
+    const { rows } = await db.query(
+      `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, access_token_enc, token_key_id, connected_at)
+       VALUES ($1, $2, 'facebook', $3, $4, 'active', $5, 'k1', now()) RETURNING id`,
+      [
+        tenant.workspaceId,
+        tenant.profileId,
+        `${tag}${i}${randomBytes(3).toString('hex')}`,
+        `Bench page ${i}`,
+        seal(`tok_${tag}${i}`),
+      ],
+    );
+    ids.push(rows[0].id);
+  }
+  return ids;
+}
+
 /**
  * Scale-out: C.scalePosts posts × 3 targets created with publishNow through the api processes
  * (round robin, 20 in flight), from the first request until every post is final, with 1 api + 1
@@ -526,21 +532,7 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
     process.kill(pid, 'SIGTERM');
     while (existsSync(`/proc/${pid}`)) await sleep(200);
   }
-  const accounts = [];
-  for (let i = 0; i < 3; i++) {
-    const { rows } = await db.query(
-      `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, access_token_enc, token_key_id, connected_at)
-       VALUES ($1, $2, 'facebook', $3, $4, 'active', $5, 'k1', now()) RETURNING id`,
-      [
-        tenant.workspaceId,
-        tenant.profileId,
-        `scale${i}${randomBytes(3).toString('hex')}`,
-        `Scale page ${i}`,
-        seal(`tok_s${i}`),
-      ],
-    );
-    accounts.push(rows[0].id);
-  }
+  const accounts = await insertAccounts(db, tenant, 3, 'scale');
   await db.query(
     `INSERT INTO webhook_subscriptions (workspace_id, profile_id, url, events, secret_enc) VALUES ($1, $2, $3, ARRAY['*'], $4)`,
     [
@@ -657,8 +649,9 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
   const duplicates = runs.reduce((n, r) => n + r.duplicates, 0);
   const missing = runs.reduce((n, r) => n + Math.max(0, r.events - r.eventsAcknowledged), 0);
   const unfinished = runs.reduce((n, r) => n + r.errors, 0);
+  const events = runs.reduce((n, r) => n + r.events, 0);
   console.log(
-    `\n  published twice: ${duplicates}; events not acknowledged: ${missing}; posts not published: ${unfinished}`,
+    `\n  published twice: ${duplicates}; events not acknowledged: ${missing} of ${events}; posts not published: ${unfinished}`,
   );
   const r = summarise(name, 'posts/s', pairs);
   r.correctness = { duplicates, missingEvents: missing, unpublished: unfinished, runs };
@@ -679,11 +672,7 @@ async function schedulingRun(db, tenant, queue, pid) {
   const n = C.schedulePosts;
   process.stdout.write(`${name}: seeding ${n.toLocaleString('en')} posts… `);
   const seedStarted = performance.now();
-  const { rows: acc } = await db.query(
-    `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, access_token_enc, token_key_id, connected_at)
-     VALUES ($1, $2, 'facebook', $3, 'Bench schedule page', 'active', $4, 'k1', now()) RETURNING id`,
-    [tenant.workspaceId, tenant.profileId, `sched${randomBytes(3).toString('hex')}`, seal('tok_sched')],
-  );
+  const [account] = await insertAccounts(db, tenant, 1, 'sched');
   const dueAt = new Date(Math.ceil((Date.now() + 60_000) / 1000) * 1000);
   const { rows } = await db.query(
     `WITH p AS (
@@ -692,9 +681,9 @@ async function schedulingRun(db, tenant, queue, pid) {
          FROM generate_series(1, $3) g RETURNING id, version),
      t AS (
        INSERT INTO post_targets (post_id, profile_id, account_id, platform, page_name, status)
-       SELECT p.id, $2, $5, 'facebook', 'Bench schedule page', 'pending' FROM p)
+       SELECT p.id, $2, $5, 'facebook', 'Bench page 0', 'pending' FROM p)
      SELECT id, version FROM p`,
-    [tenant.workspaceId, tenant.profileId, n, dueAt, acc[0].id],
+    [tenant.workspaceId, tenant.profileId, n, dueAt, account],
   );
   for (let i = 0; i < rows.length; i += 5000)
     await queue.addBulk(
