@@ -11,7 +11,9 @@
 //   - bench/lib/fake-network.mjs: the network (answers after 50 ms) and the webhook receivers;
 //   - bench/lib/bare-server.mjs: node:http + pg + ioredis doing each HTTP scenario's work;
 //   - bench/lib/bare-worker.mjs: BullMQ + pg + fetch/undici doing the pipeline scenarios' work;
-//   - this one: autocannon (HTTP load), seeding, timing, the table.
+//   - this one: autocannon (HTTP load), seeding, timing, the table;
+//   - full bench only, last: the scheduling burst (100,000 posts due at once, on the service above)
+//     and the scale-out (the service above stopped; 1 api + 1 worker, then 2 + 2, started afresh).
 // Writes bench/results/latest.json (and a timestamped copy). Needs PostgreSQL and Redis.
 import { spawn } from 'node:child_process';
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
