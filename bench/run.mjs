@@ -732,8 +732,20 @@ async function schedulingRun(db, tenant, queue, pid) {
     ? `${result.errors.toLocaleString('en')} still scheduled ${limitMs / 1000} s after their time: all queued in about ${round(result.seconds)} s at ${round(result.throughput)}/s (projected)`
     : `all queued ${round(result.seconds, 1)} s after their time`;
   console.log(when);
+  // Stop the promotions still running, drop their jobs, then the posts (retrying a deadlock with a
+  // promotion that was mid-transaction).
+  await queue.pause();
   await queue.drain(true);
-  await db.query(`DELETE FROM posts WHERE workspace_id = $1`, [tenant.workspaceId]);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.query(`DELETE FROM posts WHERE workspace_id = $1`, [tenant.workspaceId]);
+      break;
+    } catch (err) {
+      if (attempt >= 10) throw err;
+      await sleep(500);
+    }
+  }
+  await queue.resume();
   const t = TARGETS[name];
   return {
     name,
