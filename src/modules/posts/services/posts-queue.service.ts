@@ -29,6 +29,20 @@ export class PostsQueueService {
     );
   }
 
+  /** `publish-post` for many posts that just became queued, in one round trip (a batch promotion). */
+  async enqueuePublishMany(posts: PostRef[]): Promise<void> {
+    if (posts.length === 0) return;
+    await this.safely('publish-post', posts[0], () =>
+      this.queues.enqueueMany(
+        'publish-post',
+        posts.map((post) => ({
+          payload: { postId: post.id },
+          opts: { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential' as const, delay: 2000 } },
+        })),
+      ),
+    );
+  }
+
   /** Delayed `schedule-post` for a post that just became scheduled (at its version). */
   async enqueueSchedule(post: PostRef & Pick<PostEntity, 'scheduledAt'>): Promise<void> {
     const delay = Math.max(0, (post.scheduledAt?.getTime() ?? Date.now()) - Date.now());

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
+import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
@@ -170,12 +171,55 @@ export class PostsRepository {
     return row?.n ?? 0;
   }
 
-  /** Scheduled posts whose time has come (partial index ix_posts_due). */
-  async findDueScheduled(limit: number): Promise<{ id: string }[]> {
+  /**
+   * Moves up to `limit` due scheduled posts (partial index ix_posts_due) to queued in one statement (so one transaction), as
+   * PostTransitions does one by one: version + 1, updated_at, and a history row whose `from` is
+   * the post's last `to`. The rows are claimed FOR UPDATE SKIP LOCKED, so processes promoting at
+   * the same time take different posts and each post moves once. Posts whose profile asks for
+   * review and that have no approval are left out: findDueForReview, one by one.
+   */
+  async promoteDueBatch(limit: number, actor: Actor, reason: string): Promise<{ id: string; version: number }[]> {
+    return this.ds.query<{ id: string; version: number }[]>(
+      `WITH due AS (
+         SELECT p.id FROM posts p
+          WHERE p.state = 'scheduled' AND p.scheduled_at <= now()
+            AND (p.approved_by_user_id IS NOT NULL
+                 OR NOT EXISTS (SELECT 1 FROM policies pol WHERE pol.profile_id = p.profile_id AND pol.require_approval))
+          ORDER BY p.scheduled_at LIMIT $1
+          FOR UPDATE OF p SKIP LOCKED),
+       moved AS (
+         UPDATE posts SET state = 'queued', version = posts.version + 1, updated_at = now()
+           FROM due WHERE posts.id = due.id AND posts.state = 'scheduled'
+         RETURNING posts.id, posts.version),
+       history AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT moved.id,
+                (SELECT h.to_state FROM post_history h WHERE h.post_id = moved.id ORDER BY h.at DESC LIMIT 1),
+                'queued', $2, $3::jsonb
+           FROM moved)
+       SELECT id, version FROM moved`,
+      [limit, reason, JSON.stringify(actor)],
+    );
+  }
+
+  /** Due scheduled posts without an approval whose profile now asks for review. */
+  async findDueForReview(limit: number): Promise<{ id: string }[]> {
     return this.ds.query<{ id: string }[]>(
-      `SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
+      `SELECT p.id FROM posts p
+        WHERE p.state = 'scheduled' AND p.scheduled_at <= now() AND p.approved_by_user_id IS NULL
+          AND EXISTS (SELECT 1 FROM policies pol WHERE pol.profile_id = p.profile_id AND pol.require_approval)
+        ORDER BY p.scheduled_at LIMIT $1`,
       [limit],
     );
+  }
+
+  /** Whether the post is still scheduled at this version (its delayed job still has work to do). */
+  async isScheduledAt(id: string, version: number): Promise<boolean> {
+    const rows = await this.ds.query<unknown[]>(
+      `SELECT 1 FROM posts WHERE id = $1 AND state = 'scheduled' AND version = $2`,
+      [id, version],
+    );
+    return rows.length > 0;
   }
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
