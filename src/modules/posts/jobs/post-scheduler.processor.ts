@@ -7,7 +7,7 @@ import { AppConfig } from '@/config/config';
 import { PolicyService } from '@/modules/policy/policy.service';
 import type { PostState } from '../entities/post.entity';
 import { PostFlow } from '../services/post-flow.service';
-import { PostsQueueService } from '../services/posts-queue.service';
+import { PostRef, PostsQueueService } from '../services/posts-queue.service';
 import { PostsRepository } from '../services/posts.repository';
 
 const SWEEP_BATCH = 200;
@@ -85,24 +85,38 @@ export class PostSchedulerProcessor {
   }
 
   /**
-   * Every due post, `batchSize` per statement until none is left (queued, their publish jobs added
-   * in bulk after the commit), then those whose profile now asks for review one by one
-   * (pending_approval with approval.requested, as promote). Returns how many posts moved.
+   * Every due post, `batchSize` per transaction until none is left: the batch is claimed FOR
+   * UPDATE SKIP LOCKED and moved to queued in one statement (history rows included; the one-by-one
+   * path writes no event for this move either), except posts whose profile now asks for review
+   * and that have no approval, which go to pending_approval one by one (approval.requested) in
+   * the same transaction. The publish jobs are added in bulk after the commit. Returns how many
+   * posts moved.
    */
   async promoteDue(batchSize = PROMOTE_BATCH): Promise<number> {
     let promoted = 0;
     for (;;) {
-      const queued = await this.repo.promoteDueBatch(batchSize, SYSTEM_ACTOR, DUE_REASON);
+      const { claimed, queued } = await this.ds.transaction(async (m) => {
+        const due = await this.repo.claimDue(m, batchSize);
+        const unapproved = due.filter((p) => !p.approvedByUserId);
+        const review = await this.policies.requiringApproval([...new Set(unapproved.map((p) => p.profileId))], m);
+        const toReview = new Set(unapproved.filter((p) => review.has(p.profileId)).map((p) => p.id));
+        const ids = due.map((p) => p.id).filter((id) => !toReview.has(id));
+        const moved: PostRef[] = await this.repo.queueClaimed(m, ids, SYSTEM_ACTOR, DUE_REASON);
+        for (const id of toReview) {
+          const post = await this.repo.lockById(m, id);
+          if (!post) continue;
+          const policy = await this.policies.effective(post.profileId, m);
+          const after = await this.flow.goLive(m, post, ['scheduled'], 'queued', policy, {
+            actor: SYSTEM_ACTOR,
+            reason: DUE_REASON,
+          });
+          if (after.state === 'queued') moved.push(after);
+        }
+        return { claimed: due.length, queued: moved };
+      });
       await this.queue.enqueuePublishMany(queued);
-      promoted += queued.length;
-      if (queued.length < batchSize) break;
-    }
-    for (const { id } of await this.repo.findDueForReview(SWEEP_BATCH)) {
-      try {
-        if (await this.promote(id)) promoted++;
-      } catch (err) {
-        this.logger.warn({ postId: id, err: (err as Error).message }, 'Could not promote a due post');
-      }
+      promoted += claimed;
+      if (claimed < batchSize) break;
     }
     return promoted;
   }

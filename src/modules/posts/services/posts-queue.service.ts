@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import type { PostEntity } from '../entities/post.entity';
 
-type PostRef = Pick<PostEntity, 'id' | 'version'>;
+export type PostRef = Pick<PostEntity, 'id' | 'version'>;
 
 /** Job ids are deterministic per post version, so a re-add (sweep, retry of a request) is a no-op. */
 export const publishJobId = (post: PostRef): string => `publish:${post.id}:${post.version}`;

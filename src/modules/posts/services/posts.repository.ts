@@ -172,25 +172,37 @@ export class PostsRepository {
   }
 
   /**
-   * Moves up to `limit` due scheduled posts (partial index ix_posts_due) to queued in one statement (so one transaction), as
-   * PostTransitions does one by one: version + 1, updated_at, and a history row whose `from` is
-   * the post's last `to`. The rows are claimed FOR UPDATE SKIP LOCKED, so processes promoting at
-   * the same time take different posts and each post moves once. Posts whose profile asks for
-   * review and that have no approval are left out: findDueForReview, one by one.
+   * Claims up to `limit` due scheduled posts (partial index ix_posts_due) FOR UPDATE SKIP LOCKED,
+   * on the caller's transaction: processes promoting at the same time take different posts.
    */
-  async promoteDueBatch(limit: number, actor: Actor, reason: string): Promise<{ id: string; version: number }[]> {
-    return this.ds.query<{ id: string; version: number }[]>(
-      `WITH due AS (
-         SELECT p.id FROM posts p
-          WHERE p.state = 'scheduled' AND p.scheduled_at <= now()
-            AND (p.approved_by_user_id IS NOT NULL
-                 OR NOT EXISTS (SELECT 1 FROM policies pol WHERE pol.profile_id = p.profile_id AND pol.require_approval))
-          ORDER BY p.scheduled_at LIMIT $1
-          FOR UPDATE OF p SKIP LOCKED),
-       moved AS (
-         UPDATE posts SET state = 'queued', version = posts.version + 1, updated_at = now()
-           FROM due WHERE posts.id = due.id AND posts.state = 'scheduled'
-         RETURNING posts.id, posts.version),
+  async claimDue(
+    m: EntityManager,
+    limit: number,
+  ): Promise<Pick<PostEntity, 'id' | 'profileId' | 'approvedByUserId'>[]> {
+    return m.query(
+      `SELECT id, profile_id AS "profileId", approved_by_user_id AS "approvedByUserId" FROM posts
+        WHERE state = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  /**
+   * Moves claimed scheduled posts to queued in one statement, as PostTransitions does one by one:
+   * version + 1, updated_at, and a history row whose `from` is the post's last `to`.
+   */
+  async queueClaimed(
+    m: EntityManager,
+    ids: string[],
+    actor: Actor,
+    reason: string,
+  ): Promise<{ id: string; version: number }[]> {
+    if (ids.length === 0) return [];
+    return m.query(
+      `WITH moved AS (
+         UPDATE posts SET state = 'queued', version = version + 1, updated_at = now()
+          WHERE id = ANY($1::uuid[]) AND state = 'scheduled'
+         RETURNING id, version),
        history AS (
          INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
          SELECT moved.id,
@@ -198,18 +210,7 @@ export class PostsRepository {
                 'queued', $2, $3::jsonb
            FROM moved)
        SELECT id, version FROM moved`,
-      [limit, reason, JSON.stringify(actor)],
-    );
-  }
-
-  /** Due scheduled posts without an approval whose profile now asks for review. */
-  async findDueForReview(limit: number): Promise<{ id: string }[]> {
-    return this.ds.query<{ id: string }[]>(
-      `SELECT p.id FROM posts p
-        WHERE p.state = 'scheduled' AND p.scheduled_at <= now() AND p.approved_by_user_id IS NULL
-          AND EXISTS (SELECT 1 FROM policies pol WHERE pol.profile_id = p.profile_id AND pol.require_approval)
-        ORDER BY p.scheduled_at LIMIT $1`,
-      [limit],
+      [ids, reason, JSON.stringify(actor)],
     );
   }
 
