@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
+import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
@@ -202,12 +203,56 @@ export class PostsRepository {
     return row?.n ?? 0;
   }
 
-  /** Scheduled posts whose time has come (partial index ix_posts_due). */
-  async findDueScheduled(limit: number): Promise<{ id: string }[]> {
-    return this.ds.query<{ id: string }[]>(
-      `SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
+  /**
+   * Claims up to `limit` due scheduled posts (partial index ix_posts_due) FOR UPDATE SKIP LOCKED,
+   * on the caller's transaction: processes promoting at the same time take different posts.
+   */
+  async claimDue(
+    m: EntityManager,
+    limit: number,
+  ): Promise<Pick<PostEntity, 'id' | 'profileId' | 'approvedByUserId'>[]> {
+    return m.query(
+      `SELECT id, profile_id AS "profileId", approved_by_user_id AS "approvedByUserId" FROM posts
+        WHERE state = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
+  }
+
+  /**
+   * Moves claimed scheduled posts to queued in one statement, as PostTransitions does one by one:
+   * version + 1, updated_at, and a history row whose `from` is the post's last `to`.
+   */
+  async queueClaimed(
+    m: EntityManager,
+    ids: string[],
+    actor: Actor,
+    reason: string,
+  ): Promise<{ id: string; version: number }[]> {
+    if (ids.length === 0) return [];
+    return m.query(
+      `WITH moved AS (
+         UPDATE posts SET state = 'queued', version = version + 1, updated_at = now()
+          WHERE id = ANY($1::uuid[]) AND state = 'scheduled'
+         RETURNING id, version),
+       history AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT moved.id,
+                (SELECT h.to_state FROM post_history h WHERE h.post_id = moved.id ORDER BY h.at DESC LIMIT 1),
+                'queued', $2, $3::jsonb
+           FROM moved)
+       SELECT id, version FROM moved`,
+      [ids, reason, JSON.stringify(actor)],
+    );
+  }
+
+  /** Whether the post is still scheduled at this version (its delayed job still has work to do). */
+  async isScheduledAt(id: string, version: number): Promise<boolean> {
+    const rows = await this.ds.query<unknown[]>(
+      `SELECT 1 FROM posts WHERE id = $1 AND state = 'scheduled' AND version = $2`,
+      [id, version],
+    );
+    return rows.length > 0;
   }
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */
