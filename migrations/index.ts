@@ -16,6 +16,7 @@ import { PostingQueues1795610000000 } from './1795610000000-PostingQueues';
 import { ProfileBranding1795620000000 } from './1795620000000-ProfileBranding';
 import { TargetFirstComment1795700000000 } from './1795700000000-TargetFirstComment';
 import { PublishingCaps1795750000000 } from './1795750000000-PublishingCaps';
+import { PublishingCapClaims1795760000000 } from './1795760000000-PublishingCapClaims';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -36,5 +37,6 @@ export const MIGRATIONS: Function[] = [
   ProfileBranding1795620000000,
   TargetFirstComment1795700000000,
   PublishingCaps1795750000000,
+  PublishingCapClaims1795760000000,
   // @generated-list
 ];

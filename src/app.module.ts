@@ -1,10 +1,10 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import pino from 'pino';
 import { AuthModule } from './common/auth/auth.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { logDestination } from './common/logging/log-destination';
 import { redactUrl } from './common/logging/redact-url';
 import { MetricsModule } from './common/metrics/metrics.module';
 import { RequestLoggingModule } from './common/logging/logging.module';
@@ -36,7 +36,12 @@ export class AppModule {
               'res.headers["set-cookie"]',
             ],
             autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
-            customProps: (req) => ({ workspaceId: (req as unknown as ServiceRequest).auth?.workspaceId }),
+            // Nothing before authentication (pino-http then skips a child logger per request); the
+            // line written at the end carries the workspace.
+            customProps: (req) => {
+              const workspaceId = (req as unknown as ServiceRequest).auth?.workspaceId;
+              return (workspaceId === undefined ? undefined : { workspaceId }) as object;
+            },
             // One short line per request: id, method, path with a redacted query (URLs carry page tokens,
             // OAuth codes and upload signatures) and status, never headers or bodies (serialising whole
             // request/response objects cost a fifth of a cheap request's CPU).
@@ -50,9 +55,9 @@ export class AppModule {
             },
             quietReqLogger: true,
           },
-          // Lines go out asynchronously (flushed at exit): the request path no longer waits for a
-          // write(2) of its log line, and lines written while one is in flight go out together.
-          pino.destination({ dest: 1, sync: false }),
+          // Lines go out asynchronously and in batches (log-destination.ts): the request path does
+          // not wait for a write(2) of its line, and one write carries many lines.
+          logDestination(),
         ],
       }),
       TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl, config.dbPoolSize), migrationsRun: false }),

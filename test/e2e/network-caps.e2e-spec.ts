@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
+import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount } from '../support/connect-flow';
+import { FakeNetwork } from '../support/fake-network';
 import { connectSandbox } from '../support/sandbox-connect';
 import { connectAccount, createKey } from '../support/post-fixtures';
-import { postState, sandboxItems, waitForFinal } from '../support/publishing';
+import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 interface Account {
@@ -205,6 +207,32 @@ describe('network caps', () => {
       expect(target?.error).toContain(`It resets at ${midnight.toISOString()}`);
       expect(target?.error).toContain(li.id);
       expect(await sandboxItems(t, li)).toEqual(before);
+    });
+
+    it('should let exactly one of two publishes racing for the last unit of a cap reach the network', async () => {
+      const li = await insertAccount(t, tenant, 'linkedin');
+      const fake = new FakeNetwork('linkedin');
+      // The first call is still out when the other publish checks the cap.
+      fake.delayMs = 500;
+      const registry = t.app.get(PlatformRegistry);
+      const original = registry.get.bind(registry);
+      const spy = jest.spyOn(registry, 'get').mockImplementation((p) => (p === 'linkedin' ? fake : original(p)));
+      try {
+        const a = await insertPost(t, tenant, [li], { text: `Race A ${Date.now()}` });
+        const b = await insertPost(t, tenant, [li], { text: `Race B ${Date.now()}` });
+        const processor = t.app.get(PublishPostProcessor);
+        const outcomes = await Promise.all([processor.run(a.postId), processor.run(b.postId)]);
+        expect([...outcomes].sort()).toEqual(['failed', 'published']);
+        expect(fake.publishCalls).toBe(1);
+        expect(fake.items).toHaveLength(1);
+        const [lost] = await targetsOf(t, outcomes[0] === 'failed' ? a.postId : b.postId);
+        const midnight = new Date();
+        midnight.setUTCHours(24, 0, 0, 0);
+        expect(lost).toMatchObject({ status: 'failed', errorCategory: 'network_rate_limited', attempts: 0 });
+        expect(lost?.error).toContain(`It resets at ${midnight.toISOString()}`);
+      } finally {
+        spy.mockRestore();
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueueService } from '@/common/queue/queue.service';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
-import { connectAccount, inFuture, TestAccount } from '../support/post-fixtures';
+import { connectAccount, eventTypesOf, inFuture, setPolicy, TestAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 interface HistoryRow {
@@ -98,5 +98,124 @@ describe('scheduling', () => {
       },
       { timeoutMs: 8000 },
     );
+  });
+});
+
+/**
+ * Many posts due at once, two processes promoting them at the same time (API role: no worker of
+ * their own, so the test drives the scheduler): each post leaves `scheduled` exactly once, with
+ * one history row, one publish job for its new version and the events of the one-by-one path.
+ */
+describe('batch promotion of due posts by two processes at once', () => {
+  const SEEDED = 600;
+  let a: TestApp;
+  let b: TestApp;
+  let tenant: Tenant;
+  let review: Tenant;
+  let fb: TestAccount;
+
+  beforeAll(async () => {
+    a = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
+    b = await createTestApp({ shareWith: a, env: { PROCESS_ROLE: 'api' } });
+    tenant = await createTenant(a);
+    review = await createTenant(a);
+    fb = await connectAccount(a, tenant, 'facebook');
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const create = async (who: Tenant, accountId: string): Promise<string> =>
+    (
+      await a
+        .http()
+        .post('/v1/posts')
+        .set(who.auth)
+        .send({ content: `Due ${randomUUID()}`, accountIds: [accountId], scheduledAt: inFuture(3600_000) })
+        .expect(201)
+    ).body.id as string;
+
+  it('should promote each due post exactly once, with its publish job and no extra event', async () => {
+    // Through the API (history and post.scheduled as a client makes them), then many more as rows.
+    const viaApi: string[] = [];
+    for (let i = 0; i < 20; i++) viaApi.push(await create(tenant, fb.id));
+    const seeded = await a.ds.query<{ id: string }[]>(
+      `WITH p AS (
+         INSERT INTO posts (workspace_id, profile_id, state, content_type, message, content, scheduled_at)
+         SELECT $1, $2, 'scheduled', 'text', 'Seeded ' || g, jsonb_build_object('contentType', 'text', 'message', 'Seeded ' || g), now() + interval '1 hour'
+           FROM generate_series(1, $3) g RETURNING id),
+       t AS (
+         INSERT INTO post_targets (post_id, profile_id, account_id, platform, page_name, status)
+         SELECT p.id, $2, $4, 'facebook', 'Page', 'pending' FROM p),
+       h AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT p.id, NULL, 'scheduled', 'created', '{"type":"system","id":null}' FROM p)
+       SELECT id FROM p`,
+      [tenant.workspaceId, tenant.profileId, SEEDED, fb.id],
+    );
+    // A profile that asks for review since its posts were scheduled: those go to pending_approval.
+    const reviewFb = await connectAccount(a, review, 'facebook');
+    const forReview = [await create(review, reviewFb.id), await create(review, reviewFb.id)];
+    await setPolicy(a, review, { requireApproval: true, approverUserIds: [review.userId] });
+    // A post due later stays scheduled.
+    const later = await create(tenant, fb.id);
+    const ids = [...viaApi, ...seeded.map((r) => r.id)];
+    await a.ds.query(`UPDATE posts SET scheduled_at = now() - interval '1 second' WHERE id = ANY($1)`, [
+      [...ids, ...forReview],
+    ]);
+
+    const runs = await Promise.all([
+      a.app.get(PostSchedulerProcessor).promoteDue(50),
+      b.app.get(PostSchedulerProcessor).promoteDue(50),
+      a.app.get(PostSchedulerProcessor).promoteDue(50),
+      b.app.get(PostSchedulerProcessor).promoteDue(50),
+    ]);
+    expect(runs.reduce((n, r) => n + r, 0)).toBe(ids.length + forReview.length);
+    // Both processes took a share (SKIP LOCKED: they claim different rows).
+    expect(runs[0] + runs[2]).toBeGreaterThan(0);
+    expect(runs[1] + runs[3]).toBeGreaterThan(0);
+
+    const rows = await a.ds.query<{ state: string; version: number; n: number }[]>(
+      `SELECT p.state, p.version, count(*)::int AS n FROM posts p WHERE p.id = ANY($1) GROUP BY 1, 2`,
+      [ids],
+    );
+    expect(rows).toEqual([{ state: 'queued', version: 2, n: ids.length }]);
+    const moves = await a.ds.query<{ post_id: string; from_state: string; n: number }[]>(
+      `SELECT post_id, from_state, count(*)::int AS n FROM post_history
+        WHERE post_id = ANY($1) AND to_state = 'queued' GROUP BY 1, 2`,
+      [ids],
+    );
+    expect(moves).toHaveLength(ids.length);
+    expect(moves.every((m) => m.from_state === 'scheduled' && m.n === 1)).toBe(true);
+    // The one-by-one path writes no event for scheduled → queued: neither does the batch.
+    const events = await a.ds.query<{ type: string; n: number }[]>(
+      `SELECT type, count(*)::int AS n FROM events WHERE data->>'postId' = ANY($1) GROUP BY 1 ORDER BY 1`,
+      [viaApi],
+    );
+    expect(events).toEqual([
+      { type: 'post.created', n: viaApi.length },
+      { type: 'post.scheduled', n: viaApi.length },
+    ]);
+    const publish = a.app.get(QueueService).queue('publish');
+    const jobs = await Promise.all(ids.map((id) => publish.getJob(`publish:${id}:2`)));
+    expect(jobs.filter((j) => j?.data.postId)).toHaveLength(ids.length);
+
+    for (const id of forReview) {
+      const [post] = await a.ds.query<{ state: string }[]>('SELECT state FROM posts WHERE id = $1', [id]);
+      expect(post.state).toBe('pending_approval');
+      expect(await eventTypesOf(a, id)).toEqual(['approval.requested', 'post.created', 'post.scheduled']);
+      expect(await publish.getJob(`publish:${id}:2`)).toBeUndefined();
+    }
+    const [stays] = await a.ds.query<{ state: string }[]>('SELECT state FROM posts WHERE id = $1', [later]);
+    expect(stays.state).toBe('scheduled');
+
+    // Run again: nothing is due any more, nothing changes.
+    expect(await b.app.get(PostSchedulerProcessor).promoteDue(50)).toBe(0);
+    const [{ n }] = await a.ds.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM post_history WHERE post_id = ANY($1) AND to_state = 'queued'`,
+      [ids],
+    );
+    expect(n).toBe(ids.length);
   });
 });

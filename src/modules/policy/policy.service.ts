@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
@@ -54,6 +54,17 @@ export class PolicyService {
     if (!row) return defaultPolicy(profileId);
     const { updatedAt: _ignored, ...rest } = toDto(row);
     return rest;
+  }
+
+  /** Of these profiles, those whose policy asks for review (one query for a batch of posts). */
+  async requiringApproval(profileIds: string[], manager?: EntityManager): Promise<Set<string>> {
+    if (profileIds.length === 0) return new Set();
+    const repo = manager ? manager.getRepository(PolicyEntity) : this.policies;
+    const rows = await repo.find({
+      select: { profileId: true },
+      where: { profileId: In(profileIds), requireApproval: true },
+    });
+    return new Set(rows.map((r) => r.profileId));
   }
 
   async update(auth: AuthContext, dto: UpdatePolicyDto): Promise<PolicyResponseDto> {

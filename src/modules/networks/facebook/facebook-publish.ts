@@ -3,7 +3,7 @@ import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapte
 import { str } from '../kit/http';
 import { progress } from '../kit/network-adapter';
 import type { GraphPublisher } from '../kit/graph/graph-adapter';
-import { GraphClient } from '../kit/graph/graph-client';
+import type { GraphClient, GraphParams } from '../kit/graph/graph-client';
 import { GraphList, recentMatch } from '../kit/graph/graph-shapes';
 
 /**
@@ -16,8 +16,10 @@ import { GraphList, recentMatch } from '../kit/graph/graph-shapes';
  * Progress (unpublished photo ids, the time the publish call was sent, the result) is saved
  * before each next call so a resumed attempt continues and an unknown outcome can be checked.
  */
+type Kind = 'feed' | 'photo' | 'album' | 'video';
+
 export type FacebookPublishState = {
-  kind?: 'feed' | 'photo' | 'album' | 'video';
+  kind?: Kind;
   photoIds?: string[];
   /** When the creating call was sent (ISO); present = the post may exist. */
   sentAt?: string;
@@ -39,32 +41,23 @@ export class FacebookPublisher implements GraphPublisher {
     const { state, save } = progress<FacebookPublishState>(req);
     const page = account.platformAccountId;
     const token = account.accessToken;
-    if (state.postId) return { externalId: state.postId, url: await this.permalink(state.postId, token) };
-    if (state.sentAt) {
-      // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
-      const found = await this.findPublished({ account, content, publishState: state });
-      if (found && found !== 'unknown') return found;
-    }
-
+    if (state.postId) return this.result(state.postId, token);
+    // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
+    const found = state.sentAt ? await this.findPublished({ account, content, publishState: state }) : null;
+    if (found && found !== 'unknown') return found;
+    /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
+    const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
+      await save({ kind, sentAt: new Date().toISOString() });
+      return this.graph.post<T>(`/${page}/${edge}`, params, token, { publish: true });
+    };
     let postId: string;
     if (content.contentType === 'video') {
       if (!content.videoUrl) throw new PlatformError('A video post needs a video.', 'invalid_content', false);
-      await save({ kind: 'video', sentAt: new Date().toISOString() });
-      const res = await this.graph.post<{ id: string }>(
-        `/${page}/videos`,
-        { file_url: content.videoUrl, description: content.text, title: str(content.options.title) || undefined },
-        token,
-        { publish: true },
-      );
-      postId = res.id;
+      const title = str(content.options.title) || undefined;
+      postId = (await send('video', 'videos', { file_url: content.videoUrl, description: content.text, title })).id;
     } else if (content.contentType === 'image' && content.imageUrls.length === 1) {
-      await save({ kind: 'photo', sentAt: new Date().toISOString() });
-      const res = await this.graph.post<PhotoResponse>(
-        `/${page}/photos`,
-        { url: content.imageUrls[0], caption: content.text, published: true },
-        token,
-        { publish: true },
-      );
+      const params = { url: content.imageUrls[0], caption: content.text, published: true };
+      const res = await send<PhotoResponse>('photo', 'photos', params);
       postId = res.post_id ?? `${page}_${res.id}`;
     } else if (content.contentType === 'image') {
       const photoIds = [...(state.photoIds ?? [])];
@@ -74,24 +67,14 @@ export class FacebookPublisher implements GraphPublisher {
         photoIds.push(res.id);
         await save({ kind: 'album', photoIds });
       }
-      await save({ sentAt: new Date().toISOString() });
       const attached: Record<string, string> = {};
       photoIds.forEach((id, i) => (attached[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
-      postId = (
-        await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, ...attached }, token, {
-          publish: true,
-        })
-      ).id;
+      postId = (await send('album', 'feed', { message: content.text, ...attached })).id;
     } else {
-      await save({ kind: 'feed', sentAt: new Date().toISOString() });
-      postId = (
-        await this.graph.post<{ id: string }>(`/${page}/feed`, { message: content.text, link: content.link }, token, {
-          publish: true,
-        })
-      ).id;
+      postId = (await send('feed', 'feed', { message: content.text, link: content.link })).id;
     }
     await save({ postId });
-    return { externalId: postId, url: await this.permalink(postId, token) };
+    return this.result(postId, token);
   }
 
   /** Looks for the post among the Page's recent posts (or videos) created since the call was sent. */
@@ -99,27 +82,19 @@ export class FacebookPublisher implements GraphPublisher {
     const state = req.publishState as FacebookPublishState;
     const token = req.account.accessToken;
     const page = req.account.platformAccountId;
-    if (state.postId) return { externalId: state.postId, url: await this.permalink(state.postId, token) };
+    if (state.postId) return this.result(state.postId, token);
     if (!state.sentAt) return null;
     const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;
-    const video = state.kind === 'video';
-    const list = await this.graph.get<GraphList<FeedItem>>(
-      video ? `/${page}/videos` : `/${page}/published_posts`,
-      {
-        fields: video ? 'id,description,created_time,permalink_url' : 'id,message,created_time,permalink_url',
-        since,
-        limit: 50,
-      },
-      token,
-    );
+    const [edge, field] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
+    const query = { fields: `id,${field},created_time,permalink_url`, since, limit: 50 };
+    const list = await this.graph.get<GraphList<FeedItem>>(`/${page}/${edge}`, query, token);
     // A post without the text field is not the one looked for, even when the text is empty.
-    const field = video ? 'description' : 'message';
     const withText = list.data.filter((p) => typeof p[field] === 'string');
     const hit = recentMatch(withText, { text: field, time: 'created_time' }, req.content.text, since * 1000);
     return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
   }
 
-  private permalink(id: string, token: string): Promise<string | null> {
-    return this.graph.field(id, 'permalink_url', token);
+  private async result(id: string, token: string): Promise<PublishResult> {
+    return { externalId: id, url: await this.graph.field(id, 'permalink_url', token) };
   }
 }

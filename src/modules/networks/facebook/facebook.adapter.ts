@@ -3,8 +3,8 @@ import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { PublishingCap } from '../kit/caps';
-import { addDays, daysBetween } from '../kit/days';
-import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
+import { addDays, dayOf } from '../kit/days';
+import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter } from '../kit/graph/graph-adapter';
 import type { FetchFn } from '../kit/graph/graph-client';
@@ -69,6 +69,8 @@ interface PostStats {
   reactions?: { summary?: { total_count: number } };
 }
 
+type DatedPost = { created_time: string; shares?: { count: number } };
+
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   static readonly real = facebookLoginUrls(FACEBOOK_GRAPH_VERSION);
@@ -128,39 +130,19 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const { accessToken: token, platformAccountId: page } = account;
     const insights: GraphInsight[] = [];
+    const metric = [...counterNames(PAGE_COUNTERS, 'day'), FOLLOWERS_METRIC].join(',');
     for (let start = from; start <= to; start = addDays(start, INSIGHTS_WINDOW_DAYS)) {
       const end = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
-      const metric = [...counterNames(PAGE_COUNTERS, 'day'), FOLLOWERS_METRIC].join(',');
       const query = { metric, period: 'day', since: unixDay(start), until: unixDay(end, 1) };
       insights.push(...(await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, query, token)).data);
     }
     const series = insightSeries(insights);
-    const shares = await this.sharesByDay(page, token, from, to);
-    return daysBetween(from, to).map((date) => {
-      const read = (name: string): number => series.get(name)?.get(date) ?? 0;
-      return {
-        date,
-        ...dayFromCounters(PAGE_COUNTERS, read),
-        followers: read(FOLLOWERS_METRIC),
-        shares: shares.get(date) ?? 0,
-      };
-    });
-  }
-
-  private async sharesByDay(page: string, token: string, from: string, to: string): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const query = { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 };
-    const posts = await this.graph.list<{ created_time: string; shares?: { count: number } }>(
-      `/${page}/published_posts`,
-      query,
-      token,
-      20,
-    );
-    for (const p of posts) {
-      const day = new Date(p.created_time).toISOString().slice(0, 10);
-      out.set(day, (out.get(day) ?? 0) + (p.shares?.count ?? 0));
-    }
-    return out;
+    const postsQuery = { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 };
+    const posts = await this.graph.list<DatedPost>(`/${page}/published_posts`, postsQuery, token, 20);
+    const shares = sumByDay(posts, (p) => [dayOf(p.created_time), { shares: p.shares?.count ?? 0 }]);
+    const read = (name: string, date: string): number => series.get(name)?.get(date) ?? 0;
+    const rows = dayRows({ from, to }, PAGE_COUNTERS, (date) => read(FOLLOWERS_METRIC, date), read);
+    return rows.map((row) => ({ ...row, shares: shares.get(row.date)?.shares ?? 0 }));
   }
 
   /** The Page comments on its own post, photo or video (Graph /{object-id}/comments). */

@@ -1,22 +1,14 @@
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  CommentRequest,
-  CommentResult,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult } from '../kit/adapter';
+import type { GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
-import { cap, PublishingCap } from '../kit/caps';
+import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { readPublishingLimit } from '../kit/graph/graph-shapes';
-import type { NetworkCapUsage } from '../kit/caps';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [

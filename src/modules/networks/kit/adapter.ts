@@ -6,12 +6,6 @@ import type { NetworkCapUsage } from './caps';
 export type ErrorCategory =
   'auth_expired' | 'invalid_content' | 'media_rejected' | 'network_rate_limited' | 'network_error' | 'unknown_outcome';
 
-/**
- * The contract every network adapter implements (one folder per network under
- * src/modules/networks/<network>/). Generic code (connect, publishing, analytics) talks only
- * to this interface; it never branches on the platform name.
- */
-
 export interface OAuthTokens {
   accessToken: string;
   refreshToken?: string | null;
@@ -157,13 +151,11 @@ export type ProcessingCheck =
   /** Processing is over and the publish continues from publishState (e.g. a finished container). */
   | { status: 'ready' };
 
-/** listComments of a network whose API offers no comments (supportsComments = false). */
-export function commentsUnavailable(network: string): Promise<never> {
-  return Promise.reject(
-    new PlatformError(`Comments are not available for ${network} accounts.`, 'invalid_content', false),
-  );
-}
-
+/**
+ * The contract every network adapter implements (one folder per network under
+ * src/modules/networks/<network>/). Generic code (connect, publishing, analytics) talks only
+ * to this interface; it never branches on the platform name.
+ */
 export interface PlatformAdapter {
   readonly platform: PlatformName;
   /** Whether the network offers comments through its API (facebook, instagram). */
@@ -174,7 +166,7 @@ export interface PlatformAdapter {
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens>;
   /** Throws PlatformError with category auth_expired when the grant can no longer be refreshed. */
   refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens>;
-  /** Does this account's token need a refresh now (e.g. expires within the hour)? */
+  /** The pages, organisations, channels or accounts the grant covers (a picker chooses among several). */
   listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]>;
 
   /** The network's own rules (text length, media kinds and counts, required fields). */

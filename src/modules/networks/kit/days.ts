@@ -13,3 +13,8 @@ export function daysBetween(from: string, to: string, max = 1000): string[] {
   for (let day = from; day <= to && out.length < max; day = addDays(day, 1)) out.push(day);
   return out;
 }
+
+/** The UTC day (YYYY-MM-DD) of a moment: epoch milliseconds or an ISO time. */
+export function dayOf(time: number | string): string {
+  return new Date(time).toISOString().slice(0, 10);
+}

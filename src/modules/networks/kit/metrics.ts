@@ -1,4 +1,5 @@
 import type { DailyAccountMetrics, ItemMetrics } from './adapter';
+import { daysBetween } from './days';
 
 /**
  * A network's metrics mapping: which of its counters make each of our numbers (summed). A number
@@ -33,4 +34,35 @@ export const dayFromCounters = (counters: Counters, read: (name: string) => numb
 /** The counters an item's (or a day's) numbers read, each once, in our numbers' order. */
 export function counterNames(counters: Counters, kind: 'item' | 'day'): string[] {
   return [...new Set((kind === 'item' ? ITEM_KEYS : DAY_KEYS).flatMap((key) => sources(counters, key)))];
+}
+
+/**
+ * Our rows for every day from `from` to `to`: `read(name, date)` is the network's counter `name`
+ * on that day; `followers` the follower count the network gives (one for every day, or per day).
+ */
+export function dayRows(
+  range: { from: string; to: string },
+  counters: Counters,
+  followers: number | ((date: string) => number),
+  read: (name: string, date: string) => number,
+): DailyAccountMetrics[] {
+  return daysBetween(range.from, range.to).map((date) => ({
+    date,
+    ...dayFromCounters(counters, (name) => read(name, date)),
+    followers: typeof followers === 'number' ? followers : followers(date),
+  }));
+}
+
+/** Items' counters summed by day: `entry(item)` is its day (YYYY-MM-DD) and counters; day → name → total. */
+export function sumByDay<T>(
+  items: readonly T[],
+  entry: (item: T) => [string, Record<string, number>],
+): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const [day, counters] of items.map(entry)) {
+    const total = out.get(day) ?? {};
+    for (const [name, n] of Object.entries(counters)) total[name] = (total[name] ?? 0) + n;
+    out.set(day, total);
+  }
+  return out;
 }

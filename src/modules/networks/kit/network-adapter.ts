@@ -1,14 +1,7 @@
 import type { PlatformName } from '../platform-name';
 import { PlatformError } from './adapter';
-import type {
-  CommentsPage,
-  OAuthTokens,
-  PlatformAdapter,
-  PublishContent,
-  PublishRequest,
-  PublishResult,
-} from './adapter';
-import type { ValidationIssue } from './adapter';
+import type { CommentsPage, OAuthTokens, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
+import type { PublishResult, ValidationIssue } from './adapter';
 import { checkContent, ContentRules } from './content-rules';
 
 /** Consent, code exchange and refresh: an OAuth2App, Facebook Login or a network's own token flow. */

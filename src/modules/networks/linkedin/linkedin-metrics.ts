@@ -1,7 +1,7 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj } from '../kit/http';
-import { addDays, daysBetween } from '../kit/days';
-import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
+import { addDays, dayOf } from '../kit/days';
+import { counterNames, Counters, dayRows, itemFromCounters } from '../kit/metrics';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /**
@@ -71,50 +71,42 @@ function fromLiDate(raw: unknown): string {
   return `${num(d.year)}-${String(num(d.month)).padStart(2, '0')}-${String(num(d.day)).padStart(2, '0')}`;
 }
 
-export async function dailyMetrics(
+type DaysOf = (
   client: LinkedInClient,
   account: AccountCredentials,
   from: string,
   to: string,
-): Promise<DailyAccountMetrics[]> {
-  const rows = new Map<string, DailyAccountMetrics>(
-    daysBetween(from, to).map((date) => [date, { date, views: 0, engagement: 0, shares: 0, followers: 0, reach: 0 }]),
+) => Promise<DailyAccountMetrics[]>;
+
+/** An account's days; LinkedIn reports the follower count as of now, not per day. */
+export const dailyMetrics: DaysOf = (client, account, from, to) =>
+  (isOrganization(account.platformAccountId) ? organizationDays : memberDays)(client, account, from, to);
+
+const organizationDays: DaysOf = async (client, { accessToken: token, platformAccountId: urn }, from, to) => {
+  const [start, end] = [Date.parse(`${from}T00:00:00Z`), Date.parse(`${addDays(to, 1)}T00:00:00Z`)];
+  const interval = `(timeRange:(start:${start},end:${end}),timeGranularityType:DAY)`;
+  const [stats, size] = await Promise.all([
+    client.rest.json(token, orgStatistics(urn, `timeIntervals=${interval}`)),
+    client.rest.json(token, `/networkSizes/${enc(urn)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`),
+  ]);
+  const byDay = new Map(arr(stats.elements).map((el) => [dayOf(num(obj(obj(el).timeRange).start)), obj(el)]));
+  return dayRows({ from, to }, SHARE_COUNTERS, num(size.firstDegreeSize), (name, date) =>
+    num(obj(byDay.get(date)?.totalShareStatistics)[name]),
   );
-  const { accessToken: token, platformAccountId: urn } = account;
-  let followers: number;
-  if (isOrganization(urn)) {
-    const [start, end] = [Date.parse(`${from}T00:00:00Z`), Date.parse(`${addDays(to, 1)}T00:00:00Z`)];
-    const interval = `(timeRange:(start:${start},end:${end}),timeGranularityType:DAY)`;
-    const [stats, size] = await Promise.all([
-      client.rest.json(token, orgStatistics(urn, `timeIntervals=${interval}`)),
-      client.rest.json(token, `/networkSizes/${enc(urn)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`),
-    ]);
-    for (const el of arr(stats.elements)) {
-      const row = rows.get(new Date(num(obj(obj(el).timeRange).start)).toISOString().slice(0, 10));
-      const { views, reach, shares, engagement } = shareTotals(el);
-      if (row) Object.assign(row, { views, reach, shares, engagement });
-    }
-    followers = num(size.firstDegreeSize);
-  } else {
-    // Sending the day after `to` as the end reads the last day whether LinkedIn treats `end` as inclusive or not.
-    const range = `(start:${liDate(from)},end:${liDate(addDays(to, 1))})`;
-    const daily = async (type: string): Promise<[string, Map<string, number>]> => {
-      const path = `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`;
-      const elements = arr((await client.rest.json(token, path)).elements).map(obj);
-      return [type, new Map(elements.map((el) => [fromLiDate(obj(el.dateRange).start), num(el.count)]))];
-    };
-    const [series, count] = await Promise.all([
-      Promise.all(counterNames(MEMBER_DAY_COUNTERS, 'day').map(daily)).then((s) => new Map(s)),
-      client.rest.json(token, '/memberFollowersCount?q=me'),
-    ]);
-    for (const row of rows.values())
-      Object.assign(
-        row,
-        dayFromCounters(MEMBER_DAY_COUNTERS, (name) => series.get(name)?.get(row.date) ?? 0),
-      );
-    followers = num(obj(arr(count.elements)[0]).memberFollowersCount);
-  }
-  // LinkedIn reports the follower count as of now, not per day.
-  for (const row of rows.values()) row.followers = followers;
-  return [...rows.values()];
-}
+};
+
+const memberDays: DaysOf = async (client, { accessToken: token }, from, to) => {
+  // Sending the day after `to` as the end reads the last day whether LinkedIn treats `end` as inclusive or not.
+  const range = `(start:${liDate(from)},end:${liDate(addDays(to, 1))})`;
+  const daily = async (type: string): Promise<[string, Map<string, number>]> => {
+    const path = `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`;
+    const elements = arr((await client.rest.json(token, path)).elements).map(obj);
+    return [type, new Map(elements.map((el) => [fromLiDate(obj(el.dateRange).start), num(el.count)]))];
+  };
+  const [series, count] = await Promise.all([
+    Promise.all(counterNames(MEMBER_DAY_COUNTERS, 'day').map(daily)).then((s) => new Map(s)),
+    client.rest.json(token, '/memberFollowersCount?q=me'),
+  ]);
+  const followers = num(obj(arr(count.elements)[0]).memberFollowersCount);
+  return dayRows({ from, to }, MEMBER_DAY_COUNTERS, followers, (name, date) => series.get(name)?.get(date) ?? 0);
+};

@@ -6,7 +6,7 @@ import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { NetworkLogin } from '../kit/network-adapter';
 import { consentUrl, ConsentParams } from '../kit/oauth';
-import { ContainerPublisher, PollOptions, pollWithin } from '../kit/graph/container-publisher';
+import type { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
@@ -34,6 +34,8 @@ export const THREADS_RULES: ContentRules = {
 export const THREADS_CAPS: PublishingCap[] = [
   cap('posts_per_24h', 'rolling_24h', 250, 'https://developers.facebook.com/docs/threads/overview/#posts'),
 ];
+
+type ThreadsProfile = { id: string; username?: string; name?: string; threads_profile_picture_url?: string };
 
 /** Threads' container edges and fields (posts and replies). */
 const THREADS_CONTAINERS = {
@@ -84,15 +86,11 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
       },
     });
-    this.replies = new ContainerPublisher(
-      this.graph,
-      {
-        ...THREADS_CONTAINERS,
-        childParams: () => ({}),
-        containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
-      },
-      poll ?? pollWithin(endpoints.processingWaitMs),
-    );
+    this.replies = this.publisher.for({
+      ...THREADS_CONTAINERS,
+      childParams: () => ({}),
+      containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
+    });
   }
 
   /**
@@ -110,12 +108,8 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   }
 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
-    const me = await this.graph.get<{
-      id: string;
-      username?: string;
-      name?: string;
-      threads_profile_picture_url?: string;
-    }>('/me', { fields: 'id,username,name,threads_profile_picture_url' }, tokens.accessToken);
+    const fields = 'id,username,name,threads_profile_picture_url';
+    const me = await this.graph.get<ThreadsProfile>('/me', { fields }, tokens.accessToken);
     return [
       {
         platformAccountId: me.id,

@@ -1,7 +1,7 @@
 import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
-import { daysBetween } from '../kit/days';
-import { Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
+import { dayOf } from '../kit/days';
+import { Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { TikTokApi } from './tiktok-api';
 
 /**
@@ -75,13 +75,6 @@ export async function dailyMetrics(
     api.json(token, '/v2/user/info/?fields=open_id,follower_count'),
   ]);
   const followers = num(obj(obj(info.data).user).follower_count);
-  const rows = new Map(
-    daysBetween(from, to).map((date) => [date, { date, views: 0, engagement: 0, shares: 0, followers, reach: 0 }]),
-  );
-  for (const v of videos) {
-    const row = rows.get(new Date(v.createTime * 1000).toISOString().slice(0, 10));
-    const day = dayFromCounters(VIDEO_COUNTERS, (name) => v.counters[name] ?? 0);
-    if (row) for (const key of Object.keys(day) as (keyof typeof day)[]) row[key] += day[key];
-  }
-  return [...rows.values()];
+  const byDay = sumByDay(videos, (v) => [dayOf(v.createTime * 1000), v.counters]);
+  return dayRows({ from, to }, VIDEO_COUNTERS, followers, (name, date) => byDay.get(date)?.[name] ?? 0);
 }

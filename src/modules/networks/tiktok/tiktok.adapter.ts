@@ -7,10 +7,9 @@ import type {
 } from '../kit/adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError, StillProcessingError } from '../kit/adapter';
-import type { NetworkCapUsage } from '../kit/caps';
 import { ContentRules } from '../kit/content-rules';
-import { cap, PublishingCap } from '../kit/caps';
-import { arr, obj, pollUntil, str } from '../kit/http';
+import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
+import { arr, type Json, obj, pollUntil, str } from '../kit/http';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
@@ -102,30 +101,29 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
    * creator reached the daily post cap of the API.
    */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
-    try {
-      await this.api.json(account.accessToken, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
-      return { used: null, limit: null, exhausted: false };
-    } catch (err) {
-      if (err instanceof PlatformError && err.details.networkCode === 'spam_risk_too_many_posts')
-        return { used: null, limit: null, exhausted: true };
-      throw err;
-    }
+    const exhausted = await this.creatorInfo(account.accessToken).then(
+      () => false,
+      (err: unknown) => {
+        if (err instanceof PlatformError && err.details.networkCode === 'spam_risk_too_many_posts') return true;
+        throw err;
+      },
+    );
+    return { used: null, limit: null, exhausted };
+  }
+
+  private creatorInfo(token: string): Promise<Json> {
+    return this.api.json(token, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
     const { state, save } = progress<TikTokState>(req);
-    const username = str(req.account.metadata.username) ?? null;
-    if (state.postId) return postResult(state.postId, username);
+    if (state.postId) return postResult(state.postId, req.account);
     const token = req.account.accessToken;
     if (!state.publishId) {
       const cannotTell = 'An earlier attempt may have published this post; TikTok cannot tell yet.';
       const found = state.initAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
       if (found) return found;
-      const creatorInfo = await this.api.json(token, '/v2/post/publish/creator_info/query/', {
-        method: 'POST',
-        json: {},
-      });
-      const options = arr(obj(creatorInfo.data).privacy_level_options).map(str);
+      const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
       await save({ initAttemptedAt: new Date().toISOString() });
       const reply = await this.api
@@ -152,11 +150,12 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     if (!outcome)
       throw new StillProcessingError('TikTok is still processing the post (moderation); it is checked again later.');
     await save({ postId: outcome.postId });
-    return postResult(outcome.postId, username);
+    return postResult(outcome.postId, req.account);
   }
 
   private initRequest(c: PublishContent, privacy: string): { path: string; body: Record<string, unknown> } {
     const o = c.options;
+    const shared = { privacy_level: privacy, disable_comment: o.disableComment === true };
     if (c.contentType === 'image') {
       return {
         path: '/v2/post/publish/content/init/',
@@ -164,8 +163,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
           post_info: {
             title: str(o.title) ?? '',
             description: c.text,
-            privacy_level: privacy,
-            disable_comment: o.disableComment === true,
+            ...shared,
             auto_add_music: o.autoAddMusic !== false,
           },
           source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls },
@@ -179,9 +177,8 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       body: {
         post_info: {
           title: c.text,
-          privacy_level: privacy,
+          ...shared,
           disable_duet: o.disableDuet === true,
-          disable_comment: o.disableComment === true,
           disable_stitch: o.disableStitch === true,
         },
         source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl },
@@ -211,25 +208,23 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   /** One status/fetch of the saved publish_id. */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
-    const username = str(req.account.metadata.username) ?? null;
-    if (state.postId) return { status: 'published', result: postResult(state.postId, username) };
+    if (state.postId) return { status: 'published', result: postResult(state.postId, req.account) };
     if (!state.publishId) return { status: 'ready' };
     const outcome = await this.fetchStatus(req.account.accessToken, state.publishId);
     if (!outcome) return { status: 'processing' };
     return 'error' in outcome
       ? { status: 'failed', error: outcome.error }
-      : { status: 'published', result: postResult(outcome.postId, username) };
+      : { status: 'published', result: postResult(outcome.postId, req.account) };
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as TikTokState;
-    const username = str(req.account.metadata.username) ?? null;
-    if (state.postId) return postResult(state.postId, username);
+    if (state.postId) return postResult(state.postId, req.account);
     const token = req.account.accessToken;
     if (state.publishId) {
       const outcome = await this.pollStatus(token, state.publishId);
       if (!outcome) return 'unknown';
-      return 'error' in outcome ? null : postResult(outcome.postId, username);
+      return 'error' in outcome ? null : postResult(outcome.postId, req.account);
     }
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.
@@ -238,7 +233,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     const match = videos.find(
       (v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text),
     );
-    if (match) return { externalId: match.id, url: match.shareUrl ?? postResult(match.id, username).url };
+    if (match) return { externalId: match.id, url: match.shareUrl ?? postResult(match.id, req.account).url };
     // Moderation can keep a new post invisible for a while: absence proves nothing.
     return 'unknown';
   }
@@ -266,35 +261,23 @@ function withinBudget(delays: number[], budgetMs: number | undefined): number[] 
 }
 
 function answeredWithError(err: unknown): boolean {
-  const code = err instanceof PlatformError ? err.details.networkCode : undefined;
-  return (
-    err instanceof PlatformError &&
-    err.category !== 'unknown_outcome' &&
-    typeof code === 'string' &&
-    !code.startsWith('http_')
-  );
+  const code = err instanceof PlatformError && err.category !== 'unknown_outcome' ? err.details.networkCode : undefined;
+  return typeof code === 'string' && !code.startsWith('http_');
 }
 
 /** PUBLIC_TO_EVERYONE unless asked otherwise; unaudited apps only get SELF_ONLY. */
 function choosePrivacy(requested: string | undefined, available: (string | undefined)[]): string {
   const options = available.filter((o): o is string => !!o);
-  if (requested) {
-    if (!options.includes(requested)) {
-      throw new PlatformError(
-        `Privacy level ${requested} is not available for this creator (available: ${options.join(', ')}).`,
-        'invalid_content',
-        false,
-        {
-          networkCode: 'privacy_level_option_mismatch',
-        },
-      );
-    }
-    return requested;
+  if (requested && !options.includes(requested)) {
+    const message = `Privacy level ${requested} is not available for this creator (available: ${options.join(', ')}).`;
+    throw new PlatformError(message, 'invalid_content', false, { networkCode: 'privacy_level_option_mismatch' });
   }
-  return options.includes('PUBLIC_TO_EVERYONE') ? 'PUBLIC_TO_EVERYONE' : (options[0] ?? 'SELF_ONLY');
+  return requested || (options.includes('PUBLIC_TO_EVERYONE') ? 'PUBLIC_TO_EVERYONE' : (options[0] ?? 'SELF_ONLY'));
 }
 
-function postResult(postId: string, username: string | null): PublishResult {
+/** A public post (a numeric id) has a URL under the creator's username; a private one only its publish_id. */
+function postResult(postId: string, account: AccountCredentials): PublishResult {
+  const username = str(account.metadata.username);
   const isPublic = /^\d+$/.test(postId);
   return {
     externalId: postId,

@@ -7,7 +7,7 @@ import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
-import { Counters, dayFromCounters, itemFromCounters } from '../kit/metrics';
+import { Counters, dayRows, itemFromCounters } from '../kit/metrics';
 import { progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { googleHosts, YouTubeClient } from './youtube-api';
@@ -231,14 +231,14 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
       columns.forEach((name, i) => (values[name] = num(cells[i])));
       byDay.set(str(cells[columns.indexOf('day')]) ?? '', values);
     }
-    let followers = num(obj(obj(arr(channel.items)[0]).statistics).subscriberCount);
-    const rows: DailyAccountMetrics[] = [];
+    let subscribers = num(obj(obj(arr(channel.items)[0]).statistics).subscriberCount);
+    const followers = new Map<string, number>();
     for (const date of daysBetween(from, to).reverse()) {
-      const v = byDay.get(date) ?? {};
-      rows.unshift({ date, ...dayFromCounters(DAY_COUNTERS, (name) => v[name] ?? 0), followers });
-      followers -= (v.subscribersGained ?? 0) - (v.subscribersLost ?? 0);
+      followers.set(date, subscribers);
+      subscribers -= (byDay.get(date)?.subscribersGained ?? 0) - (byDay.get(date)?.subscribersLost ?? 0);
     }
-    return rows;
+    const read = (name: string, date: string): number => byDay.get(date)?.[name] ?? 0;
+    return dayRows({ from, to }, DAY_COUNTERS, (date) => followers.get(date) ?? 0, read);
   }
 }
 

@@ -28,6 +28,10 @@ export type FirstCommentStatus = 'attempting' | 'success' | 'failed';
 // Network caps count published targets per account (or per network, for a per-app cap) in a window.
 @Index('ix_post_targets_account_published', ['accountId', 'publishedAt'], { where: "status = 'success'" })
 @Index('ix_post_targets_platform_published', ['platform', 'publishedAt'], { where: "status = 'success'" })
+// ...and the targets in flight, which hold a unit of those caps until they settle.
+@Index('ix_post_targets_platform_in_flight', ['platform', 'accountId'], {
+  where: "status IN ('publishing', 'waiting_on_network')",
+})
 export class PostTargetEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

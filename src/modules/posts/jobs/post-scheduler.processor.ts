@@ -7,7 +7,7 @@ import { AppConfig } from '@/config/config';
 import { PolicyService } from '@/modules/policy/policy.service';
 import type { PostState } from '../entities/post.entity';
 import { PostFlow } from '../services/post-flow.service';
-import { PostsQueueService } from '../services/posts-queue.service';
+import { PostRef, PostsQueueService } from '../services/posts-queue.service';
 import { PostsRepository } from '../services/posts.repository';
 
 const SWEEP_BATCH = 200;
@@ -16,11 +16,19 @@ const DUE_TOLERANCE_MS = 1000;
 
 export class NotDueYetError extends Error {}
 
+/** Posts moved to queued per statement (and publish jobs per addBulk) by a batch promotion. */
+const PROMOTE_BATCH = 1000;
+const DUE_REASON = 'scheduled time reached';
+
 /**
- * `schedule-post` (delayed, one per post version) moves a scheduled post on when its time comes;
- * `sweep-posts` (periodic) does the same for due posts whose delayed job was lost and re-adds
- * missing publish jobs of queued posts. Both are safe to run twice: the row is locked and its
- * state and version re-read, and job ids are deterministic.
+ * `schedule-post` (delayed, one per post version) fires when a post's time comes and promotes
+ * every due post in batches (promoteDue), so many posts due at once cost one statement and one
+ * addBulk per thousand rather than a transaction and a job each; the jobs of posts a batch
+ * already took find their post moved on and stop after one read. `sweep-posts` (periodic) does
+ * the same for due posts whose delayed job was lost and re-adds missing publish jobs of queued
+ * posts (so a crash between a batch's commit and its addBulk loses no publish job). All are safe
+ * to run twice and side by side: rows are claimed FOR UPDATE SKIP LOCKED or locked and re-read,
+ * and job ids are deterministic.
  */
 @Injectable()
 export class PostSchedulerProcessor {
@@ -36,7 +44,12 @@ export class PostSchedulerProcessor {
   ) {}
 
   @JobHandler('schedule-post')
-  onSchedulePost({ postId, version }: JobPayloads['schedule-post']): Promise<unknown> {
+  async onSchedulePost({ postId, version }: JobPayloads['schedule-post']): Promise<unknown> {
+    // Taken by a batch already (another post's job, the sweep), superseded or gone: nothing to do.
+    if (!(await this.repo.isScheduledAt(postId, version))) return null;
+    await this.promoteDue();
+    // Not in a batch: due by this clock but not yet by the database's (the tolerance and the
+    // not-due retry below), or another process holds it (promote waits for its lock and finds it moved).
     return this.promote(postId, version);
   }
 
@@ -64,22 +77,57 @@ export class PostSchedulerProcessor {
       const policy = await this.policies.effective(post.profileId, m);
       return this.flow.goLive(m, post, ['scheduled'], 'queued', policy, {
         actor: SYSTEM_ACTOR,
-        reason: 'scheduled time reached',
+        reason: DUE_REASON,
       });
     });
     if (moved?.state === 'queued') await this.queue.enqueuePublish(moved);
     return moved?.state ?? null;
   }
 
+  /**
+   * Every due post, `batchSize` per transaction until none is left: the batch is claimed FOR
+   * UPDATE SKIP LOCKED and moved to queued in one statement (history rows included; the one-by-one
+   * path writes no event for this move either), except posts whose profile now asks for review
+   * and that have no approval, which go to pending_approval one by one (approval.requested) in
+   * the same transaction. The publish jobs are added in bulk after the commit. Returns how many
+   * posts moved.
+   */
+  async promoteDue(batchSize = PROMOTE_BATCH): Promise<number> {
+    let promoted = 0;
+    for (;;) {
+      const { claimed, queued } = await this.ds.transaction(async (m) => {
+        const due = await this.repo.claimDue(m, batchSize);
+        const unapproved = due.filter((p) => !p.approvedByUserId);
+        const review = await this.policies.requiringApproval([...new Set(unapproved.map((p) => p.profileId))], m);
+        const toReview = new Set(unapproved.filter((p) => review.has(p.profileId)).map((p) => p.id));
+        const ids = due.map((p) => p.id).filter((id) => !toReview.has(id));
+        const moved: PostRef[] = await this.repo.queueClaimed(m, ids, SYSTEM_ACTOR, DUE_REASON);
+        for (const id of toReview) {
+          const post = await this.repo.lockById(m, id);
+          if (!post) continue;
+          const policy = await this.policies.effective(post.profileId, m);
+          const after = await this.flow.goLive(m, post, ['scheduled'], 'queued', policy, {
+            actor: SYSTEM_ACTOR,
+            reason: DUE_REASON,
+          });
+          if (after.state === 'queued') moved.push(after);
+        }
+        return { claimed: due.length, queued: moved };
+      });
+      await this.queue.enqueuePublishMany(queued);
+      promoted += claimed;
+      if (claimed < batchSize) break;
+    }
+    return promoted;
+  }
+
   /** Catches up with what a Redis loss dropped: due scheduled posts, queued posts without a job. */
   async sweep(): Promise<{ promoted: number; requeued: number }> {
     let promoted = 0;
-    for (const { id } of await this.repo.findDueScheduled(SWEEP_BATCH)) {
-      try {
-        if (await this.promote(id)) promoted++;
-      } catch (err) {
-        this.logger.warn({ postId: id, err: (err as Error).message }, 'Could not promote a due post');
-      }
+    try {
+      promoted = await this.promoteDue();
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'Could not promote due posts');
     }
     let requeued = 0;
     for (const post of await this.repo.findStaleQueued(this.config.schedulerSweepMs, SWEEP_BATCH)) {

@@ -9,6 +9,14 @@ export interface CapUsage extends PublishingCap {
   used: number;
   /** When room frees up (see windowResetsAt); null when a rolling window counts nothing. */
   resetsAt: Date | null;
+  /** Of `used`, the targets being sent now (counted by a claim only). */
+  sending?: number;
+}
+
+class OverCap extends Error {
+  constructor(readonly usage: CapUsage) {
+    super('over a publishing cap');
+  }
 }
 
 /**
@@ -29,16 +37,74 @@ export class PublishingCapsService {
     at: Date = new Date(),
     m: EntityManager = this.ds.manager,
   ): Promise<CapUsage[]> {
+    return this.count(account, at, m, false);
+  }
+
+  /**
+   * A fresh send's unit of each cap of its network, taken with `mark` (the target's move to
+   * `publishing`) in one transaction, the way post quotas are kept (migration PostUsage): the
+   * cap subjects' counter rows are incremented first (their row locks queue concurrent claims
+   * of the same cap until commit), then the cap's published and in-flight targets are counted,
+   * this one included; over a limit, the transaction rolls back (the target stays `pending`,
+   * nothing is claimed) and the cap is returned. `mark` answers false when the target changed. A claimed unit is held while the target is in
+   * flight and kept when it is published; a target that fails gives it back (caps count what
+   * was published).
+   */
+  async claim(
+    account: { id: string; platform: PlatformName },
+    mark: (m: EntityManager) => Promise<boolean>,
+  ): Promise<{ over: CapUsage } | { marked: boolean }> {
+    const caps = this.platforms.caps(account.platform);
+    if (caps.length === 0) return { marked: await mark(this.ds.manager) };
+    try {
+      return await this.ds.transaction(async (m) => {
+        const subjects = [
+          ...new Set(caps.map((c) => `${c.scope}:${c.scope === 'app' ? account.platform : account.id}`)),
+        ];
+        for (const subject of subjects.sort())
+          await m.query(
+            `INSERT INTO publishing_cap_claims (subject, claims) VALUES ($1, 1)
+             ON CONFLICT (subject) DO UPDATE SET claims = publishing_cap_claims.claims + 1`,
+            [subject],
+          );
+        const marked = await mark(m);
+        if (!marked) return { marked };
+        const over = (await this.count(account, new Date(), m, true)).find((u) => u.used >= u.limit);
+        if (over) throw new OverCap(over);
+        return { marked };
+      });
+    } catch (err) {
+      if (err instanceof OverCap) return { over: err.usage };
+      throw err;
+    }
+  }
+
+  /** `claimed`: the caller's target is in flight too; in-flight targets count, the caller's not. */
+  private async count(
+    account: { id: string; platform: PlatformName },
+    at: Date,
+    m: EntityManager,
+    claimed: boolean,
+  ): Promise<CapUsage[]> {
     const out: CapUsage[] = [];
     for (const cap of this.platforms.caps(account.platform)) {
-      const [row] = await m.query<{ used: number; oldest: Date | null }[]>(
-        `SELECT count(*)::int AS used, min(published_at) AS oldest FROM post_targets
-          WHERE status = 'success' AND published_at >= $1 AND published_at <= $2
-            AND ${cap.scope === 'app' ? 'platform' : 'account_id'} = $3`,
-        [windowStart(cap.window, at), at, cap.scope === 'app' ? account.platform : account.id],
+      const subject = cap.scope === 'app' ? 'platform' : 'account_id';
+      const args = [windowStart(cap.window, at), at, cap.scope === 'app' ? account.platform : account.id];
+      const [row] = await m.query<{ used: number; oldest: Date | null; sending: number }[]>(
+        `SELECT count(*)::int AS used, min(published_at) AS oldest,
+                ${claimed ? `(SELECT count(*)::int - 1 FROM post_targets WHERE status IN ('publishing', 'waiting_on_network') AND platform = $4 AND ${subject} = $3)` : '0'} AS sending
+           FROM post_targets
+          WHERE status = 'success' AND published_at >= $1 AND published_at <= $2 AND ${subject} = $3`,
+        claimed ? [...args, account.platform] : args,
       );
       const oldest = row?.oldest ? new Date(row.oldest) : null;
-      out.push({ ...cap, used: row?.used ?? 0, resetsAt: windowResetsAt(cap.window, at, oldest) });
+      const sending = row?.sending ?? 0;
+      out.push({
+        ...cap,
+        used: (row?.used ?? 0) + sending,
+        ...(sending > 0 ? { sending } : {}),
+        resetsAt: windowResetsAt(cap.window, at, oldest),
+      });
     }
     return out;
   }
@@ -58,5 +124,6 @@ export function capMessage(account: { id: string; platform: string }, u: CapUsag
     day_pacific: 'per day (Pacific time)',
   }[u.window];
   const resets = u.resetsAt ? ` It resets at ${u.resetsAt.toISOString()}.` : '';
-  return `${account.platform} allows ${u.limit} posts ${window} ${per} (${u.name}); ${u.used} already published.${resets}`;
+  const sending = u.sending ? ` or being sent` : '';
+  return `${account.platform} allows ${u.limit} posts ${window} ${per} (${u.name}); ${u.used} already published${sending}.${resets}`;
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
 import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
@@ -14,7 +14,7 @@ import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
-import { capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
+import { CapUsage, capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
 import { composePublishContent } from './compose-content';
 import { NetworkConcurrency, sleep } from './network-concurrency';
 import {
@@ -94,15 +94,11 @@ export class TargetPublisher {
     }
     const content = composePublishContent(post, target);
 
-    if (target.status === 'pending' && Object.keys(target.publishState).length === 0) {
+    const fresh = target.status === 'pending' && Object.keys(target.publishState).length === 0;
+    if (fresh) {
       // A fresh send over its network's cap would only earn the network's refusal: fail it here.
       const over = await this.caps.exceeded({ id: target.accountId, platform: target.platform });
-      if (over)
-        return this.fail(
-          target,
-          'network_rate_limited',
-          `Not sent: ${capMessage({ id: target.accountId, platform: target.platform }, over)}`,
-        );
+      if (over) return this.overCap(target, over);
     }
 
     const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
@@ -153,8 +149,25 @@ export class TargetPublisher {
         return this.succeed(target, earlier.value);
     }
 
-    if (!(await this.markPublishing(target))) return;
+    if (fresh) {
+      // The check above is a read: a unit of each cap is claimed with the move to `publishing`,
+      // so of two sends racing for a cap's last unit exactly one goes out.
+      const claim = await this.caps.claim({ id: target.accountId, platform: target.platform }, (m) =>
+        this.markPublishing(target, m),
+      );
+      if ('over' in claim) {
+        // Rolled back: the target is still as it was.
+        Object.assign(target, { status: 'pending', attempts: target.attempts - 1 });
+        return this.overCap(target, claim.over);
+      }
+      if (!claim.marked) return;
+    } else if (!(await this.markPublishing(target))) return;
     return this.send(adapter, target, account.value, content);
+  }
+
+  private overCap(target: PostTargetEntity, over: CapUsage): Promise<void> {
+    const account = { id: target.accountId, platform: target.platform };
+    return this.fail(target, 'network_rate_limited', `Not sent: ${capMessage(account, over)}`);
   }
 
   /** The publish call with its in-attempt retries; the target is `publishing` (committed). */
@@ -372,8 +385,8 @@ export class TargetPublisher {
   }
 
   /** Committed before the network call: a crash from here on leaves a visible unknown outcome. */
-  private async markPublishing(target: PostTargetEntity): Promise<boolean> {
-    const res = await this.ds
+  private async markPublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
+    const res = await m
       .createQueryBuilder()
       .update(TargetRow)
       .set({

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import type { PostEntity } from '../entities/post.entity';
 
-type PostRef = Pick<PostEntity, 'id' | 'version'>;
+export type PostRef = Pick<PostEntity, 'id' | 'version'>;
 
 /** Job ids are deterministic per post version, so a re-add (sweep, retry of a request) is a no-op. */
 export const publishJobId = (post: PostRef): string => `publish:${post.id}:${post.version}`;
@@ -25,6 +25,20 @@ export class PostsQueueService {
         'publish-post',
         { postId: post.id },
         { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+      ),
+    );
+  }
+
+  /** `publish-post` for many posts that just became queued, in one round trip (a batch promotion). */
+  async enqueuePublishMany(posts: PostRef[]): Promise<void> {
+    if (posts.length === 0) return;
+    await this.safely('publish-post', posts[0], () =>
+      this.queues.enqueueMany(
+        'publish-post',
+        posts.map((post) => ({
+          payload: { postId: post.id },
+          opts: { jobId: publishJobId(post), attempts: 5, backoff: { type: 'exponential' as const, delay: 2000 } },
+        })),
       ),
     );
   }

@@ -21,7 +21,7 @@ export class PostsReadService {
       window,
       auth,
     );
-    const targets = await this.repo.targetsOf(rows.map((p) => p.id));
+    const targets = await this.repo.pageTargets(rows.map((p) => p.id));
     const byPost = new Map<string, PostTargetEntity[]>();
     for (const t of targets) byPost.set(t.postId, [...(byPost.get(t.postId) ?? []), t]);
     return { posts: rows.map((p) => toPostDto(p, byPost.get(p.id) ?? [])), ...paged(window, total) };

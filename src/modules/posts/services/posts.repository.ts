@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
+import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
@@ -75,30 +76,60 @@ export class PostsRepository {
     window: PageWindow,
     scope: PostScope = { accountIds: null },
   ): Promise<{ rows: PostEntity[]; total: number }> {
-    const qb = this.ds
-      .getRepository(PostEntity)
-      .createQueryBuilder('p')
-      .where('p.profile_id = :profileId', { profileId });
-    if (filters.state) qb.andWhere('p.state = :state', { state: filters.state });
-    if (filters.contentType) qb.andWhere('p.content_type = :contentType', { contentType: filters.contentType });
+    // Plain SQL into plain rows named as the entity's properties (no query building or hydration:
+    // the list is the hottest read).
+    const params: unknown[] = [profileId];
+    const where = ['p.profile_id = $1'];
+    const bind = (value: unknown): string => `$${params.push(value)}`;
+    if (filters.state) where.push(`p.state = ${bind(filters.state)}`);
+    if (filters.contentType) where.push(`p.content_type = ${bind(filters.contentType)}`);
     if (filters.platform) {
-      qb.andWhere(
-        'EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = :platform AND t.post_id = p.id)',
-        { platform: filters.platform },
+      where.push(
+        `EXISTS (SELECT 1 FROM post_targets t WHERE t.profile_id = p.profile_id AND t.platform = ${bind(filters.platform)} AND t.post_id = p.id)`,
       );
     }
-    if (scope.accountIds) qb.andWhere(postScopeCondition('p'), { scopeAccountIds: scope.accountIds });
+    if (scope.accountIds) where.push(postScopeCondition('p', bind(scope.accountIds)));
+    const conditions = where.join(' AND ');
+    const filterParams = [...params];
+    const pageSql = `SELECT ${this.columns(PostEntity, 'p')} FROM posts p WHERE ${conditions}
+      ORDER BY p.created_at DESC, p.id DESC LIMIT ${bind(window.limit)} OFFSET ${bind(window.offset)}`;
     const [rows, total] = await Promise.all([
-      qb
-        .clone()
-        .orderBy('p.created_at', 'DESC')
-        .addOrderBy('p.id', 'DESC')
-        .offset(window.offset)
-        .limit(window.limit)
-        .getMany(),
-      scope.accountIds ? qb.getCount() : this.countPosts(profileId, filters),
+      this.ds.query<PostEntity[]>(pageSql, params),
+      scope.accountIds
+        ? this.ds
+            .query<{ n: number }[]>(`SELECT count(*)::int AS n FROM posts p WHERE ${conditions}`, filterParams)
+            .then((r) => r[0]?.n ?? 0)
+        : this.countPosts(profileId, filters),
     ]);
     return { rows, total };
+  }
+
+  /**
+   * The targets of a page of posts, in targetsOf's order, as plain rows named as the entity's
+   * properties (read-only: for the list's response, never to be saved).
+   */
+  async pageTargets(postIds: string[]): Promise<PostTargetEntity[]> {
+    if (postIds.length === 0) return [];
+    return this.ds.query<PostTargetEntity[]>(
+      `SELECT ${this.columns(PostTargetEntity, 't')} FROM post_targets t WHERE t.post_id = ANY($1::uuid[])
+        ORDER BY t.created_at ASC, t.platform ASC, t.page_name ASC, t.id ASC`,
+      [postIds],
+    );
+  }
+
+  private readonly selectLists = new Map<unknown, string>();
+
+  /** `alias."column" AS "property"` for every column of the entity (computed once). */
+  private columns(entity: typeof PostEntity | typeof PostTargetEntity, alias: string): string {
+    let list = this.selectLists.get(entity);
+    if (!list) {
+      list = this.ds
+        .getMetadata(entity)
+        .columns.map((c) => `${alias}."${c.databaseName}" AS "${c.propertyName}"`)
+        .join(', ');
+      this.selectLists.set(entity, list);
+    }
+    return list;
   }
 
   /**
@@ -108,15 +139,17 @@ export class PostsRepository {
    * triggers of migration PostCounts keep them in step with posts and post_targets.
    */
   async countPosts(profileId: string, filters: PostFilters): Promise<number> {
-    const qb = this.ds
-      .createQueryBuilder()
-      .select('coalesce(sum(c.n), 0)::int', 'n')
-      .from(filters.platform ? PostPlatformCountEntity : PostCountEntity, 'c')
-      .where('c.profile_id = :profileId', { profileId });
-    if (filters.platform) qb.andWhere('c.platform = :platform', { platform: filters.platform });
-    if (filters.state) qb.andWhere('c.state = :state', { state: filters.state });
-    if (filters.contentType) qb.andWhere('c.content_type = :contentType', { contentType: filters.contentType });
-    const row = await qb.getRawOne<{ n: number }>();
+    const params: unknown[] = [profileId];
+    const where = ['c.profile_id = $1'];
+    const bind = (value: unknown): string => `$${params.push(value)}`;
+    if (filters.platform) where.push(`c.platform = ${bind(filters.platform)}`);
+    if (filters.state) where.push(`c.state = ${bind(filters.state)}`);
+    if (filters.contentType) where.push(`c.content_type = ${bind(filters.contentType)}`);
+    const table = this.ds.getMetadata(filters.platform ? PostPlatformCountEntity : PostCountEntity).tableName;
+    const [row] = await this.ds.query<{ n: number }[]>(
+      `SELECT coalesce(sum(c.n), 0)::int AS n FROM ${table} c WHERE ${where.join(' AND ')}`,
+      params,
+    );
     return row?.n ?? 0;
   }
 
@@ -170,12 +203,56 @@ export class PostsRepository {
     return row?.n ?? 0;
   }
 
-  /** Scheduled posts whose time has come (partial index ix_posts_due). */
-  async findDueScheduled(limit: number): Promise<{ id: string }[]> {
-    return this.ds.query<{ id: string }[]>(
-      `SELECT id FROM posts WHERE state = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
+  /**
+   * Claims up to `limit` due scheduled posts (partial index ix_posts_due) FOR UPDATE SKIP LOCKED,
+   * on the caller's transaction: processes promoting at the same time take different posts.
+   */
+  async claimDue(
+    m: EntityManager,
+    limit: number,
+  ): Promise<Pick<PostEntity, 'id' | 'profileId' | 'approvedByUserId'>[]> {
+    return m.query(
+      `SELECT id, profile_id AS "profileId", approved_by_user_id AS "approvedByUserId" FROM posts
+        WHERE state = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
+  }
+
+  /**
+   * Moves claimed scheduled posts to queued in one statement, as PostTransitions does one by one:
+   * version + 1, updated_at, and a history row whose `from` is the post's last `to`.
+   */
+  async queueClaimed(
+    m: EntityManager,
+    ids: string[],
+    actor: Actor,
+    reason: string,
+  ): Promise<{ id: string; version: number }[]> {
+    if (ids.length === 0) return [];
+    return m.query(
+      `WITH moved AS (
+         UPDATE posts SET state = 'queued', version = version + 1, updated_at = now()
+          WHERE id = ANY($1::uuid[]) AND state = 'scheduled'
+         RETURNING id, version),
+       history AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT moved.id,
+                (SELECT h.to_state FROM post_history h WHERE h.post_id = moved.id ORDER BY h.at DESC LIMIT 1),
+                'queued', $2, $3::jsonb
+           FROM moved)
+       SELECT id, version FROM moved`,
+      [ids, reason, JSON.stringify(actor)],
+    );
+  }
+
+  /** Whether the post is still scheduled at this version (its delayed job still has work to do). */
+  async isScheduledAt(id: string, version: number): Promise<boolean> {
+    const rows = await this.ds.query<unknown[]>(
+      `SELECT 1 FROM posts WHERE id = $1 AND state = 'scheduled' AND version = $2`,
+      [id, version],
+    );
+    return rows.length > 0;
   }
 
   /** Posts queued for longer than `olderThanMs` (partial index ix_posts_queued): their job may be lost. */

@@ -2,6 +2,7 @@ import { PlatformError, StillProcessingError } from '../adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import { ContentRules, isCarousel } from '../content-rules';
 import { lookedFirst, progress } from '../network-adapter';
+import { type Json, sleep } from '../http';
 import type { GraphClient, GraphParams } from './graph-client';
 import { GraphList, recentMatch, textOf } from './graph-shapes';
 
@@ -57,13 +58,16 @@ export class ContainerPublisher {
     private readonly poll: PollOptions = { intervalMs: 1000, maxPolls: 60 },
   ) {}
 
+  /** A publisher of other containers of the same network, polled the same way (Threads' replies). */
+  for(flavor: ContainerFlavor): ContainerPublisher {
+    return new ContainerPublisher(this.graph, flavor, this.poll);
+  }
+
   async publish(req: PublishRequest): Promise<PublishResult> {
     const { account, content } = req;
-    const user = account.platformAccountId;
-    const token = account.accessToken;
-    const f = this.flavor;
+    const [user, token, f] = [account.platformAccountId, account.accessToken, this.flavor];
     const { state, save } = progress<ContainerPublishState>(req);
-    if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
+    if (state.mediaId) return this.result(state.mediaId, token);
     const cannotTell = 'An earlier publish call may have succeeded; the network cannot tell yet.';
     const found = state.publishSentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
     if (found) {
@@ -71,53 +75,40 @@ export class ContainerPublisher {
       return found;
     }
     if (!state.containerId) {
+      const create = async (params: GraphParams) =>
+        (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, params, token)).id;
       const childIds = [...(state.childIds ?? [])];
       if (isCarousel(f.rules, content)) {
         for (const url of content.imageUrls.slice(childIds.length)) {
-          childIds.push(
-            (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, f.childParams(url), token)).id,
-          );
+          childIds.push(await create(f.childParams(url)));
           await save({ childIds });
         }
       }
-      const container = await this.graph.post<{ id: string }>(
-        `/${user}/${f.containerEdge}`,
-        f.containerParams(content, childIds),
-        token,
-      );
-      await save({ containerId: container.id });
+      await save({ containerId: await create(f.containerParams(content, childIds)) });
     }
     const containerId = state.containerId!;
     const status = await this.waitFinished(containerId, token);
     if (status === 'EXPIRED') {
       await save({ containerId: undefined, childIds: undefined });
-      throw new PlatformError(
-        'The media container expired before it was published; it will be recreated.',
-        'network_error',
-        true,
-      );
+      const expired = 'The media container expired before it was published; it will be recreated.';
+      throw new PlatformError(expired, 'network_error', true);
     }
     if (status !== 'PUBLISHED') {
       await f.beforePublish?.(this.graph, user, token);
       await save({ publishSentAt: new Date().toISOString() });
-      const media = await this.graph.post<{ id: string }>(
-        `/${user}/${f.publishEdge}`,
-        { creation_id: containerId },
-        token,
-        { publish: true },
-      );
+      const publish = { creation_id: containerId };
+      const media = await this.graph.post<{ id: string }>(`/${user}/${f.publishEdge}`, publish, token, {
+        publish: true,
+      });
       await save({ mediaId: media.id });
-      return { externalId: media.id, url: await this.permalink(media.id, token) };
+      return this.result(media.id, token);
     }
     // The container says it was published by an earlier attempt: find the media.
     const publishSentAt = state.publishSentAt ?? new Date(Date.now() - 86_400_000).toISOString();
     const published = await this.findPublished({ account, content, publishState: { ...state, publishSentAt } });
     if (published && published !== 'unknown') return published;
-    throw new PlatformError(
-      'The container was published but its media could not be found yet.',
-      'unknown_outcome',
-      false,
-    );
+    const notFound = 'The container was published but its media could not be found yet.';
+    throw new PlatformError(notFound, 'unknown_outcome', false);
   }
 
   /**
@@ -127,35 +118,21 @@ export class ContainerPublisher {
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
-    if (state.mediaId)
-      return {
-        status: 'published',
-        result: { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) },
-      };
+    if (state.mediaId) return { status: 'published', result: await this.result(state.mediaId, token) };
     if (!state.containerId) return { status: 'ready' };
-    const f = this.flavor;
-    const c = await this.graph.get<Record<string, unknown>>(
-      `/${state.containerId}`,
-      { fields: `id,${f.statusField},${f.errorField}` },
-      token,
-    );
-    const status = textOf(c[f.statusField]);
-    if (status === 'ERROR') return { status: 'failed', error: processingError(c[f.errorField]) };
+    const { status, reason } = await this.containerStatus(state.containerId, token);
+    if (status === 'ERROR') return { status: 'failed', error: processingError(reason) };
     return status === 'IN_PROGRESS' ? { status: 'processing' } : { status: 'ready' };
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
-    if (state.mediaId) return { externalId: state.mediaId, url: await this.permalink(state.mediaId, token) };
+    if (state.mediaId) return this.result(state.mediaId, token);
     if (!state.containerId || !state.publishSentAt) return null;
-    const container = await this.graph.get<Record<string, unknown>>(
-      `/${state.containerId}`,
-      { fields: `id,${this.flavor.statusField}` },
-      token,
-    );
-    if (container[this.flavor.statusField] !== 'PUBLISHED') return null;
-    const { containerEdge, textField } = this.flavor;
+    const { containerEdge, textField, statusField } = this.flavor;
+    const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
+    if (container[statusField] !== 'PUBLISHED') return null;
     const recent = await this.graph.get<GraphList<RecentMedia>>(
       `/${req.account.platformAccountId}/${containerEdge}`,
       { fields: `id,${textField},timestamp,permalink`, limit: 25 },
@@ -166,34 +143,38 @@ export class ContainerPublisher {
     return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
   }
 
-  /** Polls the container; ERROR → media_rejected with the network's reason; still busy → retryable. */
+  /** The container's status, and the network's reason when it is ERROR. */
+  private async containerStatus(containerId: string, token: string): Promise<{ status: string; reason: unknown }> {
+    const { statusField, errorField } = this.flavor;
+    const c = await this.graph.get<Json>(`/${containerId}`, { fields: `id,${statusField},${errorField}` }, token);
+    return { status: textOf(c[statusField]), reason: c[errorField] };
+  }
+
+  /** Polls the container; ERROR → media_rejected with the network's reason; still busy → StillProcessingError. */
   private async waitFinished(containerId: string, token: string): Promise<string> {
-    const f = this.flavor;
     for (let i = 0; i < this.poll.maxPolls; i++) {
-      const c = await this.graph.get<Record<string, unknown>>(
-        `/${containerId}`,
-        { fields: `id,${f.statusField},${f.errorField}` },
-        token,
-      );
-      const status = textOf(c[f.statusField]);
+      const { status, reason } = await this.containerStatus(containerId, token);
       if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
-      if (status === 'ERROR') throw processingError(c[f.errorField]);
-      await new Promise((r) => setTimeout(r, this.poll.intervalMs));
+      if (status === 'ERROR') throw processingError(reason);
+      await sleep(this.poll.intervalMs);
     }
     throw new StillProcessingError('The network is still processing the media container; it is checked again later.');
   }
 
-  private permalink(id: string, token: string): Promise<string | null> {
-    return this.graph.field(id, 'permalink', token);
+  private async result(id: string, token: string): Promise<PublishResult> {
+    return { externalId: id, url: await this.graph.field(id, 'permalink', token) };
   }
 }
 
 function processingError(reason: unknown): PlatformError {
+  const why = textOf(reason);
   return new PlatformError(
-    `The network could not process the media: ${textOf(reason) || 'unknown error'}.`,
+    `The network could not process the media: ${why || 'unknown error'}.`,
     'media_rejected',
     false,
-    { networkCode: textOf(reason) || 'ERROR' },
+    {
+      networkCode: why || 'ERROR',
+    },
   );
 }
 
