@@ -228,10 +228,15 @@ describe('sandbox golden transcript', () => {
     expect(existsSync(GOLDEN)).toBe(true);
     const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Exchange[];
     // Compared as a multiset: an adapter sends some calls concurrently (LinkedIn's analytics), in no fixed order.
-    const extra = transcript.map((e) => JSON.stringify(e));
+    // Keys in a stable order: a client may list a body's fields in another order without changing the request.
+    const canonical = (e: unknown): string =>
+      JSON.stringify(e, (_k, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+      );
+    const extra = transcript.map(canonical);
     const missing: unknown[] = [];
     for (const e of golden) {
-      const i = extra.indexOf(JSON.stringify(e));
+      const i = extra.indexOf(canonical(e));
       if (i >= 0) extra.splice(i, 1);
       else missing.push(e);
     }
