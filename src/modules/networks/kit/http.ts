@@ -124,23 +124,18 @@ export function answerError(
   a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
   headers?: Headers,
 ): PlatformError {
-  const category: ErrorCategory =
-    a.category ??
-    (a.status >= 500
-      ? 'network_error'
-      : a.status === 429
-        ? 'network_rate_limited'
-        : a.status === 401
-          ? 'auth_expired'
-          : (a.otherwise ?? 'invalid_content'));
-  const retryable = category === 'network_error' || category === 'network_rate_limited';
+  const byStatus = a.status >= 500 ? 'network_error' : STATUS_CATEGORY[a.status];
+  const category = a.category ?? byStatus ?? a.otherwise ?? 'invalid_content';
   const details = { status: a.status, networkCode: a.networkCode };
-  return new PlatformError(
-    message,
-    category,
-    retryable,
-    headers ? { ...details, retryAfterSeconds: retryAfterSeconds(headers) } : details,
-  );
+  const withRetry = headers ? { ...details, retryAfterSeconds: retryAfterSeconds(headers) } : details;
+  return new PlatformError(message, category, isTransient(category), withRetry);
+}
+
+const STATUS_CATEGORY: Partial<Record<number, ErrorCategory>> = { 429: 'network_rate_limited', 401: 'auth_expired' };
+
+/** Whether a failure of this category is worth another try (network errors and rate limits). */
+export function isTransient(category: ErrorCategory): boolean {
+  return category === 'network_error' || category === 'network_rate_limited';
 }
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
@@ -151,11 +146,8 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   const host = safeHost(call.url);
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
-    return new PlatformError(
-      `The request to ${host} ${what}; the item may or may not have been published.`,
-      'unknown_outcome',
-      false,
-    );
+    const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
+    return new PlatformError(maybe, 'unknown_outcome', false);
   }
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
@@ -248,11 +240,8 @@ export async function downloadMedia(
     if (err instanceof PlatformError) throw err;
     if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
     if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
-    throw new PlatformError(
-      `Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`,
-      'network_error',
-      true,
-    );
+    const why = err instanceof Error ? causeOf(err) : String(err);
+    throw new PlatformError(`Could not download the media at ${url}: ${why}.`, 'network_error', true);
   }
 }
 
@@ -315,4 +304,11 @@ export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | 
     if (answer !== undefined) return answer;
   }
   return undefined;
+}
+
+/** pollUntil, throwing `stillBusy` when `check` never answers (the network is still processing the item). */
+export async function pollOrThrow<T>(delaysMs: number[], stillBusy: Error, check: () => Promise<T | undefined>) {
+  const answer = await pollUntil(delaysMs, check);
+  if (answer === undefined) throw stillBusy;
+  return answer;
 }

@@ -1,13 +1,6 @@
-import type {
-  AccountCredentials,
-  CommentRequest,
-  CommentResult,
-  AdapterEndpoints,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
-import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult } from '../kit/adapter';
+import type { GrantedAccount, OAuthTokens, PlatformAdapter, PublishLookup, PublishRequest } from '../kit/adapter';
+import type { PublishResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
@@ -105,9 +98,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
         throw err;
       });
     if (!acls) return accounts;
-    const orgUrns = [...new Set(arr(acls.elements).map((el) => str(obj(el).organization)))].filter(
-      (u): u is string => !!u,
-    );
+    const orgUrns = new Set(arr(acls.elements).flatMap((el) => str(obj(el).organization) || []));
     for (const orgUrn of orgUrns) {
       const org = await this.client.rest.json(token, `/organizations/${orgUrn.split(':').pop() ?? ''}`);
       accounts.push({
@@ -127,15 +118,9 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     const cannotTell = 'An earlier attempt may have published this post; LinkedIn cannot tell.';
     const found = state.postAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
     if (found) return found;
-    const author = req.account.platformAccountId;
-    const ctx: MediaContext = {
-      client: this.client,
-      token: req.account.accessToken,
-      owner: author,
-      state,
-      save,
-      pollDelaysMs: this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS,
-    };
+    const [author, token] = [req.account.platformAccountId, req.account.accessToken];
+    const pollDelaysMs = this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+    const ctx: MediaContext = { client: this.client, token, owner: author, state, save, pollDelaysMs };
     const c = req.content;
     const title = str(c.options.title);
     let content: Record<string, unknown> | undefined;
@@ -157,7 +142,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
       ...(content ? { content } : {}),
     };
     await save({ postAttemptedAt: new Date().toISOString() });
-    const reply = await this.client.rest.call(ctx.token, '/posts', { method: 'POST', json: body, creates: true });
+    const reply = await this.client.rest.call(token, '/posts', { method: 'POST', json: body, creates: true });
     const urn = reply.headers.get('x-restli-id') ?? str(obj(reply.json).id);
     if (!urn) throw new PlatformError('LinkedIn accepted the post but returned no id.', 'unknown_outcome', true);
     await save({ postUrn: urn });
@@ -174,7 +159,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     const path = `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`;
     const posts = arr((await this.client.rest.json(req.account.accessToken, path)).elements);
     const commentary = [req.content.text, escapeLittleText(req.content.text)];
-    const mediaIds = new Set([...(state.images ?? []), state.video?.urn].filter((u): u is string => !!u));
+    const mediaIds = new Set([...(state.images ?? []), state.video?.urn].flatMap((u) => u || []));
     for (const raw of posts) {
       const post = obj(raw);
       const id = str(post.id);
@@ -218,7 +203,6 @@ function postResult(urn: string): PublishResult {
 
 function mediaIdsOf(post: Record<string, unknown>): string[] {
   const content = obj(post.content);
-  const single = str(obj(content.media).id);
   const multi = arr(obj(content.multiImage).images).map((i) => str(obj(i).id));
-  return [single, ...multi].filter((u): u is string => !!u);
+  return [str(obj(content.media).id), ...multi].flatMap((u) => u || []);
 }

@@ -9,7 +9,7 @@ import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, Pu
 import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
-import { arr, type Json, obj, pollUntil, str } from '../kit/http';
+import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
@@ -141,14 +141,14 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
         throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
       await save({ publishId });
     }
-    const outcome = await this.pollStatus(token, state.publishId!);
-    if (outcome && 'error' in outcome) {
+    const stillBusy = 'TikTok is still processing the post (moderation); it is checked again later.';
+    const check = () => this.fetchStatus(token, state.publishId!);
+    const outcome = await pollOrThrow(this.pollDelaysMs, new StillProcessingError(stillBusy), check);
+    if ('error' in outcome) {
       // Certainly not published: forget the publish so a retry starts over.
       await req.saveState({});
       throw outcome.error;
     }
-    if (!outcome)
-      throw new StillProcessingError('TikTok is still processing the post (moderation); it is checked again later.');
     await save({ postId: outcome.postId });
     return postResult(outcome.postId, req.account);
   }
@@ -186,11 +186,6 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     };
   }
 
-  /** Polls status/fetch until a final status. */
-  private pollStatus(token: string, publishId: string): Promise<Outcome> {
-    return pollUntil(this.pollDelaysMs, () => this.fetchStatus(token, publishId));
-  }
-
   /** A complete post is known by its public id (or its publish_id when private). */
   private async fetchStatus(token: string, publishId: string): Promise<Outcome> {
     const reply = await this.api.call(token, '/v2/post/publish/status/fetch/', {
@@ -222,7 +217,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     if (state.postId) return postResult(state.postId, req.account);
     const token = req.account.accessToken;
     if (state.publishId) {
-      const outcome = await this.pollStatus(token, state.publishId);
+      const outcome = await pollUntil(this.pollDelaysMs, () => this.fetchStatus(token, state.publishId!));
       if (!outcome) return 'unknown';
       return 'error' in outcome ? null : postResult(outcome.postId, req.account);
     }
