@@ -64,15 +64,15 @@ async function deleteRedisKeys(redisUrl, prefix) {
 }
 
 /**
- * One throwaway service: `dbPrefix` names its database; `fromSource` runs src/*.ts through
- * @swc-node/register instead of the built dist/; `keepDb` leaves the database (and the Redis
- * keys) in place at cleanup.
+ * One throwaway service: `dbPrefix` names its database (or `dbName`, whole); `fromSource` runs
+ * src/*.ts through @swc-node/register instead of the built dist/; `keepDb` leaves the database
+ * (and the Redis keys) in place at cleanup.
  */
-export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
+export function throwawayApp({ dbPrefix, dbName: fixedName, fromSource = false, keepDb = false }) {
   const baseDb = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/social_publishing');
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-  const dbName = `${dbPrefix}${id}`;
+  const dbName = fixedName ?? `${dbPrefix}${id}`;
   const dbUrl = new URL(baseDb);
   dbUrl.pathname = `/${dbName}`;
   const redisPrefix = `spsbench:${id}`;
@@ -90,29 +90,42 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
     ...extra,
   });
 
+  const bootstrapArgs = (workspace, plan) => [
+    ...node('cli/admin'),
+    'bootstrap',
+    '--workspace',
+    workspace,
+    '--plan',
+    plan,
+    '--rate-limit',
+    '10000000',
+    '--json',
+  ];
+
   /** Creates and migrates the database, a workspace (enterprise plan unless told) and a key without a practical rate limit. */
   function bootstrap(workspace, plan = 'enterprise') {
-    const boot = spawnSync(
-      process.execPath,
-      [
-        ...node('cli/admin'),
-        'bootstrap',
-        '--workspace',
-        workspace,
-        '--plan',
-        plan,
-        '--rate-limit',
-        '10000000',
-        '--json',
-      ],
-      {
-        cwd: root,
-        env: env(),
-        encoding: 'utf8',
-      },
-    );
+    const boot = spawnSync(process.execPath, bootstrapArgs(workspace, plan), {
+      cwd: root,
+      env: env(),
+      encoding: 'utf8',
+    });
     if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
     return JSON.parse(boot.stdout.trim().split('\n').pop());
+  }
+
+  /** bootstrap() without blocking (several at once, once the database is migrated). */
+  function bootstrapAsync(workspace, plan = 'enterprise') {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, bootstrapArgs(workspace, plan), { cwd: root, env: env() });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('error', reject);
+      child.on('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`bootstrap failed: ${err}`)),
+      );
+    });
   }
 
   /** Starts the service (api role unless `extra` says otherwise) on a free port; returns its base URL. */
@@ -173,5 +186,18 @@ export function throwawayApp({ dbPrefix, fromSource = false, keepDb = false }) {
 
   const pid = () => server?.pid;
 
-  return { dbName, dbUrl, redisUrl, redisPrefix, bootstrap, start, pid, waitForHealth, cleanup, cleanupOnSignal };
+  return {
+    dbName,
+    dbUrl,
+    baseDb,
+    redisUrl,
+    redisPrefix,
+    bootstrap,
+    bootstrapAsync,
+    start,
+    pid,
+    waitForHealth,
+    cleanup,
+    cleanupOnSignal,
+  };
 }

@@ -24,6 +24,16 @@ export interface DocRoute {
   once?: boolean;
 }
 
+/** A reply of `on(method, path, ...replies)`: a body (JSON) with its status and headers, or an error to throw. */
+export type DocReply = { status?: number; body: unknown; headers?: Record<string, string> } | Error;
+
+/** A recorded request with its query (GET) or form (POST) parameters. */
+export interface DocCall {
+  method: string;
+  url: URL;
+  params: Record<string, string>;
+}
+
 export interface RecordedRequest {
   method: string;
   url: string;
@@ -45,9 +55,40 @@ export class DocFetch {
 
   readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => this.handle(input, init);
 
-  on(route: DocRoute): this {
-    this.routes.push(route);
+  /**
+   * A route; or replies by method + the path's end (or a RegExp on the path), used in turn, the
+   * last one repeating.
+   */
+  on(route: DocRoute): this;
+  on(method: string, path: string | RegExp, ...replies: DocReply[]): this;
+  on(route: DocRoute | string, path?: string | RegExp, ...replies: DocReply[]): this {
+    if (typeof route !== 'string') {
+      this.routes.push(route);
+      return this;
+    }
+    const method = route;
+    const url = (u: string) => {
+      const pathname = new URL(u).pathname;
+      return typeof path === 'string' ? pathname.endsWith(path) : !!path?.test(pathname);
+    };
+    replies.forEach((reply, i) => {
+      const once = i < replies.length - 1;
+      this.routes.push(
+        reply instanceof Error
+          ? { method, url, error: reply, once }
+          : { method, url, status: reply.status, json: reply.body, headers: reply.headers, once },
+      );
+    });
     return this;
+  }
+
+  /** The requests so far with their query (GET) or form (POST) parameters. */
+  get calls(): DocCall[] {
+    return this.requests.map((r) => {
+      const url = new URL(r.url);
+      const form = r.method === 'GET' ? url.searchParams : new URLSearchParams(String(r.body ?? ''));
+      return { method: r.method, url, params: Object.fromEntries(form.entries()) };
+    });
   }
 
   install(): this {
@@ -114,6 +155,23 @@ export class DocFetch {
     });
   }
 }
+
+/** A DocFetch for the Graph adapters: an unscripted call answers Graph's error (400, code 100). */
+export function graphFetch(): DocFetch {
+  return new DocFetch((method, url) => ({
+    status: 400,
+    json: { error: { message: `no fake for ${method} ${new URL(url).pathname}`, code: 100 } },
+  }));
+}
+
+/** Endpoints as the Graph adapters' tests build them (fake app credentials, short time-out). */
+export const graphEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({
+  apiBaseUrl,
+  authBaseUrl,
+  clientId: 'app-id',
+  clientSecret: 'app-secret',
+  timeoutMs: 5000,
+});
 
 export const timeout = (): Error => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 

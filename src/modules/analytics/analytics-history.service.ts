@@ -5,7 +5,8 @@ import { ApiError } from '@/common/errors/api-error';
 import { addDays, daysInclusive, isCalendarDate, utcDate } from './analytics-dates';
 import { buildHistory, DailyPlatformRow, HistoryRange, LastFollowersRow } from './analytics-history';
 import { AnalyticsHistoryDto, AnalyticsHistoryQueryDto, TopContentDto } from './dto/analytics.dto';
-import { postScopeCondition } from '../posts/post-scope';
+import { postScopeCondition } from '@/modules/posts/post-scope';
+import { joinPublishedItems } from '@/modules/posts/published-items-sql';
 import { AccountDailyMetricEntity } from './entities/account-daily-metric.entity';
 
 export const DEFAULT_RANGE_DAYS_BACK = 28;
@@ -109,8 +110,7 @@ export class AnalyticsHistoryService {
               json_agg(json_build_object('accountId', l.account_id, 'platform', l.platform, 'externalId', l.external_id,
                        'url', t.external_url, 'views', l.views, 'engagement', l.engagement) ORDER BY l.engagement DESC, l.account_id) AS targets
          FROM latest l
-         JOIN post_targets t ON t.id = l.target_id AND t.profile_id = $2
-         JOIN posts p ON p.id = l.post_id AND p.profile_id = $2 AND p.workspace_id = $1
+         ${joinPublishedItems('l', '$2', '$1')}
         WHERE ($5::uuid[] IS NULL OR ${postScopeCondition('p', '$5')}) AND t.published_at >= $3::date AND t.published_at < $4::date + 1
         GROUP BY l.post_id, p.message, p.caption, p.content_type
         ORDER BY engagement DESC, "publishedAt" DESC, l.post_id

@@ -2,18 +2,20 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AuthenticatedKey, KEY_LOOKUP, KeyLookup } from '@/common/auth/auth-lookup';
-import { WorkspaceEntity } from '@/modules/workspaces/workspace.entity';
+import { joinWorkspace } from '@/modules/workspaces/workspace-join';
+import type { WorkspaceEntity } from '@/modules/workspaces/workspace.entity';
 import { ApiKeyEntity } from './api-key.entity';
 
-/** Authentication's read of a key: the key and its workspace's plan in one query (every uncached request). */
+/**
+ * Authentication's read of a key: the key and its workspace's plan in one query (every uncached
+ * request), the workspace's part joined by the workspaces module (joinWorkspace).
+ */
 @Injectable()
 export class ApiKeyLookup implements KeyLookup {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
   async byHash(hash: string): Promise<AuthenticatedKey | null> {
-    const key = await this.keys
-      .createQueryBuilder('k')
-      .innerJoinAndMapOne('k.workspace', WorkspaceEntity, 'w', 'w.id = k.workspace_id')
+    const key = await joinWorkspace(this.keys.createQueryBuilder('k'), 'k.workspace', (w) => `${w}.id = k.workspace_id`)
       .where('k.key_hash = :hash', { hash })
       .getOne();
     if (!key) return null;

@@ -138,11 +138,7 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
 async function checkPublishingLimit(graph: GraphClient, user: string, token: string): Promise<void> {
   const usage = await readPublishingLimit(graph, 'content_publishing_limit', user, token);
   if (usage.exhausted) {
-    throw new PlatformError(
-      `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`,
-      'network_rate_limited',
-      true,
-      { retryAfterSeconds: 3600 },
-    );
+    const reached = `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`;
+    throw new PlatformError(reached, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
   }
 }

@@ -75,14 +75,6 @@ export interface NetworkCapUsage {
   exhausted: boolean;
 }
 
-/** The limit of a network's first cap with NETWORK_CAPS applied (simulators enforce it). */
-export function firstCapLimit(
-  network: { name: string; caps: readonly PublishingCap[] },
-  overrides: Record<string, number>,
-): number {
-  return firstCap(network, overrides).limit;
-}
-
 /** A network's first cap with NETWORK_CAPS applied. */
 export function firstCap(
   network: { name: string; caps: readonly PublishingCap[] },

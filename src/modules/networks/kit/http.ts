@@ -1,5 +1,4 @@
-import type { MediaLimits } from '@/config/config';
-import { AdapterEndpoints, ErrorCategory, MediaResponse, PlatformError } from './adapter';
+import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
 /**
@@ -124,23 +123,18 @@ export function answerError(
   a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
   headers?: Headers,
 ): PlatformError {
-  const category: ErrorCategory =
-    a.category ??
-    (a.status >= 500
-      ? 'network_error'
-      : a.status === 429
-        ? 'network_rate_limited'
-        : a.status === 401
-          ? 'auth_expired'
-          : (a.otherwise ?? 'invalid_content'));
-  const retryable = category === 'network_error' || category === 'network_rate_limited';
+  const byStatus = a.status >= 500 ? 'network_error' : STATUS_CATEGORY[a.status];
+  const category = a.category ?? byStatus ?? a.otherwise ?? 'invalid_content';
   const details = { status: a.status, networkCode: a.networkCode };
-  return new PlatformError(
-    message,
-    category,
-    retryable,
-    headers ? { ...details, retryAfterSeconds: retryAfterSeconds(headers) } : details,
-  );
+  const withRetry = headers ? { ...details, retryAfterSeconds: retryAfterSeconds(headers) } : details;
+  return new PlatformError(message, category, isTransient(category), withRetry);
+}
+
+const STATUS_CATEGORY: Partial<Record<number, ErrorCategory>> = { 429: 'network_rate_limited', 401: 'auth_expired' };
+
+/** Whether a failure of this category is worth another try (network errors and rate limits). */
+export function isTransient(category: ErrorCategory): boolean {
+  return category === 'network_error' || category === 'network_rate_limited';
 }
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
@@ -151,16 +145,14 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   const host = safeHost(call.url);
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
-    return new PlatformError(
-      `The request to ${host} ${what}; the item may or may not have been published.`,
-      'unknown_outcome',
-      false,
-    );
+    const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
+    return new PlatformError(maybe, 'unknown_outcome', false);
   }
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
 
-function causeOf(err: Error): string {
+/** The message of what made `err` (fetch wraps the network's own error in its `cause`). */
+export function causeOf(err: Error): string {
   const cause = (err as Error & { cause?: unknown }).cause;
   return cause instanceof Error ? cause.message : err.message;
 }
@@ -190,96 +182,6 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
   if (Number.isFinite(n)) return Math.max(0, Math.round(n));
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
-}
-
-export interface FetchedMedia {
-  bytes: Uint8Array;
-  contentType: string;
-}
-
-export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
-  maxImageBytes: 20 * 1024 * 1024,
-  maxVideoBytes: 256 * 1024 * 1024,
-  timeoutMs: 120_000,
-};
-
-/** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
-export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
-  return Date.now() + (endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS).timeoutMs;
-}
-
-/**
- * Downloads a post's media so it can be pushed to a network that does not pull URLs itself,
- * through the adapter's `fetchMedia` (the registry's SSRF-safe fetch; redirects included).
- * A file over its type's cap (declared or read) or not finished by `deadline` (one per target),
- * a 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
- * another transport failure is worth a retry. Never holds more than the cap in memory.
- */
-export async function downloadMedia(
-  endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
-  url: string,
-  kind: 'image' | 'video',
-  deadline = mediaDeadline(endpoints),
-): Promise<FetchedMedia> {
-  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
-  if (protocol !== 'http:' && protocol !== 'https:')
-    throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
-  const limits = endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS;
-  const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
-  const rejected = (why: string, details = {}) =>
-    new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
-  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
-  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-  let res: MediaResponse | undefined;
-  try {
-    res = await fetchMedia(url, { signal });
-    if (res.status >= 500)
-      throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, {
-        status: res.status,
-      });
-    if (!res.ok) throw rejected(`could not be downloaded: HTTP ${res.status}`, { status: res.status });
-    if (Number(res.headers.get('content-length') ?? 0) > cap)
-      throw rejected(`is larger than the ${kind} limit of ${cap} bytes`);
-    const bytes = await readCapped(res.body, cap, () => rejected(`is larger than the ${kind} limit of ${cap} bytes`));
-    if (bytes.byteLength === 0) throw rejected('is empty');
-    return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
-  } catch (err) {
-    await res?.body?.cancel().catch(() => undefined);
-    if (err instanceof PlatformError) throw err;
-    if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
-    if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
-    throw new PlatformError(
-      `Could not download the media at ${url}: ${err instanceof Error ? causeOf(err) : String(err)}.`,
-      'network_error',
-      true,
-    );
-  }
-}
-
-/** Reads a body into one buffer, giving up (with `tooLarge()`) as soon as it passes `cap` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-  tooLarge: () => Error,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (body) {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > cap) throw tooLarge();
-      chunks.push(chunk);
-    }
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The SSRF guard's refusal (BlockedAddressError, code ERR_SSRF_BLOCKED), however deep fetch wrapped it. */
-function blockedAddress(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === 'ERR_SSRF_BLOCKED') return true;
-  }
-  return false;
 }
 
 // ---- reading untyped JSON without `any` ----
@@ -315,4 +217,11 @@ export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | 
     if (answer !== undefined) return answer;
   }
   return undefined;
+}
+
+/** pollUntil, throwing `stillBusy` when `check` never answers (the network is still processing the item). */
+export async function pollOrThrow<T>(delaysMs: number[], stillBusy: Error, check: () => Promise<T | undefined>) {
+  const answer = await pollUntil(delaysMs, check);
+  if (answer === undefined) throw stillBusy;
+  return answer;
 }

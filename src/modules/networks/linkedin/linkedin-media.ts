@@ -1,5 +1,6 @@
 import { PlatformError } from '../kit/adapter';
-import { arr, downloadMedia, mediaDeadline, num, obj, pollUntil, str } from '../kit/http';
+import { arr, num, obj, pollOrThrow, str } from '../kit/http';
+import { downloadMedia, mediaDeadline } from '../kit/media-fetch';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
@@ -128,7 +129,8 @@ async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUp
 
 /** A video can be referenced by a post once processing made it AVAILABLE. */
 async function waitUntilAvailable(ctx: MediaContext, urn: string): Promise<void> {
-  const available = await pollUntil(ctx.pollDelaysMs, async () => {
+  const stillBusy = 'LinkedIn is still processing the video; the next attempt continues from here.';
+  await pollOrThrow(ctx.pollDelaysMs, new PlatformError(stillBusy, 'network_error', true), async () => {
     const body = await ctx.client.rest.json(ctx.token, `/videos/${enc(urn)}`);
     const status = str(body.status);
     if (status === 'PROCESSING_FAILED') {
@@ -137,10 +139,4 @@ async function waitUntilAvailable(ctx: MediaContext, urn: string): Promise<void>
     }
     return status === 'AVAILABLE' ? true : undefined;
   });
-  if (!available)
-    throw new PlatformError(
-      'LinkedIn is still processing the video; the next attempt continues from here.',
-      'network_error',
-      true,
-    );
 }

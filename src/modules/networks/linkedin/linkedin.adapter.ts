@@ -1,18 +1,10 @@
-import type {
-  AccountCredentials,
-  CommentRequest,
-  CommentResult,
-  AdapterEndpoints,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
-import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import type { AdapterEndpoints, CommentRequest, CommentResult, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { PlatformAdapter, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
-import { lookedFirst, progress } from '../kit/network-adapter';
+import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
@@ -54,11 +46,6 @@ export const LINKEDIN_CAPS: PublishingCap[] = [
   ),
 ];
 
-export interface LinkedInAdapterOptions {
-  /** Waits between checks of a processing video. */
-  pollDelaysMs?: number[];
-}
-
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
 export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
@@ -69,7 +56,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
 
   constructor(
     endpoints: AdapterEndpoints,
-    private readonly options: LinkedInAdapterOptions = {},
+    private readonly options: PollingOptions = {},
   ) {
     super(endpoints, {
       network: 'LinkedIn',
@@ -105,9 +92,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
         throw err;
       });
     if (!acls) return accounts;
-    const orgUrns = [...new Set(arr(acls.elements).map((el) => str(obj(el).organization)))].filter(
-      (u): u is string => !!u,
-    );
+    const orgUrns = new Set(arr(acls.elements).flatMap((el) => str(obj(el).organization) || []));
     for (const orgUrn of orgUrns) {
       const org = await this.client.rest.json(token, `/organizations/${orgUrn.split(':').pop() ?? ''}`);
       accounts.push({
@@ -127,15 +112,9 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     const cannotTell = 'An earlier attempt may have published this post; LinkedIn cannot tell.';
     const found = state.postAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
     if (found) return found;
-    const author = req.account.platformAccountId;
-    const ctx: MediaContext = {
-      client: this.client,
-      token: req.account.accessToken,
-      owner: author,
-      state,
-      save,
-      pollDelaysMs: this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS,
-    };
+    const [author, token] = [req.account.platformAccountId, req.account.accessToken];
+    const pollDelaysMs = this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+    const ctx: MediaContext = { client: this.client, token, owner: author, state, save, pollDelaysMs };
     const c = req.content;
     const title = str(c.options.title);
     let content: Record<string, unknown> | undefined;
@@ -157,7 +136,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
       ...(content ? { content } : {}),
     };
     await save({ postAttemptedAt: new Date().toISOString() });
-    const reply = await this.client.rest.call(ctx.token, '/posts', { method: 'POST', json: body, creates: true });
+    const reply = await this.client.rest.call(token, '/posts', { method: 'POST', json: body, creates: true });
     const urn = reply.headers.get('x-restli-id') ?? str(obj(reply.json).id);
     if (!urn) throw new PlatformError('LinkedIn accepted the post but returned no id.', 'unknown_outcome', true);
     await save({ postUrn: urn });
@@ -174,7 +153,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     const path = `/posts?author=${enc(author)}&q=author&count=20&sortBy=CREATED`;
     const posts = arr((await this.client.rest.json(req.account.accessToken, path)).elements);
     const commentary = [req.content.text, escapeLittleText(req.content.text)];
-    const mediaIds = new Set([...(state.images ?? []), state.video?.urn].filter((u): u is string => !!u));
+    const mediaIds = new Set([...(state.images ?? []), state.video?.urn].flatMap((u) => u || []));
     for (const raw of posts) {
       const post = obj(raw);
       const id = str(post.id);
@@ -203,13 +182,8 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     return { id };
   }
 
-  getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {
-    return itemMetrics(this.client, account, externalId);
-  }
-
-  getDailyMetrics(account: AccountCredentials, from: string, to: string): ReturnType<typeof dailyMetrics> {
-    return dailyMetrics(this.client, account, from, to);
-  }
+  readonly getItemMetrics: PlatformAdapter['getItemMetrics'] = (...args) => itemMetrics(this.client, ...args);
+  readonly getDailyMetrics: PlatformAdapter['getDailyMetrics'] = (...args) => dailyMetrics(this.client, ...args);
 }
 
 function postResult(urn: string): PublishResult {
@@ -218,7 +192,6 @@ function postResult(urn: string): PublishResult {
 
 function mediaIdsOf(post: Record<string, unknown>): string[] {
   const content = obj(post.content);
-  const single = str(obj(content.media).id);
   const multi = arr(obj(content.multiImage).images).map((i) => str(obj(i).id));
-  return [single, ...multi].filter((u): u is string => !!u);
+  return [str(obj(content.media).id), ...multi].flatMap((u) => u || []);
 }

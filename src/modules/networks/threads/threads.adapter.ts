@@ -141,23 +141,16 @@ class ThreadsLogin implements NetworkLogin {
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const grant = { grant_type: 'authorization_code', redirect_uri: p.redirectUri, code: p.code };
-    const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', {
-      ...appCredentials(this.endpoints),
-      ...grant,
-    });
-    const now = Date.now();
-    const long = await this.root.get<GraphTokenResponse>('/access_token', {
-      grant_type: 'th_exchange_token',
-      client_secret: this.endpoints.clientSecret,
-      access_token: short.access_token,
-    });
-    return graphTokens(long, THREADS_SCOPES, now);
+    const form = { ...appCredentials(this.endpoints), ...grant };
+    const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', form);
+    const secret = this.endpoints.clientSecret;
+    const long = { grant_type: 'th_exchange_token', client_secret: secret, access_token: short.access_token };
+    return graphTokens(this.root.get<GraphTokenResponse>('/access_token', long), THREADS_SCOPES);
   }
 
   /** Long-lived tokens at least 24 h old and unexpired refresh themselves (th_refresh_token). */
-  async refresh(tokens: { accessToken: string }): Promise<OAuthTokens> {
-    const now = Date.now();
+  refresh(tokens: { accessToken: string }): Promise<OAuthTokens> {
     const query = { grant_type: 'th_refresh_token', access_token: tokens.accessToken };
-    return graphTokens(await this.root.get<GraphTokenResponse>('/refresh_access_token', query), THREADS_SCOPES, now);
+    return graphTokens(this.root.get<GraphTokenResponse>('/refresh_access_token', query), THREADS_SCOPES);
   }
 }

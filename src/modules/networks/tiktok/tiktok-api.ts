@@ -1,6 +1,6 @@
 import type { AdapterEndpoints, ErrorCategory } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
-import { answerError, ApiCall, NetworkApi, NetworkReply, obj, str } from '../kit/http';
+import { answerError, ApiCall, isTransient, NetworkApi, NetworkReply, obj, str } from '../kit/http';
 
 /**
  * TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
@@ -46,10 +46,8 @@ export function tiktokError(reply: NetworkReply): PlatformError {
 
 export function failReasonError(reason: string): PlatformError {
   const category = CATEGORY_BY_FAIL_REASON[reason] ?? 'invalid_content';
-  const retryable = category === 'network_error' || category === 'network_rate_limited';
-  return new PlatformError(`TikTok could not publish the post: ${reason}.`, category, retryable, {
-    networkCode: reason,
-  });
+  const message = `TikTok could not publish the post: ${reason}.`;
+  return new PlatformError(message, category, isTransient(category), { networkCode: reason });
 }
 
 /**

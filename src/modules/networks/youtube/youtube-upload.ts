@@ -1,5 +1,6 @@
 import { PlatformError } from '../kit/adapter';
-import { downloadMedia, Json, obj, str } from '../kit/http';
+import { Json, obj, str } from '../kit/http';
+import { downloadMedia } from '../kit/media-fetch';
 import type { YouTubeClient } from './youtube-api';
 
 /**
@@ -85,12 +86,8 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
     accept: [308],
     creates: true,
   });
-  if (reply.status === 308)
-    throw new PlatformError(
-      'YouTube received only part of the video; the next attempt resumes the upload.',
-      'network_error',
-      true,
-    );
+  const partly = 'YouTube received only part of the video; the next attempt resumes the upload.';
+  if (reply.status === 308) throw new PlatformError(partly, 'network_error', true);
   return obj(reply.json);
 }
 
@@ -98,19 +95,8 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
 export function rejectedUpload(video: Json): PlatformError | null {
   const status = obj(video.status);
   const upload = str(status.uploadStatus);
-  if (upload === 'rejected')
-    return new PlatformError(
-      `YouTube rejected the video: ${str(status.rejectionReason) ?? 'rejected'}.`,
-      'media_rejected',
-      false,
-      { networkCode: str(status.rejectionReason) },
-    );
-  if (upload === 'failed')
-    return new PlatformError(
-      `YouTube could not process the video: ${str(status.failureReason) ?? 'failed'}.`,
-      'media_rejected',
-      false,
-      { networkCode: str(status.failureReason) },
-    );
-  return null;
+  if (upload !== 'rejected' && upload !== 'failed') return null;
+  const reason = str(upload === 'rejected' ? status.rejectionReason : status.failureReason);
+  const verb = upload === 'rejected' ? 'rejected the video' : 'could not process the video';
+  return new PlatformError(`YouTube ${verb}: ${reason ?? upload}.`, 'media_rejected', false, { networkCode: reason });
 }

@@ -95,20 +95,19 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
 
   override validate(content: PublishContent): ValidationIssue[] {
     const issues = super.validate(content);
+    const add = (field: string, message: string) => issues.push({ field, message });
     const title = str(content.options.title)?.trim();
-    if (!title) issues.push({ field: 'youtube.title', message: 'YouTube needs a video title.' });
+    if (!title) add('youtube.title', 'YouTube needs a video title.');
     else if (title.length > YOUTUBE_TITLE_LIMIT)
-      issues.push({
-        field: 'youtube.title',
-        message: `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`,
-      });
-    if (title && /[<>]/.test(title))
-      issues.push({ field: 'youtube.title', message: 'YouTube titles cannot contain < or >.' });
-    if (/[<>]/.test(content.text))
-      issues.push({ field: 'text', message: 'YouTube descriptions cannot contain < or >.' });
+      add(
+        'youtube.title',
+        `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`,
+      );
+    if (title && /[<>]/.test(title)) add('youtube.title', 'YouTube titles cannot contain < or >.');
+    if (/[<>]/.test(content.text)) add('text', 'YouTube descriptions cannot contain < or >.');
     const privacy = str(content.options.privacyStatus);
     if (privacy && !PRIVACY.includes(privacy))
-      issues.push({ field: 'youtube.privacyStatus', message: `privacyStatus must be one of ${PRIVACY.join(', ')}.` });
+      add('youtube.privacyStatus', `privacyStatus must be one of ${PRIVACY.join(', ')}.`);
     return issues;
   }
 
@@ -118,9 +117,7 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     const c = req.content;
     if (!c.videoUrl) throw new PlatformError('A YouTube post needs a video.', 'invalid_content', false);
     const o = c.options;
-    const tags = arr(o.tags)
-      .map(str)
-      .filter((t): t is string => !!t);
+    const tags = arr(o.tags).flatMap((t) => str(t) || []);
     const resource = {
       snippet: {
         title: str(o.title) ?? '',

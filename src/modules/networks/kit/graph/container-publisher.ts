@@ -2,7 +2,7 @@ import { PlatformError, StillProcessingError } from '../adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import { ContentRules, isCarousel } from '../content-rules';
 import { lookedFirst, progress } from '../network-adapter';
-import { type Json, sleep } from '../http';
+import { type Json, pollOrThrow } from '../http';
 import type { GraphClient, GraphParams } from './graph-client';
 import { GraphList, recentMatch, textOf } from './graph-shapes';
 
@@ -151,14 +151,14 @@ export class ContainerPublisher {
   }
 
   /** Polls the container; ERROR → media_rejected with the network's reason; still busy → StillProcessingError. */
-  private async waitFinished(containerId: string, token: string): Promise<string> {
-    for (let i = 0; i < this.poll.maxPolls; i++) {
+  private waitFinished(containerId: string, token: string): Promise<string> {
+    const delays = Array<number>(Math.max(0, this.poll.maxPolls - 1)).fill(this.poll.intervalMs);
+    const stillBusy = 'The network is still processing the media container; it is checked again later.';
+    return pollOrThrow(delays, new StillProcessingError(stillBusy), async () => {
       const { status, reason } = await this.containerStatus(containerId, token);
-      if (status === 'FINISHED' || status === 'PUBLISHED' || status === 'EXPIRED') return status;
       if (status === 'ERROR') throw processingError(reason);
-      await sleep(this.poll.intervalMs);
-    }
-    throw new StillProcessingError('The network is still processing the media container; it is checked again later.');
+      return ['FINISHED', 'PUBLISHED', 'EXPIRED'].includes(status) ? status : undefined;
+    });
   }
 
   private async result(id: string, token: string): Promise<PublishResult> {
@@ -168,14 +168,8 @@ export class ContainerPublisher {
 
 function processingError(reason: unknown): PlatformError {
   const why = textOf(reason);
-  return new PlatformError(
-    `The network could not process the media: ${why || 'unknown error'}.`,
-    'media_rejected',
-    false,
-    {
-      networkCode: why || 'ERROR',
-    },
-  );
+  const message = `The network could not process the media: ${why || 'unknown error'}.`;
+  return new PlatformError(message, 'media_rejected', false, { networkCode: why || 'ERROR' });
 }
 
 /** Container polls that fit in the endpoints' processingWaitMs (one a second). */

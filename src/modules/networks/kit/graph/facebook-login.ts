@@ -32,21 +32,18 @@ export class FacebookLogin implements NetworkLogin {
 
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const grant = { redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier };
-    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
-      ...appCredentials(this.endpoints),
-      ...grant,
-    });
+    const query = { ...appCredentials(this.endpoints), ...grant };
+    const short = await this.graph.get<GraphTokenResponse>('/oauth/access_token', query);
     return this.refresh({ accessToken: short.access_token });
   }
 
   /** A long-lived user token for a still-valid (short- or long-lived) one. */
-  async refresh({ accessToken }: { accessToken: string }): Promise<OAuthTokens> {
-    const now = Date.now();
-    const res = await this.graph.get<GraphTokenResponse>('/oauth/access_token', {
+  refresh({ accessToken }: { accessToken: string }): Promise<OAuthTokens> {
+    const query = {
       grant_type: 'fb_exchange_token',
       ...appCredentials(this.endpoints),
       fb_exchange_token: accessToken,
-    });
-    return graphTokens(res, this.scopes, now);
+    };
+    return graphTokens(this.graph.get<GraphTokenResponse>('/oauth/access_token', query), this.scopes);
   }
 }

@@ -6,16 +6,7 @@ import { PlatformError } from '../adapter';
  * See https://developers.facebook.com/docs/graph-api/guides/error-handling
  */
 export interface GraphErrorBody {
-  error: {
-    message: string;
-    type?: string;
-    code?: number;
-    error_subcode?: number;
-    error_user_title?: string;
-    error_user_msg?: string;
-    is_transient?: boolean;
-    fbtrace_id?: string;
-  };
+  error: { message: string; code?: number; error_subcode?: number; error_user_msg?: string; is_transient?: boolean };
 }
 
 export function isGraphErrorBody(body: unknown): body is GraphErrorBody {

@@ -1,45 +1,27 @@
 import type { NetworkCapUsage } from '../caps';
 import type { GraphClient } from './graph-client';
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
+import { dayOf } from '../days';
 
 /** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
 
-export interface GraphPaging {
-  cursors?: { before?: string; after?: string };
-  next?: string;
-  previous?: string;
-}
-
 export interface GraphList<T> {
   data: T[];
-  paging?: GraphPaging;
+  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
 }
 
 /** `GET /{object}/insights` (Pages, Instagram, Threads). */
 export interface GraphInsight {
   name: string;
-  period?: string;
   values?: { value: number | Record<string, number>; end_time?: string }[];
   total_value?: { value: number };
-  title?: string;
-  description?: string;
-  id?: string;
 }
 
 /** Token endpoints (`/oauth/access_token`, `fb_exchange_token`, `th_exchange_token`, `th_refresh_token`). */
 export interface GraphTokenResponse {
   access_token: string;
-  token_type?: string;
   /** Seconds */
   expires_in?: number;
-  user_id?: string | number;
-}
-
-const DAY_MS = 86_400_000;
-
-/** A daily value's `end_time` is the end of its day (next day, Pacific midnight) → the day it covers. */
-export function insightDay(endTime: string): string {
-  return new Date(Date.parse(endTime) - DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Sum of a metric: its total_value, or the sum of its numeric values. */
@@ -50,13 +32,16 @@ export function insightTotal(insights: GraphInsight[], name: string): number {
   return (m.values ?? []).reduce((s, v) => s + (typeof v.value === 'number' ? v.value : 0), 0);
 }
 
-/** metric name → (day → value) for period=day series. */
+/**
+ * metric name → (day → value) for period=day series. A daily value's `end_time` is the end of its
+ * day (next day, Pacific midnight): the day it covers is the one before.
+ */
 export function insightSeries(insights: GraphInsight[]): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const m of insights) {
     const days = out.get(m.name) ?? new Map<string, number>();
     for (const v of m.values ?? [])
-      if (v.end_time && typeof v.value === 'number') days.set(insightDay(v.end_time), v.value);
+      if (v.end_time && typeof v.value === 'number') days.set(dayOf(Date.parse(v.end_time) - 86_400_000), v.value);
     out.set(m.name, days);
   }
   return out;
@@ -67,8 +52,10 @@ export function appCredentials(e: Pick<AdapterEndpoints, 'clientId' | 'clientSec
   return { client_id: e.clientId, client_secret: e.clientSecret };
 }
 
-/** A Graph token answer as our tokens: Graph grants no refresh tokens. */
-export function graphTokens(res: GraphTokenResponse, scopes: string[], now: number): OAuthTokens {
+/** A Graph token endpoint's answer as our tokens: Graph grants no refresh tokens. */
+export async function graphTokens(answer: Promise<GraphTokenResponse>, scopes: string[]): Promise<OAuthTokens> {
+  const now = Date.now();
+  const res = await answer;
   const expiresAt = res.expires_in ? new Date(now + res.expires_in * 1000) : null;
   return { accessToken: res.access_token, refreshToken: null, expiresAt, scopes };
 }
@@ -95,18 +82,12 @@ export function unixDay(date: string, plusDays = 0): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
 }
 
-/**
- * `GET /{ig-user-id}/content_publishing_limit` and `GET /{threads-user-id}/threads_publishing_limit`
- * with `fields=quota_usage,config`: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`.
- */
-export interface GraphPublishingLimit {
-  quota_usage: number;
-  config?: { quota_total: number; quota_duration: number };
-}
+/** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
+type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
 
 /**
- * `GET /{user}/<edge>?fields=quota_usage,config` (content_publishing_limit, threads_publishing_limit)
- * as our NetworkCapUsage.
+ * `GET /{user}/<edge>?fields=quota_usage,config` (Instagram's content_publishing_limit, Threads'
+ * threads_publishing_limit) as our NetworkCapUsage.
  */
 export async function readPublishingLimit(
   graph: Pick<GraphClient, 'get'>,
@@ -114,11 +95,7 @@ export async function readPublishingLimit(
   user: string,
   token: string,
 ): Promise<NetworkCapUsage> {
-  const res = await graph.get<GraphList<GraphPublishingLimit>>(
-    `/${user}/${edge}`,
-    { fields: 'quota_usage,config' },
-    token,
-  );
+  const res = await graph.get<GraphList<PublishingLimit>>(`/${user}/${edge}`, { fields: 'quota_usage,config' }, token);
   const entry = res.data[0];
   const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
   const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;

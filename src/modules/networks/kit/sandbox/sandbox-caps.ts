@@ -1,4 +1,4 @@
-import { firstCapLimit, type PublishingCap } from '../caps';
+import { firstCap, type PublishingCap } from '../caps';
 
 /**
  * The publishing caps the simulators enforce: each network's definition's first cap, with the
@@ -13,6 +13,6 @@ export class SandboxCaps {
   limit(network: string): number {
     const definition = this.networks.find((n) => n.name === network);
     if (!definition) throw new Error(`${network} is not a network`);
-    return firstCapLimit(definition, this.overrides);
+    return firstCap(definition, this.overrides).limit;
   }
 }
