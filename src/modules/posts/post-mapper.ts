@@ -13,7 +13,25 @@ import { toPublishContent } from './post-shape';
 import { composeFirstComment } from './publishing/compose-content';
 
 /** A target's first comment: its result once settled, pending while requested, null when none was. */
-export function toFirstCommentDto(t: PostTargetEntity, content: PostContent): FirstCommentResultDto | null {
+/** What a target's DTO is made of. */
+type TargetFields = Pick<
+  PostTargetEntity,
+  | 'id'
+  | 'accountId'
+  | 'platform'
+  | 'pageName'
+  | 'status'
+  | 'externalId'
+  | 'externalUrl'
+  | 'error'
+  | 'errorCategory'
+  | 'publishedAt'
+  | 'firstCommentStatus'
+  | 'firstCommentId'
+  | 'firstCommentError'
+>;
+
+export function toFirstCommentDto(t: TargetFields, content: PostContent): FirstCommentResultDto | null {
   if (t.firstCommentStatus === 'success' || t.firstCommentStatus === 'failed')
     return { status: t.firstCommentStatus, id: t.firstCommentId, error: t.firstCommentError };
   if (t.firstCommentStatus === 'attempting' || composeFirstComment(content, t) !== null)
@@ -21,7 +39,7 @@ export function toFirstCommentDto(t: PostTargetEntity, content: PostContent): Fi
   return null;
 }
 
-export function toTargetDto(t: PostTargetEntity, content: PostContent): PostTargetDto {
+export function toTargetDto(t: TargetFields, content: PostContent): PostTargetDto {
   return {
     id: t.id,
     accountId: t.accountId,
@@ -37,7 +55,10 @@ export function toTargetDto(t: PostTargetEntity, content: PostContent): PostTarg
   };
 }
 
-export function toPostDto(p: PostEntity, targets: PostTargetEntity[]): PostDto {
+export function toPostDto(
+  p: Pick<PostEntity, 'id' | 'state' | 'contentType' | 'caption' | 'message' | 'content' | 'scheduledAt' | 'createdAt'>,
+  targets: TargetFields[],
+): PostDto {
   return {
     id: p.id,
     state: p.state,

@@ -21,6 +21,7 @@ import {
 import { FetchedLogo, ProfileBrandingService } from './profile-branding.service';
 import { ProfileEntity } from './profile.entity';
 import { saveProfile } from './save-profile';
+import { plainQuery } from '@/database/plain-query';
 
 export function toProfileDto(p: ProfileEntity, branding: ProfileBrandingService): ProfileDto {
   return {
@@ -185,15 +186,16 @@ export class ProfilesService {
    */
   private async readReachable(auth: AuthContext, id: string): Promise<ProfileDto> {
     if (!isUuid(id)) throw ApiError.notFound('profile', id);
-    const [row] = await this.dataSource.query<
-      (Pick<ProfileEntity, 'id' | 'name' | 'description' | 'branding'> & {
+    const [row] = await plainQuery<
+      Pick<ProfileEntity, 'id' | 'name' | 'description' | 'branding'> & {
         external_id: string | null;
         branding_logo_type: string | null;
         branding_logo_hash: string | null;
         created_at: Date;
         updated_at: Date;
-      })[]
+      }
     >(
+      this.dataSource,
       `SELECT id, name, description, external_id, branding, branding_logo_type, branding_logo_hash, created_at, updated_at
          FROM profiles WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
       [id, auth.workspaceId],

@@ -108,21 +108,16 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
 
   override async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const token = account.accessToken;
-    const stats = await this.graph.get<PostStats>(
-      `/${externalId}`,
-      { fields: 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)' },
-      token,
-    );
-    const insight = await this.insights(
-      `/${externalId}/insights`,
-      ['post_media_view', 'post_total_media_view_unique'],
-      token,
-    );
+    const fields = 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)';
+    const stats = await this.graph.get<PostStats>(`/${externalId}`, { fields }, token);
     const counts: Record<string, number | undefined> = {
       reactions: stats.reactions?.summary?.total_count,
       comments: stats.comments?.summary?.total_count,
       shares: stats.shares?.count,
     };
+    // The post's insights are the counters its fields do not give.
+    const metrics = counterNames(this.postCounters, 'item').filter((name) => !(name in counts));
+    const insight = await this.insights(`/${externalId}/insights`, metrics, token);
     return itemFromCounters(this.postCounters, (name) => counts[name] ?? insight(name));
   }
 

@@ -3,9 +3,8 @@ import type { AuthContext } from '@/common/auth/auth-context';
 import { paged, pageWindow } from '@/common/pagination/pagination';
 import type { ListPostsQueryDto } from '../dto/list-posts.dto';
 import type { PostHistoryDto, PostListDto, PostResponseDto } from '../dto/post-response.dto';
-import type { PostTargetEntity } from '../entities/post-target.entity';
 import { toHistoryDto, toPostDetailDto, toPostDto } from '../post-mapper';
-import { PostsRepository } from './posts.repository';
+import { ListedTarget, PostsRepository } from './posts.repository';
 
 /** GET /v1/posts, /v1/posts/{id}, /v1/posts/{id}/history. */
 @Injectable()
@@ -22,7 +21,7 @@ export class PostsReadService {
       auth,
     );
     const targets = await this.repo.pageTargets(rows.map((p) => p.id));
-    const byPost = new Map<string, PostTargetEntity[]>();
+    const byPost = new Map<string, ListedTarget[]>();
     for (const t of targets) byPost.set(t.postId, [...(byPost.get(t.postId) ?? []), t]);
     return { posts: rows.map((p) => toPostDto(p, byPost.get(p.id) ?? [])), ...paged(window, total) };
   }

@@ -12,6 +12,7 @@ import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
+import { plainQuery } from '@/database/plain-query';
 
 export interface PostFilters {
   state?: PostState;
@@ -20,6 +21,36 @@ export interface PostFilters {
 }
 
 export type { ActiveAccount };
+
+/** What the list's response needs of a post (post-mapper.ts toPostDto) and of a target (toTargetDto). */
+const LISTED_POST_COLUMNS = [
+  'id',
+  'state',
+  'contentType',
+  'caption',
+  'message',
+  'content',
+  'scheduledAt',
+  'createdAt',
+] as const;
+const LISTED_TARGET_COLUMNS = [
+  'id',
+  'postId',
+  'accountId',
+  'platform',
+  'pageName',
+  'status',
+  'externalId',
+  'externalUrl',
+  'error',
+  'errorCategory',
+  'publishedAt',
+  'firstCommentStatus',
+  'firstCommentId',
+  'firstCommentError',
+] as const;
+export type ListedPost = Pick<PostEntity, (typeof LISTED_POST_COLUMNS)[number]>;
+export type ListedTarget = Pick<PostTargetEntity, (typeof LISTED_TARGET_COLUMNS)[number]>;
 
 /** The posts module's queries; every read by id is scoped to the caller's profile. */
 @Injectable()
@@ -75,7 +106,7 @@ export class PostsRepository {
     filters: PostFilters,
     window: PageWindow,
     scope: PostScope = { accountIds: null },
-  ): Promise<{ rows: PostEntity[]; total: number }> {
+  ): Promise<{ rows: ListedPost[]; total: number }> {
     // Plain SQL into plain rows named as the entity's properties (no query building or hydration:
     // the list is the hottest read).
     const params: unknown[] = [profileId];
@@ -91,14 +122,16 @@ export class PostsRepository {
     if (scope.accountIds) where.push(postScopeCondition('p', bind(scope.accountIds)));
     const conditions = where.join(' AND ');
     const filterParams = [...params];
-    const pageSql = `SELECT ${this.columns(PostEntity, 'p')} FROM posts p WHERE ${conditions}
+    const pageSql = `SELECT ${this.columns(PostEntity, 'p', LISTED_POST_COLUMNS)} FROM posts p WHERE ${conditions}
       ORDER BY p.created_at DESC, p.id DESC LIMIT ${bind(window.limit)} OFFSET ${bind(window.offset)}`;
     const [rows, total] = await Promise.all([
-      this.ds.query<PostEntity[]>(pageSql, params),
+      plainQuery<ListedPost>(this.ds, pageSql, params),
       scope.accountIds
-        ? this.ds
-            .query<{ n: number }[]>(`SELECT count(*)::int AS n FROM posts p WHERE ${conditions}`, filterParams)
-            .then((r) => r[0]?.n ?? 0)
+        ? plainQuery<{ n: number }>(
+            this.ds,
+            `SELECT count(*)::int AS n FROM posts p WHERE ${conditions}`,
+            filterParams,
+          ).then((r) => r[0]?.n ?? 0)
         : this.countPosts(profileId, filters),
     ]);
     return { rows, total };
@@ -108,10 +141,11 @@ export class PostsRepository {
    * The targets of a page of posts, in targetsOf's order, as plain rows named as the entity's
    * properties (read-only: for the list's response, never to be saved).
    */
-  async pageTargets(postIds: string[]): Promise<PostTargetEntity[]> {
+  async pageTargets(postIds: string[]): Promise<ListedTarget[]> {
     if (postIds.length === 0) return [];
-    return this.ds.query<PostTargetEntity[]>(
-      `SELECT ${this.columns(PostTargetEntity, 't')} FROM post_targets t WHERE t.post_id = ANY($1::uuid[])
+    return plainQuery<ListedTarget>(
+      this.ds,
+      `SELECT ${this.columns(PostTargetEntity, 't', LISTED_TARGET_COLUMNS)} FROM post_targets t WHERE t.post_id = ANY($1::uuid[])
         ORDER BY t.created_at ASC, t.platform ASC, t.page_name ASC, t.id ASC`,
       [postIds],
     );
@@ -119,13 +153,20 @@ export class PostsRepository {
 
   private readonly selectLists = new Map<unknown, string>();
 
-  /** `alias."column" AS "property"` for every column of the entity (computed once). */
-  private columns(entity: typeof PostEntity | typeof PostTargetEntity, alias: string): string {
+  /** `alias."column" AS "property"` for the entity's named properties (computed once). */
+  private columns(
+    entity: typeof PostEntity | typeof PostTargetEntity,
+    alias: string,
+    props: readonly string[],
+  ): string {
     let list = this.selectLists.get(entity);
     if (!list) {
-      list = this.ds
-        .getMetadata(entity)
-        .columns.map((c) => `${alias}."${c.databaseName}" AS "${c.propertyName}"`)
+      list = props
+        .map((prop) => {
+          const column = this.ds.getMetadata(entity).findColumnWithPropertyName(prop);
+          if (!column) throw new Error(`No column for ${prop}`);
+          return `${alias}."${column.databaseName}" AS "${prop}"`;
+        })
         .join(', ');
       this.selectLists.set(entity, list);
     }
@@ -221,7 +262,10 @@ export class PostsRepository {
 
   /**
    * Moves claimed scheduled posts to queued in one statement, as PostTransitions does one by one:
-   * version + 1, updated_at, and a history row whose `from` is the post's last `to`.
+   * version + 1, updated_at, and a history row whose `from` is the post's last `to`. The rows are
+   * claimDue's, locked by this transaction, so still scheduled; matching by id alone keeps the
+   * planner on the primary key (with `state = 'scheduled'` it scans ix_posts_due, every due row,
+   * against the whole id list: minutes for a batch of 1,000 among 100,000 due).
    */
   async queueClaimed(
     m: EntityManager,
@@ -233,7 +277,7 @@ export class PostsRepository {
     return m.query(
       `WITH moved AS (
          UPDATE posts SET state = 'queued', version = version + 1, updated_at = now()
-          WHERE id = ANY($1::uuid[]) AND state = 'scheduled'
+          WHERE id = ANY($1::uuid[])
          RETURNING id, version),
        history AS (
          INSERT INTO post_history (post_id, from_state, to_state, reason, actor)

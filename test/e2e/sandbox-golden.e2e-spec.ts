@@ -1,0 +1,245 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
+import { PlatformRegistry } from '@/modules/networks/network-registry';
+import type { PlatformName } from '@/modules/networks/platform-name';
+import { SANDBOX_REDIRECT_URI } from '../support/sandbox-connect';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * The simulators' golden transcript: every HTTP exchange with /sandbox/… that the adapter-driven
+ * sandbox specs make (OAuth authorize, consent, token, refresh; text, photo, video, container,
+ * carousel and status publish flows; uploads; insights and analytics; comments; magic words;
+ * token and media failures; over-limit answers) is recorded as method, URL, request body, status,
+ * telling headers and response body, and compared with `sandbox-golden.json`. Randomness and the
+ * clock are made deterministic for the network code, so ids, tokens, timestamps and generated
+ * metrics are compared exactly. Re-record (after a deliberate change of a simulator's answers):
+ * `SANDBOX_GOLDEN_RECORD=1 node_modules/.bin/jest test/e2e/sandbox-golden.e2e-spec.ts`.
+ */
+
+const GOLDEN = join(__dirname, 'sandbox-golden.json');
+const RECORD = process.env.SANDBOX_GOLDEN_RECORD === '1';
+
+// Seeded randomBytes/randomInt for the network code and the test flows (the rest of the app keeps real randomness).
+jest.mock('node:crypto', () => mockSeededCrypto(jest.requireActual('node:crypto')));
+jest.mock('crypto', () => mockSeededCrypto(jest.requireActual('crypto')));
+
+function mockSeededCrypto(actual: typeof import('node:crypto')): typeof import('node:crypto') {
+  let counter = 0;
+  const seeded = (): boolean => {
+    const caller = new Error().stack?.split('\n')[3] ?? '';
+    return /src\/modules\/networks\/|test\/support\/sandbox-connect|test\/e2e\/sandbox-/.test(caller);
+  };
+  const bytes = (n: number): Buffer => {
+    const out: Buffer[] = [];
+    for (let len = 0; len < n; len += 32) out.push(actual.createHash('sha256').update(`golden-${counter++}`).digest());
+    return Buffer.concat(out).subarray(0, n);
+  };
+  return {
+    ...actual,
+    randomBytes: ((n: number) => (seeded() ? bytes(n) : actual.randomBytes(n))) as typeof actual.randomBytes,
+    randomInt: ((a: number, b?: number) => {
+      if (!seeded()) return b === undefined ? actual.randomInt(a) : actual.randomInt(a, b);
+      const [min, max] = b === undefined ? [0, a] : [a, b];
+      return min + (bytes(4).readUInt32BE(0) % (max - min));
+    }) as typeof actual.randomInt,
+  };
+}
+
+// A fixed clock (only Date is faked) that moves one second per sandbox request.
+jest.useFakeTimers({
+  now: new Date('2026-05-12T12:00:00Z'),
+  doNotFake: [
+    'hrtime',
+    'nextTick',
+    'performance',
+    'queueMicrotask',
+    'requestAnimationFrame',
+    'cancelAnimationFrame',
+    'requestIdleCallback',
+    'cancelIdleCallback',
+    'setImmediate',
+    'clearImmediate',
+    'setInterval',
+    'clearInterval',
+    'setTimeout',
+    'clearTimeout',
+  ],
+});
+
+interface Exchange {
+  request: string;
+  body?: unknown;
+  status: number;
+  headers: Record<string, string>;
+  response: unknown;
+}
+
+const transcript: Exchange[] = [];
+const BASE = /http:\/\/127\.0\.0\.1:\d+|http%3A%2F%2F127\.0\.0\.1%3A\d+/g;
+const TELLING_HEADERS = ['location', 'content-type', 'retry-after', 'x-business-use-case-usage', 'www-authenticate'];
+const norm = (s: string): string => s.replace(BASE, '<base>');
+const digest = (b: Uint8Array): string =>
+  `<${b.byteLength} bytes ${createHash('sha256').update(b).digest('hex').slice(0, 16)}>`;
+
+function bodyOf(text: string, type: string): unknown {
+  if (type.includes('json') || /^[[{]/.test(text)) {
+    try {
+      return JSON.parse(norm(text)) as unknown;
+    } catch {
+      return norm(text);
+    }
+  }
+  return norm(text);
+}
+
+function requestBody(body: unknown): unknown {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return bodyOf(body, '');
+  if (body instanceof URLSearchParams) return norm(body.toString());
+  if (body instanceof Uint8Array) return digest(body);
+  if (body instanceof ArrayBuffer) return digest(new Uint8Array(body));
+  return `<${Object.prototype.toString.call(body)}>`;
+}
+
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/sandbox\//.test(url)) return realFetch(input, init);
+  jest.setSystemTime(Date.now() + 1000);
+  const res = await realFetch(input, init);
+  const type = res.headers.get('content-type') ?? '';
+  const raw = new Uint8Array(await res.clone().arrayBuffer());
+  const textual = /json|text|html|xml/.test(type) || raw.byteLength === 0;
+  transcript.push({
+    request: `${init?.method ?? 'GET'} ${norm(url)}`,
+    ...(init?.body !== undefined ? { body: requestBody(init.body) } : {}),
+    status: res.status,
+    headers: Object.fromEntries(
+      TELLING_HEADERS.filter((h) => res.headers.has(h)).map((h) => [h, norm(res.headers.get(h) ?? '')]),
+    ),
+    response: textual ? bodyOf(Buffer.from(raw).toString('utf8'), type) : digest(raw),
+  });
+  return res;
+};
+
+describe('sandbox golden transcript', () => {
+  // The adapter-driven sandbox specs are the script: required here, their tests run inside this file's recorder.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  describe('Meta networks', () => {
+    require('./sandbox-meta.e2e-spec');
+  });
+  describe('LinkedIn, TikTok, YouTube', () => {
+    require('./sandbox-lty.e2e-spec');
+  });
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
+  describe('consent page, first comments and caps', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({
+        env: {
+          SANDBOX_AUTO_CONSENT: 'false',
+          NETWORK_CAPS:
+            'instagram.posts_per_24h=1,linkedin.posts_per_day=1,threads.posts_per_24h=1,tiktok.posts_per_day=1,youtube.uploads_per_day=1',
+        },
+      });
+    });
+    afterAll(async () => t.close());
+    const adapter = (p: PlatformName): PlatformAdapter => t.app.get(PlatformRegistry).get(p);
+    const settle = (p: Promise<unknown>): Promise<unknown> =>
+      p.then(
+        (r) => r,
+        (e: unknown) => e,
+      );
+
+    /** The consent page, then Allow (or Cancel) posted as its form does; the code exchanged. */
+    async function connect(p: PlatformName, decision = 'allow'): Promise<AccountCredentials | null> {
+      const challenge = createHash('sha256').update('golden-verifier').digest('base64url');
+      const url = adapter(p).authorizeUrl({
+        state: `st-${p}`,
+        redirectUri: SANDBOX_REDIRECT_URI,
+        codeChallenge: challenge,
+      });
+      const page = await fetch(url, { redirect: 'manual' });
+      const consent = /name="consent" value="([^"]+)"/.exec(await page.text())![1];
+      const res = await fetch(`${t.url}/sandbox/_control/consent`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ consent, decision }).toString(),
+      });
+      const code = new URL(res.headers.get('location') ?? '').searchParams.get('code');
+      if (!code) return null;
+      const tokens = await adapter(p).exchangeCode({
+        code,
+        redirectUri: SANDBOX_REDIRECT_URI,
+        codeVerifier: 'golden-verifier',
+      });
+      const [a] = await adapter(p).listAccounts(tokens);
+      return {
+        platformAccountId: a.platformAccountId,
+        accessToken: a.tokens?.accessToken ?? tokens.accessToken,
+        metadata: a.metadata ?? {},
+      };
+    }
+
+    const contentOf = (p: PlatformName, text: string): PublishContent => {
+      const media = `${t.url}/sandbox/_control/media/`;
+      const base: PublishContent = {
+        contentType: 'text',
+        text,
+        link: null,
+        imageUrls: [],
+        videoUrl: null,
+        options: {},
+      };
+      if (p === 'instagram') return { ...base, contentType: 'image', imageUrls: [`${media}image.jpg`] };
+      if (p === 'tiktok' || p === 'youtube')
+        return { ...base, contentType: 'video', videoUrl: `${media}video.mp4`, options: { title: text } };
+      return base;
+    };
+
+    it('should refuse a cancelled consent', async () => {
+      expect(await connect('linkedin', 'deny')).toBeNull();
+    });
+
+    it.each(['facebook', 'instagram', 'threads', 'linkedin', 'tiktok', 'youtube'] as PlatformName[])(
+      'should take %s first comments and refuse a post over the cap',
+      async (p) => {
+        const account = (await connect(p))!;
+        const send = (text: string) =>
+          adapter(p).publish({ account, content: contentOf(p, text), publishState: {}, saveState: async () => {} });
+        const post = await send(`Golden ${p}`);
+        for (const text of ['First!', 'No #sandbox-comment-fails', ''])
+          if (adapter(p).postComment)
+            await settle(adapter(p).postComment!({ account, externalId: post.externalId, text }));
+        await settle(adapter(p).listComments(account, post.externalId));
+        if (adapter(p).publishingUsage) await settle(adapter(p).publishingUsage!(account));
+        const over = await settle(send(`Golden ${p} again`));
+        if (p !== 'facebook') expect(over).toMatchObject({ category: 'network_rate_limited' });
+      },
+    );
+  });
+
+  it('should answer every recorded request as the golden transcript does', () => {
+    if (RECORD) return writeFileSync(GOLDEN, `${JSON.stringify(transcript, null, 1)}\n`);
+    expect(existsSync(GOLDEN)).toBe(true);
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Exchange[];
+    // Compared as a multiset: an adapter sends some calls concurrently (LinkedIn's analytics), in no fixed order.
+    // Keys in a stable order: a client may list a body's fields in another order without changing the request.
+    const canonical = (e: unknown): string =>
+      JSON.stringify(e, (_k, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+      );
+    const extra = transcript.map(canonical);
+    const missing: unknown[] = [];
+    for (const e of golden) {
+      const i = extra.indexOf(canonical(e));
+      if (i >= 0) extra.splice(i, 1);
+      else missing.push(e);
+    }
+    expect({ missing, extra: extra.map((e) => JSON.parse(e) as unknown) }).toEqual({ missing: [], extra: [] });
+  });
+});
