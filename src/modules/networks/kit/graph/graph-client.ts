@@ -76,13 +76,10 @@ export class GraphClient {
     const body = reply.json;
     if (body !== null && typeof body === 'object' && 'error' in body)
       throw graphError(reply.status, body, reply.headers);
-    if (body === null)
-      throw new PlatformError(
-        `The network answered HTTP ${reply.status} without a JSON body.`,
-        opts.publish ? 'unknown_outcome' : 'network_error',
-        !opts.publish,
-        { status: reply.status },
-      );
+    // A creating call answered without a body may have created the item; any other call is worth a retry.
+    const empty = `The network answered HTTP ${reply.status} without a JSON body.`;
+    const category = opts.publish ? 'unknown_outcome' : 'network_error';
+    if (body === null) throw new PlatformError(empty, category, !opts.publish, { status: reply.status });
     return body as T;
   }
 }
