@@ -18,7 +18,6 @@ import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_COMMENTS, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
 
@@ -30,7 +29,6 @@ export class InstagramSandboxController {
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
     private readonly caps: SandboxCaps,
-    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/me/accounts`)

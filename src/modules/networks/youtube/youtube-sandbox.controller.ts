@@ -14,11 +14,10 @@ import {
   YtSession,
   YtVideo,
   ytFail,
-  YT_DESCRIPTION_BYTES,
   YT_PRIVACY,
-  YT_TITLE_LIMIT,
   YOUTUBE_LOGIN,
 } from './youtube-sandbox.service';
+import { YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import { windowStart } from '../kit/caps';
@@ -126,9 +125,9 @@ export class YouTubeSandboxController {
     const status = (body.status ?? {}) as Q;
     const title = qs(snippet.title);
     const description = qs(snippet.description);
-    if (!title.trim() || title.length > YT_TITLE_LIMIT || /[<>]/.test(title))
+    if (!title.trim() || title.length > YOUTUBE_TITLE_LIMIT || /[<>]/.test(title))
       throw ytFail(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
-    if (Buffer.byteLength(description) > YT_DESCRIPTION_BYTES || /[<>]/.test(description))
+    if (Buffer.byteLength(description) > YOUTUBE_RULES.maxText || /[<>]/.test(description))
       throw ytFail(400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
     const privacy = qs(status.privacyStatus) || 'public';
     if (!YT_PRIVACY.includes(privacy))

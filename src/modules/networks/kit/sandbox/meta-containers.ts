@@ -52,13 +52,13 @@ export interface SandboxMedia {
 
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
-/** What differs between Instagram's and Threads' container APIs. */
 /** Who posts through containers: an Instagram account, a Threads profile. */
 export interface ContainerOwner {
   id: string;
   username: string;
 }
 
+/** What differs between Instagram's and Threads' container APIs. */
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
   /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists) and `…/${publish}`. */
