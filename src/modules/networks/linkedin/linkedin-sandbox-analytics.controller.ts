@@ -1,5 +1,5 @@
 import { Get, Param, Query } from '@nestjs/common';
-import { LI_REST, LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
+import { collection, LI_REST, LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
 import { addDays, dayOf } from '../kit/days';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
@@ -10,9 +10,6 @@ const DAY_MS = 86_400_000;
 const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
 const today = (): string => dayOf(Date.now());
 const QUERY_TYPES = ['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'];
-
-/** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
-const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
 
 /** The days from `from` to `endExclusive` (epoch ms), at most a year of them. */
 const daysOf = (from: number, endExclusive: number): string[] =>

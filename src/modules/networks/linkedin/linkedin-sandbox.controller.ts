@@ -2,11 +2,13 @@ import { LINKEDIN_RULES } from './linkedin.adapter';
 import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
+  collection,
   LI_MAGIC,
   LI_MEMBER,
   LI_REST,
   LinkedInSandbox,
   LiMember,
+  LiOrg,
   LiPost,
   liFail,
   littleTextToPlain,
@@ -49,11 +51,8 @@ export class LinkedInSandboxController {
   acls(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): unknown {
     if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const role = qs(q.role);
-    const elements =
-      role && role !== 'ADMINISTRATOR'
-        ? []
-        : m.orgs.map((o) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn }));
-    return { paging: { count: 10, start: 0, links: [] }, elements };
+    const acl = (o: LiOrg) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn });
+    return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
   }
 
   @Get('rest/organizations/:id')
