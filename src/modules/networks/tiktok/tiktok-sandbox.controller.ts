@@ -21,8 +21,7 @@ import {
   TIKTOK_LOGIN,
 } from './tiktok-sandbox.service';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import { capReached, firstCap } from '../kit/caps';
-import { tiktokNetwork } from './tiktok.network';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
@@ -36,6 +35,7 @@ export class TikTokSandboxController {
   constructor(
     private readonly tt: TikTokSandbox,
     private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('v2/user/info')
@@ -175,8 +175,12 @@ export class TikTokSandboxController {
 
   /** The creator's daily post cap (tiktokNetwork's): TikTok's spam_risk_too_many_posts past it. */
   private async assertUnderCap(c: TtCreator): Promise<void> {
-    const posted = (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000);
-    if (capReached(firstCap(tiktokNetwork, this.config.networkCaps), posted))
+    if (
+      this.caps.reached(
+        'tiktok',
+        (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000),
+      )
+    )
       throw ttFail(403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
   }
 

@@ -21,9 +21,8 @@ import {
 } from './youtube-sandbox.service';
 import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import { AppConfig } from '@/config/config';
-import { firstCap, windowStart } from '../kit/caps';
-import { youtubeNetwork } from './youtube.network';
+import { windowStart } from '../kit/caps';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 
 type H = Record<string, string | undefined>;
 
@@ -35,7 +34,7 @@ type H = Record<string, string | undefined>;
 export class YouTubeSandboxController {
   constructor(
     private readonly yt: YouTubeSandbox,
-    private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('youtube/v3/channels')
@@ -139,7 +138,7 @@ export class YouTubeSandboxController {
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
     // videos.insert has its own bucket per project per day, reset at midnight Pacific time
     // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
-    const cap = firstCap(youtubeNetwork, this.config.networkCaps);
+    const cap = this.caps.cap('youtube');
     const day = ['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()];
     if ((await this.yt.store.incr(day)) > cap.limit)
       throw ytFail(
