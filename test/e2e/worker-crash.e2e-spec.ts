@@ -1,3 +1,6 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ownComments } from '@/modules/networks/kit/sandbox/sandbox-comments';
+import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
 import { FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
@@ -12,7 +15,8 @@ const WORKER_ENV = { SCHEDULER_SWEEP_MS: '1000', OUTBOX_POLL_MS: '200' };
 
 /**
  * The API (with the sandbox) in this process, the worker in child processes that get SIGKILLed
- * mid-publish: the post must still end in a final state and nothing may be published twice.
+ * mid-publish or mid-comment: the post must still end in a final state and nothing may be published
+ * (or commented) twice.
  */
 describe('worker crash', () => {
   jest.setTimeout(180_000);
@@ -105,5 +109,51 @@ describe('worker crash', () => {
     expect(await waitForFinal(t, postId, 60_000)).toBe('published');
     const [target] = await targetsOf(t, postId);
     expect(await sandboxItems(t, account)).toEqual([target.externalId]);
+  });
+
+  it('should never send a first comment twice when the worker is killed during the comment call', async () => {
+    const account = await connect('facebook');
+    await worker();
+    // The sandbox takes the comment, but its answer is held until the worker is gone: the worker
+    // dies mid-call with the comment on the network and nothing recorded but the attempt.
+    const server = t.app.getHttpServer();
+    const [handle] = server.listeners('request') as RequestListener[];
+    let release = (): void => undefined;
+    const answered = new Promise<void>((taken) => {
+      server.removeListener('request', handle);
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (req.method === 'POST' && /^\/sandbox\/facebook\/.*\/comments(\?|$)/.test(req.url ?? '')) {
+          server.removeAllListeners('request');
+          server.on('request', handle);
+          const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+          res.end = ((...args: unknown[]) => {
+            release = () => void end(...args);
+            taken();
+            return res;
+          }) as typeof res.end;
+        }
+        handle(req, res);
+      });
+    });
+    const postId = await publishPost(t, tenant.auth, {
+      content: `Comment crash test ${Date.now()}`,
+      accountIds: [account.id],
+      firstComment: 'Sent once, whatever happens',
+    });
+    await answered;
+    const [during] = await targetsOf(t, postId);
+    expect(during).toMatchObject({ status: 'success', firstCommentStatus: 'attempting' });
+    await workers.killAll();
+    release();
+
+    await worker();
+    expect(await waitForFinal(t, postId, 120_000)).toBe('published');
+    const [target] = await targetsOf(t, postId);
+    const onNetwork = await ownComments(t.app.get(SandboxStore), 'facebook', target.externalId!);
+    expect(onNetwork.map((c) => c.text)).toEqual(['Sent once, whatever happens']);
+    // The look-up found it: recorded as posted, with the network's id.
+    expect(target).toMatchObject({ firstCommentStatus: 'success', firstCommentId: onNetwork[0].id });
+    const res = await t.http().get(`/v1/posts/${postId}`).set(tenant.auth).expect(200);
+    expect(res.body.post.targets[0].firstComment).toEqual({ status: 'success', id: onNetwork[0].id, error: null });
   });
 });

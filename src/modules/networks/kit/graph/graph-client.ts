@@ -33,15 +33,6 @@ export class GraphClient {
     return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) }, opts);
   }
 
-  /**
-   * A comment by the token's account on an object it owns (Facebook Pages, Instagram media):
-   * POST /{object-id}/comments { message } answers `{ id }`. A lost answer is an unknown outcome.
-   */
-  async comment(objectId: string, message: string, token: string): Promise<{ id: string }> {
-    const res = await this.post<{ id: string }>(`/${objectId}/comments`, { message }, token, { publish: true });
-    return { id: res.id };
-  }
-
   /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
   async list<T>(path: string, params: GraphParams, token: string, maxPages = Infinity): Promise<T[]> {
     const out: T[] = [];
