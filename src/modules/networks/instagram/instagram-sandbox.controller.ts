@@ -8,9 +8,7 @@ import {
   lifetimeInsights,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
-import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
-import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
+import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
@@ -28,7 +26,6 @@ export class InstagramSandboxController {
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
-    private readonly caps: SandboxCaps,
   ) {}
 
   @Get(`${V}/me/accounts`)
@@ -47,11 +44,6 @@ export class InstagramSandboxController {
       })),
       paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } },
     };
-  }
-
-  @Get(`${V}/:owner/content_publishing_limit`)
-  limit(@SandboxAuth(containerOwner(IG)) account: ContainerOwner): Promise<unknown> {
-    return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
   @Get(`${V}/:id/insights`)
