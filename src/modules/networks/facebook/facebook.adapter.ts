@@ -1,6 +1,5 @@
 import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
 import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
-import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { PublishingCap } from '../kit/caps';
 import { addDays, dayOf } from '../kit/days';
@@ -138,11 +137,6 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const read = (name: string, date: string): number => series.get(name)?.get(date) ?? 0;
     const rows = dayRows({ from, to }, PAGE_COUNTERS, (date) => read(FOLLOWERS_METRIC, date), read);
     return rows.map((row) => ({ ...row, shares: shares.get(row.date)?.shares ?? 0 }));
-  }
-
-  /** The Page comments on its own post, photo or video (Graph /{object-id}/comments). */
-  postComment(req: CommentRequest): Promise<CommentResult> {
-    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {

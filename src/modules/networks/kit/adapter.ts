@@ -89,14 +89,11 @@ export interface ItemMetrics {
   engagement: number;
 }
 
-export interface DailyAccountMetrics {
+/** An account's day: an item's numbers but likes and comments (in engagement), and its followers. */
+export interface DailyAccountMetrics extends Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> {
   /** YYYY-MM-DD (UTC) */
   date: string;
-  views: number;
-  engagement: number;
-  shares: number;
   followers: number;
-  reach: number;
 }
 
 export interface NetworkComment {

@@ -66,7 +66,6 @@ function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string
   }
 }
 
-/** Rethrows a kit OAuth failure as Graph's error. */
 /**
  * The Graph networks' answers to the magic words (Threads names its exception type THApiException).
  * The rate limit says when access returns in X-Business-Use-Case-Usage, as Graph does.
@@ -102,6 +101,7 @@ export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
   };
 }
 
+/** Rethrows a kit OAuth failure as Graph's error. */
 export function oauthFail(err: unknown): never {
   throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }
