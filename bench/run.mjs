@@ -644,8 +644,9 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
           DB_MIGRATE_ON_START: 'false',
           // The cluster-wide cap on publish calls per network (default 8) does not grow with the
           // workers: left at 8 it is what both configurations measure (1.0×). Above what two
-          // workers can have in flight (2 × 5 posts × 3 targets), so the workers are measured.
-          NETWORK_CONCURRENCY: '64',
+          // workers can have in flight (2 × 5 posts × 3 targets), so the workers are measured
+          // (BENCH_SCALE_NETWORK_CONCURRENCY=8 shows the capped case).
+          NETWORK_CONCURRENCY: process.env.BENCH_SCALE_NETWORK_CONCURRENCY ?? '64',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -655,8 +656,9 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
       const up = new Promise((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (d) => {
+          // Tested before trimming: with batched log lines one chunk can hold the line and 4 KiB after it.
+          if (/Worker started|API listening/.test(out + d)) resolve();
           out = (out + d).slice(-1000); // log lines follow; keep only the tail
-          if (/Worker started|API listening/.test(out)) resolve();
         });
         child.once('exit', (code) => reject(new Error(`a scale-out ${role} process exited (${code})`)));
       });
