@@ -36,6 +36,7 @@ describe('loadConfig', () => {
         retryDelaysMs: [30000, 120000, 600000, 3600000, 21600000, 86400000],
         timeoutMs: 10000,
       },
+      publishing: { processingWaitMs: 65000, checkBaseMs: 15000, networkConcurrency: 8 },
       docsBaseUrl: 'http://localhost:3000/errors',
       bodyLimit: '1mb',
       rateLimit: { perMinute: 16, perHour: 1000 },

@@ -89,6 +89,7 @@ export const configSchema = z
     SCHEDULER_SWEEP_MS: z.coerce.number().int().min(100).default(30000),
     NETWORK_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).default(65000),
     NETWORK_CHECK_BASE_MS: z.coerce.number().int().min(10).default(15000),
+    NETWORK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
     SANDBOX_REVIEW_MS: z.coerce.number().int().min(0).default(180000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(16),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
@@ -133,9 +134,10 @@ export class AppConfig {
   readonly sandbox: { enabled: boolean; autoConsent: boolean; networkUrl: string; reviewMs: number };
   /**
    * processingWaitMs: how long a publish attempt waits for a network's processing;
-   * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all).
+   * checkBaseMs: first follow-up check of a target waiting on the network (doubling, ≤ 15 min, 24 h in all);
+   * networkConcurrency: publish calls in flight per network at once, across every worker process.
    */
-  readonly publishing: { processingWaitMs: number; checkBaseMs: number };
+  readonly publishing: { processingWaitMs: number; checkBaseMs: number; networkConcurrency: number };
   readonly webhooks: {
     allowPrivateUrls: boolean;
     retryDelaysMs: number[];
@@ -194,6 +196,7 @@ export class AppConfig {
     this.publishing = {
       processingWaitMs: env.NETWORK_PROCESSING_WAIT_MS,
       checkBaseMs: env.NETWORK_CHECK_BASE_MS,
+      networkConcurrency: env.NETWORK_CONCURRENCY,
     };
     this.webhooks = {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,

@@ -5,17 +5,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expectError, rateHeaders, sql } from '../support/e2e-helpers';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 /** No secret in a log, bad input never yields a 5xx, RateLimit headers and the 401 order. */
 describe('hardening', () => {
   let t: TestApp;
   let tenant: Tenant;
 
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
-  });
+  beforeAll(async () => ({ t, tenant } = await createApiApp()));
   afterAll(async () => t.close());
 
   const profiles = async () =>
@@ -190,8 +187,7 @@ describe('no secret in a log', () => {
   let base = '';
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     const port = await new Promise<number>((resolve) => {
       const s = createServer();
       s.listen(0, '127.0.0.1', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { RequestLogService } from '@/common/logging/request-log.service';
 import { expectError, sql } from '../support/e2e-helpers';
-import { addUser, connectAccount, createKey, setPolicy, TestAccount } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { addUser, connectAccount, createKey, createPost, setPolicy, TestAccount } from '../support/post-fixtures';
+import { createApiApp, Tenant, TestApp } from '../support/test-app';
 
 /**
  * A key restricted to accounts sees only posts whose targets are all
@@ -23,13 +23,11 @@ describe('scope inside a workspace', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     a = await connectAccount(t, tenant, 'facebook');
     b = await connectAccount(t, tenant, 'facebook');
     const create = async (accountIds: string[]) =>
-      (await t.http().post('/v1/posts').set(tenant.auth).send({ content: 'Hello', accountIds }).expect(201)).body
-        .id as string;
+      (await createPost(t, tenant.auth, { content: 'Hello', accountIds }).expect(201)).body.id as string;
     posts.onlyA = await create([a.id]);
     posts.onlyB = await create([b.id]);
     posts.both = await create([a.id, b.id]);
@@ -173,10 +171,7 @@ describe('profile-limited keys and account-scope subscriptions', () => {
   let t: TestApp;
   let tenant: Tenant;
 
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
-  });
+  beforeAll(async () => ({ t, tenant } = await createApiApp()));
   afterAll(async () => t.close());
 
   it('neither sees nor changes an account-scope subscription', async () => {

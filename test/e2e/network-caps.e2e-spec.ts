@@ -7,7 +7,7 @@ import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount } from '../support/connect-flow';
 import { FakeNetwork } from '../support/fake-network';
 import { connectSandbox } from '../support/sandbox-connect';
-import { connectAccount, createKey } from '../support/post-fixtures';
+import { connectAccount, createKey, createPost } from '../support/post-fixtures';
 import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -39,16 +39,12 @@ describe('network caps', () => {
   const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
   async function publish(account: Account, media = false): Promise<string> {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: `Caps test ${++seq} ${Date.now()}`,
-        accountIds: [account.id],
-        publishNow: true,
-        ...(media ? { mediaUrls: [`${t.url}/sandbox/_control/media/image.jpg`] } : {}),
-      });
+    const res = await createPost(t, tenant.auth, {
+      content: `Caps test ${++seq} ${Date.now()}`,
+      accountIds: [account.id],
+      publishNow: true,
+      ...(media ? { mediaUrls: [`${t.url}/sandbox/_control/media/image.jpg`] } : {}),
+    });
     expect(res.status).toBe(201);
     await waitForFinal(t, res.body.id as string);
     return res.body.id as string;

@@ -7,22 +7,12 @@ import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import {
-  connectSandboxAccount,
-  insertAccount,
-  insertPost,
-  postEvents,
-  sandboxItems,
-  targetsOf,
-  waitForFinal,
-} from '../support/publishing';
+import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { createPost, publishPost } from '../support/post-fixtures';
+import { insertAccount, insertPost, postEvents, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-interface Account {
-  id: string;
-  platform: PlatformName;
-  platformAccountId: string;
-}
+type Account = SandboxAccount;
 
 /** A post's first comment: posted by each account once its item is out, at most once, never failing the target. */
 describe('first comment (sandbox networks)', () => {
@@ -40,22 +30,18 @@ describe('first comment (sandbox networks)', () => {
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 50, maxDelayMs: 200 });
     tenant = await createTenant(t);
     for (const p of ['facebook', 'instagram', 'linkedin', 'threads', 'youtube', 'tiktok'] as PlatformName[])
-      acc[p] = await connectSandboxAccount(t, tenant, p);
+      acc[p] = await connectNewAccount(t, tenant, p);
   }, 60_000);
   afterAll(async () => t.close());
 
   describe('validation', () => {
     it('should answer 400 naming the TikTok account when a first comment would go to it', async () => {
-      const res = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({
-          content: 'Hello',
-          mediaUrls: [media('video.mp4')],
-          accountIds: [acc.tiktok.id],
-          firstComment: 'Link in bio',
-        });
+      const res = await createPost(t, tenant.auth, {
+        content: 'Hello',
+        mediaUrls: [media('video.mp4')],
+        accountIds: [acc.tiktok.id],
+        firstComment: 'Link in bio',
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_request');
       expect(res.body.error.details.field).toBe('firstComment');
@@ -90,20 +76,16 @@ describe('first comment (sandbox networks)', () => {
     });
 
     it('should accept a first comment when the TikTok account opts out with perAccount null', async () => {
-      const res = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({
-          content: {
-            message: 'Hello',
-            videoUrl: media('video.mp4'),
-            perAccount: { [acc.tiktok.id]: { firstComment: null } },
-          },
-          accountIds: [acc.tiktok.id, acc.youtube.id],
-          platforms: { youtube: { title: 'A video' } },
-          firstComment: 'Thanks for watching',
-        });
+      const res = await createPost(t, tenant.auth, {
+        content: {
+          message: 'Hello',
+          videoUrl: media('video.mp4'),
+          perAccount: { [acc.tiktok.id]: { firstComment: null } },
+        },
+        accountIds: [acc.tiktok.id, acc.youtube.id],
+        platforms: { youtube: { title: 'A video' } },
+        firstComment: 'Thanks for watching',
+      });
       expect(res.status).toBe(201);
       const byPlatform = Object.fromEntries(
         (res.body.post.targets as { platform: string; firstComment: unknown }[]).map((x) => [
@@ -115,12 +97,11 @@ describe('first comment (sandbox networks)', () => {
     });
 
     it('should refuse a first comment added by PUT to a draft for a TikTok account', async () => {
-      const draft = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({ content: 'Draft', mediaUrls: [media('video.mp4')], accountIds: [acc.tiktok.id] })
-        .expect(201);
+      const draft = await createPost(t, tenant.auth, {
+        content: 'Draft',
+        mediaUrls: [media('video.mp4')],
+        accountIds: [acc.tiktok.id],
+      }).expect(201);
       const res = await t
         .http()
         .put(`/v1/posts/${draft.body.id}`)
@@ -132,62 +113,43 @@ describe('first comment (sandbox networks)', () => {
     });
 
     it('should refuse a first comment that is not a string, and one given twice', async () => {
-      const bad = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({
-          content: { message: 'Hi', perAccount: { [acc.facebook.id]: { firstComment: 5 } } },
-          accountIds: [acc.facebook.id],
-        });
+      const bad = await createPost(t, tenant.auth, {
+        content: { message: 'Hi', perAccount: { [acc.facebook.id]: { firstComment: 5 } } },
+        accountIds: [acc.facebook.id],
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error.details.field).toBe(`content.perAccount.${acc.facebook.id}.firstComment`);
-      const twice = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({ content: { message: 'Hi', firstComment: 'a' }, firstComment: 'b', accountIds: [acc.facebook.id] });
+      const twice = await createPost(t, tenant.auth, {
+        content: { message: 'Hi', firstComment: 'a' },
+        firstComment: 'b',
+        accountIds: [acc.facebook.id],
+      });
       expect(twice.status).toBe(400);
       expect(twice.body.error.details.field).toBe('firstComment');
     });
   });
 
   it('should post the comment as each account on Facebook, Instagram, LinkedIn, YouTube and Threads, with a per-account override', async () => {
-    const image = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: {
-          message: text(),
-          imageUrls: [media('image.jpg')],
-          perAccount: { [acc.linkedin.id]: { firstComment: 'LinkedIn readers: details below' } },
-        },
-        accountIds: [acc.facebook.id, acc.instagram.id, acc.linkedin.id, acc.threads.id],
-        publishNow: true,
-        firstComment: 'Link in bio',
-      })
-      .expect(201);
-    const video = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: text(),
-        mediaUrls: [media('video.mp4')],
-        accountIds: [acc.youtube.id],
-        publishNow: true,
-        firstComment: 'Thanks for watching',
-        platforms: { youtube: { title: 'First comment video' } },
-      })
-      .expect(201);
-    expect(await waitForFinal(t, image.body.id as string)).toBe('published');
-    expect(await waitForFinal(t, video.body.id as string, 60_000)).toBe('published');
+    const imageId = await publishPost(t, tenant.auth, {
+      content: {
+        message: text(),
+        imageUrls: [media('image.jpg')],
+        perAccount: { [acc.linkedin.id]: { firstComment: 'LinkedIn readers: details below' } },
+      },
+      accountIds: [acc.facebook.id, acc.instagram.id, acc.linkedin.id, acc.threads.id],
+      firstComment: 'Link in bio',
+    });
+    const videoId = await publishPost(t, tenant.auth, {
+      content: text(),
+      mediaUrls: [media('video.mp4')],
+      accountIds: [acc.youtube.id],
+      firstComment: 'Thanks for watching',
+      platforms: { youtube: { title: 'First comment video' } },
+    });
+    expect(await waitForFinal(t, imageId)).toBe('published');
+    expect(await waitForFinal(t, videoId, 60_000)).toBe('published');
 
-    const targets = [
-      ...(await targetsOf(t, image.body.id as string)),
-      ...(await targetsOf(t, video.body.id as string)),
-    ];
+    const targets = [...(await targetsOf(t, imageId)), ...(await targetsOf(t, videoId))];
     const expected: Record<string, string> = {
       facebook: 'Link in bio',
       instagram: 'Link in bio',
@@ -211,11 +173,11 @@ describe('first comment (sandbox networks)', () => {
     expect(await sandboxItems(t, acc.threads)).not.toContain(threads.firstCommentId);
 
     // The API and the post.published event show each result.
-    const read = await t.http().get(`/v1/posts/${image.body.id}`).set(tenant.auth).expect(200);
+    const read = await t.http().get(`/v1/posts/${imageId}`).set(tenant.auth).expect(200);
     for (const target of read.body.post.targets as { platform: string; firstComment: unknown }[])
       expect(target.firstComment).toEqual({ status: 'success', id: expect.any(String), error: null });
     expect(read.body.post.content.firstComment).toBe('Link in bio');
-    const published = (await postEvents(t, image.body.id as string)).find((e) => e.type === 'post.published')!;
+    const published = (await postEvents(t, imageId)).find((e) => e.type === 'post.published')!;
     expect(published.data.results).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -233,19 +195,13 @@ describe('first comment (sandbox networks)', () => {
   }, 90_000);
 
   it('should keep the target published when its comment fails, and say why', async () => {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: text(),
-        accountIds: [acc.facebook.id, acc.linkedin.id],
-        publishNow: true,
-        firstComment: 'Read more #sandbox-comment-fails:facebook',
-      })
-      .expect(201);
-    expect(await waitForFinal(t, res.body.id as string)).toBe('published');
-    const read = await t.http().get(`/v1/posts/${res.body.id}`).set(tenant.auth).expect(200);
+    const postId = await publishPost(t, tenant.auth, {
+      content: text(),
+      accountIds: [acc.facebook.id, acc.linkedin.id],
+      firstComment: 'Read more #sandbox-comment-fails:facebook',
+    });
+    expect(await waitForFinal(t, postId)).toBe('published');
+    const read = await t.http().get(`/v1/posts/${postId}`).set(tenant.auth).expect(200);
     const byPlatform = Object.fromEntries(
       (read.body.post.targets as { platform: string; status: string; firstComment: Record<string, unknown> }[]).map(
         (x) => [x.platform, x],
@@ -261,18 +217,11 @@ describe('first comment (sandbox networks)', () => {
   }, 60_000);
 
   it('should not post the comment again when the post is retried', async () => {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: text('#sandbox-fail:linkedin'),
-        accountIds: [acc.facebook.id, acc.linkedin.id],
-        publishNow: true,
-        firstComment: 'Only once',
-      })
-      .expect(201);
-    const postId = res.body.id as string;
+    const postId = await publishPost(t, tenant.auth, {
+      content: text('#sandbox-fail:linkedin'),
+      accountIds: [acc.facebook.id, acc.linkedin.id],
+      firstComment: 'Only once',
+    });
     expect(await waitForFinal(t, postId)).toBe('partially_published');
     const [fbBefore] = (await targetsOf(t, postId)).filter((x) => x.platform === 'facebook');
     expect(fbBefore.firstCommentStatus).toBe('success');
@@ -308,18 +257,11 @@ describe('first comment (sandbox networks)', () => {
   });
 
   it('should find a comment the network took before the worker stopped, and not post it again', async () => {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: text(),
-        accountIds: [acc.facebook.id],
-        publishNow: true,
-        firstComment: 'Posted before the crash',
-      })
-      .expect(201);
-    const postId = res.body.id as string;
+    const postId = await publishPost(t, tenant.auth, {
+      content: text(),
+      accountIds: [acc.facebook.id],
+      firstComment: 'Posted before the crash',
+    });
     expect(await waitForFinal(t, postId)).toBe('published');
     const [done] = await targetsOf(t, postId);
     // As if the worker had died after the network took the comment, before recording its answer.

@@ -1,15 +1,11 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { inFuture, setPolicy } from '../support/post-fixtures';
-import { accountsOf, postEvents, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { createPost, inFuture, setPolicy } from '../support/post-fixtures';
+import { postEvents, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-interface Account {
-  id: string;
-  platform: PlatformName;
-  platformAccountId: string;
-}
+type Account = SandboxAccount;
 
 /**
  * The profile's policy is applied again when a post goes out: a post scheduled while the policy
@@ -22,21 +18,14 @@ describe('guardrails at publish time', () => {
   let li: Account;
   let seq = 0;
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
   async function schedule(content: string, accounts: Account[], inMs = 1500): Promise<string> {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content, accountIds: accounts.map((a) => a.id), scheduledAt: inFuture(inMs) })
-      .expect(201);
+    const res = await createPost(t, tenant.auth, {
+      content,
+      accountIds: accounts.map((a) => a.id),
+      scheduledAt: inFuture(inMs),
+    }).expect(201);
     expect(res.body.state).toBe('scheduled');
     return res.body.id as string;
   }

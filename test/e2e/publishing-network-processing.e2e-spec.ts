@@ -1,14 +1,11 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { startWorker, WorkerProcess } from '../support/worker-process';
+import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { publishPost } from '../support/post-fixtures';
+import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { WorkerPool, WorkerProcess } from '../support/worker-process';
 
-interface Account {
-  id: string;
-  platform: PlatformName;
-  platformAccountId: string;
-}
+type Account = SandboxAccount;
 
 /** The sandbox's TikTok keeps a #sandbox-review post in moderation this long. */
 const REVIEW_MS = 8000;
@@ -29,35 +26,17 @@ describe('slow network processing', () => {
   jest.setTimeout(180_000);
   let t: TestApp;
   let tenant: Tenant;
-  const workers: WorkerProcess[] = [];
+  const workers = new WorkerPool(WORKER_ENV);
+  const worker = (): Promise<WorkerProcess> => workers.start(t);
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
-
-  async function worker(): Promise<WorkerProcess> {
-    const w = await startWorker(t, WORKER_ENV);
-    workers.push(w);
-    return w;
-  }
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
   async function publishVideo(account: Account): Promise<string> {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: `Long review ${Date.now()} #sandbox-review`,
-        accountIds: [account.id],
-        mediaUrls: [`${t.url}/sandbox/_control/media/video.mp4`],
-        publishNow: true,
-      })
-      .expect(201);
-    return res.body.id as string;
+    return publishPost(t, tenant.auth, {
+      content: `Long review ${Date.now()} #sandbox-review`,
+      accountIds: [account.id],
+      mediaUrls: [`${t.url}/sandbox/_control/media/video.mp4`],
+    });
   }
 
   /** Waits until GET /v1/posts/{id} shows the target waiting on the network (post still processing). */
@@ -81,12 +60,11 @@ describe('slow network processing', () => {
     expect(events.filter((e) => e.type !== 'post.created').map((e) => e.type)).toEqual(['post.published']);
   }
 
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api', SANDBOX_REVIEW_MS: String(REVIEW_MS), ...WORKER_ENV } });
-    tenant = await createTenant(t);
-  });
+  beforeAll(
+    async () => ({ t, tenant } = await createApiApp({ env: { SANDBOX_REVIEW_MS: String(REVIEW_MS), ...WORKER_ENV } })),
+  );
   afterAll(async () => {
-    for (const w of workers) await w.kill();
+    await workers.killAll();
     await t.close();
   });
 
@@ -104,7 +82,7 @@ describe('slow network processing', () => {
 
   it('should follow an Instagram video container that outlasts the wait up to its publication', async () => {
     const account = await connect('instagram');
-    if (workers.every((w) => w.child.exitCode !== null || w.child.signalCode !== null)) await worker();
+    if (workers.started.every((w) => w.child.exitCode !== null || w.child.signalCode !== null)) await worker();
     const postId = await publishVideo(account);
     await waitUntilWaiting(postId);
     expect(await sandboxItems(t, account)).toEqual([]);
@@ -113,7 +91,7 @@ describe('slow network processing', () => {
 
   it('should end published with one item when the worker restarts while the target waits', async () => {
     const account = await connect('tiktok');
-    for (const w of workers) await w.kill();
+    await workers.killAll();
     const first = await worker();
     const postId = await publishVideo(account);
     await waitUntilWaiting(postId);

@@ -11,6 +11,7 @@ import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.pr
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { QueueService } from '@/common/queue/queue.service';
+import { loadConfig } from '@/config/config';
 import { FakeNetwork } from '../support/fake-network';
 import {
   insertAccount,
@@ -448,6 +449,31 @@ describe('publishing worker: outcomes and recovery', () => {
         expect(fakes.threads.maxInFlight).toBe(2);
       } finally {
         limit.configure('threads', 8);
+      }
+    });
+
+    it('should take the cap from NETWORK_CONCURRENCY, one cap for all processes together', async () => {
+      const config = loadConfig(process.env, {
+        REDIS_URL: t.config.redisUrl,
+        REDIS_PREFIX: `${t.redisPrefix}:cap`,
+        NETWORK_CONCURRENCY: '3',
+      });
+      const connections = [new IORedis(config.redisUrl), new IORedis(config.redisUrl)];
+      try {
+        const [a, b] = connections.map((r) => new NetworkConcurrency(r, config));
+        const held = [await a.acquire('linkedin'), await b.acquire('linkedin'), await a.acquire('linkedin')];
+        let fourth = false;
+        const waiting = b.acquire('linkedin').then((slot) => {
+          fourth = true;
+          return slot;
+        });
+        await new Promise((r) => setTimeout(r, 600));
+        expect(fourth).toBe(false);
+        await held[0].release();
+        await (await waiting).release();
+        for (const slot of held.slice(1)) await slot.release();
+      } finally {
+        for (const r of connections) r.disconnect();
       }
     });
 

@@ -2,15 +2,12 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import { QueueService } from '@/common/queue/queue.service';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { publishPost } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
-interface Account {
-  id: string;
-  platform: PlatformName;
-  platformAccountId: string;
-}
+type Account = SandboxAccount;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,13 +20,7 @@ describe('publishing (sandbox networks)', () => {
   let li: Account;
   let seq = 0;
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
   async function targetsFor(postId: string, ...accounts: Account[]) {
     const all = await targetsOf(t, postId);
@@ -40,13 +31,7 @@ describe('publishing (sandbox networks)', () => {
   const text = (words = ''): string => `Publishing test ${++seq} ${Date.now()} ${words}`.trim();
 
   async function publishNow(content: string, accounts: Account[]): Promise<string> {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content, accountIds: accounts.map((a) => a.id), publishNow: true });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
+    return publishPost(t, tenant.auth, { content, accountIds: accounts.map((a) => a.id) });
   }
 
   beforeAll(async () => {
@@ -95,22 +80,16 @@ describe('publishing (sandbox networks)', () => {
 
   it('should send each target its own text: account override, then platform caption, then the message', async () => {
     const message = text('base');
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: {
-          message,
-          platformCaptions: { linkedin: `${message} for LinkedIn` },
-          perAccount: { [fb2.id]: { message: `${message} for page two` } },
-        },
-        accountIds: [fb1.id, fb2.id, li.id],
-        publishNow: true,
-      })
-      .expect(201);
-    expect(await waitForFinal(t, res.body.id)).toBe('published');
-    const [t1, t2, t3] = await targetsFor(res.body.id, fb1, fb2, li);
+    const postId = await publishPost(t, tenant.auth, {
+      content: {
+        message,
+        platformCaptions: { linkedin: `${message} for LinkedIn` },
+        perAccount: { [fb2.id]: { message: `${message} for page two` } },
+      },
+      accountIds: [fb1.id, fb2.id, li.id],
+    });
+    expect(await waitForFinal(t, postId)).toBe('published');
+    const [t1, t2, t3] = await targetsFor(postId, fb1, fb2, li);
     const store = t.app.get(SandboxStore);
     expect((await store.get<{ message: string }>(['facebook', 'item', t1.externalId!]))?.message).toBe(message);
     expect((await store.get<{ message: string }>(['facebook', 'item', t2.externalId!]))?.message).toBe(

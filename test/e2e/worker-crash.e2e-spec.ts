@@ -1,71 +1,51 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ownComments } from '@/modules/networks/kit/sandbox/sandbox-comments';
+import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { startWorker, WorkerProcess } from '../support/worker-process';
+import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { createPost, publishPost } from '../support/post-fixtures';
+import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { WorkerPool, WorkerProcess } from '../support/worker-process';
 
-interface Account {
-  id: string;
-  platform: PlatformName;
-  platformAccountId: string;
-}
+type Account = SandboxAccount;
 
 /** Sweeps every second, so a post left in processing counts as stuck after 10 s. */
 const WORKER_ENV = { SCHEDULER_SWEEP_MS: '1000', OUTBOX_POLL_MS: '200' };
 
 /**
  * The API (with the sandbox) in this process, the worker in child processes that get SIGKILLed
- * mid-publish: the post must still end in a final state and nothing may be published twice.
+ * mid-publish or mid-comment: the post must still end in a final state and nothing may be published
+ * (or commented) twice.
  */
 describe('worker crash', () => {
   jest.setTimeout(180_000);
   let t: TestApp;
   let tenant: Tenant;
-  const workers: WorkerProcess[] = [];
+  const workers = new WorkerPool(WORKER_ENV);
+  const worker = (): Promise<WorkerProcess> => workers.start(t);
 
-  async function connect(platform: PlatformName): Promise<Account> {
-    const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-    await connectThroughSandbox(t, tenant, platform);
-    const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-    if (!added) throw new Error(`connecting ${platform} added no account`);
-    return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
-  }
+  const connect = (platform: PlatformName): Promise<Account> => connectNewAccount(t, tenant, platform);
 
-  async function worker(): Promise<WorkerProcess> {
-    const w = await startWorker(t, WORKER_ENV);
-    workers.push(w);
-    return w;
-  }
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api', ...WORKER_ENV } });
-    tenant = await createTenant(t);
-  });
+  beforeAll(async () => ({ t, tenant } = await createApiApp({ env: WORKER_ENV })));
   afterAll(async () => {
-    for (const w of workers) await w.kill();
+    await workers.killAll();
     await t.close();
   });
 
   it('should finish a post whose worker was killed mid-publish without publishing any target twice', async () => {
     const accounts = [await connect('facebook'), await connect('facebook'), await connect('linkedin')];
     const first = await worker();
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        // The targets go out together: LinkedIn's call is slow (~2 s), Facebook's are not, so the
-        // worker dies with settled targets beside one in flight.
-        content: {
-          contentType: 'text',
-          message: `Crash test ${Date.now()}`,
-          platformCaptions: { linkedin: `Crash test ${Date.now()} #sandbox-slow` },
-        },
-        accountIds: accounts.map((a) => a.id),
-        publishNow: true,
-      })
-      .expect(201);
-    const postId = res.body.id as string;
+    const postId = await publishPost(t, tenant.auth, {
+      // The targets go out together: LinkedIn's call is slow (~2 s), Facebook's are not, so the
+      // worker dies with settled targets beside one in flight.
+      content: {
+        contentType: 'text',
+        message: `Crash test ${Date.now()}`,
+        platformCaptions: { linkedin: `Crash test ${Date.now()} #sandbox-slow` },
+      },
+      accountIds: accounts.map((a) => a.id),
+    });
 
     // Kill it while a call is in flight and after at least one target got its result.
     await eventually(
@@ -109,15 +89,14 @@ describe('worker crash', () => {
 
   it('should publish a post scheduled a few seconds ahead after the worker restarts in between', async () => {
     const account = await connect('facebook');
-    for (const w of workers) await w.kill();
+    await workers.killAll();
     const before = await worker();
     const scheduledAt = new Date(Date.now() + 4000).toISOString();
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: `Scheduled crash test ${Date.now()}`, accountIds: [account.id], scheduledAt })
-      .expect(201);
+    const res = await createPost(t, tenant.auth, {
+      content: `Scheduled crash test ${Date.now()}`,
+      accountIds: [account.id],
+      scheduledAt,
+    }).expect(201);
     const postId = res.body.id as string;
     expect(await postState(t, postId)).toBe('scheduled');
 
@@ -130,5 +109,51 @@ describe('worker crash', () => {
     expect(await waitForFinal(t, postId, 60_000)).toBe('published');
     const [target] = await targetsOf(t, postId);
     expect(await sandboxItems(t, account)).toEqual([target.externalId]);
+  });
+
+  it('should never send a first comment twice when the worker is killed during the comment call', async () => {
+    const account = await connect('facebook');
+    await worker();
+    // The sandbox takes the comment, but its answer is held until the worker is gone: the worker
+    // dies mid-call with the comment on the network and nothing recorded but the attempt.
+    const server = t.app.getHttpServer();
+    const [handle] = server.listeners('request') as RequestListener[];
+    let release = (): void => undefined;
+    const answered = new Promise<void>((taken) => {
+      server.removeListener('request', handle);
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (req.method === 'POST' && /^\/sandbox\/facebook\/.*\/comments(\?|$)/.test(req.url ?? '')) {
+          server.removeAllListeners('request');
+          server.on('request', handle);
+          const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+          res.end = ((...args: unknown[]) => {
+            release = () => void end(...args);
+            taken();
+            return res;
+          }) as typeof res.end;
+        }
+        handle(req, res);
+      });
+    });
+    const postId = await publishPost(t, tenant.auth, {
+      content: `Comment crash test ${Date.now()}`,
+      accountIds: [account.id],
+      firstComment: 'Sent once, whatever happens',
+    });
+    await answered;
+    const [during] = await targetsOf(t, postId);
+    expect(during).toMatchObject({ status: 'success', firstCommentStatus: 'attempting' });
+    await workers.killAll();
+    release();
+
+    await worker();
+    expect(await waitForFinal(t, postId, 120_000)).toBe('published');
+    const [target] = await targetsOf(t, postId);
+    const onNetwork = await ownComments(t.app.get(SandboxStore), 'facebook', target.externalId!);
+    expect(onNetwork.map((c) => c.text)).toEqual(['Sent once, whatever happens']);
+    // The look-up found it: recorded as posted, with the network's id.
+    expect(target).toMatchObject({ firstCommentStatus: 'success', firstCommentId: onNetwork[0].id });
+    const res = await t.http().get(`/v1/posts/${postId}`).set(tenant.auth).expect(200);
+    expect(res.body.post.targets[0].firstComment).toEqual({ status: 'success', id: onNetwork[0].id, error: null });
   });
 });

@@ -2,6 +2,13 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import type { Tenant, TestApp } from './test-app';
 import { accountsOf } from './publishing';
 
+/** An account connected through the sandbox's consent flow. */
+export interface SandboxAccount {
+  id: string;
+  platform: PlatformName;
+  platformAccountId: string;
+}
+
 /** Where the test's client app would receive people back (never fetched). */
 export const CLIENT_RETURN_URL = 'https://client.example.com/connected';
 
@@ -183,11 +190,7 @@ function decodeEntities(s: string): string {
 }
 
 /** Connects one more sandbox account of `platform` through the API and returns it. */
-export async function connectNewAccount(
-  t: TestApp,
-  tenant: Tenant,
-  platform: PlatformName,
-): Promise<{ id: string; platform: PlatformName; platformAccountId: string }> {
+export async function connectNewAccount(t: TestApp, tenant: Tenant, platform: PlatformName): Promise<SandboxAccount> {
   const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
   await connectThroughSandbox(t, tenant, platform);
   const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));

@@ -44,6 +44,21 @@ export async function createKey(
   return { id, auth: { Authorization: `Bearer ${(res.body as { secret: string }).secret}` } };
 }
 
+/** POST /v1/posts with `auth`: the request, to await (or `.expect(…)`) like any other. */
+export function createPost(t: TestApp, auth: Record<string, string>, body: Record<string, unknown>) {
+  return t.http().post('/v1/posts').set(auth).send(body);
+}
+
+/** A post created to go out now (`publishNow: true`), answered 201: its id. */
+export async function publishPost(
+  t: TestApp,
+  auth: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const res = await createPost(t, auth, { ...body, publishNow: true }).expect(201);
+  return (res.body as { id: string }).id;
+}
+
 /** A second human of the tenant's workspace. */
 export async function addUser(t: TestApp, tenant: Pick<Tenant, 'workspaceId'>): Promise<string> {
   const [row] = await t.ds.query<{ id: string }[]>(

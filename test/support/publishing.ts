@@ -7,7 +7,6 @@ import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import type { PostContent, PostState } from '@/modules/posts/entities/post.entity';
 import { PostEntity } from '@/modules/posts/entities/post.entity';
 import { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
-import { connectThroughSandbox } from './connect-flow';
 import { eventually, Tenant, TestApp } from './test-app';
 
 /** Final post states. */
@@ -162,17 +161,4 @@ export async function sandboxItems(
 /** The profile's connected accounts, oldest first. */
 export async function accountsOf(t: TestApp, profileId: string): Promise<SocialAccountEntity[]> {
   return t.ds.getRepository(SocialAccountEntity).find({ where: { profileId }, order: { createdAt: 'ASC' } });
-}
-
-/** Connects one more sandbox account of `platform` to the tenant's profile (the consent flow over HTTP). */
-export async function connectSandboxAccount(
-  t: TestApp,
-  tenant: Tenant,
-  platform: PlatformName,
-): Promise<Pick<InsertedAccount, 'id' | 'platform' | 'platformAccountId'>> {
-  const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
-  await connectThroughSandbox(t, tenant, platform);
-  const added = (await accountsOf(t, tenant.profileId)).find((a) => !before.has(a.id));
-  if (!added) throw new Error(`connecting ${platform} added no account`);
-  return { id: added.id, platform: added.platform, platformAccountId: added.platformAccountId };
 }

@@ -135,6 +135,12 @@ export async function createTenant(t: TestApp, input: Partial<BootstrapInput> = 
   return { ...r, auth: { Authorization: `Bearer ${r.apiKey}` } };
 }
 
+/** An API-role app (its workers off) with one tenant: the usual setup of an e2e file. */
+export async function createApiApp(opts: TestAppOptions = {}): Promise<{ t: TestApp; tenant: Tenant }> {
+  const t = await createTestApp({ ...opts, env: { PROCESS_ROLE: 'api', ...opts.env } });
+  return { t, tenant: await createTenant(t) };
+}
+
 /** Polls until `fn` returns a truthy value (for asynchronous outcomes: workers, webhooks). */
 export async function eventually<T>(
   fn: () => Promise<T | undefined | null | false>,

@@ -66,3 +66,20 @@ export async function startWorker(
     },
   };
 }
+
+/** The worker processes a describe block starts, each with `env`; `killAll` SIGKILLs every one. */
+export class WorkerPool {
+  readonly started: WorkerProcess[] = [];
+
+  constructor(private readonly env: Record<string, string> = {}) {}
+
+  async start(t: TestApp): Promise<WorkerProcess> {
+    const w = await startWorker(t, this.env);
+    this.started.push(w);
+    return w;
+  }
+
+  async killAll(): Promise<void> {
+    for (const w of this.started) await w.kill();
+  }
+}

@@ -1,7 +1,7 @@
 import { PlatformError } from '../kit/adapter';
 import type { PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { str } from '../kit/http';
-import { progress } from '../kit/network-adapter';
+import { lookedFirst, progress } from '../kit/network-adapter';
 import type { GraphPublisher } from '../kit/graph/graph-adapter';
 import type { GraphClient, GraphParams } from '../kit/graph/graph-client';
 import { GraphList, recentMatch } from '../kit/graph/graph-shapes';
@@ -43,8 +43,9 @@ export class FacebookPublisher implements GraphPublisher {
     const token = account.accessToken;
     if (state.postId) return this.result(state.postId, token);
     // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
-    const found = state.sentAt ? await this.findPublished({ account, content, publishState: state }) : null;
-    if (found && found !== 'unknown') return found;
+    const cannotTell = 'An earlier attempt may have published this post; Facebook cannot tell.';
+    const found = state.sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    if (found) return found;
     /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });

@@ -12,7 +12,6 @@ import {
 } from '../kit/sandbox/graph-sandbox';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import { SandboxOAuth, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
@@ -38,7 +37,6 @@ export class FacebookSandboxController {
     private readonly fb: FacebookSandbox,
     private readonly oauth: SandboxOAuth,
     private readonly config: AppConfig,
-    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/me`)

@@ -37,11 +37,11 @@ export interface FbItem {
   permalinkUrl: string;
 }
 
+/** A photo uploaded with published=false, until a feed post attaches it. */
 interface FbPhoto {
   id: string;
   pageId: string;
   url: string;
-  published: boolean;
 }
 
 const PAGE_NAMES = [
@@ -70,17 +70,14 @@ async function authorizePage(store: SandboxStore, pageId: string, token: TokenIn
   return page;
 }
 
-/** `@SandboxAuth(FB_PAGE_WRITE) page`: the route's :pageId, when the call's token may post as it (its Page token). */
-export const FB_PAGE_WRITE: SandboxAuthSpec<FbPage> = {
+/** The route's :pageId, when the call's token may post as it (its Page token) or, to read, its owner's user token. */
+const fbPage = (write: boolean): SandboxAuthSpec<FbPage> => ({
   ...graphAuth('facebook'),
-  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, true),
-};
-
-/** The route's :pageId, when the call's token may read it (its Page token or its owner's user token). */
-export const FB_PAGE_READ: SandboxAuthSpec<FbPage> = {
-  ...graphAuth('facebook'),
-  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, false),
-};
+  caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, write),
+});
+/** `@SandboxAuth(FB_PAGE_WRITE) page`: a Page the call may post as. */
+export const FB_PAGE_WRITE = fbPage(true);
+export const FB_PAGE_READ = fbPage(false);
 
 /** Facebook's comments on a Page's items: the Page comments; ids are `<post id>_<comment id>`. */
 export const FACEBOOK_COMMENTS: GraphCommentsDialect = {
@@ -149,7 +146,7 @@ export class FacebookSandbox extends SimulatorState {
   }
 
   async addPhoto(pageId: string, url: string): Promise<FbPhoto> {
-    const photo: FbPhoto = { id: numericId(), pageId, url, published: false };
+    const photo: FbPhoto = { id: numericId(), pageId, url };
     await this.photos.put(photo);
     return photo;
   }

@@ -1,6 +1,5 @@
 import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
 import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
-import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { PublishingCap } from '../kit/caps';
 import { addDays, dayOf } from '../kit/days';
@@ -108,21 +107,16 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
 
   override async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const token = account.accessToken;
-    const stats = await this.graph.get<PostStats>(
-      `/${externalId}`,
-      { fields: 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)' },
-      token,
-    );
-    const insight = await this.insights(
-      `/${externalId}/insights`,
-      ['post_media_view', 'post_total_media_view_unique'],
-      token,
-    );
+    const fields = 'shares,comments.limit(0).summary(true),reactions.limit(0).summary(true)';
+    const stats = await this.graph.get<PostStats>(`/${externalId}`, { fields }, token);
     const counts: Record<string, number | undefined> = {
       reactions: stats.reactions?.summary?.total_count,
       comments: stats.comments?.summary?.total_count,
       shares: stats.shares?.count,
     };
+    // The post's insights are the counters its fields do not give.
+    const metrics = counterNames(this.postCounters, 'item').filter((name) => !(name in counts));
+    const insight = await this.insights(`/${externalId}/insights`, metrics, token);
     return itemFromCounters(this.postCounters, (name) => counts[name] ?? insight(name));
   }
 
@@ -143,11 +137,6 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const read = (name: string, date: string): number => series.get(name)?.get(date) ?? 0;
     const rows = dayRows({ from, to }, PAGE_COUNTERS, (date) => read(FOLLOWERS_METRIC, date), read);
     return rows.map((row) => ({ ...row, shares: shares.get(row.date)?.shares ?? 0 }));
-  }
-
-  /** The Page comments on its own post, photo or video (Graph /{object-id}/comments). */
-  postComment(req: CommentRequest): Promise<CommentResult> {
-    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {

@@ -8,9 +8,7 @@ import {
   lifetimeInsights,
   SandboxToken,
 } from '../kit/sandbox/graph-sandbox';
-import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
-import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
-import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
+import { ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
@@ -18,7 +16,6 @@ import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { INSTAGRAM_GRAPH_VERSION as V } from './instagram.adapter';
 import { INSTAGRAM_COMMENTS, INSTAGRAM_CONTAINERS as IG, InstagramSandbox } from './instagram-sandbox.service';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
 
 const NET = 'instagram';
 
@@ -29,8 +26,6 @@ export class InstagramSandboxController {
     private readonly ig: InstagramSandbox,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
-    private readonly caps: SandboxCaps,
-    private readonly store: SandboxStore,
   ) {}
 
   @Get(`${V}/me/accounts`)
@@ -49,11 +44,6 @@ export class InstagramSandboxController {
       })),
       paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } },
     };
-  }
-
-  @Get(`${V}/:owner/content_publishing_limit`)
-  limit(@SandboxAuth(containerOwner(IG)) account: ContainerOwner): Promise<unknown> {
-    return this.containers.publishingLimit(NET, account.id, this.caps.limit(NET));
   }
 
   @Get(`${V}/:id/insights`)

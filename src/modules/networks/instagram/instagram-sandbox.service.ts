@@ -28,7 +28,12 @@ export interface IgAccount {
 /** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
-  routes: { version: INSTAGRAM_GRAPH_VERSION, collection: 'media', publish: 'media_publish' },
+  routes: {
+    version: INSTAGRAM_GRAPH_VERSION,
+    collection: 'media',
+    publish: 'media_publish',
+    limit: 'content_publishing_limit',
+  },
   permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
   permalink: { route: 'www/p/:id', label: 'Instagram' },
   ownerOf: (store, id, token) => ownedObject<IgAccount>(store, 'instagram', id, token, 'GraphMethodException'),

@@ -1,4 +1,4 @@
-import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult } from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints } from '../kit/adapter';
 import type { GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
@@ -111,11 +111,6 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
 
   publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     return readPublishingLimit(this.graph, 'content_publishing_limit', account.platformAccountId, account.accessToken);
-  }
-
-  /** The account comments on its own media (POST /{ig-media-id}/comments?message=). */
-  postComment(req: CommentRequest): Promise<CommentResult> {
-    return this.graph.comment(req.externalId, req.text, req.account.accessToken);
   }
 
   override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {

@@ -1,4 +1,5 @@
 import type { MediaLimits } from '@/config/config';
+import type { MediaFetch } from './media-fetch';
 import type { PlatformName } from '../platform-name';
 import type { NetworkCapUsage } from './caps';
 
@@ -88,14 +89,11 @@ export interface ItemMetrics {
   engagement: number;
 }
 
-export interface DailyAccountMetrics {
+/** An account's day: an item's numbers but likes and comments (in engagement), and its followers. */
+export interface DailyAccountMetrics extends Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> {
   /** YYYY-MM-DD (UTC) */
   date: string;
-  views: number;
-  engagement: number;
-  shares: number;
   followers: number;
-  reach: number;
 }
 
 export interface NetworkComment {
@@ -238,13 +236,3 @@ export interface AdapterEndpoints {
   /** Size caps and the per-target time limit of those downloads (defaults: config's). */
   mediaLimits?: MediaLimits;
 }
-
-/** What a media download needs of a response (global fetch's and undici's both fit). */
-export interface MediaResponse {
-  status: number;
-  ok: boolean;
-  headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
-}
-
-export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;

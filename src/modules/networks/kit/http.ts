@@ -1,5 +1,4 @@
-import type { MediaLimits } from '@/config/config';
-import { AdapterEndpoints, ErrorCategory, MediaResponse, PlatformError } from './adapter';
+import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
 /**
@@ -152,7 +151,8 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
 
-function causeOf(err: Error): string {
+/** The message of what made `err` (fetch wraps the network's own error in its `cause`). */
+export function causeOf(err: Error): string {
   const cause = (err as Error & { cause?: unknown }).cause;
   return cause instanceof Error ? cause.message : err.message;
 }
@@ -182,93 +182,6 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
   if (Number.isFinite(n)) return Math.max(0, Math.round(n));
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
-}
-
-export interface FetchedMedia {
-  bytes: Uint8Array;
-  contentType: string;
-}
-
-export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
-  maxImageBytes: 20 * 1024 * 1024,
-  maxVideoBytes: 256 * 1024 * 1024,
-  timeoutMs: 120_000,
-};
-
-/** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
-export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
-  return Date.now() + (endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS).timeoutMs;
-}
-
-/**
- * Downloads a post's media so it can be pushed to a network that does not pull URLs itself,
- * through the adapter's `fetchMedia` (the registry's SSRF-safe fetch; redirects included).
- * A file over its type's cap (declared or read) or not finished by `deadline` (one per target),
- * a 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
- * another transport failure is worth a retry. Never holds more than the cap in memory.
- */
-export async function downloadMedia(
-  endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
-  url: string,
-  kind: 'image' | 'video',
-  deadline = mediaDeadline(endpoints),
-): Promise<FetchedMedia> {
-  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
-  if (protocol !== 'http:' && protocol !== 'https:')
-    throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
-  const limits = endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS;
-  const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
-  const rejected = (why: string, details = {}) =>
-    new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
-  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
-  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-  let res: MediaResponse | undefined;
-  try {
-    res = await fetchMedia(url, { signal });
-    if (res.status >= 500)
-      throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, {
-        status: res.status,
-      });
-    if (!res.ok) throw rejected(`could not be downloaded: HTTP ${res.status}`, { status: res.status });
-    if (Number(res.headers.get('content-length') ?? 0) > cap)
-      throw rejected(`is larger than the ${kind} limit of ${cap} bytes`);
-    const bytes = await readCapped(res.body, cap, () => rejected(`is larger than the ${kind} limit of ${cap} bytes`));
-    if (bytes.byteLength === 0) throw rejected('is empty');
-    return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
-  } catch (err) {
-    await res?.body?.cancel().catch(() => undefined);
-    if (err instanceof PlatformError) throw err;
-    if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
-    if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
-    const why = err instanceof Error ? causeOf(err) : String(err);
-    throw new PlatformError(`Could not download the media at ${url}: ${why}.`, 'network_error', true);
-  }
-}
-
-/** Reads a body into one buffer, giving up (with `tooLarge()`) as soon as it passes `cap` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-  tooLarge: () => Error,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (body) {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > cap) throw tooLarge();
-      chunks.push(chunk);
-    }
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The SSRF guard's refusal (BlockedAddressError, code ERR_SSRF_BLOCKED), however deep fetch wrapped it. */
-function blockedAddress(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === 'ERR_SSRF_BLOCKED') return true;
-  }
-  return false;
 }
 
 // ---- reading untyped JSON without `any` ----

@@ -42,6 +42,12 @@ export abstract class NetworkAdapter {
   }
 }
 
+/** Options of an adapter that polls the network's processing of an item (tests shorten the waits). */
+export interface PollingOptions {
+  /** Waits between status checks within one attempt. */
+  pollDelaysMs?: number[];
+}
+
 /**
  * A publish's saved progress (publishState): `state` is a copy the publish updates, `save(patch)`
  * merges the patch into it and persists the whole state before the next network call.

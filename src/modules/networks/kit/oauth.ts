@@ -38,12 +38,8 @@ export function oauthError(reply: NetworkReply, network: string): PlatformError 
   const body = obj(reply.json);
   const description =
     str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
-  const networkCode = str(body.error) ?? `http_${reply.status}`;
-  return answerError(`${network} OAuth: ${description}`, {
-    status: reply.status,
-    networkCode,
-    otherwise: 'auth_expired',
-  });
+  const answer = { status: reply.status, networkCode: str(body.error) ?? `http_${reply.status}` };
+  return answerError(`${network} OAuth: ${description}`, { ...answer, otherwise: 'auth_expired' });
 }
 
 /** A network's consent page (RFC 6749 §4.1.1), with PKCE S256 unless `pkce: false`. */

@@ -1,5 +1,6 @@
 import { PlatformError } from '../kit/adapter';
-import { arr, downloadMedia, mediaDeadline, num, obj, pollOrThrow, str } from '../kit/http';
+import { arr, num, obj, pollOrThrow, str } from '../kit/http';
+import { downloadMedia, mediaDeadline } from '../kit/media-fetch';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */

@@ -1,5 +1,6 @@
 import { Get, Param, Query } from '@nestjs/common';
-import { LI_REST, LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
+import { collection, LI_REST, LinkedInSandbox, LiMember, liFail } from './linkedin-sandbox.service';
+import { addDays, dayOf } from '../kit/days';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
@@ -7,7 +8,12 @@ import { Q, qs } from '../kit/sandbox/sandbox-request';
 
 const DAY_MS = 86_400_000;
 const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
-const today = (): string => new Date().toISOString().slice(0, 10);
+const today = (): string => dayOf(Date.now());
+const QUERY_TYPES = ['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'];
+
+/** The days from `from` to `endExclusive` (epoch ms), at most a year of them. */
+const daysOf = (from: number, endExclusive: number): string[] =>
+  dateRange(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
 
 /**
  * Simulated LinkedIn analytics, deterministic (sandbox-metrics): organizationalEntityShareStatistics,
@@ -20,43 +26,31 @@ export class LinkedInSandboxAnalyticsController {
 
   @Get('rest/organizationalEntityShareStatistics')
   shareStatistics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): unknown {
-    const org = this.li.assertOwner(
-      m,
-      qs(q.organizationalEntity),
-      'organizationalEntityShareStatistics.FINDER-organizationalEntity',
-    );
+    const finder = 'organizationalEntityShareStatistics.FINDER-organizationalEntity';
+    const org = this.li.assertOwner(m, qs(q.organizationalEntity), finder);
     if (!org.startsWith('urn:li:organization:'))
       throw liFail(400, 'organizationalEntity must be an organization URN', 'ILLEGAL_ARGUMENT');
     const posts = listParam(qs(q.shares) || qs(q.ugcPosts));
-    if (posts.length) {
-      const elements = posts.map((urn) => ({
-        organizationalEntity: org,
-        [urn.includes(':ugcPost:') ? 'ugcPost' : 'share']: urn,
-        totalShareStatistics: postStats(urn),
-      }));
-      return { paging: { count: 10, start: 0, links: [] }, elements };
-    }
+    if (posts.length)
+      return collection(
+        posts.map((urn) => ({
+          organizationalEntity: org,
+          [urn.includes(':ugcPost:') ? 'ugcPost' : 'share']: urn,
+          totalShareStatistics: postStats(urn),
+        })),
+      );
     const interval = /timeRange:\(start:(\d+),end:(\d+)\)/.exec(qs(q.timeIntervals));
-    if (!interval)
-      return {
-        paging: { count: 10, start: 0, links: [] },
-        elements: [{ organizationalEntity: org, totalShareStatistics: postStats(org) }],
-      };
-    const start = Number(interval[1]);
-    const end = Number(interval[2]);
-    const days = dateRange(
-      new Date(start).toISOString().slice(0, 10),
-      new Date(end - DAY_MS).toISOString().slice(0, 10),
-    ).slice(0, 366);
-    const elements = days.map((d) => {
+    if (!interval) return collection([{ organizationalEntity: org, totalShareStatistics: postStats(org) }]);
+    const elements = daysOf(Number(interval[1]), Number(interval[2])).map((d) => {
       const t = Date.parse(`${d}T00:00:00Z`);
+      const day = dailyAccountMetrics(org, d);
       return {
         organizationalEntity: org,
         timeRange: { start: t, end: t + DAY_MS },
-        totalShareStatistics: dayStats(org, d),
+        totalShareStatistics: shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares),
       };
     });
-    return { paging: { count: elements.length, start: 0, links: [] }, elements };
+    return collection(elements, elements.length);
   }
 
   @Get('rest/networkSizes/:urn')
@@ -74,8 +68,7 @@ export class LinkedInSandboxAnalyticsController {
   @Get('rest/memberCreatorPostAnalytics')
   async memberPostAnalytics(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): Promise<unknown> {
     const type = qs(q.queryType);
-    if (!['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'].includes(type))
-      throw liFail(400, `Invalid queryType ${type}`, 'ILLEGAL_ARGUMENT');
+    if (!QUERY_TYPES.includes(type)) throw liFail(400, `Invalid queryType ${type}`, 'ILLEGAL_ARGUMENT');
     const metricType = { [METRIC_TYPE_KEY]: type };
     if (qs(q.q) === 'entity') {
       // entity=(share:urn:li:share:1) / (ugcPost:urn:li:ugcPost:1), or a bare URN.
@@ -89,14 +82,7 @@ export class LinkedInSandboxAnalyticsController {
           100,
         );
       const it = itemMetrics(urn);
-      const counts: Record<string, number> = {
-        IMPRESSION: it.views,
-        MEMBERS_REACHED: it.reach,
-        RESHARE: it.shares,
-        REACTION: it.likes,
-        COMMENT: it.comments,
-      };
-      return { paging: { count: 10, start: 0, links: [] }, elements: [{ count: counts[type] ?? 0, metricType }] };
+      return collection([{ count: countOf(type, { ...it, reactions: it.likes }), metricType }]);
     }
     if (qs(q.q) !== 'me') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const [from, endExclusive] = [...qs(q.dateRange).matchAll(/\(day:(\d+),month:(\d+),year:(\d+)\)/g)].map((x) =>
@@ -104,44 +90,25 @@ export class LinkedInSandboxAnalyticsController {
     );
     if (from === undefined || endExclusive === undefined || endExclusive <= from)
       throw liFail(400, 'dateRange must have a start before its end', 'ILLEGAL_ARGUMENT');
-    const days = dateRange(
-      new Date(from).toISOString().slice(0, 10),
-      new Date(endExclusive - DAY_MS).toISOString().slice(0, 10),
-    ).slice(0, 366);
+    const days = daysOf(from, endExclusive);
     const pick = (d: string): number => {
       const x = dailyAccountMetrics(m.urn, d);
-      const byType: Record<string, number> = {
-        IMPRESSION: x.views,
-        MEMBERS_REACHED: x.reach,
-        RESHARE: x.shares,
-        REACTION: x.engagement - x.shares,
-        COMMENT: 0,
-      };
-      return byType[type] ?? 0;
+      return countOf(type, { ...x, reactions: x.engagement - x.shares, comments: 0 });
     };
     if (qs(q.aggregation) === 'TOTAL')
-      return {
-        paging: { count: 1, start: 0, links: [] },
-        elements: [{ count: days.reduce((s, d) => s + pick(d), 0), metricType }],
-      };
+      return collection([{ count: days.reduce((s, d) => s + pick(d), 0), metricType }], 1);
     const elements = days.map((d) => ({
       count: pick(d),
       metricType,
-      dateRange: {
-        start: liDate(d),
-        end: liDate(new Date(Date.parse(`${d}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)),
-      },
+      dateRange: { start: liDate(d), end: liDate(addDays(d, 1)) },
     }));
-    return { paging: { count: elements.length, start: 0, links: [] }, elements };
+    return collection(elements, elements.length);
   }
 
   @Get('rest/memberFollowersCount')
   followers(@Query('q') finder: string, @SandboxAuth(LI_REST) m: LiMember): unknown {
     if (finder !== 'me') throw liFail(400, `Invalid finder: ${finder}`, 'ILLEGAL_ARGUMENT');
-    return {
-      paging: { count: 1, start: 0, links: [] },
-      elements: [{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }],
-    };
+    return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }], 1);
   }
 }
 
@@ -156,30 +123,36 @@ function listParam(v: string): string[] {
     : [];
 }
 
-function postStats(urn: string): Record<string, number> {
-  const it = itemMetrics(urn);
+type Numbers = { views: number; reach: number; shares: number; comments: number };
+
+/** memberCreatorPostAnalytics' count of one queryType. */
+function countOf(type: string, n: Numbers & { reactions: number }): number {
+  const byType: Record<string, number> = {
+    IMPRESSION: n.views,
+    MEMBERS_REACHED: n.reach,
+    RESHARE: n.shares,
+    REACTION: n.reactions,
+    COMMENT: n.comments,
+  };
+  return byType[type] ?? 0;
+}
+
+/** totalShareStatistics of a post or an organisation's day (engagement as a rate of impressions). */
+function shareStats(n: Numbers & { engagement: number }, clicks: number, likes: number): Record<string, number> {
   return {
-    uniqueImpressionsCount: it.reach,
-    shareCount: it.shares,
-    engagement: it.views ? it.engagement / it.views : 0,
-    clickCount: it.saves,
-    likeCount: it.likes,
-    impressionCount: it.views,
-    commentCount: it.comments,
+    uniqueImpressionsCount: n.reach,
+    shareCount: n.shares,
+    engagement: n.views ? n.engagement / n.views : 0,
+    clickCount: clicks,
+    likeCount: likes,
+    impressionCount: n.views,
+    commentCount: n.comments,
   };
 }
 
-function dayStats(account: string, date: string): Record<string, number> {
-  const d = dailyAccountMetrics(account, date);
-  return {
-    uniqueImpressionsCount: d.reach,
-    shareCount: d.shares,
-    engagement: d.views ? d.engagement / d.views : 0,
-    clickCount: 0,
-    likeCount: d.engagement - d.shares,
-    impressionCount: d.views,
-    commentCount: 0,
-  };
+function postStats(urn: string): Record<string, number> {
+  const it = itemMetrics(urn);
+  return shareStats(it, it.saves, it.likes);
 }
 
 function liDate(day: string): { day: number; month: number; year: number } {

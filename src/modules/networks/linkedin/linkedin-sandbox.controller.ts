@@ -2,11 +2,13 @@ import { LINKEDIN_RULES } from './linkedin.adapter';
 import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
+  collection,
   LI_MAGIC,
   LI_MEMBER,
   LI_REST,
   LinkedInSandbox,
   LiMember,
+  LiOrg,
   LiPost,
   liFail,
   littleTextToPlain,
@@ -20,16 +22,14 @@ import { Q, qs } from '../kit/sandbox/sandbox-request';
 import { LinkedInSandboxAnalyticsController } from './linkedin-sandbox-analytics.controller';
 import { LinkedInSandboxMediaController } from './linkedin-sandbox-media.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import { AppConfig } from '@/config/config';
-import { capReached, firstCap } from '../kit/caps';
-import { linkedinNetwork } from './linkedin.network';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 
 /** Simulated LinkedIn OpenID userinfo, organizationAcls/organizations and the Posts API. */
 @SandboxController('linkedin')
 export class LinkedInSandboxController {
   constructor(
     private readonly li: LinkedInSandbox,
-    private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('v2/userinfo')
@@ -51,11 +51,8 @@ export class LinkedInSandboxController {
   acls(@Query() q: Q, @SandboxAuth(LI_REST) m: LiMember): unknown {
     if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
     const role = qs(q.role);
-    const elements =
-      role && role !== 'ADMINISTRATOR'
-        ? []
-        : m.orgs.map((o) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn }));
-    return { paging: { count: 10, start: 0, links: [] }, elements };
+    const acl = (o: LiOrg) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn });
+    return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
   }
 
   @Get('rest/organizations/:id')
@@ -96,8 +93,12 @@ export class LinkedInSandboxController {
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
     const hasVideo = await this.checkContent(author, content);
     // The member's daily limit (linkedinNetwork's cap): LinkedIn's throttle answer past it.
-    const posted = (await this.li.posts.of(author)).map((p) => p.createdAt);
-    if (capReached(firstCap(linkedinNetwork, this.config.networkCaps), posted))
+    if (
+      this.caps.reached(
+        'linkedin',
+        (await this.li.posts.of(author)).map((p) => p.createdAt),
+      )
+    )
       throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
     await enforceMagicWords(
       this.li.store,
@@ -173,8 +174,10 @@ export class LinkedInSandboxController {
     const media = content.media as { id?: unknown } | undefined;
     const multi = (content.multiImage as { images?: { id?: unknown }[] } | undefined)?.images;
     const ids = media ? [media.id] : (multi ?? []).map((i) => i.id);
-    if (multi && (multi.length < 2 || multi.length > 20))
-      throw liFail(422, `ERROR :: /content/multiImage/images :: array size ${multi.length} is not within 2..20\n`);
+    // A multi-image post holds 2 images or more (one image is `media`), at most LINKEDIN_RULES' max.
+    const max = LINKEDIN_RULES.images.max;
+    if (multi && (multi.length < 2 || multi.length > max))
+      throw liFail(422, `ERROR :: /content/multiImage/images :: array size ${multi.length} is not within 2..${max}\n`);
     let video = false;
     for (const raw of ids) {
       const id = typeof raw === 'string' ? raw : '';

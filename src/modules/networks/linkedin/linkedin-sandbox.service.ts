@@ -21,6 +21,9 @@ export function liFail(status: number, message: string, code?: string, serviceEr
   });
 }
 
+/** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
+export const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
+
 export interface LiOrg {
   urn: string;
   id: number;

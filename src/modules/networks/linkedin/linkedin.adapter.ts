@@ -1,11 +1,10 @@
-import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult } from '../kit/adapter';
-import type { GrantedAccount, OAuthTokens, PlatformAdapter, PublishLookup, PublishRequest } from '../kit/adapter';
-import type { PublishResult } from '../kit/adapter';
+import type { AdapterEndpoints, CommentRequest, CommentResult, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { PlatformAdapter, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
-import { lookedFirst, progress } from '../kit/network-adapter';
+import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
@@ -47,11 +46,6 @@ export const LINKEDIN_CAPS: PublishingCap[] = [
   ),
 ];
 
-export interface LinkedInAdapterOptions {
-  /** Waits between checks of a processing video. */
-  pollDelaysMs?: number[];
-}
-
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
 export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
@@ -62,7 +56,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
 
   constructor(
     endpoints: AdapterEndpoints,
-    private readonly options: LinkedInAdapterOptions = {},
+    private readonly options: PollingOptions = {},
   ) {
     super(endpoints, {
       network: 'LinkedIn',
@@ -188,13 +182,8 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     return { id };
   }
 
-  getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {
-    return itemMetrics(this.client, account, externalId);
-  }
-
-  getDailyMetrics(account: AccountCredentials, from: string, to: string): ReturnType<typeof dailyMetrics> {
-    return dailyMetrics(this.client, account, from, to);
-  }
+  readonly getItemMetrics: PlatformAdapter['getItemMetrics'] = (...args) => itemMetrics(this.client, ...args);
+  readonly getDailyMetrics: PlatformAdapter['getDailyMetrics'] = (...args) => dailyMetrics(this.client, ...args);
 }
 
 function postResult(urn: string): PublishResult {

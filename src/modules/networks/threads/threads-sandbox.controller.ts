@@ -3,7 +3,6 @@ import { AppConfig } from '@/config/config';
 import { graphDays, graphFail, graphNotFound, lifetimeInsights, SandboxToken } from '../kit/sandbox/graph-sandbox';
 import { ContainerOwner, containerOwner, ContainerRoutes, MetaContainers } from '../kit/sandbox/meta-containers';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
-import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
@@ -27,7 +26,6 @@ export class ThreadsSandboxController {
     private readonly threads: ThreadsSandbox,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
-    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('v1.0/me')
@@ -39,11 +37,6 @@ export class ThreadsSandboxController {
       name: user.name,
       threads_profile_picture_url: `${this.config.publicBaseUrl}/sandbox/_control/media/image.png?threads=${user.id}`,
     };
-  }
-
-  @Get('v1.0/:owner/threads_publishing_limit')
-  limit(@SandboxAuth(containerOwner(TH)) user: ContainerOwner): Promise<unknown> {
-    return this.containers.publishingLimit(NET, user.id, this.caps.limit(NET));
   }
 
   @Get('v1.0/:owner/threads_insights')

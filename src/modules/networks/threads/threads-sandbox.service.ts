@@ -31,7 +31,7 @@ const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
 /** Threads' container API: its names, limits (THREADS_RULES) and error wording. */
 export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
-  routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish' },
+  routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
   permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
   permalink: { route: 'www/:handle/post/:id', label: 'Threads' },
   ownerOf: (store, id, token) =>

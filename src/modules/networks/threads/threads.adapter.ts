@@ -97,7 +97,7 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
    * The first comment is a reply by the account to its own thread: a TEXT container with
    * `reply_to_id` (POST /{user}/threads), then POST /{user}/threads_publish; the reply's media id.
    */
-  async postComment(req: CommentRequest): Promise<CommentResult> {
+  override async postComment(req: CommentRequest): Promise<CommentResult> {
     const reply = await this.replies.publish({
       account: req.account,
       content: { contentType: 'text', text: req.text, imageUrls: [], options: { replyToId: req.externalId } },

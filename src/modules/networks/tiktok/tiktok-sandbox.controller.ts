@@ -21,8 +21,7 @@ import {
   TIKTOK_LOGIN,
 } from './tiktok-sandbox.service';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import { capReached, firstCap } from '../kit/caps';
-import { tiktokNetwork } from './tiktok.network';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
@@ -36,6 +35,7 @@ export class TikTokSandboxController {
   constructor(
     private readonly tt: TikTokSandbox,
     private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('v2/user/info')
@@ -54,12 +54,9 @@ export class TikTokSandboxController {
       likes_count: 1000,
       video_count: (await this.tt.videos.of(c.openId, 0, 1000)).length,
     };
-    const wanted = qs(fields)
-      .split(',')
-      .filter((f) => f in all);
-    if (wanted.length === 0)
-      throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
-    return ttOk({ user: Object.fromEntries(wanted.map((f) => [f, all[f]])) });
+    const user = pickFields(all, fields);
+    if (!user) throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
+    return ttOk({ user });
   }
 
   @Post('v2/post/publish/creator_info/query')
@@ -113,51 +110,34 @@ export class TikTokSandboxController {
     if (!p || p.openId !== c.openId)
       throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
     p.polls += 1;
-    if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt)) {
+    const answer = async (data: string): Promise<void> => {
       await this.tt.publishes.put(p);
-      res
-        .type('application/json')
-        .send(
-          ttOkText(JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) })),
-        );
-      return;
-    }
+      res.type('application/json').send(ttOkText(data));
+    };
+    if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
+      return answer(JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) }));
     if (p.failReason) {
-      await this.tt.publishes.put(p);
-      res.type('application/json').send(
-        ttOkText(
-          JSON.stringify({
-            status: 'FAILED',
-            fail_reason: p.failReason,
-            publicaly_available_post_id: [],
-            uploaded_bytes: 0,
-          }),
-        ),
-      );
-      return;
+      const failed = {
+        status: 'FAILED',
+        fail_reason: p.failReason,
+        publicaly_available_post_id: [],
+        uploaded_bytes: 0,
+      };
+      return answer(JSON.stringify(failed));
     }
     if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-      const video: TtVideo = {
-        id: this.tt.newVideoId(),
-        openId: c.openId,
-        title: p.title,
-        description: p.description,
-        createTime: Math.floor(Date.now() / 1000),
-        shareUrl: '',
-      };
-      video.shareUrl = `https://www.tiktok.com/@${c.username}/video/${video.id}`;
+      const id = this.tt.newVideoId();
+      const createTime = Math.floor(Date.now() / 1000);
+      const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
+      const video: TtVideo = { id, openId: c.openId, title: p.title, description: p.description, createTime, shareUrl };
       await this.tt.videos.add(c.openId, video);
       p.videoId = video.id;
     }
-    await this.tt.publishes.put(p);
     // Post ids are int64: sent as bare numbers, like TikTok does.
-    res
-      .type('application/json')
-      .send(
-        ttOkText(
-          `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${p.videoId ?? ''}],"downloaded_bytes":${p.mediaBytes}}`,
-        ),
-      );
+    const ids = p.videoId ?? '';
+    return answer(
+      `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${ids}],"downloaded_bytes":${p.mediaBytes}}`,
+    );
   }
 
   @Post('v2/video/list')
@@ -172,7 +152,11 @@ export class TikTokSandboxController {
     const page = await this.tt.videos.of(c.openId, start, count + 1);
     const videos = page.slice(0, count);
     const hasMore = page.length > count;
-    return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: start + videos.length, has_more: hasMore });
+    return ttOk({
+      videos: videos.map((v) => videoFields(v, fields)),
+      cursor: start + videos.length,
+      has_more: hasMore,
+    });
   }
 
   @Post('v2/video/query')
@@ -186,13 +170,17 @@ export class TikTokSandboxController {
     const videos = (await Promise.all(ids.map((id) => this.tt.videos.get(id)))).filter(
       (v): v is TtVideo => v !== null && v.openId === c.openId,
     );
-    return ttOk({ videos: videos.map((v) => pickFields(v, fields)), cursor: 0, has_more: false });
+    return ttOk({ videos: videos.map((v) => videoFields(v, fields)), cursor: 0, has_more: false });
   }
 
   /** The creator's daily post cap (tiktokNetwork's): TikTok's spam_risk_too_many_posts past it. */
   private async assertUnderCap(c: TtCreator): Promise<void> {
-    const posted = (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000);
-    if (capReached(firstCap(tiktokNetwork, this.config.networkCaps), posted))
+    if (
+      this.caps.reached(
+        'tiktok',
+        (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000),
+      )
+    )
       throw ttFail(403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
   }
 
@@ -235,7 +223,7 @@ export class TikTokSandboxController {
   }
 }
 
-function pickFields(v: TtVideo, fields: string): Record<string, unknown> {
+function videoFields(v: TtVideo, fields: string): Record<string, unknown> {
   const m = itemMetrics(v.id);
   const all: Record<string, unknown> = {
     id: v.id,
@@ -249,10 +237,15 @@ function pickFields(v: TtVideo, fields: string): Record<string, unknown> {
     share_count: m.shares,
     duration: 15,
   };
+  return pickFields(all, fields) ?? { id: v.id };
+}
+
+/** The `fields` (comma-separated) that `all` has; null when none. */
+function pickFields(all: Record<string, unknown>, fields: string): Record<string, unknown> | null {
   const wanted = qs(fields)
     .split(',')
     .filter((f) => f in all);
-  return Object.fromEntries((wanted.length ? wanted : ['id']).map((f) => [f, all[f]]));
+  return wanted.length ? Object.fromEntries(wanted.map((f) => [f, all[f]])) : null;
 }
 
 /** The TikTok simulator: its login and its API routes. */

@@ -10,7 +10,7 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
-import { lookedFirst, progress } from '../kit/network-adapter';
+import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2Adapter } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
@@ -38,11 +38,6 @@ export const TIKTOK_CAPS: PublishingCap[] = [
   cap('posts_per_day', 'day_utc', 15, 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post'),
 ];
 
-export interface TikTokAdapterOptions {
-  /** Waits between status polls of a publish. */
-  pollDelaysMs?: number[];
-}
-
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
 /** What one status/fetch tells: the post id, or why TikTok gave up; undefined while it is still processing. */
@@ -63,7 +58,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   private readonly pollDelaysMs: number[];
 
-  constructor(endpoints: AdapterEndpoints, options: TikTokAdapterOptions = {}) {
+  constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
     super(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',
@@ -233,13 +228,8 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     return 'unknown';
   }
 
-  getItemMetrics(account: AccountCredentials, externalId: string): ReturnType<typeof itemMetrics> {
-    return itemMetrics(this.api, account, externalId);
-  }
-
-  getDailyMetrics(account: AccountCredentials, from: string, to: string): ReturnType<typeof dailyMetrics> {
-    return dailyMetrics(this.api, account, from, to);
-  }
+  readonly getItemMetrics: PlatformAdapter['getItemMetrics'] = (...args) => itemMetrics(this.api, ...args);
+  readonly getDailyMetrics: PlatformAdapter['getDailyMetrics'] = (...args) => dailyMetrics(this.api, ...args);
 }
 
 /** The poll delays that fit in `budgetMs` (the last one shortened); all of them without a budget. */

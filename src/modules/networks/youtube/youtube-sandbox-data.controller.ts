@@ -1,24 +1,20 @@
 import { addDays } from '../kit/days';
 import { Get, Query } from '@nestjs/common';
 import { SandboxController } from '../kit/sandbox/sandbox-http';
-import { dailyAccountMetrics, dateRange, itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { dailyAccountMetrics, dateRange, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
 import { Q, qs } from '../kit/sandbox/sandbox-request';
 import { SandboxAuth } from '../kit/sandbox/sandbox-auth';
 import { etag, YouTubeSandbox, YtChannel, YT_CHANNEL, ytFail } from './youtube-sandbox.service';
 
 /** Per-day numbers of the YouTube Analytics report, from sandbox-metrics. likes = engagement − shares. */
-const REPORT_METRICS: Record<string, (channelId: string, day: string) => number> = {
-  views: (c, d) => dailyAccountMetrics(c, d).views,
-  likes: (c, d) => {
-    const m = dailyAccountMetrics(c, d);
-    return m.engagement - m.shares;
-  },
+const REPORT_METRICS: Record<string, (m: SandboxDailyMetrics, channelId: string) => number> = {
+  views: (m) => m.views,
+  likes: (m) => m.engagement - m.shares,
   comments: () => 0,
-  shares: (c, d) => dailyAccountMetrics(c, d).shares,
-  subscribersGained: (c, d) =>
-    Math.max(0, dailyAccountMetrics(c, d).followers - dailyAccountMetrics(c, previousDay(d)).followers),
+  shares: (m) => m.shares,
+  subscribersGained: (m, c) => Math.max(0, m.followers - dailyAccountMetrics(c, addDays(m.date, -1)).followers),
   subscribersLost: () => 0,
-  estimatedMinutesWatched: (c, d) => dailyAccountMetrics(c, d).views * 2,
+  estimatedMinutesWatched: (m) => m.views * 2,
 };
 
 /** Simulated YouTube reads: video statistics, the uploads playlist, and YouTube Analytics reports. */
@@ -112,9 +108,10 @@ export class YouTubeSandboxDataController {
     const to = qs(q.endDate);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
       throw ytFail(400, 'badRequest', 'startDate and endDate must be YYYY-MM-DD with startDate <= endDate.', 'global');
-    const rows = dateRange(from, to)
-      .slice(0, 366)
-      .map((d) => [d, ...metrics.map((m) => REPORT_METRICS[m](ch.id, d))]);
+    const rows = dateRange(from, to, 366).map((d) => {
+      const day = dailyAccountMetrics(ch.id, d);
+      return [d, ...metrics.map((m) => REPORT_METRICS[m](day, ch.id))];
+    });
     return {
       kind: 'youtubeAnalytics#resultTable',
       columnHeaders: [
@@ -124,8 +121,4 @@ export class YouTubeSandboxDataController {
       rows,
     };
   }
-}
-
-function previousDay(d: string): string {
-  return addDays(d, -1);
 }

@@ -14,16 +14,14 @@ import {
   YtSession,
   YtVideo,
   ytFail,
-  YT_DESCRIPTION_BYTES,
   YT_PRIVACY,
-  YT_TITLE_LIMIT,
   YOUTUBE_LOGIN,
 } from './youtube-sandbox.service';
+import { YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 import { YouTubeSandboxDataController } from './youtube-sandbox-data.controller';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
-import { AppConfig } from '@/config/config';
-import { firstCap, windowStart } from '../kit/caps';
-import { youtubeNetwork } from './youtube.network';
+import { windowStart } from '../kit/caps';
+import { SandboxCaps } from '../kit/sandbox/sandbox-caps';
 
 type H = Record<string, string | undefined>;
 
@@ -35,7 +33,7 @@ type H = Record<string, string | undefined>;
 export class YouTubeSandboxController {
   constructor(
     private readonly yt: YouTubeSandbox,
-    private readonly config: AppConfig,
+    private readonly caps: SandboxCaps,
   ) {}
 
   @Get('youtube/v3/channels')
@@ -127,9 +125,9 @@ export class YouTubeSandboxController {
     const status = (body.status ?? {}) as Q;
     const title = qs(snippet.title);
     const description = qs(snippet.description);
-    if (!title.trim() || title.length > YT_TITLE_LIMIT || /[<>]/.test(title))
+    if (!title.trim() || title.length > YOUTUBE_TITLE_LIMIT || /[<>]/.test(title))
       throw ytFail(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
-    if (Buffer.byteLength(description) > YT_DESCRIPTION_BYTES || /[<>]/.test(description))
+    if (Buffer.byteLength(description) > YOUTUBE_RULES.maxText || /[<>]/.test(description))
       throw ytFail(400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
     const privacy = qs(status.privacyStatus) || 'public';
     if (!YT_PRIVACY.includes(privacy))
@@ -139,7 +137,7 @@ export class YouTubeSandboxController {
       throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
     // videos.insert has its own bucket per project per day, reset at midnight Pacific time
     // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
-    const cap = firstCap(youtubeNetwork, this.config.networkCaps);
+    const cap = this.caps.cap('youtube');
     const day = ['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()];
     if ((await this.yt.store.incr(day)) > cap.limit)
       throw ytFail(

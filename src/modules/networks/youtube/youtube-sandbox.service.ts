@@ -50,8 +50,6 @@ export interface YtVideo {
   status: Record<string, unknown>;
 }
 
-export const YT_TITLE_LIMIT = 100;
-export const YT_DESCRIPTION_BYTES = 5000;
 export const YT_PRIVACY = ['public', 'unlisted', 'private'];
 
 /** The channel behind a bearer token (one channel per sandbox Google account). */

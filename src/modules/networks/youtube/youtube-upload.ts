@@ -1,5 +1,6 @@
 import { PlatformError } from '../kit/adapter';
-import { downloadMedia, Json, obj, str } from '../kit/http';
+import { Json, obj, str } from '../kit/http';
+import { downloadMedia } from '../kit/media-fetch';
 import type { YouTubeClient } from './youtube-api';
 
 /**

@@ -5,7 +5,7 @@ import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
-import { arr, num, obj, str } from '../kit/http';
+import { arr, type Json, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
 import { Counters, dayRows, itemFromCounters } from '../kit/metrics';
 import { progress } from '../kit/network-adapter';
@@ -88,7 +88,7 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
         name: str(snippet.title) ?? id,
         username: str(snippet.customUrl) ?? null,
         avatarUrl: str(obj(obj(snippet.thumbnails).default).url) ?? null,
-        metadata: { uploadsPlaylistId: str(obj(obj(ch.contentDetails).relatedPlaylists).uploads) ?? null },
+        metadata: { uploadsPlaylistId: uploadsOf(ch) ?? null },
       };
     });
   }
@@ -154,7 +154,8 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     // Not every byte arrived: YouTube creates the video only with the last one.
     if (status.kind === 'incomplete') return null;
     const playlistId =
-      str(req.account.metadata.uploadsPlaylistId) ?? (await this.uploadsPlaylist(token, req.account.platformAccountId));
+      str(req.account.metadata.uploadsPlaylistId) ??
+      uploadsOf(await this.channel(token, req.account.platformAccountId, 'contentDetails'));
     if (!playlistId) return 'unknown';
     const path = `/playlistItems?part=snippet&maxResults=10&playlistId=${encodeURIComponent(playlistId)}`;
     const items = arr((await this.client.data.json(token, path)).items);
@@ -169,12 +170,10 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     return null;
   }
 
-  private async uploadsPlaylist(token: string, channelId: string): Promise<string | undefined> {
-    const reply = await this.client.data.json(
-      token,
-      `/channels?part=contentDetails&id=${encodeURIComponent(channelId)}`,
-    );
-    return str(obj(obj(obj(arr(reply.items)[0]).contentDetails).relatedPlaylists).uploads);
+  /** The channel's resource with the given parts. */
+  private async channel(token: string, channelId: string, part: string): Promise<Json> {
+    const reply = await this.client.data.json(token, `/channels?part=${part}&id=${encodeURIComponent(channelId)}`);
+    return obj(arr(reply.items)[0]);
   }
 
   /**
@@ -218,26 +217,24 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
     });
     const [body, channel] = await Promise.all([
       this.client.reports.json(token, `?${query.toString()}`),
-      this.client.data.json(token, `/channels?part=statistics&id=${encodeURIComponent(account.platformAccountId)}`),
+      this.channel(token, account.platformAccountId, 'statistics'),
     ]);
     const columns = arr(body.columnHeaders).map((h) => str(obj(h).name) ?? '');
-    const byDay = new Map<string, Record<string, number>>();
-    for (const raw of arr(body.rows)) {
-      const cells = arr(raw);
-      const values: Record<string, number> = {};
-      columns.forEach((name, i) => (values[name] = num(cells[i])));
-      byDay.set(str(cells[columns.indexOf('day')]) ?? '', values);
-    }
-    let subscribers = num(obj(obj(arr(channel.items)[0]).statistics).subscriberCount);
+    const rows = arr(body.rows).map((cells) => Object.fromEntries(columns.map((name, i) => [name, arr(cells)[i]])));
+    const byDay = new Map(rows.map((row) => [str(row.day) ?? '', row]));
+    const read = (name: string, date: string): number => num(byDay.get(date)?.[name]);
+    let subscribers = num(obj(channel.statistics).subscriberCount);
     const followers = new Map<string, number>();
     for (const date of daysBetween(from, to).reverse()) {
       followers.set(date, subscribers);
-      subscribers -= (byDay.get(date)?.subscribersGained ?? 0) - (byDay.get(date)?.subscribersLost ?? 0);
+      subscribers -= read('subscribersGained', date) - read('subscribersLost', date);
     }
-    const read = (name: string, date: string): number => byDay.get(date)?.[name] ?? 0;
     return dayRows({ from, to }, DAY_COUNTERS, (date) => followers.get(date) ?? 0, read);
   }
 }
+
+/** A channel's uploads playlist (where its videos are listed, newest first). */
+const uploadsOf = (channel: Json): string | undefined => str(obj(obj(channel.contentDetails).relatedPlaylists).uploads);
 
 function videoResult(id: string): PublishResult {
   return { externalId: id, url: `https://www.youtube.com/watch?v=${id}` };

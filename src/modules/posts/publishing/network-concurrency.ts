@@ -30,9 +30,6 @@ local ok = redis.call('ZADD', KEYS[1], 'XX', 'CH', now + ttl, ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ttl * 2)
 return ok`;
 
-/** Concurrent publish calls per network, across every worker process. */
-export const DEFAULT_NETWORK_CONCURRENCY = 8;
-
 export interface NetworkSlot {
   release(): Promise<void>;
 }
@@ -79,7 +76,8 @@ export class NetworkConcurrency {
   }
 
   limitOf(platform: PlatformName): number {
-    return this.limits.get(platform) ?? DEFAULT_NETWORK_CONCURRENCY;
+    // Concurrent publish calls per network, across every worker process (NETWORK_CONCURRENCY).
+    return this.limits.get(platform) ?? this.config.publishing.networkConcurrency;
   }
 
   key(platform: PlatformName): string {

@@ -1,5 +1,6 @@
 import type { AccountCredentials, AdapterEndpoints, CommentsPage, DailyAccountMetrics, ItemMetrics } from '../adapter';
 import type { NetworkComment, ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
+import type { CommentRequest, CommentResult } from '../adapter';
 import { daysBetween } from '../days';
 import { num, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
@@ -38,6 +39,16 @@ export abstract class GraphAdapter extends NetworkAdapter {
 
   findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     return this.publisher.findPublished(req);
+  }
+
+  /**
+   * A comment by the token's account on an object it owns (Facebook Pages, Instagram media):
+   * POST /{object-id}/comments { message } answers `{ id }`. A lost answer is an unknown outcome.
+   */
+  async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
+    const path = `/${externalId}/comments`;
+    const res = await this.graph.post<{ id: string }>(path, { message: text }, account.accessToken, { publish: true });
+    return { id: res.id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

@@ -33,15 +33,6 @@ export class GraphClient {
     return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) }, opts);
   }
 
-  /**
-   * A comment by the token's account on an object it owns (Facebook Pages, Instagram media):
-   * POST /{object-id}/comments { message } answers `{ id }`. A lost answer is an unknown outcome.
-   */
-  async comment(objectId: string, message: string, token: string): Promise<{ id: string }> {
-    const res = await this.post<{ id: string }>(`/${objectId}/comments`, { message }, token, { publish: true });
-    return { id: res.id };
-  }
-
   /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
   async list<T>(path: string, params: GraphParams, token: string, maxPages = Infinity): Promise<T[]> {
     const out: T[] = [];
@@ -76,13 +67,10 @@ export class GraphClient {
     const body = reply.json;
     if (body !== null && typeof body === 'object' && 'error' in body)
       throw graphError(reply.status, body, reply.headers);
-    if (body === null)
-      throw new PlatformError(
-        `The network answered HTTP ${reply.status} without a JSON body.`,
-        opts.publish ? 'unknown_outcome' : 'network_error',
-        !opts.publish,
-        { status: reply.status },
-      );
+    // A creating call answered without a body may have created the item; any other call is worth a retry.
+    const empty = `The network answered HTTP ${reply.status} without a JSON body.`;
+    const category = opts.publish ? 'unknown_outcome' : 'network_error';
+    if (body === null) throw new PlatformError(empty, category, !opts.publish, { status: reply.status });
     return body as T;
   }
 }

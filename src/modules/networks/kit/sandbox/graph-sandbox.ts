@@ -66,7 +66,6 @@ function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string
   }
 }
 
-/** Rethrows a kit OAuth failure as Graph's error. */
 /**
  * The Graph networks' answers to the magic words (Threads names its exception type THApiException).
  * The rate limit says when access returns in X-Business-Use-Case-Usage, as Graph does.
@@ -102,6 +101,7 @@ export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
   };
 }
 
+/** Rethrows a kit OAuth failure as Graph's error. */
 export function oauthFail(err: unknown): never {
   throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }
@@ -135,47 +135,29 @@ export async function longLivedToken(
 }
 
 /**
- * Facebook Login's GET oauth/access_token (Facebook, Instagram): a code → a short-lived user
- * token (1 h); grant_type=fb_exchange_token → a long-lived one. `prefixes` start the tokens.
+ * Facebook Login (Facebook, Instagram): the OAuth dialog and GET oauth/access_token, where a code
+ * gives a short-lived user token (1 h) and grant_type=fb_exchange_token a long-lived one. `prefixes` start the tokens.
  */
-async function facebookLoginToken(
-  oauth: SandboxOAuth,
-  network: string,
-  q: Record<string, string | undefined>,
-  prefixes: { short: string; long: string },
-): Promise<GraphToken> {
-  if (!q.client_id || !q.client_secret) throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
-  if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
-  const grant = await oauth
-    .redeemCode(network, {
-      code: q.code ?? '',
-      clientId: q.client_id,
-      redirectUri: q.redirect_uri ?? '',
-      codeVerifier: q.code_verifier,
-    })
-    .catch(oauthFail);
-  const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
-  return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
-}
-
-/** Facebook Login (Facebook, Instagram): the OAuth dialog and GET oauth/access_token. */
 export function facebookLogin(
   network: string,
   appLabel: string,
   version: string,
   prefixes: { short: string; long: string },
 ): SandboxLogin {
+  const answer = async (oauth: SandboxOAuth, q: Q): Promise<GraphToken> => {
+    if (!q.client_id || !q.client_secret)
+      throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+    if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
+    const code = { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '' };
+    const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
+    const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
+    return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+  };
   return {
     network,
     appLabel,
     authorize: `${version}/dialog/oauth`,
-    tokens: [
-      {
-        method: 'GET',
-        path: `${version}/oauth/access_token`,
-        answer: (oauth, q) => facebookLoginToken(oauth, network, q, prefixes),
-      },
-    ],
+    tokens: [{ method: 'GET', path: `${version}/oauth/access_token`, answer }],
   };
 }
 

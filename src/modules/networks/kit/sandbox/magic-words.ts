@@ -77,6 +77,15 @@ export interface PublishAttempt {
   contentKey?: string;
 }
 
+/** The failing words: the outcome and what the simulator says, `… (#sandbox-<word>).` */
+const FAILURES: Partial<Record<OutcomeWord, [MagicFailure, (network: string) => string]>> = {
+  fail: ['invalid_content', (n) => `The ${n} sandbox rejected this post`],
+  'invalid-content': ['invalid_content', (n) => `The ${n} sandbox rejected this post`],
+  'auth-expired': ['auth_expired', (n) => `The ${n} sandbox no longer accepts this account's token`],
+  'media-rejected': ['media_rejected', (n) => `The ${n} sandbox could not process the media of this post`],
+  'rate-limited': ['rate_limited', (n) => `The ${n} sandbox's rate limit for this account is reached`],
+};
+
 /**
  * Applies the magic words to one publish call of a simulator: sleeps for #sandbox-slow, then
  * says how the call must end. The publish run comes from the request (X-Sandbox-Publish-Run,
@@ -88,41 +97,19 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
   const words = parseMagicWords(attempt.text);
   if (words.slow) await sleep(SANDBOX_SLOW_MS);
   const word = outcomeFor(words, attempt.platform);
-  const network = attempt.platform;
-  switch (word) {
-    case null:
-      return { kind: 'ok' };
-    case 'fail':
-    case 'invalid-content':
-      return { kind: 'invalid_content', message: `The ${network} sandbox rejected this post (#sandbox-${word}).` };
-    case 'auth-expired':
-      return {
-        kind: 'auth_expired',
-        message: `The ${network} sandbox no longer accepts this account's token (#sandbox-auth-expired).`,
-      };
-    case 'media-rejected':
-      return {
-        kind: 'media_rejected',
-        message: `The ${network} sandbox could not process the media of this post (#sandbox-media-rejected).`,
-      };
-    case 'rate-limited':
-      return {
-        kind: 'rate_limited',
-        message: `The ${network} sandbox's rate limit for this account is reached (#sandbox-rate-limited).`,
-      };
-    case 'unknown-outcome':
-      return { kind: 'lost' };
-    case 'flaky': {
-      const run = currentPublishRun();
-      if (run) {
-        if (run.run > 1) return { kind: 'ok' };
-        return { kind: 'transient', message: `The ${network} sandbox is unavailable for this run (#sandbox-flaky).` };
-      }
-      return transientOnce(store, attempt, 'flaky');
-    }
-    case 'transient':
-      return transientOnce(store, attempt, 'transient');
+  if (word === null) return { kind: 'ok' };
+  const failure = FAILURES[word];
+  if (failure) return { kind: failure[0], message: `${failure[1](attempt.platform)} (#sandbox-${word}).` };
+  if (word === 'unknown-outcome') return { kind: 'lost' };
+  const run = currentPublishRun();
+  if (word === 'flaky' && run) {
+    if (run.run > 1) return { kind: 'ok' };
+    return {
+      kind: 'transient',
+      message: `The ${attempt.platform} sandbox is unavailable for this run (#sandbox-flaky).`,
+    };
   }
+  return transientOnce(store, attempt, word);
 }
 
 /**

@@ -52,17 +52,17 @@ export interface SandboxMedia {
 
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
-/** What differs between Instagram's and Threads' container APIs. */
 /** Who posts through containers: an Instagram account, a Threads profile. */
 export interface ContainerOwner {
   id: string;
   username: string;
 }
 
+/** What differs between Instagram's and Threads' container APIs. */
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
-  /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists) and `…/${publish}`. */
-  routes: { version: string; collection: string; publish: string };
+  /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists), `…/${publish}` and `…/${limit}`. */
+  routes: { version: string; collection: string; publish: string; limit: string };
   /** Where an owner's published posts live (their permalinks add the post id). */
   permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
   /** The route a permalink opens (with :id) and the network's name on that page. */
@@ -311,11 +311,11 @@ export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOw
 
 /**
  * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
- * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts, and
- * the permalink page of a post.
+ * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts,
+ * GET …/:owner/<limit> tells the publishing quota, and the permalink page of a post.
  */
 export function ContainerRoutes(d: ContainerDialect): Type {
-  const { version, collection, publish } = d.routes;
+  const { version, collection, publish, limit } = d.routes;
   const Owner = (): ParameterDecorator => SandboxAuth(containerOwner(d));
 
   @SandboxController(d.network)
@@ -355,6 +355,12 @@ export function ContainerRoutes(d: ContainerDialect): Type {
       const author = { id: owner.id, name: owner.username };
       await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
       return reply;
+    }
+
+    /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
+    @Get(`${version}/:owner/${limit}`)
+    limit(@Owner() owner: ContainerOwner): Promise<unknown> {
+      return this.containers.publishingLimit(d.network, owner.id, this.caps.limit(d.network));
     }
 
     /** What a permalink opens: a tiny page showing the post. */

@@ -1,4 +1,4 @@
-import { firstCap, type PublishingCap } from '../caps';
+import { capReached, firstCap, type PublishingCap } from '../caps';
 
 /**
  * The publishing caps the simulators enforce: each network's definition's first cap, with the
@@ -10,9 +10,18 @@ export class SandboxCaps {
     private readonly overrides: Record<string, number>,
   ) {}
 
-  limit(network: string): number {
+  cap(network: string): PublishingCap {
     const definition = this.networks.find((n) => n.name === network);
     if (!definition) throw new Error(`${network} is not a network`);
-    return firstCap(definition, this.overrides).limit;
+    return firstCap(definition, this.overrides);
+  }
+
+  limit(network: string): number {
+    return this.cap(network).limit;
+  }
+
+  /** Whether posts made at `times` (epoch ms) already fill the network's cap window. */
+  reached(network: string, times: readonly number[]): boolean {
+    return capReached(this.cap(network), times);
   }
 }

@@ -23,8 +23,8 @@ export class SandboxMediaFetch implements OnApplicationShutdown {
   /** Null when the URL downloads as media of `kind`; else why it failed (the network's media error). */
   async problem(url: string | undefined, kind: 'image' | 'video'): Promise<string | null> {
     if (!url || !/^https?:\/\//.test(url)) return 'The media URL is missing or not an http(s) URL.';
-    const via = new URL(url).origin === this.ownOrigin ? this.own : this.other;
     try {
+      const via = new URL(url).origin === this.ownOrigin ? this.own : this.other;
       const res = await via.fetch(url, { signal: AbortSignal.timeout(10_000) });
       const type = res.headers.get('content-type') ?? '';
       await res.body?.cancel();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { daysBetween } from '../days';
 
 /**
  * Deterministic numbers for the simulated networks: the same (account, date) or item id always
@@ -35,13 +36,8 @@ export function dailyAccountMetrics(accountId: string, date: string): SandboxDai
   return { date, views, reach, engagement, shares, followers: Math.max(0, followers) };
 }
 
-/** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC). */
-export function dateRange(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
-    out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
-}
+/** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC), at most `max` of them (the kit's day ranges). */
+export const dateRange = daysBetween;
 
 export interface SandboxItemMetrics {
   views: number;

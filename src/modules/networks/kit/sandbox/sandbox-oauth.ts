@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
+import { esc, layout, messageHtml } from '@/common/hosted-pages/hosted-page';
 import { AppConfig } from '@/config/config';
 import { SandboxHttpError } from './sandbox-http';
 import { qs } from './sandbox-request';
@@ -144,7 +145,7 @@ export class SandboxOAuth {
       res
         .status(400)
         .type('html')
-        .send(page('Invalid request', '<p>client_id and an absolute redirect_uri are required.</p>'));
+        .send(messageHtml('Invalid request', 'client_id and an absolute redirect_uri are required.'));
       return;
     }
     if (this.config.sandbox.autoConsent) {
@@ -211,29 +212,12 @@ export class SandboxOAuth {
   async consent(form: { consent?: string; decision?: string }, res: Response): Promise<void> {
     const pending = form.consent ? await this.store.take<PendingConsent>(['oauth', 'consent', form.consent]) : null;
     if (!pending) {
-      res
-        .status(400)
-        .type('html')
-        .send(
-          page(
-            'Request expired',
-            '<p>This consent request is unknown or was already answered. Start the connection again.</p>',
-          ),
-        );
+      const message = 'This consent request is unknown or was already answered. Start the connection again.';
+      res.status(400).type('html').send(messageHtml('Request expired', message));
       return;
     }
-    if (form.decision !== 'allow') {
-      res.redirect(
-        302,
-        withQuery(pending.redirectUri, {
-          error: 'access_denied',
-          error_description: 'The user denied the request.',
-          state: pending.state,
-        }),
-      );
-      return;
-    }
-    res.redirect(302, await this.approve(pending));
+    const denied = { error: 'access_denied', error_description: 'The user denied the request.', state: pending.state };
+    res.redirect(302, form.decision === 'allow' ? await this.approve(pending) : withQuery(pending.redirectUri, denied));
   }
 
   /** Exchanges a single-use code; checks client, redirect URI and PKCE. Returns a new grant. */
@@ -276,23 +260,15 @@ export class SandboxOAuth {
     o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string },
   ): Promise<IssuedTokens> {
     const prefix = o.prefix ?? `sbx${grant.network.slice(0, 2)}`;
-    const accessToken = prefix + randomBytes(24).toString('base64url');
-    await this.saveToken(accessToken, {
-      grantId: grant.id,
-      kind: 'access',
-      subject: o.subject ?? null,
-      expiresAt: expiry(o.accessTtlSeconds),
-    });
-    let refreshToken: string | null = null;
-    if (o.refreshTtlSeconds !== undefined) {
-      refreshToken = `${prefix}r${randomBytes(24).toString('base64url')}`;
-      await this.saveToken(refreshToken, {
-        grantId: grant.id,
-        kind: 'refresh',
-        subject: o.subject ?? null,
-        expiresAt: expiry(o.refreshTtlSeconds),
-      });
-    }
+    const mint = async (kind: TokenRecord['kind'], start: string, ttl: number | null): Promise<string> => {
+      const token = start + randomBytes(24).toString('base64url');
+      const rec: TokenRecord = { grantId: grant.id, kind, subject: o.subject ?? null, expiresAt: expiry(ttl) };
+      await this.store.put(['oauth', 'token', token], rec);
+      return token;
+    };
+    const accessToken = await mint('access', prefix, o.accessTtlSeconds);
+    const refreshToken =
+      o.refreshTtlSeconds === undefined ? null : await mint('refresh', `${prefix}r`, o.refreshTtlSeconds);
     return { accessToken, refreshToken, expiresIn: o.accessTtlSeconds, refreshExpiresIn: o.refreshTtlSeconds ?? null };
   }
 
@@ -342,10 +318,6 @@ export class SandboxOAuth {
     await this.store.put(['oauth', 'code', req.network, code], rec, CODE_TTL_SECONDS);
     return withQuery(req.redirectUri, { code, state: req.state });
   }
-
-  private async saveToken(token: string, rec: TokenRecord): Promise<void> {
-    await this.store.put(['oauth', 'token', token], rec);
-  }
 }
 
 function expiry(ttl: number | null | undefined): string | null {
@@ -363,21 +335,16 @@ export function withQuery(url: string, params: Record<string, string>): string {
   return u.toString();
 }
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;cursor:pointer}button:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
-}
-
 function consentPage(p: PendingConsent): string {
   const scopes = p.scopes.length
     ? `<ul>${p.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`
     : '<p>No extra permissions.</p>';
-  return page(
-    `Connect to ${p.network} (sandbox)`,
-    `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel ?? p.clientId)}</strong> asks for these permissions:</p>${scopes}` +
+  return layout({
+    title: `Connect to ${p.network} (sandbox)`,
+    body:
+      `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel ?? p.clientId)}</strong> asks for these permissions:</p>${scopes}` +
       `<p>This is a simulated network: allowing creates a new sandbox account.</p>` +
       `<form method="post" action="${CONSENT_PATH}"><input type="hidden" name="consent" value="${esc(p.id)}">` +
       `<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Cancel</button></form>`,
-  );
+  });
 }
