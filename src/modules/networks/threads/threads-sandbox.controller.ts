@@ -8,13 +8,8 @@ import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { LoginRoutes } from '../kit/sandbox/sandbox-login';
 import type { TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
-import {
-  THREADS_CONTAINERS as TH,
-  THREADS_LOGIN,
-  ThreadsSandbox,
-  threadsUser,
-  threadsUserInsights,
-} from './threads-sandbox.service';
+import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import { THREADS_CONTAINERS as TH, THREADS_LOGIN, threadsUser, threadsUserInsights } from './threads-sandbox.service';
 
 const NET = 'threads';
 const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followers_count'];
@@ -23,14 +18,14 @@ const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'followe
 @SandboxController('threads')
 export class ThreadsSandboxController {
   constructor(
-    private readonly threads: ThreadsSandbox,
+    private readonly store: SandboxStore,
     private readonly containers: MetaContainers,
     private readonly config: AppConfig,
   ) {}
 
   @Get('v1.0/me')
   async me(@SandboxToken(NET) token: TokenInfo): Promise<unknown> {
-    const user = await threadsUser(this.threads.store, token.grant);
+    const user = await threadsUser(this.store, token.grant);
     return {
       id: user.id,
       username: user.username,
@@ -55,7 +50,7 @@ export class ThreadsSandboxController {
   async mediaInsights(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string, @Query() q: Q): Promise<unknown> {
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'THApiException', '');
-    await this.threads.authorize(media.ownerId, token);
+    await TH.ownerOf(this.store, media.ownerId, token);
     const m = itemMetrics(id);
     const values = { views: m.views, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 };
     return { data: lifetimeInsights(id, values, (q.metric ?? '').split(',')) };
@@ -68,12 +63,12 @@ export class ThreadsSandboxController {
     if (container) return container;
     const media = await this.containers.media(NET, id);
     if (!media) throw graphNotFound(id, 'THApiException', '');
-    return TH.view(media, await this.threads.authorize(media.ownerId, token));
+    return TH.view(media, await TH.ownerOf(this.store, media.ownerId, token));
   }
 }
 
 /** The Threads simulator: its login, its own routes, and the kit's container routes (create, publish, list). */
 export const THREADS_SIMULATOR = {
   controllers: [LoginRoutes(THREADS_LOGIN), ThreadsSandboxController, ContainerRoutes(TH)],
-  providers: [ThreadsSandbox],
+  providers: [],
 };

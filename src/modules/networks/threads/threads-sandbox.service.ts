@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { addDays } from '../kit/days';
 import {
   graphFail,
@@ -12,7 +11,7 @@ import {
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
 import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { SandboxGrant, sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { THREADS_RULES } from './threads.adapter';
 
@@ -134,16 +133,6 @@ export async function threadsUser(store: SandboxStore, grant: SandboxGrant): Pro
     },
   ]);
   return user;
-}
-
-@Injectable()
-export class ThreadsSandbox {
-  constructor(readonly store: SandboxStore) {}
-
-  /** The profile a token may act for ('me' = the token's own). */
-  authorize(id: string, token: TokenInfo): Promise<ThreadsUser> {
-    return THREADS_CONTAINERS.ownerOf(this.store, id, token) as Promise<ThreadsUser>;
-  }
 }
 
 /** threads_insights over `days`: views as a daily series, the rest as totals (like the real API). */

@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
+import { grantRoute, type SandboxLogin } from '../kit/sandbox/sandbox-login';
 import { oauthError } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 
@@ -98,23 +98,22 @@ export const TIKTOK_LOGIN: SandboxLogin = {
   clientIdParam: 'client_key',
   authorize: 'v2/auth/authorize',
   tokens: [
-    {
-      method: 'POST',
-      path: 'v2/oauth/token',
-      answer: async (oauth, body) => {
+    grantRoute(
+      'tiktok',
+      'v2/oauth/token',
+      () => {
         const fail = (error: string, description: string) =>
           oauthError(400, error, description, { log_id: `${Date.now()}SANDBOX` });
-        const { grant } = await oauth.tokenGrant('tiktok', body, {
+        return {
           clientIdParam: 'client_key',
           invalidClient: () => fail('invalid_client', 'Client key or secret is incorrect.'),
           unsupportedGrant: () => fail('invalid_request', 'The request parameters are malformed.'),
           invalidGrant: () => fail('invalid_grant', 'Authorization code or refresh token is expired or invalid.'),
-        });
-        const t = await oauth.issueTokens(grant, {
-          accessTtlSeconds: ACCESS_TTL,
-          refreshTtlSeconds: REFRESH_TTL,
-          prefix: 'act.',
-        });
+        };
+      },
+      async (oauth, grant) => {
+        const ttls = { accessTtlSeconds: ACCESS_TTL, refreshTtlSeconds: REFRESH_TTL };
+        const t = await oauth.issueTokens(grant, { ...ttls, prefix: 'act.' });
         return {
           access_token: t.accessToken,
           expires_in: ACCESS_TTL,
@@ -125,7 +124,7 @@ export const TIKTOK_LOGIN: SandboxLogin = {
           token_type: 'Bearer',
         };
       },
-    },
+    ),
   ],
 };
 
