@@ -556,7 +556,10 @@ async function main() {
         .join('; ')}`,
     );
     const file = writeResults(quick ? 'quick-' : 'full-', data);
-    if (!only.source || only.source === '(?:)') copyFileSync(file, join(root, 'bench/results/latest.json'));
+    // latest.json (committed, the README's table) is the last unfiltered full run; a quick run has
+    // its own latest-quick.json, so CI and local quick runs leave the committed file alone.
+    if (!only.source || only.source === '(?:)')
+      copyFileSync(file, join(root, `bench/results/latest${quick ? '-quick' : ''}.json`));
     const failed =
       gate === 'floor' ? results.filter((r) => !(r.ratio >= (FLOORS[r.name] ?? 0))) : results.filter((r) => !r.ok);
     const errors = results.filter((r) => r.errors > 0);
