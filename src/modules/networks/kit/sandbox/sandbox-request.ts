@@ -1,3 +1,4 @@
+import { PayloadTooLargeException } from '@nestjs/common';
 import type { Request } from 'express';
 
 /**
@@ -13,7 +14,8 @@ export async function readRawBody(req: Request, limit = MAX_UPLOAD_BYTES): Promi
   for await (const chunk of req as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buf.length;
-    if (size > limit) throw new Error(`Upload larger than ${limit} bytes`);
+    // A real network refuses an oversized body with 413; a plain Error here would answer 500.
+    if (size > limit) throw new PayloadTooLargeException(`Upload larger than ${limit} bytes`);
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
