@@ -7,30 +7,25 @@ import type {
   PostTargetDto,
 } from './dto/post-response.dto';
 import type { PostHistoryEntity } from './entities/post-history.entity';
-import type { PostTargetEntity } from './entities/post-target.entity';
+import type { PostTargetEntity, TargetOutcomeField } from './entities/post-target.entity';
 import type { PostContent, PostEntity } from './entities/post.entity';
 import { toPublishContent } from './post-shape';
 import { composeFirstComment } from './publishing/compose-content';
 
-/** A target's first comment: its result once settled, pending while requested, null when none was. */
 /** What a target's DTO is made of. */
 type TargetFields = Pick<
   PostTargetEntity,
+  | TargetOutcomeField
   | 'id'
   | 'accountId'
-  | 'platform'
   | 'pageName'
-  | 'status'
-  | 'externalId'
-  | 'externalUrl'
-  | 'error'
-  | 'errorCategory'
-  | 'publishedAt'
+  | 'platform'
   | 'firstCommentStatus'
   | 'firstCommentId'
   | 'firstCommentError'
 >;
 
+/** A target's first comment: its result once settled, pending while requested, null when none was. */
 export function toFirstCommentDto(t: TargetFields, content: PostContent): FirstCommentResultDto | null {
   if (t.firstCommentStatus === 'success' || t.firstCommentStatus === 'failed')
     return { status: t.firstCommentStatus, id: t.firstCommentId, error: t.firstCommentError };

@@ -22,6 +22,9 @@ export type TargetErrorCategory =
  */
 export type FirstCommentStatus = 'attempting' | 'success' | 'failed';
 
+/** The columns that say how a target's publish ended (set together when it settles). */
+export type TargetOutcomeField = 'status' | 'externalId' | 'externalUrl' | 'error' | 'errorCategory' | 'publishedAt';
+
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
 @Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])

@@ -46,9 +46,9 @@ export class PublishingCapsService {
    * cap subjects' counter rows are incremented first (their row locks queue concurrent claims
    * of the same cap until commit), then the cap's published and in-flight targets are counted,
    * this one included; over a limit, the transaction rolls back (the target stays `pending`,
-   * nothing is claimed) and the cap is returned. `mark` answers false when the target changed. A claimed unit is held while the target is in
-   * flight and kept when it is published; a target that fails gives it back (caps count what
-   * was published).
+   * nothing is claimed) and the cap is returned. `mark` answers false when the target changed.
+   * A claimed unit is held while the target is in flight and kept when it is published; a target
+   * that fails gives it back (caps count what was published).
    */
   async claim(
     account: { id: string; platform: PlatformName },

@@ -11,7 +11,12 @@ import type {
 } from '@/modules/networks/kit/adapter';
 import { isStillProcessing } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
-import type { PostTargetEntity, TargetErrorCategory, TargetStatus } from '../entities/post-target.entity';
+import type {
+  PostTargetEntity,
+  TargetErrorCategory,
+  TargetOutcomeField,
+  TargetStatus,
+} from '../entities/post-target.entity';
 import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { CapUsage, capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
@@ -454,19 +459,7 @@ export class TargetPublisher {
 
   private async finish(
     target: PostTargetEntity,
-    set: Partial<
-      Pick<
-        PostTargetEntity,
-        | 'status'
-        | 'externalId'
-        | 'externalUrl'
-        | 'error'
-        | 'errorCategory'
-        | 'publishedAt'
-        | 'nextCheckAt'
-        | 'waitingSince'
-      >
-    >,
+    set: Partial<Pick<PostTargetEntity, TargetOutcomeField | 'nextCheckAt' | 'waitingSince'>>,
   ): Promise<void> {
     const settled = await this.ds
       .createQueryBuilder()
