@@ -173,7 +173,7 @@ export class LinkedInSandboxController {
     const start = Math.max(0, Number(qs(q.start)) || 0);
     const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
     const elements = await this.li.posts.of(author, start, count);
-    return { paging: { start, count, links: [], total: (await this.li.posts.of(author)).length }, elements };
+    return { paging: { start, count, links: [], total: await this.li.posts.countOf(author) }, elements };
   }
 
   @Post('rest/images')
