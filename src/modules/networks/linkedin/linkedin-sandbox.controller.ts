@@ -101,12 +101,8 @@ export class LinkedInSandboxController {
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
     const hasVideo = await this.checkContent(author, content);
     // The member's daily limit (linkedinNetwork's cap): LinkedIn's throttle answer past it.
-    if (
-      this.caps.reached(
-        'linkedin',
-        (await this.li.posts.of(author)).map((p) => p.createdAt),
-      )
-    )
+    const times = (await this.li.posts.of(author)).map((p) => p.createdAt);
+    if (this.caps.reached('linkedin', times))
       throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
     await enforceMagicWords(
       this.li.store,

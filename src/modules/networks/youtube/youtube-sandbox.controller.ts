@@ -69,14 +69,8 @@ export class YouTubeSandboxController {
     if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
     const refused = commentRefusal('youtube', text);
     if (refused) throw ytFail(400, 'processingFailure', refused);
-    const comment = await addOwnComment(
-      this.yt.store,
-      'youtube',
-      videoId,
-      { id: ch.id, name: ch.title },
-      text,
-      this.yt.newId(18),
-    );
+    const author = { id: ch.id, name: ch.title };
+    const comment = await addOwnComment(this.yt.store, 'youtube', videoId, author, text, this.yt.newId(18));
     const at = comment.createdAt;
     return {
       kind: 'youtube#commentThread',
