@@ -47,7 +47,7 @@ export class YouTubeSandboxController {
         'youtube.parameter',
       );
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.videos.of(ch.id)).length)] : [];
+    const items = mine ? [this.yt.channelResource(ch, parts, await this.yt.videos.countOf(ch.id))] : [];
     return {
       kind: 'youtube#channelListResponse',
       etag: etag(`${ch.id}:${parts.join()}`),
