@@ -285,18 +285,6 @@ export class MetaContainers {
     }
     return n;
   }
-
-  /** The body of content_publishing_limit / threads_publishing_limit (fields=quota_usage,config). */
-  async publishingLimit(network: string, ownerId: string, limit: number): Promise<unknown> {
-    return {
-      data: [
-        {
-          quota_usage: await this.publishedLastDay(network, ownerId),
-          config: { quota_total: limit, quota_duration: 86400 },
-        },
-      ],
-    };
-  }
 }
 
 /** A published post of a container network. */
@@ -362,8 +350,9 @@ export function ContainerRoutes(d: ContainerDialect): Type {
 
     /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
     @Get(`${version}/:owner/${limit}`)
-    limit(@Owner() owner: ContainerOwner): Promise<unknown> {
-      return this.containers.publishingLimit(d.network, owner.id, this.caps.limit(d.network));
+    async limit(@Owner() owner: ContainerOwner): Promise<unknown> {
+      const config = { quota_total: this.caps.limit(d.network), quota_duration: 86400 };
+      return { data: [{ quota_usage: await this.containers.publishedLastDay(d.network, owner.id), config }] };
     }
 
     /** What a permalink opens: a tiny page showing the post. */
