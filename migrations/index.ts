@@ -17,6 +17,7 @@ import { ProfileBranding1795620000000 } from './1795620000000-ProfileBranding';
 import { TargetFirstComment1795700000000 } from './1795700000000-TargetFirstComment';
 import { PublishingCaps1795750000000 } from './1795750000000-PublishingCaps';
 import { PublishingCapClaims1795760000000 } from './1795760000000-PublishingCapClaims';
+import { PostTargetsByPost1795772000000 } from './1795772000000-PostTargetsByPost';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -38,5 +39,6 @@ export const MIGRATIONS: Function[] = [
   TargetFirstComment1795700000000,
   PublishingCaps1795750000000,
   PublishingCapClaims1795760000000,
+  PostTargetsByPost1795772000000,
   // @generated-list
 ];

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
+import { PostFlow } from '@/modules/posts/services/post-flow.service';
 import { connectAccount, eventTypesOf, inFuture, setPolicy, TestAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
@@ -101,6 +103,17 @@ describe('scheduling', () => {
   });
 });
 
+/** A post scheduled an hour ahead through the API (tests then make it due). */
+async function createInAnHour(app: TestApp, who: Tenant, accountId: string): Promise<string> {
+  const res = await app
+    .http()
+    .post('/v1/posts')
+    .set(who.auth)
+    .send({ content: `Due ${randomUUID()}`, accountIds: [accountId], scheduledAt: inFuture(3600_000) })
+    .expect(201);
+  return res.body.id as string;
+}
+
 /**
  * Many posts due at once, two processes promoting them at the same time (API role: no worker of
  * their own, so the test drives the scheduler): each post leaves `scheduled` exactly once, with
@@ -126,15 +139,7 @@ describe('batch promotion of due posts by two processes at once', () => {
     await a?.close();
   });
 
-  const create = async (who: Tenant, accountId: string): Promise<string> =>
-    (
-      await a
-        .http()
-        .post('/v1/posts')
-        .set(who.auth)
-        .send({ content: `Due ${randomUUID()}`, accountIds: [accountId], scheduledAt: inFuture(3600_000) })
-        .expect(201)
-    ).body.id as string;
+  const create = (who: Tenant, accountId: string): Promise<string> => createInAnHour(a, who, accountId);
 
   it('should promote each due post exactly once, with its publish job and no extra event', async () => {
     // Through the API (history and post.scheduled as a client makes them), then many more as rows.
@@ -218,4 +223,79 @@ describe('batch promotion of due posts by two processes at once', () => {
     );
     expect(n).toBe(ids.length);
   });
+});
+
+/**
+ * One due post whose promotion fails (here a database error while it goes to pending_approval)
+ * must not hold back the others: it stays `scheduled` for the next sweep, with a warning, and a
+ * run whose every claimable post fails still ends.
+ */
+describe('batch promotion with a due post that fails', () => {
+  let a: TestApp;
+  let tenant: Tenant;
+  let review: Tenant;
+  let fb: TestAccount;
+  let reviewFb: TestAccount;
+
+  beforeAll(async () => {
+    a = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
+    tenant = await createTenant(a);
+    review = await createTenant(a);
+    fb = await connectAccount(a, tenant, 'facebook');
+    reviewFb = await connectAccount(a, review, 'facebook');
+  });
+  afterAll(async () => a?.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  const create = (who: Tenant, accountId: string): Promise<string> => createInAnHour(a, who, accountId);
+  const stateOf = async (id: string): Promise<string> =>
+    (await a.ds.query<{ state: string }[]>('SELECT state FROM posts WHERE id = $1', [id]))[0].state;
+
+  it('should promote the other due posts and leave the failing one scheduled for the next sweep', async () => {
+    const poison = await create(review, reviewFb.id);
+    const otherReview = await create(review, reviewFb.id);
+    const ordinary = [await create(tenant, fb.id), await create(tenant, fb.id), await create(tenant, fb.id)];
+    await setPolicy(a, review, { requireApproval: true, approverUserIds: [review.userId] });
+    // The failing post is due first, so it is in the first batch (and alone in a batch of one).
+    await a.ds.query(`UPDATE posts SET scheduled_at = now() - interval '2 minutes' WHERE id = $1`, [poison]);
+    await a.ds.query(`UPDATE posts SET scheduled_at = now() - interval '1 minute' WHERE id = ANY($1)`, [
+      [otherReview, ...ordinary],
+    ]);
+
+    // Its move to pending_approval writes its rows, then the database fails the transaction.
+    const flow = a.app.get(PostFlow);
+    const goLive = flow.goLive.bind(flow);
+    jest.spyOn(flow, 'goLive').mockImplementation(async (m, post, ...rest) => {
+      const after = await goLive(m, post, ...rest);
+      if (post.id === poison) await m.query('SELECT 1 / 0');
+      return after;
+    });
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const scheduler = a.app.get(PostSchedulerProcessor);
+
+    // A batch of three holds the failing post, the other review post and an ordinary one.
+    expect(await scheduler.promoteDue(3)).toBe(4);
+    for (const id of ordinary) {
+      expect(await stateOf(id)).toBe('queued');
+      expect(await a.app.get(QueueService).queue('publish').getJob(`publish:${id}:2`)).toBeDefined();
+    }
+    expect(await stateOf(otherReview)).toBe('pending_approval');
+    expect(await eventTypesOf(a, otherReview)).toContain('approval.requested');
+    expect(await stateOf(poison)).toBe('scheduled');
+    expect(await eventTypesOf(a, poison)).toEqual(['post.created', 'post.scheduled']);
+    expect((await a.http().get(`/v1/posts/${poison}/history`).set(review.auth).expect(200)).body.history).toHaveLength(
+      1,
+    );
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ postId: poison }), expect.any(String));
+
+    // Only the failing post is due: a full batch of failures, and the run still ends.
+    expect(await scheduler.promoteDue(1)).toBe(0);
+    expect(await stateOf(poison)).toBe('scheduled');
+
+    // Once the fault is gone, the next run promotes it.
+    jest.restoreAllMocks();
+    expect(await scheduler.promoteDue()).toBe(1);
+    expect(await stateOf(poison)).toBe('pending_approval');
+    expect(await eventTypesOf(a, poison)).toEqual(['approval.requested', 'post.created', 'post.scheduled']);
+  }, 30_000);
 });

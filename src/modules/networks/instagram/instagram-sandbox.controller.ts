@@ -84,10 +84,8 @@ export class InstagramSandboxController {
   /** A container (status_code), a media object (permalink…) or the IG user (followers_count…). */
   @Get(`${V}/:id`)
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const container = await this.containers.statusOf(IG, id, token);
-    if (container) return container;
-    const media = await this.containers.media(NET, id);
-    if (media) return IG.view(media, await this.ig.authorize(media.ownerId, token));
+    const node = await this.containers.node(IG, id, token);
+    if (node) return node;
     const account = await this.ig.authorize(id, token);
     return {
       id: account.id,

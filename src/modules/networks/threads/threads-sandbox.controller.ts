@@ -59,11 +59,9 @@ export class ThreadsSandboxController {
   /** A container (status, error_message) or a published thread. */
   @Get('v1.0/:id')
   async node(@SandboxToken(NET) token: TokenInfo, @Param('id') id: string): Promise<unknown> {
-    const container = await this.containers.statusOf(TH, id, token);
-    if (container) return container;
-    const media = await this.containers.media(NET, id);
-    if (!media) throw graphNotFound(id, 'THApiException', '');
-    return TH.view(media, await TH.ownerOf(this.store, media.ownerId, token));
+    const node = await this.containers.node(TH, id, token);
+    if (!node) throw graphNotFound(id, 'THApiException', '');
+    return node;
   }
 }
 

@@ -175,12 +175,8 @@ export class TikTokSandboxController {
 
   /** The creator's daily post cap (tiktokNetwork's): TikTok's spam_risk_too_many_posts past it. */
   private async assertUnderCap(c: TtCreator): Promise<void> {
-    if (
-      this.caps.reached(
-        'tiktok',
-        (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000),
-      )
-    )
+    const times = (await this.tt.videos.of(c.openId)).map((v) => v.createTime * 1000);
+    if (this.caps.reached('tiktok', times))
       throw ttFail(403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
   }
 

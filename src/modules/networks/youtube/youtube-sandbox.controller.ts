@@ -47,7 +47,7 @@ export class YouTubeSandboxController {
         'youtube.parameter',
       );
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const items = mine ? [this.yt.channelResource(ch, parts, (await this.yt.videos.of(ch.id)).length)] : [];
+    const items = mine ? [this.yt.channelResource(ch, parts, await this.yt.videos.countOf(ch.id))] : [];
     return {
       kind: 'youtube#channelListResponse',
       etag: etag(`${ch.id}:${parts.join()}`),
@@ -69,14 +69,8 @@ export class YouTubeSandboxController {
     if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
     const refused = commentRefusal('youtube', text);
     if (refused) throw ytFail(400, 'processingFailure', refused);
-    const comment = await addOwnComment(
-      this.yt.store,
-      'youtube',
-      videoId,
-      { id: ch.id, name: ch.title },
-      text,
-      this.yt.newId(18),
-    );
+    const author = { id: ch.id, name: ch.title };
+    const comment = await addOwnComment(this.yt.store, 'youtube', videoId, author, text, this.yt.newId(18));
     const at = comment.createdAt;
     return {
       kind: 'youtube#commentThread',

@@ -28,6 +28,8 @@ export type TargetOutcomeField = 'status' | 'externalId' | 'externalUrl' | 'erro
 @Entity({ name: 'post_targets' })
 @Index('uq_post_targets_post_account', ['postId', 'accountId'], { unique: true })
 @Index('ix_post_targets_profile_platform', ['profileId', 'platform', 'postId'])
+// The post-count triggers' lookup of a post's targets, by post whatever the table's statistics.
+@Index('ix_post_targets_post_profile_platform', ['postId', 'profileId', 'platform'])
 // Network caps count published targets per account (or per network, for a per-app cap) in a window.
 @Index('ix_post_targets_account_published', ['accountId', 'publishedAt'], { where: "status = 'success'" })
 @Index('ix_post_targets_platform_published', ['platform', 'publishedAt'], { where: "status = 'success'" })

@@ -89,33 +89,48 @@ export class PostSchedulerProcessor {
    * UPDATE SKIP LOCKED and moved to queued in one statement (history rows included; the one-by-one
    * path writes no event for this move either), except posts whose profile now asks for review
    * and that have no approval, which go to pending_approval one by one (approval.requested) in
-   * the same transaction. The publish jobs are added in bulk after the commit. Returns how many
-   * posts moved.
+   * the same transaction, each in a savepoint: one that fails is rolled back alone, logged, stays
+   * scheduled for the next run and is not claimed again by this one (so a batch of failures
+   * cannot loop). The publish jobs are added in bulk after the commit. Returns how many posts moved.
    */
   async promoteDue(batchSize = PROMOTE_BATCH): Promise<number> {
     let promoted = 0;
+    const failed: string[] = [];
     for (;;) {
-      const { claimed, queued } = await this.ds.transaction(async (m) => {
-        const due = await this.repo.claimDue(m, batchSize);
+      const { claimed, moved, queued } = await this.ds.transaction(async (m) => {
+        const due = await this.repo.claimDue(m, batchSize, failed);
         const unapproved = due.filter((p) => !p.approvedByUserId);
         const review = await this.policies.requiringApproval([...new Set(unapproved.map((p) => p.profileId))], m);
         const toReview = new Set(unapproved.filter((p) => review.has(p.profileId)).map((p) => p.id));
         const ids = due.map((p) => p.id).filter((id) => !toReview.has(id));
-        const moved: PostRef[] = await this.repo.queueClaimed(m, ids, SYSTEM_ACTOR, DUE_REASON);
+        const queued: PostRef[] = await this.repo.queueClaimed(m, ids, SYSTEM_ACTOR, DUE_REASON);
+        let moved = queued.length;
         for (const id of toReview) {
-          const post = await this.repo.lockById(m, id);
-          if (!post) continue;
-          const policy = await this.policies.effective(post.profileId, m);
-          const after = await this.flow.goLive(m, post, ['scheduled'], 'queued', policy, {
-            actor: SYSTEM_ACTOR,
-            reason: DUE_REASON,
-          });
-          if (after.state === 'queued') moved.push(after);
+          try {
+            // A nested transaction is a SAVEPOINT: a failure undoes this post's writes only.
+            const after = await m.transaction(async (sp) => {
+              const post = await this.repo.lockById(sp, id);
+              if (!post) return null;
+              const policy = await this.policies.effective(post.profileId, sp);
+              return this.flow.goLive(sp, post, ['scheduled'], 'queued', policy, {
+                actor: SYSTEM_ACTOR,
+                reason: DUE_REASON,
+              });
+            });
+            if (after) moved++;
+            if (after?.state === 'queued') queued.push(after);
+          } catch (err) {
+            failed.push(id);
+            this.logger.warn(
+              { postId: id, err: (err as Error).message },
+              'Could not promote a due post; it stays scheduled for the next sweep',
+            );
+          }
         }
-        return { claimed: due.length, queued: moved };
+        return { claimed: due.length, moved, queued };
       });
       await this.queue.enqueuePublishMany(queued);
-      promoted += claimed;
+      promoted += moved;
       if (claimed < batchSize) break;
     }
     return promoted;

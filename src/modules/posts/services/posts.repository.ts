@@ -247,16 +247,18 @@ export class PostsRepository {
   /**
    * Claims up to `limit` due scheduled posts (partial index ix_posts_due) FOR UPDATE SKIP LOCKED,
    * on the caller's transaction: processes promoting at the same time take different posts.
+   * `except`: posts this run already failed to promote (left for the next run).
    */
   async claimDue(
     m: EntityManager,
     limit: number,
+    except: string[] = [],
   ): Promise<Pick<PostEntity, 'id' | 'profileId' | 'approvedByUserId'>[]> {
     return m.query(
       `SELECT id, profile_id AS "profileId", approved_by_user_id AS "approvedByUserId" FROM posts
-        WHERE state = 'scheduled' AND scheduled_at <= now()
+        WHERE state = 'scheduled' AND scheduled_at <= now() AND id <> ALL($2::uuid[])
         ORDER BY scheduled_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+      [limit, except],
     );
   }
 

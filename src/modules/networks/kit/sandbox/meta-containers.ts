@@ -250,12 +250,15 @@ export class MetaContainers {
     return media;
   }
 
-  /** GET /{id} of a container (one status poll), or null when `id` is none. */
-  async statusOf(d: ContainerDialect, id: string, token: TokenInfo): Promise<Record<string, unknown> | null> {
+  /** GET /{id} of a container (its status: one poll) or of a published post; null when `id` is neither. */
+  async node(d: ContainerDialect, id: string, token: TokenInfo): Promise<Record<string, unknown> | null> {
     const container = await this.poll(d.network, id);
-    if (!container) return null;
-    await d.ownerOf(this.store, container.ownerId, token);
-    return d.statusView(container, this.status(container));
+    if (container) {
+      await d.ownerOf(this.store, container.ownerId, token);
+      return d.statusView(container, this.status(container));
+    }
+    const media = await this.media(d.network, id);
+    return media && d.view(media, await d.ownerOf(this.store, media.ownerId, token));
   }
 
   async media(network: string, id: string): Promise<SandboxMedia | null> {

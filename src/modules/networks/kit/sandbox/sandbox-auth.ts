@@ -28,10 +28,11 @@ export function bearerToken(authorization: string | undefined): string | undefin
 const requestToken = createParamDecorator((spec: SandboxAuthSpec<unknown>, ctx: ExecutionContext) => {
   const req = ctx.switchToHttp().getRequest<Request>();
   spec.check?.(req);
-  const params = spec.accessTokenParam
-    ? ((req.body as { access_token?: string } | undefined)?.access_token ?? (req.query.access_token as string))
+  // An empty parameter is no token: the header still counts.
+  const param = spec.accessTokenParam
+    ? (req.body as { access_token?: string } | undefined)?.access_token || (req.query.access_token as string)
     : undefined;
-  return { token: params ?? bearerToken(req.headers.authorization), req };
+  return { token: param || bearerToken(req.headers.authorization), req };
 });
 
 @Injectable()

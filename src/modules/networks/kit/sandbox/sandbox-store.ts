@@ -76,6 +76,11 @@ export class SandboxStore {
     return new SandboxRecords(this, [network, kind], idOf);
   }
 
+  /** How many items a list holds. */
+  length(parts: string[]): Promise<number> {
+    return this.redis.llen(this.key(parts));
+  }
+
   /** Items `start..stop` (inclusive, newest first; -1 = to the end). */
   async list<T>(parts: string[], start = 0, stop = -1): Promise<T[]> {
     const raw = await this.redis.lrange(this.key(parts), start, stop);
@@ -103,6 +108,11 @@ export class SandboxRecords<T> {
   async add(owner: string, record: T): Promise<void> {
     await this.put(record);
     await this.store.push([...this.parts, 'of', owner], this.idOf(record));
+  }
+
+  /** How many records the owner has (without reading them). */
+  countOf(owner: string): Promise<number> {
+    return this.store.length([...this.parts, 'of', owner]);
   }
 
   /** The owner's records from `start` on, newest first (at most `count`). */
