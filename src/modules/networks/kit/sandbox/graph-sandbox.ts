@@ -211,51 +211,6 @@ export function lifetimeInsights(id: string, values: Record<string, number>, nam
     }));
 }
 
-/**
- * GET /{id}/comments: a page of an item's deterministic comments, each rendered by the network;
- * cursors are base64 indexes and `paging.next` repeats the request with `after` replaced.
- */
-export async function graphComments(
-  at: { req: Request; publicBaseUrl: string; store: SandboxStore; network: string },
-  item: { id: string; publishedAt: string },
-  render: (c: SandboxComment) => unknown,
-): Promise<{ data: unknown[]; paging?: Record<string, unknown> }> {
-  const { req, publicBaseUrl } = at;
-  const q = req.query as { after?: string; limit?: string };
-  // The generated comments, then the account's own (first comments).
-  const own = await ownComments(at.store, at.network, item.id);
-  const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
-  const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
-  const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
-  const items = all.slice(start, start + size);
-  const data = items.map(render);
-  if (items.length === 0) return { data, paging: undefined };
-  const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
-  const end = start + items.length - 1;
-  const cursors = { before: cursor(start), after: cursor(Math.max(end, start)) };
-  const next = new URL(req.originalUrl, publicBaseUrl);
-  next.searchParams.set('after', cursors.after);
-  return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
-}
-
-/**
- * POST /{id}/comments (Facebook, Instagram): the owner's comment on its own item. `missing` is the
- * network's error when `message` is empty; #sandbox-comment-fails refuses it.
- */
-export async function addGraphComment(
-  store: SandboxStore,
-  network: string,
-  item: { id: string; author: { id: string; name: string } },
-  message: string,
-  missing: string,
-  commentId?: string,
-): Promise<SandboxComment> {
-  if (!message.trim()) throw graphFail(missing, { code: 100 });
-  const refused = commentRefusal(network, message);
-  if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-  return addOwnComment(store, network, item.id, item.author, message, commentId);
-}
-
 /** Graph's time format: 2026-03-01T10:00:00+0000 */
 export function graphTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -355,16 +310,42 @@ export function GraphCommentRoutes(d: GraphCommentsDialect): Type {
       private readonly config: AppConfig,
     ) {}
 
+    /**
+     * A page of the item's deterministic comments, each rendered by the network; cursors are base64
+     * indexes and `paging.next` repeats the request with `after` replaced.
+     */
     @Get(`${d.version}/:id/comments`)
-    list(@SandboxAuth(read) item: CommentedItem, @Req() req: Request): Promise<unknown> {
-      const at = { req, publicBaseUrl: this.config.publicBaseUrl, store: this.store, network: d.network };
-      return graphComments(at, item, d.render);
+    async list(
+      @SandboxAuth(read) item: CommentedItem,
+      @Req() req: Request,
+    ): Promise<{ data: unknown[]; paging?: Record<string, unknown> }> {
+      const q = req.query as { after?: string; limit?: string };
+      // The generated comments, then the account's own (first comments).
+      const own = await ownComments(this.store, d.network, item.id);
+      const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
+      const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
+      const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
+      const items = all.slice(start, start + size);
+      const data = items.map(d.render);
+      if (items.length === 0) return { data, paging: undefined };
+      const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
+      const end = start + items.length - 1;
+      const cursors = { before: cursor(start), after: cursor(Math.max(end, start)) };
+      const next = new URL(req.originalUrl, this.config.publicBaseUrl);
+      next.searchParams.set('after', cursors.after);
+      return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
     }
 
+    /** The owner's comment on its own item: `d.missing` when `message` is empty; #sandbox-comment-fails refuses it. */
     @Post(`${d.version}/:id/comments`)
     async add(@SandboxAuth(write) item: CommentedItem, @Body() body: Q, @Query() q: Q): Promise<{ id: string }> {
       const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
-      const comment = await addGraphComment(this.store, d.network, item, message, d.missing, d.commentId?.(item.id));
+      // The id is drawn before the checks (a refused comment uses one up too).
+      const id = d.commentId?.(item.id);
+      if (!message.trim()) throw graphFail(d.missing, { code: 100 });
+      const refused = commentRefusal(d.network, message);
+      if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+      const comment = await addOwnComment(this.store, d.network, item.id, item.author, message, id);
       return { id: comment.id };
     }
   }
