@@ -931,7 +931,11 @@ function summarise(name, unit, pairs) {
     parts.push(`p99 ≤ ${t.p99x}× (${round(p99x, 1)}×)`);
     ok &&= p99x <= t.p99x;
   }
-  if (t.p99ms) parts.push(`p99 ≤ ${t.p99ms} ms`); // reported, not enforced: an absolute time
+  if (t.p99ms) {
+    parts.push(`p99 ≤ ${t.p99ms} ms (${round(candidate.p99)} ms)`);
+    // The issue's one absolute target: judged in the full run, never in --quick (CI fails on ratios only).
+    if (!quick) ok &&= candidate.p99 <= t.p99ms;
+  }
   const errors = pairs.reduce((n, p) => n + (p.candidate.errors ?? 0) + (p.baseline.errors ?? 0), 0);
   return { name, unit, pairs, baseline, candidate, ratio, p99x, target: parts.join(', '), ok, errors };
 }
