@@ -268,12 +268,8 @@ export class MetaContainers {
   /** The owner's media, newest first. */
   async recent(network: string, ownerId: string, limit: number): Promise<SandboxMedia[]> {
     const ids = await this.store.list<string>([network, 'owner', ownerId, 'media'], 0, Math.max(0, limit - 1));
-    const out: SandboxMedia[] = [];
-    for (const id of ids) {
-      const m = await this.media(network, id);
-      if (m) out.push(m);
-    }
-    return out;
+    const media = await Promise.all(ids.map((id) => this.media(network, id)));
+    return media.filter((m) => m !== null);
   }
 
   /** Posts published in the last 24 h (hour buckets). */
