@@ -157,17 +157,14 @@ export class TargetPublisher {
     if (fresh) {
       // The check above is a read: a unit of each cap is claimed with the move to `publishing`,
       // so of two sends racing for a cap's last unit exactly one goes out.
+      // Over a cap, the move rolls back with the claim: the target is still as it was.
       const claim = await this.caps.claim({ id: target.accountId, platform: target.platform }, (m) =>
-        this.markPublishing(target, m),
+        this.movePublishing(target, m),
       );
-      if ('over' in claim) {
-        // Rolled back: the target is still as it was.
-        Object.assign(target, { status: 'pending', attempts: target.attempts - 1 });
-        return this.overCap(target, claim.over);
-      }
+      if ('over' in claim) return this.overCap(target, claim.over);
       if (!claim.marked) return;
-    } else if (!(await this.markPublishing(target))) return;
-    return this.send(adapter, target, account.value, content);
+    } else if (!(await this.movePublishing(target))) return;
+    return this.send(adapter, startRun(target), account.value, content);
   }
 
   private overCap(target: PostTargetEntity, over: CapUsage): Promise<void> {
@@ -277,8 +274,8 @@ export class TargetPublisher {
         if (waited >= WAITING_LIMIT_MS) return giveUp(`still processing after ${Math.round(waited / 3_600_000)} h`);
         return this.scheduleCheck(target);
       case 'ready':
-        if (!(await this.markPublishing(target))) return;
-        return this.send(adapter, target, account.value, content);
+        if (!(await this.movePublishing(target))) return;
+        return this.send(adapter, startRun(target), account.value, content);
     }
   }
 
@@ -389,8 +386,11 @@ export class TargetPublisher {
     return this.ds.getRepository(TargetRow).findOne({ where: { id } });
   }
 
-  /** Committed before the network call: a crash from here on leaves a visible unknown outcome. */
-  private async markPublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
+  /**
+   * The move to `publishing` (a new run), committed before the network call: a crash from here on
+   * leaves a visible unknown outcome. The caller mirrors it with startRun once it is committed.
+   */
+  private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
     const res = await m
       .createQueryBuilder()
       .update(TargetRow)
@@ -410,8 +410,6 @@ export class TargetPublisher {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       return false;
     }
-    target.status = 'publishing';
-    target.attempts += 1;
     return true;
   }
 
@@ -475,7 +473,14 @@ export class TargetPublisher {
   }
 }
 
-/** `<targetId>/<run>` as the run stands when a call is made (markPublishing starts run n + 1). */
+/** The in-memory target as movePublishing left its row: `publishing`, run n + 1. */
+function startRun(target: PostTargetEntity): PostTargetEntity {
+  target.status = 'publishing';
+  target.attempts += 1;
+  return target;
+}
+
+/** `<targetId>/<run>` as the run stands when a call is made (movePublishing starts run n + 1). */
 function runIdOf(target: PostTargetEntity): () => string {
   return () => `${target.id}/${target.attempts}`;
 }
