@@ -10,3 +10,9 @@ export async function plainQuery<T>(ds: DataSource, sql: string, params: unknown
   const pool = (ds.driver as unknown as { master: Pool }).master;
   return (await pool.query(sql, params)).rows as T[];
 }
+
+/** Positional parameters for hand-written SQL: `bind(value)` appends the value and answers its `$n`. */
+export function sqlParams(...initial: unknown[]): { values: unknown[]; bind: (value: unknown) => string } {
+  const values = [...initial];
+  return { values, bind: (value) => `$${values.push(value)}` };
+}

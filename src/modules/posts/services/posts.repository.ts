@@ -12,7 +12,7 @@ import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
-import { plainQuery } from '@/database/plain-query';
+import { plainQuery, sqlParams } from '@/database/plain-query';
 
 export interface PostFilters {
   state?: PostState;
@@ -109,9 +109,8 @@ export class PostsRepository {
   ): Promise<{ rows: ListedPost[]; total: number }> {
     // Plain SQL into plain rows named as the entity's properties (no query building or hydration:
     // the list is the hottest read).
-    const params: unknown[] = [profileId];
+    const { values: params, bind } = sqlParams(profileId);
     const where = ['p.profile_id = $1'];
-    const bind = (value: unknown): string => `$${params.push(value)}`;
     if (filters.state) where.push(`p.state = ${bind(filters.state)}`);
     if (filters.contentType) where.push(`p.content_type = ${bind(filters.contentType)}`);
     if (filters.platform) {
@@ -151,15 +150,16 @@ export class PostsRepository {
     );
   }
 
-  private readonly selectLists = new Map<unknown, string>();
+  private readonly selectLists = new Map<string, string>();
 
-  /** `alias."column" AS "property"` for the entity's named properties (computed once). */
+  /** `alias."column" AS "property"` for the entity's named properties (computed once per entity, alias and list). */
   private columns(
     entity: typeof PostEntity | typeof PostTargetEntity,
     alias: string,
     props: readonly string[],
   ): string {
-    let list = this.selectLists.get(entity);
+    const key = `${entity.name}:${alias}:${props.join(',')}`;
+    let list = this.selectLists.get(key);
     if (!list) {
       list = props
         .map((prop) => {
@@ -168,7 +168,7 @@ export class PostsRepository {
           return `${alias}."${column.databaseName}" AS "${prop}"`;
         })
         .join(', ');
-      this.selectLists.set(entity, list);
+      this.selectLists.set(key, list);
     }
     return list;
   }
@@ -180,9 +180,8 @@ export class PostsRepository {
    * triggers of migration PostCounts keep them in step with posts and post_targets.
    */
   async countPosts(profileId: string, filters: PostFilters): Promise<number> {
-    const params: unknown[] = [profileId];
+    const { values: params, bind } = sqlParams(profileId);
     const where = ['c.profile_id = $1'];
-    const bind = (value: unknown): string => `$${params.push(value)}`;
     if (filters.platform) where.push(`c.platform = ${bind(filters.platform)}`);
     if (filters.state) where.push(`c.state = ${bind(filters.state)}`);
     if (filters.contentType) where.push(`c.content_type = ${bind(filters.contentType)}`);
