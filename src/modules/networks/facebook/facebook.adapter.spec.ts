@@ -1,17 +1,17 @@
 import DOC from './doc-bodies.json';
 import { PlatformError } from '../kit/adapter';
-import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
+import { graphEndpoints, graphFetch, timeout } from '@test/support/doc-fetch';
 import { FacebookAdapter } from './facebook.adapter';
 
 const BASE = 'https://graph.facebook.com/v23.0';
-const make = (f: ReturnType<typeof fakeFetch>) =>
-  new FacebookAdapter(fakeEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch);
+const make = (f: ReturnType<typeof graphFetch>) =>
+  new FacebookAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch);
 const account = { platformAccountId: '1234567890', accessToken: 'page-token', metadata: {} };
 
 describe('FacebookAdapter (doc bodies)', () => {
   it('should build the OAuth dialog URL with PKCE and the Pages scopes', () => {
     const url = new URL(
-      make(fakeFetch()).authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'chal' }),
+      make(graphFetch()).authorizeUrl({ state: 's1', redirectUri: 'https://app.example/cb', codeChallenge: 'chal' }),
     );
     expect(url.origin + url.pathname).toBe('https://www.facebook.com/v23.0/dialog/oauth');
     expect(url.searchParams.get('scope')).toContain('pages_manage_posts');
@@ -20,7 +20,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should exchange a code, then for a long-lived token', async () => {
     // Long-lived token body from https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived
-    const f = fakeFetch().on(
+    const f = graphFetch().on(
       'GET',
       '/oauth/access_token',
       { body: { access_token: 'short', token_type: 'bearer', expires_in: 5183 } },
@@ -35,7 +35,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should list Pages with their Page tokens from /me/accounts', async () => {
     // Body from https://developers.facebook.com/docs/pages-api/getting-started (Step 1)
-    const f = fakeFetch().on('GET', '/me/accounts', { body: DOC.pages });
+    const f = graphFetch().on('GET', '/me/accounts', { body: DOC.pages });
     const [page] = await make(f).listAccounts({ accessToken: 'user' });
     expect(page).toMatchObject({
       platformAccountId: 'page_id',
@@ -47,7 +47,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should publish a text post, saving progress before the call', async () => {
     // POST /{page-id}/feed answers the new post id: https://developers.facebook.com/docs/pages-api/posts
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', '/page_id/feed', { body: { id: 'page_post_id' } })
       .on('GET', '/page_post_id', {
         body: { permalink_url: 'https://www.facebook.com/page_id/posts/post_id', id: 'page_post_id' },
@@ -66,7 +66,7 @@ describe('FacebookAdapter (doc bodies)', () => {
   });
 
   it('should publish several photos as unpublished photos attached to one feed post', async () => {
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', '/photos', { body: { id: '111' } }, { body: { id: '222' } })
       .on('POST', '/feed', { body: { id: '1234567890_999' } })
       .on('GET', '/1234567890_999', { body: { id: '1234567890_999' } });
@@ -92,7 +92,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should publish a single photo and use its post_id', async () => {
     // POST /{page-id}/photos answers { id, post_id }: https://developers.facebook.com/docs/graph-api/reference/page/photos/#Creating
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', '/photos', { body: { id: '5555', post_id: '1234567890_6666' } })
       .on('GET', /_6666$/, { body: { id: '1234567890_6666' } });
     const res = await make(f).publish({
@@ -106,7 +106,7 @@ describe('FacebookAdapter (doc bodies)', () => {
   });
 
   it('should report an unknown outcome when the publish call times out, and a network error on a read', async () => {
-    const f = fakeFetch().on('POST', '/feed', timeoutError()).on('GET', '/published_posts', timeoutError());
+    const f = graphFetch().on('POST', '/feed', timeout()).on('GET', '/published_posts', timeout());
     const adapter = make(f);
     const err = await adapter
       .publish({
@@ -129,7 +129,7 @@ describe('FacebookAdapter (doc bodies)', () => {
   });
 
   it('should map a photo download failure (#324) to media_rejected', async () => {
-    const f = fakeFetch().on('POST', '/photos', {
+    const f = graphFetch().on('POST', '/photos', {
       status: 400,
       body: { error: { message: '(#324) Requires upload file', type: 'OAuthException', code: 324, fbtrace_id: 'AbC' } },
     });
@@ -146,7 +146,7 @@ describe('FacebookAdapter (doc bodies)', () => {
 
   it('should parse Page Insights day series and comments', async () => {
     // Insights body shape: https://developers.facebook.com/docs/graph-api/reference/insights (values[].end_time = end of day)
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('GET', '/insights', { body: DOC.pageInsights })
       .on('GET', '/published_posts', {
         body: { data: [{ created_time: '2026-03-01T10:00:00+0000', shares: { count: 3 }, id: 'a' }] },
@@ -173,7 +173,7 @@ describe('FacebookAdapter (doc bodies)', () => {
   });
 
   it('should split Page Insights ranges into 90-day windows', async () => {
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('GET', '/insights', { body: { data: [] } })
       .on('GET', '/published_posts', { body: { data: [] } });
     const days = await make(f).getDailyMetrics(account, '2026-01-01', '2026-04-10');

@@ -1,12 +1,12 @@
 import DOC from './doc-bodies.json';
 import { PlatformError, PublishContent } from '../kit/adapter';
 import { recordingRequest } from '@test/support/doc-fetch';
-import { fakeEndpoints, fakeFetch, timeoutError } from '@test/support/fake-fetch';
+import { graphEndpoints, graphFetch, timeout } from '@test/support/doc-fetch';
 import { InstagramAdapter } from './instagram.adapter';
 
 const BASE = 'https://graph.facebook.com/v23.0';
-const make = (f: ReturnType<typeof fakeFetch>) =>
-  new InstagramAdapter(fakeEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch, {
+const make = (f: ReturnType<typeof graphFetch>) =>
+  new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch, {
     intervalMs: 1,
     maxPolls: 5,
   });
@@ -22,7 +22,7 @@ const quota = { body: { data: [{ quota_usage: 2, config: { quota_total: 50, quot
 
 describe('InstagramAdapter (doc bodies)', () => {
   it("should list the Instagram accounts linked to the user's Pages", async () => {
-    const f = fakeFetch().on('GET', '/me/accounts', { body: DOC.pages });
+    const f = graphFetch().on('GET', '/me/accounts', { body: DOC.pages });
     const accounts = await make(f).listAccounts({ accessToken: 't' });
     expect(accounts).toEqual([
       {
@@ -37,7 +37,7 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should create a container, poll status_code until FINISHED, then media_publish', async () => {
     // Container status sample: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', `/${account.platformAccountId}/media`, { body: { id: '17889615691921648' } })
       .on(
         'GET',
@@ -72,7 +72,7 @@ describe('InstagramAdapter (doc bodies)', () => {
   it('should build a carousel from children containers and a reel from a video', async () => {
     /** Containers `ids` (the last one published) are created, FINISHED, under quota, and published as `media`. */
     const published = (ids: string[], media: string) =>
-      fakeFetch()
+      graphFetch()
         .on('POST', '/media', ...ids.map((id) => ({ body: { id } })))
         .on('GET', `/${ids.at(-1)}`, { body: { status_code: 'FINISHED', id: ids.at(-1) } })
         .on('GET', '/content_publishing_limit', quota)
@@ -97,7 +97,7 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should reject media when the container ends in ERROR', async () => {
     const failed = { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207003', id: 'x' };
-    const f = fakeFetch().on('POST', '/media', { body: { id: 'x' } });
+    const f = graphFetch().on('POST', '/media', { body: { id: 'x' } });
     f.on('GET', '/x', { body: failed });
     const err = (await make(f)
       .publish(recordingRequest(account, image(['https://e.x/a.jpg'])))
@@ -107,7 +107,7 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should map Instagram error bodies (media download, daily cap)', async () => {
-    const download = fakeFetch().on('POST', '/media', {
+    const download = graphFetch().on('POST', '/media', {
       status: 400,
       body: {
         error: {
@@ -125,7 +125,7 @@ describe('InstagramAdapter (doc bodies)', () => {
     await expect(make(download).publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject(
       { category: 'media_rejected' },
     );
-    const cap = fakeFetch()
+    const cap = graphFetch()
       .on('POST', '/media', { body: { id: 'x' } })
       .on('GET', '/x', { body: { status_code: 'FINISHED', id: 'x' } })
       .on('GET', '/content_publishing_limit', {
@@ -139,7 +139,7 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should resume from a saved container and check it after a lost publish answer', async () => {
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('GET', '/saved', { body: { status_code: 'PUBLISHED', id: 'saved' } })
       .on('GET', `/${account.platformAccountId}/media`, {
         body: {
@@ -160,7 +160,7 @@ describe('InstagramAdapter (doc bodies)', () => {
       publishState: { containerId: 'saved', publishSentAt: new Date(Date.now() - 5000).toISOString() },
     });
     expect(found).toEqual({ externalId: '1790', url: 'https://www.instagram.com/p/X/' });
-    const notSent = fakeFetch().on('GET', '/saved', { body: { status_code: 'FINISHED', id: 'saved' } });
+    const notSent = graphFetch().on('GET', '/saved', { body: { status_code: 'FINISHED', id: 'saved' } });
     expect(
       await make(notSent).findPublished({
         account,
@@ -168,12 +168,12 @@ describe('InstagramAdapter (doc bodies)', () => {
         publishState: { containerId: 'saved', publishSentAt: new Date().toISOString() },
       }),
     ).toBeNull();
-    const timeout = fakeFetch()
+    const timingOut = graphFetch()
       .on('GET', '/c', { body: { status_code: 'FINISHED', id: 'c' } })
       .on('GET', '/content_publishing_limit', quota)
-      .on('POST', '/media_publish', timeoutError());
+      .on('POST', '/media_publish', timeout());
     await expect(
-      make(timeout).publish({
+      make(timingOut).publish({
         account,
         content: image(['https://e.x/a.jpg']),
         publishState: { containerId: 'c' },
@@ -186,7 +186,7 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should parse media insights and total_value account insights', async () => {
     // Media insights body shape: https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('GET', '/m1/insights', { body: DOC.mediaInsights })
       .on('GET', `/${account.platformAccountId}/insights`, {
         body: {
@@ -218,12 +218,12 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should read the publishing cap with content_publishing_limit (quota_usage and config)', async () => {
     // Response example of https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit/
-    const f = fakeFetch().on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
+    const f = graphFetch().on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
       body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
     await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
     expect(f.calls[0].params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
-    const full = fakeFetch().on('GET', '/content_publishing_limit', {
+    const full = graphFetch().on('GET', '/content_publishing_limit', {
       body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
     await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });

@@ -1,18 +1,18 @@
 import DOC from './doc-bodies.json';
 import { PlatformError } from '../kit/adapter';
 import { recordingRequest } from '@test/support/doc-fetch';
-import { fakeEndpoints, fakeFetch } from '@test/support/fake-fetch';
+import { graphEndpoints, graphFetch } from '@test/support/doc-fetch';
 import { ThreadsAdapter } from './threads.adapter';
 
-const make = (f: ReturnType<typeof fakeFetch>) =>
-  new ThreadsAdapter(fakeEndpoints('https://graph.threads.net/v1.0', 'https://threads.net/oauth/authorize'), f.fetch, {
+const make = (f: ReturnType<typeof graphFetch>) =>
+  new ThreadsAdapter(graphEndpoints('https://graph.threads.net/v1.0', 'https://threads.net/oauth/authorize'), f.fetch, {
     intervalMs: 1,
     maxPolls: 5,
   });
 const account = { platformAccountId: '1234', accessToken: 'th-token', metadata: {} };
 /** Account 1234's container `container` is created, FINISHED, and published as 1234567 at `permalink`. */
 const publishes = (container: string, permalink: string) =>
-  fakeFetch()
+  graphFetch()
     .on('POST', '/1234/threads', { body: { id: container } })
     .on('GET', `/${container}`, { body: { status: 'FINISHED', id: container } })
     .on('POST', '/1234/threads_publish', { body: { id: '1234567' } })
@@ -21,7 +21,7 @@ const publishes = (container: string, permalink: string) =>
 describe('ThreadsAdapter (doc bodies)', () => {
   it('should exchange the code and then for a long-lived token at the host root', async () => {
     // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions and …/long-lived-tokens
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', '/oauth/access_token', { body: { access_token: 'THQVJ...', user_id: 12345678 } })
       .on('GET', '/access_token', {
         body: { access_token: '<LONG_LIVED_USER_ACCESS_TOKEN>', token_type: 'bearer', expires_in: 5183944 },
@@ -45,11 +45,11 @@ describe('ThreadsAdapter (doc bodies)', () => {
   });
 
   it('should refresh with th_refresh_token, and map a dead token to auth_expired', async () => {
-    const ok = fakeFetch().on('GET', '/refresh_access_token', {
+    const ok = graphFetch().on('GET', '/refresh_access_token', {
       body: { access_token: 'new', token_type: 'bearer', expires_in: 5183944 },
     });
     expect((await make(ok).refresh({ accessToken: 'old', refreshToken: null })).accessToken).toBe('new');
-    const dead = fakeFetch().on('GET', '/refresh_access_token', {
+    const dead = graphFetch().on('GET', '/refresh_access_token', {
       status: 400,
       body: {
         error: {
@@ -78,7 +78,7 @@ describe('ThreadsAdapter (doc bodies)', () => {
   });
 
   it('should reject the media when the container reports ERROR with an error_message', async () => {
-    const f = fakeFetch()
+    const f = graphFetch()
       .on('POST', '/threads', { body: { id: '17889615691921648' } })
       .on('GET', '/17889615691921648', {
         body: { status: 'ERROR', id: '17889615691921648', error_message: 'FAILED_DOWNLOADING_VIDEO' },
@@ -97,7 +97,7 @@ describe('ThreadsAdapter (doc bodies)', () => {
 
   it('should read views as a daily series and the rest as totals', async () => {
     // Shapes from https://developers.facebook.com/docs/threads/insights (user insights: views has values, others total_value)
-    const f = fakeFetch().on('GET', '/1234/threads_insights', { body: DOC.userInsights });
+    const f = graphFetch().on('GET', '/1234/threads_insights', { body: DOC.userInsights });
     expect(await make(f).getDailyMetrics(account, '2026-03-01', '2026-03-01')).toEqual([
       { date: '2026-03-01', views: 10, reach: 10, engagement: 7, shares: 1, followers: 88 },
     ]);
@@ -105,7 +105,7 @@ describe('ThreadsAdapter (doc bodies)', () => {
 
   it('should read the publishing cap with threads_publishing_limit (quota_usage and config)', async () => {
     // Example response of https://developers.facebook.com/docs/threads/overview/#rate-limiting ("Posts")
-    const f = fakeFetch().on('GET', `/${account.platformAccountId}/threads_publishing_limit`, {
+    const f = graphFetch().on('GET', `/${account.platformAccountId}/threads_publishing_limit`, {
       body: { data: [{ quota_usage: 4, config: { quota_total: 250, quota_duration: 86400 } }] },
     });
     await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 4, limit: 250, exhausted: false });

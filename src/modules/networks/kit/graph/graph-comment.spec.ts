@@ -1,23 +1,23 @@
-import { fakeEndpoints, fakeFetch, FakeFetch, timeoutError } from '@test/support/fake-fetch';
+import { graphEndpoints, graphFetch, DocFetch, timeout } from '@test/support/doc-fetch';
 import { FacebookAdapter } from '../../facebook/facebook.adapter';
 import { InstagramAdapter } from '../../instagram/instagram.adapter';
 import { PlatformError } from '../adapter';
 
-const endpoints = fakeEndpoints('https://graph.facebook.com/v23.0', 'https://www.facebook.com/v23.0/dialog/oauth');
+const endpoints = graphEndpoints('https://graph.facebook.com/v23.0', 'https://www.facebook.com/v23.0/dialog/oauth');
 
 /** The first comment of the Graph networks: POST /{object-id}/comments { message } answers { id }. */
 describe.each([
   {
     network: 'Facebook (as the Page)',
     // https://developers.facebook.com/docs/graph-api/reference/object/comments (Publishing)
-    make: (f: FakeFetch) => new FacebookAdapter(endpoints, f.fetch),
+    make: (f: DocFetch) => new FacebookAdapter(endpoints, f.fetch),
     token: 'page-token',
     doc: { item: 'page_id_post_id', comment: 'post_id_comment_id' },
   },
   {
     network: 'Instagram (on its own media)',
     // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments (Creating)
-    make: (f: FakeFetch) => new InstagramAdapter(endpoints, f.fetch),
+    make: (f: DocFetch) => new InstagramAdapter(endpoints, f.fetch),
     token: 'user-token',
     doc: { item: '17895695668004550', comment: '17873440459141021' },
   },
@@ -25,14 +25,14 @@ describe.each([
   const account = { platformAccountId: '1234567890', accessToken: token, metadata: {} };
 
   it('should comment with POST /{object-id}/comments and answer the comment id', async () => {
-    const f = fakeFetch().on('POST', `/${doc.item}/comments`, { body: { id: doc.comment } });
+    const f = graphFetch().on('POST', `/${doc.item}/comments`, { body: { id: doc.comment } });
     const res = await make(f).postComment({ account, externalId: doc.item, text: 'Link in bio' });
     expect(res).toEqual({ id: doc.comment });
     expect(f.calls[0].params).toEqual({ message: 'Link in bio', access_token: token });
   });
 
   it('should report a lost answer as an unknown outcome, never as retryable', async () => {
-    const f = fakeFetch().on('POST', '/p/comments', timeoutError());
+    const f = graphFetch().on('POST', '/p/comments', timeout());
     const err = await make(f)
       .postComment({ account, externalId: 'p', text: 'x' })
       .catch((e: unknown) => e);
@@ -41,7 +41,7 @@ describe.each([
 
   it('should map Graph errors of the comment call', async () => {
     const body = { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } };
-    const f = fakeFetch().on('POST', '/m1/comments', { status: 400, body });
+    const f = graphFetch().on('POST', '/m1/comments', { status: 400, body });
     const err = await make(f)
       .postComment({ account, externalId: 'm1', text: 'x' })
       .catch((e: unknown) => e);
