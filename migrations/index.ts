@@ -18,6 +18,7 @@ import { TargetFirstComment1795700000000 } from './1795700000000-TargetFirstComm
 import { PublishingCaps1795750000000 } from './1795750000000-PublishingCaps';
 import { PublishingCapClaims1795760000000 } from './1795760000000-PublishingCapClaims';
 import { PostTargetsByPost1795772000000 } from './1795772000000-PostTargetsByPost';
+import { OutboxNotify1795790000000 } from './1795790000000-OutboxNotify';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -40,5 +41,6 @@ export const MIGRATIONS: Function[] = [
   PublishingCaps1795750000000,
   PublishingCapClaims1795760000000,
   PostTargetsByPost1795772000000,
+  OutboxNotify1795790000000,
   // @generated-list
 ];
