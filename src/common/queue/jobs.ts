@@ -18,7 +18,8 @@ export interface JobPayloads {
   'schedule-post': { postId: string; version: number };
   /** One webhook delivery attempt. */
   /** workspaceId: the delivery's (its fair share of deliveries in flight); absent in jobs queued before it was added. */
-  'deliver-webhook': { deliveryId: string; workspaceId?: string };
+  /** attemptsBefore: attempts made before this job (the fan-out's own first attempt), for the retry schedule. */
+  'deliver-webhook': { deliveryId: string; workspaceId?: string; attemptsBefore?: number };
   /** Periodic: relay committed outbox rows to the events queue. */
   'relay-outbox': Record<string, never>;
   /** Periodic: re-enqueue relayed events whose dispatch job was lost before they were handled. */

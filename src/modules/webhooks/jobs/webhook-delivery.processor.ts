@@ -6,14 +6,23 @@ import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
-import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
+import { DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
-import { WEBHOOK_BACKOFF } from './webhook-jobs';
+import { DELIVERY_ATTEMPTS, deliveryJobOptions, WEBHOOK_BACKOFF } from './webhook-jobs';
 import { WorkspaceDeliverySlots } from './workspace-delivery-slots';
 
 /** How long a delivery whose workspace has no free slot waits before it is tried again (plus jitter). */
 const SLOT_RETRY_MS = 250;
+/**
+ * How long a fan-out keeps sending first attempts itself; what comes up later is queued as jobs,
+ * so a fan-out job lasts at most this plus one receiver time-out.
+ */
+const FIRST_ATTEMPTS_WINDOW_MS = 3000;
+/** A first attempt, as the queue would count it. */
+const FIRST_ATTEMPT = { attemptsMade: 0, opts: { attempts: DELIVERY_ATTEMPTS } };
+/** addBulk chunk: one round trip to Redis each. */
+const ENQUEUE_CHUNK = 500;
 
 export const USER_AGENT = 'SocialPublishingService-Webhooks/1.0';
 
@@ -59,9 +68,10 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
   onModuleInit(): void {
     const delays = this.config.webhooks.retryDelaysMs;
     // BullMQ passes the number of attempts made so far (1 after the first failure).
+    // A job queued after a first attempt sent by the fan-out counts that attempt too (attemptsBefore).
     this.queues.registerBackoff(
       WEBHOOK_BACKOFF,
-      (attemptsMade) => delays[Math.min(attemptsMade, delays.length) - 1] ?? 0,
+      (attemptsMade, _err, job) => delays[Math.min(attemptsMade + attemptsBefore(job.data), delays.length) - 1] ?? 0,
     );
     // A receiver that hangs holds one slot for at most the time-out; keep plenty of slots.
     this.queues.configureQueue('webhooks', { concurrency: 50 });
@@ -74,6 +84,67 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     token?: string,
   ): Promise<unknown> {
     return this.attemptFairly(deliveryId, workspaceId, job, token);
+  }
+
+  /**
+   * The first attempts of a fan-out, sent by the fan-out job itself: no queue round trips per
+   * delivery, and as many in flight as the workspace's share (each lane holds a slot, as a queued
+   * attempt does, so the share still bounds the workspace across every worker). Once a slot is
+   * refused (the share is taken elsewhere) or FIRST_ATTEMPTS_WINDOW_MS has passed, the rest are
+   * queued as `deliver-webhook` jobs, the usual path. A failed first attempt is queued for its
+   * retry after the first configured delay, with the attempts it has left. Nothing is lost to a
+   * crash meanwhile: the deliveries are rows already, still `pending` until attempted, and the
+   * fan-out job (not yet marked handled) runs again.
+   */
+  async attemptFirst(workspaceId: string, deliveryIds: string[]): Promise<void> {
+    const deadline = Date.now() + FIRST_ATTEMPTS_WINDOW_MS;
+    const queued: string[] = [];
+    const retries: string[] = [];
+    // Outcomes are written in batches while the lanes go on sending (one UPDATE per batch).
+    const outcomes = new OutcomeWriter((rows) => this.writeOutcomes(rows));
+    let handOff = false;
+    let next = 0;
+    // A lane takes one slot and sends one delivery after another within it: its lease (twice the
+    // receiver time-out plus 5 s) outlives the window plus the last attempt's time-out.
+    const lane = async () => {
+      const slot = await this.slots.tryAcquire(workspaceId);
+      try {
+        while (next < deliveryIds.length) {
+          const id = deliveryIds[next++];
+          if (!slot || handOff || Date.now() >= deadline) {
+            handOff = true;
+            queued.push(id);
+            continue;
+          }
+          try {
+            await this.attempt(id, FIRST_ATTEMPT, 0, (o) => outcomes.add(o));
+          } catch (err) {
+            // Not sent or not recorded (the database refused): the queued job tries it again.
+            (err instanceof DeliveryAttemptFailed ? retries : queued).push(id);
+          }
+        }
+      } finally {
+        await slot?.release();
+      }
+    };
+    const lanes = Math.min(deliveryIds.length, this.config.webhooks.concurrencyPerWorkspace);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    await outcomes.flushed();
+    // An outcome the database refused: still `pending` (attempt counted), its job sends it again.
+    const unrecorded = new Set(outcomes.unrecorded);
+    queued.push(...unrecorded);
+    const firstDelay = this.config.webhooks.retryDelaysMs[0] ?? 0;
+    const jobs = [
+      ...queued.map((deliveryId) => ({ payload: { deliveryId, workspaceId }, opts: deliveryJobOptions(deliveryId) })),
+      ...retries
+        .filter((id) => !unrecorded.has(id))
+        .map((deliveryId) => ({
+          payload: { deliveryId, workspaceId, attemptsBefore: 1 },
+          opts: { ...deliveryJobOptions(deliveryId), attempts: DELIVERY_ATTEMPTS - 1, delay: firstDelay },
+        })),
+    ];
+    for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK)
+      await this.queues.enqueueMany('deliver-webhook', jobs.slice(i, i + ENQUEUE_CHUNK));
   }
 
   /**
@@ -103,7 +174,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
       throw new DelayedError();
     }
     try {
-      await this.attempt(deliveryId, job);
+      await this.attempt(deliveryId, job, attemptsBefore(job.data));
     } finally {
       await slot.release();
     }
@@ -111,9 +182,14 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   /**
    * Two round trips to Postgres per attempt: the claim (which also reads the delivery and its
-   * subscription) and the outcome.
+   * subscription) and the outcome (`record`: written at once, or handed to a batch).
    */
-  async attempt(deliveryId: string, job: Pick<Job, 'attemptsMade' | 'opts'>): Promise<void> {
+  async attempt(
+    deliveryId: string,
+    job: Pick<Job, 'attemptsMade' | 'opts'>,
+    before = 0,
+    record: (outcome: DeliveryOutcome) => Promise<void> | void = (o) => this.writeOutcomes([o]),
+  ): Promise<void> {
     // Count the attempt before sending, so the header and the record agree even after a crash;
     // only a pending or failed delivery of an active subscription is claimed.
     const [claimed] = await this.updateReturning<ClaimedDelivery>(
@@ -160,20 +236,15 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     const result = await this.sender.send(claimed.url, rawBody, headers);
 
     const last = !result.ok && job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const delay = this.config.webhooks.retryDelaysMs[job.attemptsMade] ?? 0;
-    await this.dataSource.query(
-      `UPDATE webhook_deliveries
-          SET status = $2, response_code = $3, response_body = $4, error = $5, next_attempt_at = $6, updated_at = now()
-        WHERE id = $1`,
-      [
-        claimed.id,
-        result.ok ? 'succeeded' : last ? 'abandoned' : 'failed',
-        result.status,
-        result.body,
-        result.ok ? null : result.error,
-        result.ok || last ? null : new Date(Date.now() + delay),
-      ],
-    );
+    const delay = this.config.webhooks.retryDelaysMs[before + job.attemptsMade] ?? 0;
+    await record({
+      id: claimed.id,
+      status: result.ok ? 'succeeded' : last ? 'abandoned' : 'failed',
+      responseCode: result.status,
+      responseBody: result.body,
+      error: result.ok ? null : result.error,
+      nextAttemptAt: result.ok || last ? null : new Date(Date.now() + delay),
+    });
     if (result.ok) return;
     if (last)
       this.logger.warn(
@@ -185,11 +256,76 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
   }
 
+  /** Attempts' outcomes, in one statement however many. */
+  private async writeOutcomes(rows: DeliveryOutcome[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries d
+          SET status = o.status, response_code = o.response_code, response_body = o.response_body, error = o.error,
+              next_attempt_at = o.next_attempt_at, updated_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::timestamptz[])
+              AS o(id, status, response_code, response_body, error, next_attempt_at)
+        WHERE d.id = o.id`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.status),
+        rows.map((r) => r.responseCode),
+        rows.map((r) => r.responseBody),
+        rows.map((r) => r.error),
+        rows.map((r) => r.nextAttemptAt),
+      ],
+    );
+  }
+
   /** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
   private async updateReturning<T>(sql: string, params: unknown[]): Promise<T[]> {
     const [rows] = await this.dataSource.query<[T[], number]>(sql, params);
     return rows;
   }
+}
+
+/** What one attempt wrote on its delivery. */
+interface DeliveryOutcome {
+  id: string;
+  status: DeliveryStatus;
+  responseCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Outcomes written in batches: the first goes at once, and those that arrive while a batch is
+ * being written make the next one. A batch the database refuses leaves its ids in `unrecorded`.
+ */
+class OutcomeWriter {
+  readonly unrecorded: string[] = [];
+  private waiting: DeliveryOutcome[] = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(private readonly write: (rows: DeliveryOutcome[]) => Promise<void>) {}
+
+  add(outcome: DeliveryOutcome): void {
+    this.waiting.push(outcome);
+    this.writing ??= this.drain();
+  }
+
+  async flushed(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const rows = this.waiting;
+      this.waiting = [];
+      await this.write(rows).catch(() => this.unrecorded.push(...rows.map((r) => r.id)));
+    }
+    this.writing = null;
+  }
+}
+
+/** Attempts made before the job was queued (a fan-out's first attempt), from its payload. */
+function attemptsBefore(data: unknown): number {
+  return (data as Partial<JobPayloads['deliver-webhook']> | undefined)?.attemptsBefore ?? 0;
 }
 
 interface ClaimedDelivery {

@@ -3,21 +3,20 @@ import { DataSource } from 'typeorm';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
-import { QueueService } from '@/common/queue/queue.service';
 import { isWebhookEventType, WILDCARD } from '../event-types';
-import { deliveryJobOptions } from './webhook-jobs';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 
 /**
  * `dispatch-event`: one committed outbox event → one delivery per matching active subscription.
  * Safe to run twice: the insert skips (subscription, event) pairs that exist, and every delivery
- * of the event still pending is (re)queued under its own id, which BullMQ deduplicates.
+ * of the event still pending is attempted (or queued under its own id, which BullMQ deduplicates).
  */
 @Injectable()
 export class WebhookFanoutProcessor {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly queues: QueueService,
     private readonly relay: OutboxRelayService,
+    private readonly deliveries: WebhookDeliveryProcessor,
   ) {}
 
   @JobHandler('dispatch-event')
@@ -27,7 +26,7 @@ export class WebhookFanoutProcessor {
     return queued;
   }
 
-  /** Returns the number of deliveries queued. */
+  /** Returns the number of deliveries attempted or queued. */
   async fanOut(eventId: string): Promise<number> {
     const event = await this.relay.findEvent(eventId);
     // Audit-only types (api_key.created, webhook.updated, …) are never delivered.
@@ -54,15 +53,11 @@ export class WebhookFanoutProcessor {
        SELECT id FROM webhook_deliveries WHERE workspace_id = $5 AND event_id = $1 AND status = 'pending'`,
       [event.id, event.type, JSON.stringify(event.data), event.createdAt, event.workspaceId, event.profileId, WILDCARD],
     );
-    // In chunks of 500, each one round trip to Redis (job id = delivery id: a re-run adds nothing).
-    for (let i = 0; i < pending.length; i += 500)
-      await this.queues.enqueueMany(
-        'deliver-webhook',
-        pending.slice(i, i + 500).map((d) => ({
-          payload: { deliveryId: d.id, workspaceId: event.workspaceId },
-          opts: deliveryJobOptions(d.id),
-        })),
-      );
+    // First attempts right here (no job per delivery unless the workspace's share is taken).
+    await this.deliveries.attemptFirst(
+      event.workspaceId,
+      pending.map((d) => d.id),
+    );
     return pending.length;
   }
 }

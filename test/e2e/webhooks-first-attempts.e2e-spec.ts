@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OutboxService } from '@/common/outbox/outbox.service';
+import { QueueService } from '@/common/queue/queue.service';
+import { createTenant, createTestApp, eventually, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * The fan-out sends an event's first attempts itself, within the workspace's share of deliveries
+ * in flight, and queues jobs only for the retries, on the configured schedule.
+ */
+describe('webhook first attempts', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        WEBHOOK_RETRY_DELAYS_MS: '60000,60000,60000,60000,60000,60000',
+        WEBHOOK_CONCURRENCY_PER_WORKSPACE: '4',
+      },
+    });
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  it('should send every first attempt within the share, record each, and queue retries only for the failures', async () => {
+    const tenant = await createTenant(t, { plan: 'enterprise' });
+    let inFlight = 0;
+    let most = 0;
+    const paths = [...Array.from({ length: 9 }, (_, i) => `/first/ok/${i}`), '/first/down/0', '/first/down/1'];
+    for (const path of paths) {
+      receiver.on(path, async (_hit, res) => {
+        most = Math.max(most, ++inFlight);
+        await sleep(100);
+        inFlight -= 1;
+        if (path.includes('/down/')) res.writeHead(500).end('down');
+        else res.writeHead(200).end('ok');
+      });
+      await t
+        .http()
+        .post('/v1/webhooks')
+        .set(tenant.auth)
+        .send({ url: receiver.url(path), events: ['*'] })
+        .expect(201);
+    }
+    await t.ds.transaction((m) =>
+      t.app.get(OutboxService).record(m, {
+        workspaceId: tenant.workspaceId,
+        profileId: tenant.profileId,
+        type: 'account.connected',
+        actor: { type: 'system', id: null },
+        data: {},
+      }),
+    );
+
+    const rows = await eventually(async () => {
+      const r = await t.ds.query<{ id: string; url: string; status: string; attempts: number; next_in: number }[]>(
+        `SELECT d.id, s.url, d.status, d.attempts,
+                extract(epoch FROM d.next_attempt_at - now()) AS next_in
+           FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+          WHERE d.workspace_id = $1 AND d.status <> 'pending'`,
+        [tenant.workspaceId],
+      );
+      return r.length === paths.length ? r : undefined;
+    });
+    for (const path of paths) expect(receiver.at(path)).toHaveLength(1);
+    // Each answer takes 100 ms: four lanes, never more than four at once.
+    expect(most).toBe(4);
+    for (const r of rows) {
+      expect(r.attempts).toBe(1);
+      if (r.url.includes('/down/')) {
+        expect(r.status).toBe('failed');
+        expect(Number(r.next_in)).toBeGreaterThan(50);
+      } else expect(r.status).toBe('succeeded');
+    }
+
+    // The retries' jobs: one per failed delivery, after the first delay, with the six attempts left.
+    const failed = rows.filter((r) => r.status === 'failed').map((r) => r.id);
+    const jobs = await eventually(async () => {
+      const all = await t.app.get(QueueService).queue('webhooks').getJobs(['delayed', 'waiting', 'completed']);
+      const mine = all.filter((j) => j.data.workspaceId === tenant.workspaceId);
+      return mine.length >= failed.length ? mine : undefined;
+    });
+    expect(jobs.map((j) => j.id).sort()).toEqual([...failed].sort());
+    for (const j of jobs) {
+      expect(await j.getState()).toBe('delayed');
+      expect(j.opts.attempts).toBe(6);
+      expect(j.data).toMatchObject({ attemptsBefore: 1 });
+    }
+  });
+});
