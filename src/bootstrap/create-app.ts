@@ -4,12 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, RequestHandler, Response } from 'express';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { AuthGuard } from '../common/auth/auth.guard';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { bodyReadError } from '../common/errors/error-envelope';
 import { answerClientErrorsWithEnvelope } from '../common/errors/http-client-errors';
+import { requestLineLogger } from '../common/logging/request-line';
 import { RequestLogMiddleware } from '../common/logging/request-log.middleware';
 import { httpMetrics, mountOperatorEndpoints } from '../common/metrics/operator';
 import { createValidationPipe } from '../common/errors/validation';
@@ -90,6 +91,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);
+  // The request's log line and logging context, where nestjs-pino's middleware ran (after Swagger
+  // UI and the refusals answered above, before the routes).
+  const pino = await app.resolve(PinoLogger); // transient; building one also sets PinoLogger.root
+  app.use(requestLineLogger(pino, PinoLogger.root));
   return app;
 }
 

@@ -236,6 +236,11 @@ describe('no secret in a log', () => {
     await fetch(`${base}/media/upload-sessions/${randomUUID()}?token=${secrets.upload}`);
     await fetch(`${base}/v1/posts?page=1&api_key=${secrets.other}`, { headers: tenant.auth });
     await eventually(async () => out.includes('/v1/posts?page=1&api_key=[REDACTED]'), { timeoutMs: 10_000 });
+    // One line per request, carrying its id twice (the reqId binding and req.id) and the workspace.
+    const lines = out.split('\n').filter((l) => l.includes('/v1/posts?page=1&api_key=[REDACTED]'));
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]) as { reqId: string; req: { id: string }; workspaceId: string; msg: string };
+    expect(line).toMatchObject({ req: { id: line.reqId }, workspaceId: tenant.workspaceId, msg: 'request completed' });
     expect(out).toContain('/connect/callback/facebook?code=[REDACTED]&state=[REDACTED]');
     expect(out).toContain('/media/upload/abc/def.png?expires=[REDACTED]&sig=[REDACTED]');
     for (const secret of Object.values(secrets)) expect(out).not.toContain(secret);
