@@ -1,5 +1,5 @@
 import { PlatformRegistry } from '@/modules/networks/network-registry';
-import { LinkedInSandbox } from '@/modules/networks/linkedin/linkedin-sandbox.service';
+import { LinkedInSandbox } from '@/modules/networks/linkedin/linkedin-sandbox';
 import { connectSandbox } from '../support/sandbox-connect';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -50,5 +50,22 @@ describe('sandbox requests', () => {
     expect(page.paging.total).toBe(3);
     expect(page.elements.map((p) => p.commentary)).toEqual(['two']);
     expect(reads).toHaveBeenCalledTimes(1);
+  });
+
+  it('should answer a name that is an Object key like any unknown one (404 media, 400 report metric)', async () => {
+    for (const name of ['constructor', 'toString', '__proto__'])
+      expect((await fetch(`${t.url}/sandbox/_control/media/${name}`)).status).toBe(404);
+    const { tokens } = await connectSandbox(t.app.get(PlatformRegistry).get('youtube'));
+    const report = (metrics: string): Promise<Response> =>
+      fetch(
+        `${t.url}/sandbox/youtube/v2/reports?ids=channel==MINE&metrics=${metrics}&dimensions=day&startDate=2026-01-01&endDate=2026-01-02`,
+        { headers: { authorization: `Bearer ${tokens.accessToken}` } },
+      );
+    expect((await report('views')).status).toBe(200);
+    for (const metric of ['constructor', 'toString']) {
+      const res = await report(metric);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain(`Unknown identifier (${metric})`);
+    }
   });
 });

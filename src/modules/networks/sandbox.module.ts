@@ -1,6 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
-import { MetaContainers } from './kit/sandbox/meta-containers';
 import { SandboxCaps } from './kit/sandbox/sandbox-caps';
 import { SandboxControlController } from './kit/sandbox/sandbox-control.controller';
 import { SandboxMediaFetch } from './kit/sandbox/sandbox-media';
@@ -21,7 +20,6 @@ const simulators = Object.values(NETWORKS).map((n) => n.simulator);
     SandboxStore,
     SandboxOAuth,
     SandboxMediaFetch,
-    MetaContainers,
     {
       provide: SandboxCaps,
       useFactory: (config: AppConfig) => new SandboxCaps(Object.values(NETWORKS), config.networkCaps),

@@ -1,14 +1,16 @@
 import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, GrantedAccount } from '../kit/adapter';
-import type { ItemMetrics, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import type { ItemMetrics, OAuthTokens, PlatformAdapter, PublishLookup, PublishRequest } from '../kit/adapter';
+import { PlatformError, type PublishResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { PublishingCap } from '../kit/caps';
 import { addDays, dayOf } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
-import { GraphAdapter } from '../kit/graph/graph-adapter';
-import type { FetchFn } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
-import { FacebookPublisher } from './facebook-publish';
+import { GraphAdapter, GraphComments } from '../kit/graph/graph-adapter';
+import type { FetchFn, GraphParams } from '../kit/graph/graph-client';
+import { GraphInsight, GraphList, insightSeries, recentMatch, unixDay } from '../kit/graph/graph-shapes';
+import { lookedFirst, progress } from '../kit/network-adapter';
+import { obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
 export const FACEBOOK_SCOPES = [
@@ -55,13 +57,6 @@ interface PageAccount {
   picture?: { data?: { url?: string } };
 }
 
-interface FbComment {
-  id: string;
-  message?: string;
-  created_time: string;
-  from?: { id: string; name: string };
-}
-
 interface PostStats {
   shares?: { count: number };
   comments?: { summary?: { total_count: number } };
@@ -70,23 +65,118 @@ interface PostStats {
 
 type DatedPost = { created_time: string; shares?: { count: number } };
 
+/**
+ * Facebook Page publishing (Pages API):
+ *   text/link → POST /{page-id}/feed { message, link }
+ *   1 photo   → POST /{page-id}/photos { url, caption }
+ *   2–10      → POST /{page-id}/photos { url, published=false } per photo, then
+ *               POST /{page-id}/feed { message, attached_media[i]={"media_fbid":…} }
+ *   video     → POST /{page-id}/videos { file_url, description }
+ * Progress (unpublished photo ids, the time the publish call was sent, the result) is saved
+ * before each next call so a resumed attempt continues and an unknown outcome can be checked.
+ */
+type Kind = 'feed' | 'photo' | 'album' | 'video';
+
+export type FacebookPublishState = {
+  kind?: Kind;
+  photoIds?: string[];
+  /** When the creating call was sent (ISO); present = the post may exist. */
+  sentAt?: string;
+  postId?: string;
+};
+
+interface PhotoResponse {
+  id: string;
+  post_id?: string;
+}
+
+type FeedItem = { id: string; permalink_url?: string } & Record<string, unknown>;
+
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   static readonly real = facebookLoginUrls(FACEBOOK_GRAPH_VERSION);
   readonly platform = 'facebook' as const;
   override readonly supportsComments = true;
   protected readonly rules = FACEBOOK_RULES;
-  protected readonly publisher: FacebookPublisher;
   /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
   protected readonly postCounters: Counters = {
     views: 'post_media_view',
     reach: 'post_total_media_view_unique',
     likes: 'reactions',
   };
+  protected override readonly comments: GraphComments = {
+    params: { fields: 'id,message,created_time,from{id,name}', order: 'chronological' },
+    text: 'message',
+    time: 'created_time',
+    author: (c) => str(obj(c.from).name),
+    anonymous: 'Facebook user',
+  };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
     super(endpoints, fetchFn, (graph) => new FacebookLogin(graph, endpoints, FACEBOOK_SCOPES));
-    this.publisher = new FacebookPublisher(this.graph);
+  }
+
+  async publish(req: PublishRequest): Promise<PublishResult> {
+    const { account, content } = req;
+    const { state, save } = progress<FacebookPublishState>(req);
+    const page = account.platformAccountId;
+    const token = account.accessToken;
+    if (state.postId) return this.postResult(state.postId, token);
+    // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
+    const cannotTell = 'An earlier attempt may have published this post; Facebook cannot tell.';
+    const found = state.sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    if (found) return found;
+    /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
+    const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
+      await save({ kind, sentAt: new Date().toISOString() });
+      return this.graph.post<T>(`/${page}/${edge}`, params, token, { publish: true });
+    };
+    let postId: string;
+    if (content.contentType === 'video') {
+      if (!content.videoUrl) throw new PlatformError('A video post needs a video.', 'invalid_content', false);
+      const title = str(content.options.title) || undefined;
+      postId = (await send('video', 'videos', { file_url: content.videoUrl, description: content.text, title })).id;
+    } else if (content.contentType === 'image' && content.imageUrls.length === 1) {
+      const params = { url: content.imageUrls[0], caption: content.text, published: true };
+      const res = await send<PhotoResponse>('photo', 'photos', params);
+      postId = res.post_id ?? `${page}_${res.id}`;
+    } else if (content.contentType === 'image') {
+      const photoIds = [...(state.photoIds ?? [])];
+      for (const url of content.imageUrls.slice(photoIds.length)) {
+        // Unpublished photos are invisible until attached, so a lost answer here only leaves an orphan.
+        const res = await this.graph.post<PhotoResponse>(`/${page}/photos`, { url, published: false }, token);
+        photoIds.push(res.id);
+        await save({ kind: 'album', photoIds });
+      }
+      const attached: Record<string, string> = {};
+      photoIds.forEach((id, i) => (attached[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
+      postId = (await send('album', 'feed', { message: content.text, ...attached })).id;
+    } else {
+      postId = (await send('feed', 'feed', { message: content.text, link: content.link })).id;
+    }
+    await save({ postId });
+    return this.postResult(postId, token);
+  }
+
+  /** Looks for the post among the Page's recent posts (or videos) created since the call was sent. */
+  async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
+    const state = req.publishState as FacebookPublishState;
+    const token = req.account.accessToken;
+    const page = req.account.platformAccountId;
+    if (state.postId) return this.postResult(state.postId, token);
+    if (!state.sentAt) return null;
+    const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;
+    const [edge, field] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
+    const query = { fields: `id,${field},created_time,permalink_url`, since, limit: 50 };
+    const list = await this.graph.get<GraphList<FeedItem>>(`/${page}/${edge}`, query, token);
+    // A post without the text field is not the one looked for, even when the text is empty.
+    const withText = list.data.filter((p) => typeof p[field] === 'string');
+    const hit = recentMatch(withText, { text: field, time: 'created_time' }, req.content.text, since * 1000);
+    return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
+  }
+
+  private async postResult(id: string, token: string): Promise<PublishResult> {
+    return { externalId: id, url: await this.graph.field(id, 'permalink_url', token) };
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */
@@ -137,15 +227,5 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const read = (name: string, date: string): number => series.get(name)?.get(date) ?? 0;
     const rows = dayRows({ from, to }, PAGE_COUNTERS, (date) => read(FOLLOWERS_METRIC, date), read);
     return rows.map((row) => ({ ...row, shares: shares.get(row.date)?.shares ?? 0 }));
-  }
-
-  override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
-    const params = { fields: 'id,message,created_time,from{id,name}', order: 'chronological' };
-    return this.commentPage<FbComment>(postId, account.accessToken, cursor, params, (c) => ({
-      id: c.id,
-      authorName: c.from?.name ?? 'Facebook user',
-      text: c.message ?? '',
-      createdAt: new Date(c.created_time).toISOString(),
-    }));
   }
 }

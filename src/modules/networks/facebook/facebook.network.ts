@@ -1,6 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { FacebookAdapter, FACEBOOK_CAPS } from './facebook.adapter';
-import { FACEBOOK_SIMULATOR } from './facebook-sandbox.controller';
+import { FACEBOOK_SIMULATOR } from './facebook-sandbox';
 
 /** Facebook Pages: the Graph API, with Facebook Login. */
 export const facebookNetwork: NetworkDefinition<'facebook'> = defineNetwork('facebook', FacebookAdapter, {

@@ -1,14 +1,13 @@
-import type { AccountCredentials, AdapterEndpoints } from '../kit/adapter';
-import type { GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
+import type { AdapterEndpoints, GrantedAccount, OAuthTokens, PlatformAdapter } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
-import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
+import { cap, type PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
-import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
-import type { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { readPublishingLimit } from '../kit/graph/graph-shapes';
+import { ContainerAdapter, DailyInsights, GraphComments } from '../kit/graph/graph-adapter';
+import type { FetchFn } from '../kit/graph/graph-client';
+import { str } from '../kit/http';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 export const INSTAGRAM_SCOPES = [
@@ -44,13 +43,6 @@ interface PageWithIg {
   instagram_business_account?: { id: string; username?: string; name?: string; profile_picture_url?: string };
 }
 
-interface IgComment {
-  id: string;
-  text?: string;
-  username?: string;
-  timestamp: string;
-}
-
 /**
  * Instagram professional accounts through the Instagram API with Facebook Login (graph.facebook.com):
  * the accounts are the `instagram_business_account`s of the user's Pages; publishing uses
@@ -70,6 +62,13 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     params: { period: 'day', metric_type: 'total_value' },
     followers: 'account-field',
   };
+  protected override readonly comments: GraphComments = {
+    params: { fields: 'id,text,username,timestamp' },
+    text: 'text',
+    time: 'timestamp',
+    author: (c) => str(c.username),
+    anonymous: 'instagram user',
+  };
 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
     super(endpoints, fetchFn, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
@@ -86,7 +85,13 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
           return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
         return { image_url: c.imageUrls[0], caption: c.text };
       },
-      beforePublish: checkPublishingLimit,
+      limitEdge: 'content_publishing_limit',
+      // The rolling 24 h cap: refused before media_publish once reached.
+      beforePublish: (usage) => {
+        if (!usage.exhausted) return;
+        const reached = `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`;
+        throw new PlatformError(reached, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
+      },
     });
   }
 
@@ -107,33 +112,5 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
           ]
         : [],
     );
-  }
-
-  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
-    return readPublishingLimit(this.graph, 'content_publishing_limit', account.platformAccountId, account.accessToken);
-  }
-
-  override listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
-    return this.commentPage<IgComment>(
-      postId,
-      account.accessToken,
-      cursor,
-      { fields: 'id,text,username,timestamp' },
-      (c) => ({
-        id: c.id,
-        authorName: c.username ?? 'instagram user',
-        text: c.text ?? '',
-        createdAt: new Date(c.timestamp).toISOString(),
-      }),
-    );
-  }
-}
-
-/** The rolling 24 h publishing cap (content_publishing_limit): refused before media_publish once reached. */
-async function checkPublishingLimit(graph: GraphClient, user: string, token: string): Promise<void> {
-  const usage = await readPublishingLimit(graph, 'content_publishing_limit', user, token);
-  if (usage.exhausted) {
-    const reached = `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`;
-    throw new PlatformError(reached, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
   }
 }

@@ -114,6 +114,14 @@ export class NetworkApi {
 }
 
 /**
+ * A network's own codes → our categories, as a Map: a code the network invents that is named like
+ * an Object key (`constructor`, `toString`) must not match a plain object's inherited properties.
+ */
+export function categoryTable(table: Record<string, ErrorCategory>): ReadonlyMap<string, ErrorCategory> {
+  return new Map(Object.entries(table));
+}
+
+/**
  * The PlatformError of an answer the network marked as failed, classified the way every network
  * answers: 5xx transient, 429 rate limited, 401 auth; then `otherwise` (invalid content unless the
  * network's error says more). `category`, when the network's own code names one, comes first.

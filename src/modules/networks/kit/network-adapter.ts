@@ -48,13 +48,13 @@ export interface PollingOptions {
   pollDelaysMs?: number[];
 }
 
+export type Progress<S> = { state: S; save: (patch?: Partial<S>) => Promise<void> };
+
 /**
  * A publish's saved progress (publishState): `state` is a copy the publish updates, `save(patch)`
  * merges the patch into it and persists the whole state before the next network call.
  */
-export function progress<S extends object>(
-  req: PublishRequest,
-): { state: S; save: (patch?: Partial<S>) => Promise<void> } {
+export function progress<S extends object>(req: PublishRequest): Progress<S> {
   const state = { ...req.publishState } as S;
   return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
 }

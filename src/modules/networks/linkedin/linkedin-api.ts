@@ -13,12 +13,8 @@ export function linkedinError(reply: NetworkReply): PlatformError {
   const status = num(body.status) || reply.status;
   const message = str(body.message) ?? (reply.text.slice(0, 300) || `LinkedIn answered HTTP ${reply.status}.`);
   // 401: missing/expired/revoked token (serviceErrorCode 65600/65601/65602); 403: the grant lacks a permission.
-  const otherwise =
-    status === 403
-      ? 'auth_expired'
-      : /\b(image|video|media|upload|asset)\b/i.test(message)
-        ? 'media_rejected'
-        : 'invalid_content';
+  const aboutMedia = /\b(image|video|media|upload|asset)\b/i.test(message);
+  const otherwise = status === 403 ? 'auth_expired' : aboutMedia ? 'media_rejected' : 'invalid_content';
   const networkCode = str(body.code) ?? str(body.serviceErrorCode);
   return answerError(message, { status, networkCode, otherwise }, reply.headers);
 }

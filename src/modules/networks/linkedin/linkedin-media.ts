@@ -1,6 +1,7 @@
 import { PlatformError } from '../kit/adapter';
 import { arr, num, obj, pollOrThrow, str } from '../kit/http';
 import { downloadMedia, mediaDeadline } from '../kit/media-fetch';
+import type { Progress } from '../kit/network-adapter';
 import { enc, LinkedInClient } from './linkedin-api';
 
 /** Progress of one LinkedIn publish, saved before each next call so a resumed attempt continues. */
@@ -13,29 +14,21 @@ export interface LinkedInState {
   postUrn?: string;
 }
 
-export interface UploadInstruction {
-  uploadUrl: string;
-  firstByte: number;
-  lastByte: number;
-}
-
 export interface VideoUpload {
   urn: string;
   uploadToken: string;
-  instructions: UploadInstruction[];
+  instructions: { uploadUrl: string; firstByte: number; lastByte: number }[];
   expiresAt: number;
   partIds: string[];
   finalized: boolean;
 }
 
-export interface MediaContext {
+export type MediaContext = Progress<LinkedInState> & {
   client: LinkedInClient;
   token: string;
   owner: string;
-  state: LinkedInState;
-  save: (patch?: Partial<LinkedInState>) => Promise<void>;
   pollDelaysMs: number[];
-}
+};
 
 /** Images API: fetch each image, initializeUpload, PUT the bytes; returns the image URNs in order. */
 export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<string[]> {
@@ -77,11 +70,8 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
     }
     for (const [i, part] of video.instructions.entries()) {
       if (video.partIds[i]) continue;
-      const reply = await ctx.client.upload(
-        part.uploadUrl,
-        media.bytes.subarray(part.firstByte, part.lastByte + 1),
-        'application/octet-stream',
-      );
+      const bytes = media.bytes.subarray(part.firstByte, part.lastByte + 1);
+      const reply = await ctx.client.upload(part.uploadUrl, bytes, 'application/octet-stream');
       const etag = reply.headers.get('etag');
       if (!etag)
         throw new PlatformError('LinkedIn returned no ETag for an uploaded video part.', 'network_error', true);

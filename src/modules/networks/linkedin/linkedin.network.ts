@@ -1,6 +1,6 @@
 import { defineNetwork, NetworkDefinition } from '../kit/definition';
 import { LinkedInAdapter, LINKEDIN_CAPS } from './linkedin.adapter';
-import { LINKEDIN_SIMULATOR } from './linkedin-sandbox.controller';
+import { LINKEDIN_SIMULATOR } from './linkedin-sandbox';
 
 export const linkedinNetwork: NetworkDefinition<'linkedin'> = defineNetwork('linkedin', LinkedInAdapter, {
   configKeys: { clientId: 'LINKEDIN_CLIENT_ID', clientSecret: 'LINKEDIN_CLIENT_SECRET' },

@@ -1,6 +1,5 @@
-import type { AccountCredentials, AdapterEndpoints, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { AdapterEndpoints, GrantedAccount, OAuthTokens } from '../kit/adapter';
 import type { CommentRequest, CommentResult, PlatformAdapter } from '../kit/adapter';
-import type { NetworkCapUsage } from '../kit/caps';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
@@ -9,7 +8,7 @@ import { consentUrl, ConsentParams } from '../kit/oauth';
 import type { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
-import { appCredentials, graphTokens, GraphTokenResponse, readPublishingLimit } from '../kit/graph/graph-shapes';
+import { appCredentials, graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
 
 export const THREADS_SCOPES = [
   'threads_basic',
@@ -45,6 +44,7 @@ const THREADS_CONTAINERS = {
   statusField: 'status',
   errorField: 'error_message',
   textField: 'text',
+  limitEdge: 'threads_publishing_limit',
 };
 /**
  * Threads API (graph.threads.net): threads.net/oauth/authorize → /oauth/access_token (short-lived)
@@ -119,11 +119,6 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
         metadata: {},
       },
     ];
-  }
-
-  /** The 250 posts per 24 h cap as Threads counts it (threads_publishing_limit). */
-  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
-    return readPublishingLimit(this.graph, 'threads_publishing_limit', account.platformAccountId, account.accessToken);
   }
 }
 

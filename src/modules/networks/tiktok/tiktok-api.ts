@@ -1,13 +1,13 @@
-import type { AdapterEndpoints, ErrorCategory } from '../kit/adapter';
+import type { AdapterEndpoints } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
-import { answerError, ApiCall, isTransient, NetworkApi, NetworkReply, obj, str } from '../kit/http';
+import { answerError, ApiCall, categoryTable, isTransient, NetworkApi, NetworkReply, obj, str } from '../kit/http';
 
 /**
  * TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
  * (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post, "Error codes").
  */
 
-const CATEGORY_BY_CODE: Record<string, ErrorCategory> = {
+const CATEGORY_BY_CODE = categoryTable({
   access_token_invalid: 'auth_expired',
   scope_not_authorized: 'auth_expired',
   scope_permission_missed: 'auth_expired',
@@ -18,10 +18,10 @@ const CATEGORY_BY_CODE: Record<string, ErrorCategory> = {
   reached_active_user_cap: 'network_rate_limited',
   url_ownership_unverified: 'media_rejected',
   internal_error: 'network_error',
-};
+});
 
 /** `fail_reason` of a FAILED publish (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */
-const CATEGORY_BY_FAIL_REASON: Record<string, ErrorCategory> = {
+const CATEGORY_BY_FAIL_REASON = categoryTable({
   file_format_check_failed: 'media_rejected',
   duration_check_failed: 'media_rejected',
   frame_rate_check_failed: 'media_rejected',
@@ -35,17 +35,17 @@ const CATEGORY_BY_FAIL_REASON: Record<string, ErrorCategory> = {
   spam_risk: 'invalid_content',
   publish_cancelled: 'invalid_content',
   internal: 'network_error',
-};
+});
 
 export function tiktokError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const networkCode = str(err.code) ?? `http_${reply.status}`;
-  const category = CATEGORY_BY_CODE[networkCode];
+  const category = CATEGORY_BY_CODE.get(networkCode);
   return answerError(str(err.message) || networkCode, { status: reply.status, networkCode, category }, reply.headers);
 }
 
 export function failReasonError(reason: string): PlatformError {
-  const category = CATEGORY_BY_FAIL_REASON[reason] ?? 'invalid_content';
+  const category = CATEGORY_BY_FAIL_REASON.get(reason) ?? 'invalid_content';
   const message = `TikTok could not publish the post: ${reason}.`;
   return new PlatformError(message, category, isTransient(category), { networkCode: reason });
 }

@@ -234,6 +234,26 @@ describe('TikTokAdapter (documented bodies)', () => {
     ).rejects.toMatchObject({ category: 'invalid_content' });
   });
 
+  it('should classify an undocumented code by status, even one named like an Object property', async () => {
+    net.on({ method: 'POST', url: '/creator_info/query/', json: CREATOR_INFO_BODY });
+    net.on({ method: 'POST', url: '/video/init/', status: 503, json: errorBody('constructor', 'Busy.'), once: true });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'network_error',
+      retryable: true,
+      details: { networkCode: 'constructor' },
+    });
+    net.on({ method: 'POST', url: '/video/init/', json: INIT_BODY });
+    net.on({
+      method: 'POST',
+      url: '/status/fetch/',
+      text: STATUS_FAILED.replace('picture_size_check_failed', 'toString'),
+    });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({
+      category: 'invalid_content',
+      details: { networkCode: 'toString' },
+    });
+  });
+
   it('should treat a lost init answer as an unknown outcome and resume polling a saved publish_id', async () => {
     net.on({ method: 'POST', url: '/creator_info/query/', json: CREATOR_INFO_BODY });
     net.on({ method: 'POST', url: '/video/init/', error: timeout() });

@@ -1,11 +1,6 @@
-import type {
-  AccountCredentials,
-  AdapterEndpoints,
-  GrantedAccount,
-  OAuthTokens,
-  PlatformAdapter,
-} from '../kit/adapter';
-import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
+import type { AccountCredentials, AdapterEndpoints, GrantedAccount, OAuthTokens } from '../kit/adapter';
+import type { PlatformAdapter, ProcessingCheck, PublishContent, PublishLookup } from '../kit/adapter';
+import type { PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';

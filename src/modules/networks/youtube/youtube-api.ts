@@ -1,55 +1,42 @@
 import type { AdapterEndpoints, PlatformError } from '../kit/adapter';
-import { answerError, arr, NetworkApi, NetworkReply, num, obj, str } from '../kit/http';
+import { answerError, arr, categoryTable, NetworkApi, NetworkReply, num, obj, str } from '../kit/http';
 
 /**
  * Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`
  * (https://developers.google.com/youtube/v3/docs/errors).
  */
 
-const RATE_REASONS = new Set([
-  'quotaExceeded',
-  'rateLimitExceeded',
-  'userRateLimitExceeded',
-  'uploadLimitExceeded',
-  'dailyLimitExceeded',
-]);
-const AUTH_REASONS = new Set([
-  'authError',
-  'invalidCredentials',
-  'youtubeSignupRequired',
-  'insufficientPermissions',
-  'forbidden',
-  'accountDelegationForbidden',
-]);
-const MEDIA_REASONS = new Set([
-  'mediaBodyRequired',
-  'invalidFilename',
-  'invalidVideoFile',
-  'unsupportedMediaType',
-  'uploadRejected',
-  'videoFileTooLarge',
-]);
+/** What Google's error reasons mean: quota and rate reasons come before the HTTP status, the others after it. */
+const REASONS = categoryTable({
+  quotaExceeded: 'network_rate_limited',
+  rateLimitExceeded: 'network_rate_limited',
+  userRateLimitExceeded: 'network_rate_limited',
+  uploadLimitExceeded: 'network_rate_limited',
+  dailyLimitExceeded: 'network_rate_limited',
+  authError: 'auth_expired',
+  invalidCredentials: 'auth_expired',
+  youtubeSignupRequired: 'auth_expired',
+  insufficientPermissions: 'auth_expired',
+  forbidden: 'auth_expired',
+  accountDelegationForbidden: 'auth_expired',
+  mediaBodyRequired: 'media_rejected',
+  invalidFilename: 'media_rejected',
+  invalidVideoFile: 'media_rejected',
+  unsupportedMediaType: 'media_rejected',
+  uploadRejected: 'media_rejected',
+  videoFileTooLarge: 'media_rejected',
+});
 
 export function youtubeError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const status = num(err.code) || reply.status;
   const reason = str(obj(arr(err.errors)[0]).reason) ?? str(err.status);
+  const said = str(err.message) ?? (reply.text.slice(0, 300) || `YouTube answered HTTP ${reply.status}.`);
   // Google puts an HTML link into some messages (quota); keep the words only.
-  const message = (str(err.message) ?? (reply.text.slice(0, 300) || `YouTube answered HTTP ${reply.status}.`)).replace(
-    /<[^>]+>/g,
-    '',
-  );
-  const has = (reasons: Set<string>): boolean => !!reason && reasons.has(reason);
-  return answerError(
-    message,
-    {
-      status,
-      networkCode: reason,
-      category: has(RATE_REASONS) ? 'network_rate_limited' : undefined,
-      otherwise: has(AUTH_REASONS) ? 'auth_expired' : has(MEDIA_REASONS) ? 'media_rejected' : undefined,
-    },
-    reply.headers,
-  );
+  const message = said.replace(/<[^>]+>/g, '');
+  const byReason = reason === undefined ? undefined : REASONS.get(reason);
+  const category = byReason === 'network_rate_limited' ? byReason : undefined;
+  return answerError(message, { status, networkCode: reason, category, otherwise: byReason }, reply.headers);
 }
 
 /**

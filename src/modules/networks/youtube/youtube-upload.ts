@@ -1,6 +1,7 @@
 import { PlatformError } from '../kit/adapter';
 import { Json, obj, str } from '../kit/http';
 import { downloadMedia } from '../kit/media-fetch';
+import type { Progress } from '../kit/network-adapter';
 import type { YouTubeClient } from './youtube-api';
 
 /**
@@ -18,15 +19,12 @@ export interface YouTubeState {
   videoId?: string;
 }
 
-export type SessionStatus =
-  { kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' };
-
 export async function sessionStatus(
   client: YouTubeClient,
   token: string,
   uploadUrl: string,
   size: number,
-): Promise<SessionStatus> {
+): Promise<{ kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' }> {
   const reply = await client.upload.call(token, uploadUrl, {
     method: 'PUT',
     headers: { 'Content-Range': `bytes */${size}` },
@@ -41,12 +39,7 @@ export async function sessionStatus(
   return { kind: 'complete', video: obj(reply.json) };
 }
 
-export interface UploadContext {
-  client: YouTubeClient;
-  token: string;
-  state: YouTubeState;
-  save: (patch?: Partial<YouTubeState>) => Promise<void>;
-}
+export type UploadContext = Progress<YouTubeState> & { client: YouTubeClient; token: string };
 
 /** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
 export async function resumableUpload(ctx: UploadContext, videoUrl: string, resource: Json): Promise<Json> {

@@ -41,7 +41,7 @@ export const YOUTUBE_RULES: ContentRules = {
 export const YOUTUBE_CAPS: PublishingCap[] = [
   cap('uploads_per_day', 'day_pacific', 100, 'https://developers.google.com/youtube/v3/determine_quota_cost', 'app'),
 ];
-const PRIVACY = ['public', 'unlisted', 'private'];
+export const PRIVACY = ['public', 'unlisted', 'private'];
 
 /** A video's statistics: the Data API has no share or reach counters per video. */
 const VIDEO_COUNTERS: Counters = {
@@ -96,14 +96,11 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   override validate(content: PublishContent): ValidationIssue[] {
     const issues = super.validate(content);
     const add = (field: string, message: string) => issues.push({ field, message });
-    const title = str(content.options.title)?.trim();
+    const title = str(content.options.title)?.trim() ?? '';
+    const tooLong = `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`;
     if (!title) add('youtube.title', 'YouTube needs a video title.');
-    else if (title.length > YOUTUBE_TITLE_LIMIT)
-      add(
-        'youtube.title',
-        `YouTube titles allow at most ${YOUTUBE_TITLE_LIMIT} characters; this one has ${title.length}.`,
-      );
-    if (title && /[<>]/.test(title)) add('youtube.title', 'YouTube titles cannot contain < or >.');
+    else if (title.length > YOUTUBE_TITLE_LIMIT) add('youtube.title', tooLong);
+    if (/[<>]/.test(title)) add('youtube.title', 'YouTube titles cannot contain < or >.');
     if (/[<>]/.test(content.text)) add('text', 'YouTube descriptions cannot contain < or >.');
     const privacy = str(content.options.privacyStatus);
     if (privacy && !PRIVACY.includes(privacy))
@@ -127,11 +124,8 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
       },
       status: { privacyStatus: str(o.privacyStatus) ?? 'public', selfDeclaredMadeForKids: o.madeForKids === true },
     };
-    const video = await resumableUpload(
-      { client: this.client, token: req.account.accessToken, state, save },
-      c.videoUrl,
-      resource,
-    );
+    const upload = { client: this.client, token: req.account.accessToken, state, save };
+    const video = await resumableUpload(upload, c.videoUrl, resource);
     const id = str(video.id);
     if (!id) throw new PlatformError('YouTube finished the upload but returned no video id.', 'unknown_outcome', false);
     const rejected = rejectedUpload(video);

@@ -5,6 +5,7 @@ import { lookedFirst, progress } from '../network-adapter';
 import { type Json, pollOrThrow } from '../http';
 import type { GraphClient, GraphParams } from './graph-client';
 import { GraphList, recentMatch, textOf } from './graph-shapes';
+import type { NetworkCapUsage } from '../caps';
 
 /**
  * The container flow Instagram and Threads share:
@@ -40,8 +41,10 @@ export interface ContainerFlavor {
   childParams(url: string): GraphParams;
   /** Parameters of the main container (childIds set for a carousel). */
   containerParams(content: PublishContent, childIds: string[]): GraphParams;
-  /** e.g. Instagram's content_publishing_limit check. */
-  beforePublish?(graph: GraphClient, userId: string, token: string): Promise<void>;
+  /** The publishing-limit edge: 'content_publishing_limit' / 'threads_publishing_limit'. */
+  limitEdge: string;
+  /** Refuses the publish call on what the limit edge says (Instagram). */
+  beforePublish?(usage: NetworkCapUsage): void;
 }
 
 export interface PollOptions {
@@ -50,6 +53,8 @@ export interface PollOptions {
 }
 
 type RecentMedia = { id: string; permalink?: string } & Record<string, unknown>;
+/** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
+type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
 
 export class ContainerPublisher {
   constructor(
@@ -94,7 +99,7 @@ export class ContainerPublisher {
       throw new PlatformError(expired, 'network_error', true);
     }
     if (status !== 'PUBLISHED') {
-      await f.beforePublish?.(this.graph, user, token);
+      f.beforePublish?.(await this.usage(user, token));
       await save({ publishSentAt: new Date().toISOString() });
       const publish = { creation_id: containerId };
       const media = await this.graph.post<{ id: string }>(`/${user}/${f.publishEdge}`, publish, token, {
@@ -133,14 +138,25 @@ export class ContainerPublisher {
     const { containerEdge, textField, statusField } = this.flavor;
     const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
     if (container[statusField] !== 'PUBLISHED') return null;
-    const recent = await this.graph.get<GraphList<RecentMedia>>(
-      `/${req.account.platformAccountId}/${containerEdge}`,
-      { fields: `id,${textField},timestamp,permalink`, limit: 25 },
-      token,
-    );
+    const query = { fields: `id,${textField},timestamp,permalink`, limit: 25 };
+    const path = `/${req.account.platformAccountId}/${containerEdge}`;
+    const recent = await this.graph.get<GraphList<RecentMedia>>(path, query, token);
     const since = Date.parse(state.publishSentAt) - 120_000;
     const hit = recentMatch(recent.data, { text: textField, time: 'timestamp' }, req.content.text, since);
     return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
+  }
+
+  /**
+   * What the network says about the account's cap: `GET /{user}/<limit edge>?fields=quota_usage,config`
+   * (Instagram's content_publishing_limit, Threads' threads_publishing_limit).
+   */
+  async usage(user: string, token: string): Promise<NetworkCapUsage> {
+    const path = `/${user}/${this.flavor.limitEdge}`;
+    const limits = await this.graph.get<GraphList<PublishingLimit>>(path, { fields: 'quota_usage,config' }, token);
+    const entry = limits.data[0];
+    const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
+    const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;
+    return { used, limit, exhausted: used !== null && limit !== null && used >= limit };
   }
 
   /** The container's status, and the network's reason when it is ERROR. */

@@ -1,44 +1,42 @@
 import type { AccountCredentials, AdapterEndpoints, CommentsPage, DailyAccountMetrics, ItemMetrics } from '../adapter';
-import type { NetworkComment, ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
+import type { ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import type { CommentRequest, CommentResult } from '../adapter';
+import type { NetworkCapUsage } from '../caps';
 import { daysBetween } from '../days';
-import { num, type Json } from '../http';
+import { num, str, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
 import { NetworkAdapter, NetworkLogin } from '../network-adapter';
 import { ContainerFlavor, ContainerPublisher, PollOptions, pollWithin } from './container-publisher';
 import { FetchFn, GraphClient, GraphParams } from './graph-client';
 import { GraphInsight, GraphList, insightTotal, unixDay } from './graph-shapes';
 
-/** What a Graph adapter's publisher answers (Facebook's own flow, or the container flow). */
-export interface GraphPublisher {
-  publish(req: PublishRequest): Promise<PublishResult>;
-  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
+/** How a Graph network lists a post's comments: the query, and the fields of a comment's text, time and author. */
+export interface GraphComments {
+  params: GraphParams;
+  text: string;
+  time: string;
+  author: (comment: Json) => string | undefined;
+  /** The author's name when the network gives none. */
+  anonymous: string;
 }
 
 /**
- * What the Graph adapters (Facebook, Instagram, Threads) share: the Graph client, publishing
- * through their publisher, insights read through a metrics mapping, pages of comments.
+ * What the Graph adapters (Facebook, Instagram, Threads) share: the Graph client and its login,
+ * insights read through a metrics mapping, pages of comments.
  */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
   protected readonly login: NetworkLogin;
-  protected abstract readonly publisher: GraphPublisher;
   /** A post's insights (`GET /{id}/insights`) → our numbers. */
   protected abstract readonly postCounters: Counters;
+  /** Where the network lists a post's comments; absent = it offers none (NetworkAdapter's answer). */
+  protected readonly comments?: GraphComments;
 
   /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
   constructor(endpoints: AdapterEndpoints, fetchFn: FetchFn | undefined, login: (graph: GraphClient) => NetworkLogin) {
     super();
     this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
     this.login = login(this.graph);
-  }
-
-  publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req);
-  }
-
-  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
-    return this.publisher.findPublished(req);
   }
 
   /**
@@ -53,10 +51,8 @@ export abstract class GraphAdapter extends NetworkAdapter {
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const metrics = counterNames(this.postCounters, 'item');
-    return itemFromCounters(
-      this.postCounters,
-      await this.insights(`/${externalId}/insights`, metrics, account.accessToken),
-    );
+    const read = await this.insights(`/${externalId}/insights`, metrics, account.accessToken);
+    return itemFromCounters(this.postCounters, read);
   }
 
   /** The named metrics of an insights edge; a metric reads as its total_value or the sum of its values. */
@@ -66,19 +62,23 @@ export abstract class GraphAdapter extends NetworkAdapter {
   }
 
   /** One page (25, oldest first where the network orders) of a post's comments. */
-  protected async commentPage<C>(
+  override async listComments(
+    account: AccountCredentials,
     postId: string,
-    token: string,
-    cursor: string | null | undefined,
-    params: GraphParams,
-    toComment: (c: C) => Omit<NetworkComment, 'externalPostId'>,
+    cursor?: string | null,
   ): Promise<CommentsPage> {
-    const query = { ...params, limit: 25, after: cursor ?? undefined };
-    const res = await this.graph.get<GraphList<C>>(`/${postId}/comments`, query, token);
-    return {
-      comments: res.data.map((c) => ({ ...toComment(c), externalPostId: postId })),
-      nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null,
-    };
+    const shape = this.comments;
+    if (!shape) return super.listComments(account, postId, cursor);
+    const query = { ...shape.params, limit: 25, after: cursor ?? undefined };
+    const res = await this.graph.get<GraphList<Json>>(`/${postId}/comments`, query, account.accessToken);
+    const comments = res.data.map((c) => ({
+      id: str(c.id) ?? '',
+      externalPostId: postId,
+      authorName: shape.author(c) ?? shape.anonymous,
+      text: str(c[shape.text]) ?? '',
+      createdAt: new Date(str(c[shape.time]) ?? '').toISOString(),
+    }));
+    return { comments, nextCursor: res.paging?.next ? (res.paging.cursors?.after ?? null) : null };
   }
 }
 
@@ -111,8 +111,21 @@ export abstract class ContainerAdapter extends GraphAdapter {
     this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? pollWithin(endpoints.processingWaitMs));
   }
 
+  publish(req: PublishRequest): Promise<PublishResult> {
+    return this.publisher.publish(req);
+  }
+
+  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
+    return this.publisher.findPublished(req);
+  }
+
   checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     return this.publisher.checkProcessing(req);
+  }
+
+  /** The rolling 24 h cap as the network counts it (its publishing-limit edge). */
+  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    return this.publisher.usage(account.platformAccountId, account.accessToken);
   }
 
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {

@@ -6,10 +6,8 @@ import type { GraphList } from './graph-shapes';
 export type { FetchFn } from '../http';
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
 
-export interface GraphCallOptions {
-  /** The call creates something on the network (publish): see callNetwork's `creates`. */
-  publish?: boolean;
-}
+/** `publish`: the call creates something on the network (see callNetwork's `creates`). */
+type GraphCallOptions = { publish?: boolean };
 
 /**
  * The Graph API (Facebook, Instagram, Threads) on the kit's HTTP client: form-encoded POSTs and

@@ -31,12 +31,10 @@ const MEDIA_SUBCODES = new Set([
   2207003, 2207004, 2207005, 2207006, 2207009, 2207020, 2207023, 2207026, 2207028, 2207052, 2207057,
 ]);
 
-export interface Classified {
-  category: ErrorCategory;
-  retryable: boolean;
-}
-
-export function classifyGraphError(status: number, err: GraphErrorBody['error'] | null): Classified {
+export function classifyGraphError(
+  status: number,
+  err: GraphErrorBody['error'] | null,
+): { category: ErrorCategory; retryable: boolean } {
   const code = err?.code ?? 0;
   const sub = err?.error_subcode ?? 0;
   if (AUTH_CODES.has(code) || AUTH_SUBCODES.has(sub) || (code >= 200 && code <= 299))
@@ -55,11 +53,9 @@ export function classifyGraphError(status: number, err: GraphErrorBody['error'] 
 export function graphError(status: number, body: unknown, headers?: Headers): PlatformError {
   const err = isGraphErrorBody(body) ? body.error : null;
   const { category, retryable } = classifyGraphError(status, err);
-  const message = err
-    ? err.error_user_msg && !err.message.includes(err.error_user_msg)
-      ? `${err.message} ${err.error_user_msg}`
-      : err.message
-    : `The network answered HTTP ${status}.`;
+  // The user-facing message is added unless the message says it already.
+  const userMsg = err?.error_user_msg && !err.message.includes(err.error_user_msg) ? ` ${err.error_user_msg}` : '';
+  const message = err ? `${err.message}${userMsg}` : `The network answered HTTP ${status}.`;
   const retryAfterSeconds = category === 'network_rate_limited' ? retryAfterFrom(headers) : undefined;
   return new PlatformError(message, category, retryable, {
     status,
@@ -76,12 +72,8 @@ export function retryAfterFrom(headers?: Headers): number | undefined {
   if (!raw) return undefined;
   try {
     const usage = JSON.parse(raw) as Record<string, { estimated_time_to_regain_access?: number }[]>;
-    const minutes = Math.max(
-      0,
-      ...Object.values(usage)
-        .flat()
-        .map((u) => u.estimated_time_to_regain_access ?? 0),
-    );
+    const entries = Object.values(usage).flat();
+    const minutes = Math.max(0, ...entries.map((u) => u.estimated_time_to_regain_access ?? 0));
     return minutes > 0 ? minutes * 60 : undefined;
   } catch {
     return undefined;

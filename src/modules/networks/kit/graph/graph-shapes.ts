@@ -1,5 +1,3 @@
-import type { NetworkCapUsage } from '../caps';
-import type { GraphClient } from './graph-client';
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 import { dayOf } from '../days';
 
@@ -80,26 +78,6 @@ export function recentMatch<T extends Record<string, unknown>>(
 /** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */
 export function unixDay(date: string, plusDays = 0): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
-}
-
-/** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
-type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
-
-/**
- * `GET /{user}/<edge>?fields=quota_usage,config` (Instagram's content_publishing_limit, Threads'
- * threads_publishing_limit) as our NetworkCapUsage.
- */
-export async function readPublishingLimit(
-  graph: Pick<GraphClient, 'get'>,
-  edge: string,
-  user: string,
-  token: string,
-): Promise<NetworkCapUsage> {
-  const res = await graph.get<GraphList<PublishingLimit>>(`/${user}/${edge}`, { fields: 'quota_usage,config' }, token);
-  const entry = res.data[0];
-  const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
-  const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;
-  return { used, limit, exhausted: used !== null && limit !== null && used >= limit };
 }
 
 /** A Graph field as text: strings as they are, numbers printed, anything else (absent, objects) empty. */

@@ -1,17 +1,22 @@
-import { Body, Get, Post, Query, Req, type Type } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { Request } from 'express';
-import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
+import type { SandboxAuthSpec } from './sandbox-auth';
 import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { addOwnComment, commentRefusal, ownComments } from './sandbox-comments';
-import { SandboxController, SandboxHttpError } from './sandbox-http';
+import { SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
-import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+import { OAuthFailure, SandboxGrant, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
 import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
+import { route, type SandboxRoute } from './sandbox-routes';
 import { addDays } from '../days';
-import { dailyAccountMetrics, dateRange, itemComments, SandboxComment } from './sandbox-metrics';
+import {
+  dailyAccountMetrics,
+  dateRange,
+  itemComments,
+  SandboxComment,
+  type SandboxDailyMetrics,
+} from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
 
@@ -41,29 +46,25 @@ export function graphFail(message: string, spec: GraphErrorSpec): SandboxHttpErr
   });
 }
 
-/** Graph's answer to a bad code or token. */
+/** Graph's answer to a bad code or token: its message (given the kit's words) and error. */
+const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', (message: string) => [string, GraphErrorSpec]> = {
+  missing_token: () => [
+    'An active access token must be used to query information about the current user.',
+    { code: 2500 },
+  ],
+  expired_token: (m) => [`Error validating access token: ${m}`, { code: 190, subcode: 463 }],
+  revoked_token: () => [
+    'Error validating access token: The user has not authorized application.',
+    { code: 190, subcode: 458 },
+  ],
+  invalid_token: () => ['Invalid OAuth access token - Cannot parse access token', { code: 190 }],
+  invalid_client: () => ['Error validating application. Invalid application ID.', { code: 101 }],
+  invalid_grant: (m) => [`Error validating verification code. ${m}`, { code: 100, subcode: 36008 }],
+  invalid_request: (m) => [m, { code: 100 }],
+};
+
 function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
-  switch (reason) {
-    case 'missing_token':
-      return graphFail('An active access token must be used to query information about the current user.', {
-        code: 2500,
-      });
-    case 'expired_token':
-      return graphFail(`Error validating access token: ${message}`, { code: 190, subcode: 463 });
-    case 'revoked_token':
-      return graphFail('Error validating access token: The user has not authorized application.', {
-        code: 190,
-        subcode: 458,
-      });
-    case 'invalid_token':
-      return graphFail('Invalid OAuth access token - Cannot parse access token', { code: 190 });
-    case 'invalid_client':
-      return graphFail('Error validating application. Invalid application ID.', { code: 101 });
-    case 'invalid_grant':
-      return graphFail(`Error validating verification code. ${message}`, { code: 100, subcode: 36008 });
-    case 'invalid_request':
-      return graphFail(message, { code: 100 });
-  }
+  return graphFail(...OAUTH_ERRORS[reason](message));
 }
 
 /**
@@ -110,9 +111,6 @@ export function oauthFail(err: unknown): never {
 export function graphAuth(network: string): SandboxAuthSpec {
   return { network, accessTokenParam: true, fail: graphOAuthError };
 }
-
-/** `@SandboxToken('facebook') info: TokenInfo`: a Graph call's verified token. */
-export const SandboxToken = (network: string): ParameterDecorator => SandboxAuth(graphAuth(network));
 
 const LONG_LIVED_SECONDS = 60 * 24 * 3600;
 
@@ -178,24 +176,39 @@ export function graphDays(
   return dateRange(graphDate(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
-/** A period=day insights series (a week before today by default); end_time = next day 08:00 UTC. */
-export function dailyInsights(
+/**
+ * An account insights metric of a network, from the account's generated daily metrics: a daily
+ * series when it has `endTime` (a value's end_time is the next day at that time, e.g. 'T08:00:00+0000'),
+ * else one total over the days (the last day's value when `last`).
+ */
+export interface DayMetric {
+  pick: (m: SandboxDailyMetrics) => number;
+  endTime?: string;
+  last?: boolean;
+}
+
+/** The account's period=day insights `names` (each in `metrics`) over `days`; `describe` adds Instagram's description. */
+export function dayInsights(
   accountId: string,
-  metrics: Record<string, (m: ReturnType<typeof dailyAccountMetrics>) => number>,
-  since: string | undefined,
-  until: string | undefined,
-): { name: string; period: string; values: { value: number; end_time: string }[]; title: string; id: string }[] {
-  const days = graphDays(since, until, { until: new Date(), days: 7 }).slice(0, 93);
-  return Object.entries(metrics).map(([name, pick]) => ({
-    name,
-    period: 'day',
-    title: name,
-    id: `${accountId}/insights/${name}/day`,
-    values: days.map((d) => ({
-      value: pick(dailyAccountMetrics(accountId, d)),
-      end_time: `${addDays(d, 1)}T08:00:00+0000`,
-    })),
-  }));
+  days: string[],
+  names: string[],
+  metrics: Record<string, DayMetric>,
+  describe = false,
+): unknown[] {
+  const daily = days.map((d) => dailyAccountMetrics(accountId, d));
+  return names.map((name) => {
+    const { pick, endTime, last } = metrics[name];
+    const [id, head] = [`${accountId}/insights/${name}/day`, { name, period: 'day', title: name }];
+    if (endTime)
+      return {
+        ...head,
+        id,
+        values: daily.map((m) => ({ value: pick(m), end_time: `${addDays(m.date, 1)}${endTime}` })),
+      };
+    const lastDay = daily.at(-1);
+    const value = last ? (lastDay ? pick(lastDay) : 0) : daily.reduce((s, m) => s + pick(m), 0);
+    return { ...head, ...(describe ? { description: name } : {}), total_value: { value }, id };
+  });
 }
 
 /** An item's lifetime insights: the asked `names` that `values` has. */
@@ -258,8 +271,8 @@ export async function ownObjects<T extends { id: string }>(
   return objects;
 }
 
-/** The object `id` when the token's user owns it (Instagram accounts, Threads profiles); Graph's errors otherwise. */
-export async function ownedObject<T extends { ownerUserId: string }>(
+/** The object `id` when the token's user owns it; Graph's errors otherwise. */
+async function ownedObject<T extends { ownerUserId: string }>(
   store: SandboxStore,
   network: string,
   id: string,
@@ -277,8 +290,29 @@ export async function ownedObject<T extends { ownerUserId: string }>(
   return object;
 }
 
+/** A Graph network's profile of each sandbox user (an Instagram account, a Threads profile). */
+export interface GraphProfiles<T> {
+  /** The grant's user's profile, made the first time the user is seen. */
+  of: (store: SandboxStore, grant: SandboxGrant) => Promise<T>;
+  /** The profile `id` when the token's user owns it; Graph's errors (exception `type`) otherwise. */
+  owned: (store: SandboxStore, id: string, token: TokenInfo) => Promise<T>;
+}
+
+/** Profiles that `make` builds for a user (given the last four characters of its id, to name them). */
+export function graphProfiles<T extends { id: string; ownerUserId: string }>(
+  network: string,
+  type: string,
+  make: (grant: SandboxGrant, suffix: string) => T,
+): GraphProfiles<T> {
+  return {
+    of: async (store, grant) =>
+      (await ownObjects(store, network, grant.userId, () => [make(grant, grant.userId.slice(-4))]))[0],
+    owned: (store, id, token) => ownedObject<T>(store, network, id, token, type),
+  };
+}
+
 /** An item that takes comments: its id, when it was published, and who comments as its owner. */
-export interface CommentedItem {
+interface CommentedItem {
   id: string;
   publishedAt: string;
   author: { id: string; name: string };
@@ -288,8 +322,10 @@ export interface CommentedItem {
 export interface GraphCommentsDialect {
   network: string;
   version: string;
-  /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
-  item: (write: boolean) => SandboxAuthSpec<CommentedItem>;
+  /** The item `id`: when it was published and its owner's id (null when there is none). */
+  find: (store: SandboxStore, id: string) => Promise<{ publishedAt: string; ownerId: string } | null>;
+  /** Who comments as the owner, when the token may read its items (`write`: comment as it); Graph's errors otherwise. */
+  author: (store: SandboxStore, ownerId: string, token: TokenInfo, write: boolean) => Promise<CommentedItem['author']>;
   render: (c: SandboxComment) => unknown;
   /** The error when a new comment's `message` is empty. */
   missing: string;
@@ -299,29 +335,29 @@ export interface GraphCommentsDialect {
   messageInQuery?: boolean;
 }
 
+/** What the comment routes need of a simulator's state. */
+type Commented = { store: SandboxStore; config: AppConfig };
+
 /** GET …/:id/comments (generated, then the owner's own) and POST …/:id/comments (the owner comments). */
-export function GraphCommentRoutes(d: GraphCommentsDialect): Type {
-  const [read, write] = [d.item(false), d.item(true)];
-
-  @SandboxController(d.network)
-  class Comments {
-    constructor(
-      private readonly store: SandboxStore,
-      private readonly config: AppConfig,
-    ) {}
-
+export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commented>[] {
+  /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
+  const item = (write: boolean): SandboxAuthSpec<CommentedItem> => ({
+    ...graphAuth(d.network),
+    caller: async (info, { req, store }) => {
+      const id = req.params.id as string;
+      const found = await d.find(store, id);
+      if (!found) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
+      return { id, publishedAt: found.publishedAt, author: await d.author(store, found.ownerId, info, write) };
+    },
+  });
+  return [
     /**
      * A page of the item's deterministic comments, each rendered by the network; cursors are base64
      * indexes and `paging.next` repeats the request with `after` replaced.
      */
-    @Get(`${d.version}/:id/comments`)
-    async list(
-      @SandboxAuth(read) item: CommentedItem,
-      @Req() req: Request,
-    ): Promise<{ data: unknown[]; paging?: Record<string, unknown> }> {
-      const q = req.query as { after?: string; limit?: string };
+    route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim: Commented) => {
       // The generated comments, then the account's own (first comments).
-      const own = await ownComments(this.store, d.network, item.id);
+      const own = await ownComments(sim.store, d.network, item.id);
       const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
       const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
       const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
@@ -331,23 +367,24 @@ export function GraphCommentRoutes(d: GraphCommentsDialect): Type {
       const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
       const end = start + items.length - 1;
       const cursors = { before: cursor(start), after: cursor(Math.max(end, start)) };
-      const next = new URL(req.originalUrl, this.config.publicBaseUrl);
+      const next = new URL(req.originalUrl, sim.config.publicBaseUrl);
       next.searchParams.set('after', cursors.after);
       return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
-    }
-
+    }),
     /** The owner's comment on its own item: `d.missing` when `message` is empty; #sandbox-comment-fails refuses it. */
-    @Post(`${d.version}/:id/comments`)
-    async add(@SandboxAuth(write) item: CommentedItem, @Body() body: Q, @Query() q: Q): Promise<{ id: string }> {
-      const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
-      // The id is drawn before the checks (a refused comment uses one up too).
-      const id = d.commentId?.(item.id);
-      if (!message.trim()) throw graphFail(d.missing, { code: 100 });
-      const refused = commentRefusal(d.network, message);
-      if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-      const comment = await addOwnComment(this.store, d.network, item.id, item.author, message, id);
-      return { id: comment.id };
-    }
-  }
-  return Comments;
+    route(
+      { at: `POST ${d.version}/:id/comments`, status: 201 },
+      item(true),
+      async ({ q, body, caller: item }, sim: Commented) => {
+        const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
+        // The id is drawn before the checks (a refused comment uses one up too).
+        const id = d.commentId?.(item.id);
+        if (!message.trim()) throw graphFail(d.missing, { code: 100 });
+        const refused = commentRefusal(d.network, message);
+        if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+        const comment = await addOwnComment(sim.store, d.network, item.id, item.author, message, id);
+        return { id: comment.id };
+      },
+    ),
+  ];
 }

@@ -1,15 +1,17 @@
-import { Body, Get, Header, Injectable, Param, Post, Query, Type } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphAuth, graphTime, numericId, permalinkPage } from './graph-sandbox';
-import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
+import { graphAuth, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
+import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
-import { SandboxController, type SandboxHttpError } from './sandbox-http';
+import type { SandboxHttpError } from './sandbox-http';
 import { SandboxCaps } from './sandbox-caps';
 import { SandboxMediaFetch } from './sandbox-media';
-import type { TokenInfo } from './sandbox-oauth';
+import { itemMetrics, type SandboxItemMetrics } from './sandbox-metrics';
+import type { SandboxGrant, TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
+import { HTML, route, type SandboxRoute } from './sandbox-routes';
 import { SandboxStore } from './sandbox-store';
 
 /**
@@ -56,6 +58,13 @@ type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 export interface ContainerOwner {
   id: string;
   username: string;
+  name: string;
+}
+
+/** The owner as GET /{id} (given its post count) and GET /{id}/insights answer it (Instagram's account). */
+export interface OwnerRoutes {
+  node: (owner: ContainerOwner, mediaCount: number) => unknown;
+  insights: (owner: ContainerOwner, q: Q) => unknown;
 }
 
 /** What differs between Instagram's and Threads' container APIs. */
@@ -63,6 +72,11 @@ export interface ContainerDialect {
   network: 'instagram' | 'threads';
   /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists), `…/${publish}` and `…/${limit}`. */
   routes: { version: string; collection: string; publish: string; limit: string };
+  /** GET `${version}/${profile.route}`: the token's own profile (its grant's, made on first sight) as the network shows it. */
+  profile: {
+    route: string;
+    answer: (store: SandboxStore, grant: SandboxGrant, publicBaseUrl: string) => Promise<unknown>;
+  };
   /** Where an owner's published posts live (their permalinks add the post id). */
   permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
   /** The route a permalink opens (with :id) and the network's name on that page. */
@@ -73,6 +87,10 @@ export interface ContainerDialect {
   ownerOf: (store: SandboxStore, id: string, token: TokenInfo) => Promise<ContainerOwner>;
   /** A container's status as GET /{container-id} answers it. */
   statusView: (c: SandboxContainer, status: ContainerStatus) => Record<string, unknown>;
+  /** A post's lifetime insights (GET /{media-id}/insights), named as the network names them. */
+  insights: (m: SandboxItemMetrics) => Record<string, number>;
+  /** GET /{id} and /{id}/insights of an id that is neither a container nor a post: the owner itself, or an error. */
+  owner: OwnerRoutes | ((id: string) => SandboxHttpError);
   /** maxText, carousel bounds (images.carouselMin..images.max), hashtags. */
   rules: ContentRules;
   /** The form field of the text (caption, text). */
@@ -109,16 +127,101 @@ const READY_AFTER_POLLS = 2;
 const READY_AFTER_MS = 3000;
 const EXPIRES_MS = 24 * 3600 * 1000;
 
-@Injectable()
-export class MetaContainers {
-  constructor(
-    private readonly store: SandboxStore,
-    private readonly downloads: SandboxMediaFetch,
-    private readonly config: AppConfig,
-  ) {}
+function statusOf(c: SandboxContainer): ContainerStatus {
+  if (c.mediaId) return 'PUBLISHED';
+  if (Date.now() - Date.parse(c.createdAt) > EXPIRES_MS) return 'EXPIRED';
+  if (c.polls < READY_AFTER_POLLS && Date.now() - Date.parse(c.createdAt) < READY_AFTER_MS) return 'IN_PROGRESS';
+  if (c.readyAt && Date.now() < c.readyAt) return 'IN_PROGRESS';
+  return c.error ? 'ERROR' : 'FINISHED';
+}
 
-  /** A new container's id (the create route). */
-  async createFrom(d: ContainerDialect, ownerId: string, body: Q): Promise<{ id: string }> {
+/** A published post of a container network. */
+export function publishedMedia(store: SandboxStore, network: string, id: string): Promise<SandboxMedia | null> {
+  return store.get<SandboxMedia>([network, 'media', id]);
+}
+
+/** The route's :owner, when the call's token may act for it. */
+export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOwner> {
+  return {
+    ...graphAuth(d.network),
+    caller: (info, { req, store }) => d.ownerOf(store, req.params.owner as string, info),
+  };
+}
+
+/** What the container routes work on (Instagram's and Threads' state is all in the store). */
+@Injectable()
+export class ContainerSandbox {
+  constructor(
+    readonly store: SandboxStore,
+    readonly downloads: SandboxMediaFetch,
+    readonly config: AppConfig,
+    readonly caps: SandboxCaps,
+  ) {}
+}
+
+type Sim = ContainerSandbox;
+
+/**
+ * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
+ * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts,
+ * GET …/:owner/<limit> tells the publishing quota, GET …/:id reads a container, post or owner,
+ * GET …/:id/insights a post's or owner's insights, and the permalink page of a post.
+ */
+export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
+  const { version, collection, publish, limit } = d.routes;
+  const [owner, token] = [containerOwner(d), graphAuth(d.network)];
+  /** Store keys of this network: `[network, ...parts]`. */
+  const key = (...parts: string[]): string[] => [d.network, ...parts];
+
+  const container = (sim: Sim, id: string): Promise<SandboxContainer | null> =>
+    sim.store.get<SandboxContainer>(key('container', id));
+  const media = (sim: Sim, id: string): Promise<SandboxMedia | null> => publishedMedia(sim.store, d.network, id);
+
+  /** The owner's media, newest first. */
+  const recent = async (sim: Sim, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
+    const ids = await sim.store.list<string>(key('owner', ownerId, 'media'), 0, Math.max(0, limit - 1));
+    const found = await Promise.all(ids.map((id) => media(sim, id)));
+    return found.filter((m) => m !== null);
+  };
+
+  /** Posts published in the last 24 h (hour buckets). */
+  const publishedLastDay = async (sim: Sim, ownerId: string): Promise<number> => {
+    let n = 0;
+    for (let h = 0; h < 24; h++) {
+      const hour = new Date(Date.now() - h * 3600_000).toISOString().slice(0, 13);
+      n += (await sim.store.get<number>(key('owner', ownerId, 'published', hour))) ?? 0;
+    }
+    return n;
+  };
+
+  /** GET /{id} and /{id}/insights of the owner itself (when the network answers them). */
+  const ownerAnswer = async (
+    sim: Sim,
+    id: string,
+    info: TokenInfo,
+    answer: (routes: OwnerRoutes, owner: ContainerOwner) => unknown,
+  ): Promise<unknown> => {
+    if (typeof d.owner === 'function') throw d.owner(id);
+    return answer(d.owner, await d.ownerOf(sim.store, id, info));
+  };
+
+  const save = async (
+    sim: Sim,
+    c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>,
+  ): Promise<{ id: string }> => {
+    const saved: SandboxContainer = {
+      ...c,
+      id: numericId(),
+      createdAt: new Date().toISOString(),
+      polls: 0,
+      mediaId: null,
+    };
+    await sim.store.put(key('container', saved.id), saved);
+    return { id: saved.id };
+  };
+
+  /** A new container's id, checked against the network's rules; video download problems show while processing. */
+  const createFrom = async (sim: Sim, ownerId: string, body: Q): Promise<{ id: string }> => {
     const text = body[d.textField] ?? '';
     if (codePoints(text) > d.rules.maxText) throw d.errors.textTooLong();
     if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
@@ -141,21 +244,20 @@ export class MetaContainers {
     switch (kind) {
       case 'TEXT':
         if (!text && d.errors.textRequired) throw d.errors.textRequired();
-        return this.create(d.network, { ...base, mediaType: 'TEXT_POST' });
+        return save(sim, { ...base, mediaType: 'TEXT_POST' });
       case 'IMAGE': {
-        const problem = await this.downloads.problem(url, 'image');
+        const problem = await sim.downloads.problem(url, 'image');
         if (problem) throw d.errors.imageDownload(problem);
-        return this.create(d.network, { ...base, mediaType: 'IMAGE', mediaUrls: [url ?? ''] });
+        return save(sim, { ...base, mediaType: 'IMAGE', mediaUrls: [url ?? ''] });
       }
       case 'VIDEO': {
-        // Video problems surface while processing, as the container's ERROR status.
-        const problem = await this.downloads.problem(url, 'video');
-        return this.create(d.network, {
+        const problem = await sim.downloads.problem(url, 'video');
+        return save(sim, {
           ...base,
           mediaType: 'VIDEO',
           mediaUrls: [url ?? ''],
           error: problem ? d.videoError(problem) : null,
-          readyAt: d.review && parseMagicWords(text).review ? Date.now() + this.config.sandbox.reviewMs : null,
+          readyAt: d.review && parseMagicWords(text).review ? Date.now() + sim.config.sandbox.reviewMs : null,
         });
       }
       case 'CAROUSEL': {
@@ -164,206 +266,115 @@ export class MetaContainers {
           throw d.errors.carouselSize();
         const urls: string[] = [];
         for (const id of children) {
-          const child = await this.get(d.network, id);
+          const child = await container(sim, id);
           if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw d.errors.invalidChild(id);
           urls.push(...child.mediaUrls);
         }
-        return this.create(d.network, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls, children });
+        return save(sim, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls, children });
       }
     }
-  }
+  };
 
-  /** A FINISHED container becomes a post (the publish route), unless the owner reached `dailyQuota` in 24 h. */
-  async publishFrom(
-    d: ContainerDialect,
-    ownerId: string,
+  /**
+   * A FINISHED container becomes a post, unless the owner reached the network's cap in 24 h. A
+   * reply (Threads' first comment) is a media object of its own, but not one of the owner's
+   * posts: no post quota and no post magic words.
+   */
+  const publishFrom = async (
+    sim: Sim,
+    owner: ContainerOwner,
     creationId: string | undefined,
-    permalinkBase: string,
-    dailyQuota: number,
-    /** A reply (Threads' first comment): no post quota and no post magic words. */
-    opts: { reply?: boolean } = {},
-  ): Promise<{ id: string }> {
-    const c = creationId ? await this.get(d.network, creationId) : null;
-    if (!c || c.ownerId !== ownerId) throw d.errors.invalidCreationId();
-    const status = this.status(c);
+    reply = false,
+  ): Promise<{ id: string }> => {
+    const c = creationId ? await container(sim, creationId) : null;
+    if (!c || c.ownerId !== owner.id) throw d.errors.invalidCreationId();
+    const status = statusOf(c);
     if (status === 'IN_PROGRESS') throw d.errors.notReady();
     if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
     if (status === 'PUBLISHED') throw d.errors.published();
-    if (!opts.reply) {
-      if ((await this.publishedLastDay(d.network, ownerId)) >= dailyQuota) throw d.errors.quota();
-      const attempt = { platform: d.network, accountId: ownerId, text: c.text, contentKey: c.mediaUrls.join('|') };
-      await enforceMagicWords(this.store, attempt, d.magic);
+    if (!reply) {
+      if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw d.errors.quota();
+      const attempt = { platform: d.network, accountId: owner.id, text: c.text, contentKey: c.mediaUrls.join('|') };
+      await enforceMagicWords(sim.store, attempt, d.magic);
     }
-    return { id: (await this.publish(d.network, c, permalinkBase, opts.reply)).id };
-  }
-
-  private async create(
-    network: string,
-    c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>,
-  ): Promise<{ id: string }> {
-    const container: SandboxContainer = {
-      ...c,
-      id: numericId(),
-      createdAt: new Date().toISOString(),
-      polls: 0,
-      mediaId: null,
-    };
-    await this.store.put([network, 'container', container.id], container);
-    return { id: container.id };
-  }
-
-  async get(network: string, id: string): Promise<SandboxContainer | null> {
-    return this.store.get<SandboxContainer>([network, 'container', id]);
-  }
-
-  status(c: SandboxContainer): ContainerStatus {
-    if (c.mediaId) return 'PUBLISHED';
-    if (Date.now() - Date.parse(c.createdAt) > EXPIRES_MS) return 'EXPIRED';
-    if (c.polls < READY_AFTER_POLLS && Date.now() - Date.parse(c.createdAt) < READY_AFTER_MS) return 'IN_PROGRESS';
-    if (c.readyAt && Date.now() < c.readyAt) return 'IN_PROGRESS';
-    return c.error ? 'ERROR' : 'FINISHED';
-  }
-
-  /** A status read by the client: counts as one poll. */
-  async poll(network: string, id: string): Promise<SandboxContainer | null> {
-    return this.store.update<SandboxContainer>([network, 'container', id], (c) => ({ ...c, polls: c.polls + 1 }));
-  }
-
-  /** A reply is a media object of its own, but not one of the owner's posts and not on the post quota. */
-  async publish(network: string, c: SandboxContainer, permalinkBase: string, reply = false): Promise<SandboxMedia> {
     const id = numericId();
-    const media: SandboxMedia = {
+    const { ownerId, mediaType, text, mediaUrls, extra } = c;
+    const permalink = `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`;
+    const post: SandboxMedia = {
       id,
-      ownerId: c.ownerId,
-      mediaType: c.mediaType,
-      text: c.text,
-      mediaUrls: c.mediaUrls,
+      ownerId,
+      mediaType,
+      text,
+      mediaUrls,
       timestamp: graphTime(new Date()),
-      permalink: `${permalinkBase}/${id}`,
-      extra: c.extra,
+      permalink,
+      extra,
     };
-    await this.store.put([network, 'media', id], media);
-    await this.store.update<SandboxContainer>([network, 'container', c.id], (x) => ({ ...x, mediaId: id }));
-    if (reply) return media;
-    await this.store.push([network, 'owner', c.ownerId, 'media'], id);
-    await this.store.incr([network, 'owner', c.ownerId, 'published', new Date().toISOString().slice(0, 13)], 26 * 3600);
-    return media;
-  }
-
-  /** GET /{id} of a container (its status: one poll) or of a published post; null when `id` is neither. */
-  async node(d: ContainerDialect, id: string, token: TokenInfo): Promise<Record<string, unknown> | null> {
-    const container = await this.poll(d.network, id);
-    if (container) {
-      await d.ownerOf(this.store, container.ownerId, token);
-      return d.statusView(container, this.status(container));
-    }
-    const media = await this.media(d.network, id);
-    return media && d.view(media, await d.ownerOf(this.store, media.ownerId, token));
-  }
-
-  async media(network: string, id: string): Promise<SandboxMedia | null> {
-    return publishedMedia(this.store, network, id);
-  }
-
-  /** The owner's media, newest first. */
-  async recent(network: string, ownerId: string, limit: number): Promise<SandboxMedia[]> {
-    const ids = await this.store.list<string>([network, 'owner', ownerId, 'media'], 0, Math.max(0, limit - 1));
-    const media = await Promise.all(ids.map((id) => this.media(network, id)));
-    return media.filter((m) => m !== null);
-  }
-
-  /** Posts published in the last 24 h (hour buckets). */
-  async publishedLastDay(network: string, ownerId: string): Promise<number> {
-    let n = 0;
-    for (let h = 0; h < 24; h++) {
-      const hour = new Date(Date.now() - h * 3600_000).toISOString().slice(0, 13);
-      n += (await this.store.get<number>([network, 'owner', ownerId, 'published', hour])) ?? 0;
-    }
-    return n;
-  }
-}
-
-/** A published post of a container network. */
-export function publishedMedia(store: SandboxStore, network: string, id: string): Promise<SandboxMedia | null> {
-  return store.get<SandboxMedia>([network, 'media', id]);
-}
-
-/** `@SandboxAuth(containerOwner(d)) owner`: the route's :owner, when the call's token may act for it. */
-export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOwner> {
-  return {
-    ...graphAuth(d.network),
-    caller: (info, { req, store }) => d.ownerOf(store, req.params.owner as string, info),
+    await sim.store.put(key('media', id), post);
+    await sim.store.update<SandboxContainer>(key('container', c.id), (x) => ({ ...x, mediaId: id }));
+    if (reply) return { id };
+    await sim.store.push(key('owner', ownerId, 'media'), id);
+    await sim.store.incr(key('owner', ownerId, 'published', new Date().toISOString().slice(0, 13)), 26 * 3600);
+    return { id };
   };
-}
 
-/**
- * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
- * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts,
- * GET …/:owner/<limit> tells the publishing quota, and the permalink page of a post.
- */
-export function ContainerRoutes(d: ContainerDialect): Type {
-  const { version, collection, publish, limit } = d.routes;
-  const Owner = (): ParameterDecorator => SandboxAuth(containerOwner(d));
-
-  @SandboxController(d.network)
-  class Routes {
-    constructor(
-      private readonly containers: MetaContainers,
-      private readonly config: AppConfig,
-      private readonly store: SandboxStore,
-      private readonly caps: SandboxCaps,
-    ) {}
-
-    @Post(`${version}/:owner/${collection}`)
-    async create(@Owner() owner: ContainerOwner, @Body() body: Q): Promise<{ id: string }> {
-      if (!d.replies || !body.reply_to_id) return this.containers.createFrom(d, owner.id, body);
+  return [
+    /** Before GET …/:id, which would take its path. */
+    route(`GET ${version}/${d.profile.route}`, token, ({ caller }, sim: Sim) =>
+      d.profile.answer(sim.store, caller.grant, sim.config.publicBaseUrl),
+    ),
+    route({ at: `POST ${version}/:owner/${collection}`, status: 201 }, owner, async ({ body, caller }, sim: Sim) => {
+      if (!d.replies || !body.reply_to_id) return createFrom(sim, caller.id, body);
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
-      const root = await this.containers.media(d.network, body.reply_to_id);
-      if (!root || root.ownerId !== owner.id) throw d.replies.invalidTarget();
-      const created = await this.containers.createFrom(d, owner.id, body);
-      await this.store.put([d.network, 'reply-to', created.id], root.id);
+      const root = await media(sim, body.reply_to_id);
+      if (!root || root.ownerId !== caller.id) throw d.replies.invalidTarget();
+      const created = await createFrom(sim, caller.id, body);
+      await sim.store.put(key('reply-to', created.id), root.id);
       return created;
-    }
-
-    @Post(`${version}/:owner/${publish}`)
-    async publish(@Owner() owner: ContainerOwner, @Body() body: Q): Promise<{ id: string }> {
-      const permalinkBase = d.permalinkBase(this.config.publicBaseUrl, owner);
+    }),
+    route({ at: `POST ${version}/:owner/${publish}`, status: 201 }, owner, async ({ body, caller }, sim: Sim) => {
       const replyTo =
-        d.replies && body.creation_id ? await this.store.get<string>([d.network, 'reply-to', body.creation_id]) : null;
-      const cap = this.caps.limit(d.network);
-      if (!d.replies || !replyTo) return this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap);
+        d.replies && body.creation_id ? await sim.store.get<string>(key('reply-to', body.creation_id)) : null;
+      if (!d.replies || !replyTo) return publishFrom(sim, caller, body.creation_id);
       // A reply (a first comment): its own magic word; no post quota, no post magic words.
-      const c = await this.containers.get(d.network, body.creation_id ?? '');
+      const c = await container(sim, body.creation_id ?? '');
       const refused = commentRefusal(d.network, c?.text ?? '');
       if (refused) throw d.replies.refused(refused);
-      const reply = await this.containers.publishFrom(d, owner.id, body.creation_id, permalinkBase, cap, {
-        reply: true,
-      });
-      const author = { id: owner.id, name: owner.username };
-      await addOwnComment(this.store, d.network, replyTo, author, c?.text ?? '', reply.id);
+      const reply = await publishFrom(sim, caller, body.creation_id, true);
+      const author = { id: caller.id, name: caller.username };
+      await addOwnComment(sim.store, d.network, replyTo, author, c?.text ?? '', reply.id);
       return reply;
-    }
-
+    }),
     /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
-    @Get(`${version}/:owner/${limit}`)
-    async limit(@Owner() owner: ContainerOwner): Promise<unknown> {
-      const config = { quota_total: this.caps.limit(d.network), quota_duration: 86400 };
-      return { data: [{ quota_usage: await this.containers.publishedLastDay(d.network, owner.id), config }] };
-    }
-
+    route(`GET ${version}/:owner/${limit}`, owner, async ({ caller }, sim: Sim) => {
+      const config = { quota_total: sim.caps.limit(d.network), quota_duration: 86400 };
+      return { data: [{ quota_usage: await publishedLastDay(sim, caller.id), config }] };
+    }),
     /** What a permalink opens: a tiny page showing the post. */
-    @Get(d.permalink.route)
-    @Header('Content-Type', 'text/html; charset=utf-8')
-    async permalink(@Param('id') id: string): Promise<string> {
-      const media = await this.containers.media(d.network, id);
-      return permalinkPage(d.permalink.label, media && { ...media, time: media.timestamp });
-    }
-
-    @Get(`${version}/:owner/${collection}`)
-    async list(@Owner() owner: ContainerOwner, @Query() q: Q): Promise<unknown> {
-      const media = await this.containers.recent(d.network, owner.id, Math.min(Number(q.limit) || 25, 100));
-      return { data: media.map((m) => d.view(m, owner)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
-    }
-  }
-  return Routes;
+    route({ at: `GET ${d.permalink.route}`, headers: HTML }, null, async ({ params: { id } }, sim: Sim) => {
+      const post = await media(sim, id);
+      return permalinkPage(d.permalink.label, post && { ...post, time: post.timestamp });
+    }),
+    route(`GET ${version}/:owner/${collection}`, owner, async ({ q, caller }, sim: Sim) => {
+      const posts = await recent(sim, caller.id, Math.min(Number(q.limit) || 25, 100));
+      return { data: posts.map((m) => d.view(m, caller)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
+    }),
+    route(`GET ${version}/:id/insights`, token, async ({ q, params: { id }, caller }, sim: Sim) => {
+      const post = await media(sim, id);
+      if (!post) return ownerAnswer(sim, id, caller, (routes, o) => routes.insights(o, q));
+      await d.ownerOf(sim.store, post.ownerId, caller);
+      return { data: lifetimeInsights(id, d.insights(itemMetrics(id)), (q.metric ?? '').split(',')) };
+    }),
+    /** A container (its status; a read counts as one poll), a published post, or the owner. */
+    route(`GET ${version}/:id`, token, async ({ params: { id }, caller }, sim: Sim) => {
+      const c = await sim.store.update<SandboxContainer>(key('container', id), (x) => ({ ...x, polls: x.polls + 1 }));
+      if (c) {
+        await d.ownerOf(sim.store, c.ownerId, caller);
+        return d.statusView(c, statusOf(c));
+      }
+      const post = await media(sim, id);
+      if (post) return d.view(post, await d.ownerOf(sim.store, post.ownerId, caller));
+      return ownerAnswer(sim, id, caller, async (routes, o) => routes.node(o, (await recent(sim, o.id, 100)).length));
+    }),
+  ];
 }

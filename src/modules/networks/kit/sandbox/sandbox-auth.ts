@@ -6,7 +6,7 @@ import type { SandboxStore } from './sandbox-store';
 /**
  * How a simulated network authenticates a call: where the token is, what runs before it is
  * checked, and the network's own error for each way it can fail. Each network declares its
- * spec once; `@SandboxAuth(spec)` gives a handler the verified caller.
+ * spec once; `route(at, spec, handler)` gives the handler the verified caller.
  */
 export interface SandboxAuthSpec<T = TokenInfo> {
   network: string;
@@ -49,6 +49,6 @@ export class VerifySandboxTokenPipe implements PipeTransform<{ token?: string; r
   }
 }
 
-/** `@SandboxAuth(LINKEDIN_REST) member: LiMember`: the verified caller of a simulator's request. */
+/** The verified caller of a simulator's request (SimulatorRoutes puts it on each route with an `auth` spec). */
 export const SandboxAuth = <T>(spec: SandboxAuthSpec<T>): ParameterDecorator =>
   requestToken(spec as SandboxAuthSpec<unknown>, VerifySandboxTokenPipe);

@@ -1,8 +1,9 @@
-import { Body, Get, HttpCode, Post, Query, Res, type Type } from '@nestjs/common';
-import type { Response } from 'express';
-import { SandboxController } from './sandbox-http';
-import { AuthorizeQueryOptions, SandboxGrant, SandboxOAuth, TokenGrantErrors } from './sandbox-oauth';
-import type { Q } from './sandbox-request';
+import type { Type } from '@nestjs/common';
+import type { NetworkDefinition } from '../definition';
+import { SandboxHttpError } from './sandbox-http';
+import { AuthorizeQueryOptions, SandboxGrant, SandboxOAuth, SandboxOAuthError } from './sandbox-oauth';
+import { qs, type Q } from './sandbox-request';
+import { route, type SandboxCall, type SandboxRoute, SimulatorRoutes } from './sandbox-routes';
 
 /**
  * A simulated network's login: its authorize URL (the kit's consent flow, with the network's
@@ -15,49 +16,84 @@ export interface SandboxLogin extends AuthorizeQueryOptions {
   tokens: { method: 'GET' | 'POST'; path: string; status?: number; answer: (oauth: SandboxOAuth, p: Q) => unknown }[];
 }
 
-/** An RFC 6749 token endpoint (POST form): the grant of a code or a refresh token, answered by `answer`. */
-export function grantRoute(
-  network: string,
-  path: string,
-  errors: (body: Q) => TokenGrantErrors,
-  answer: (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => Promise<unknown>,
-): SandboxLogin['tokens'][number] {
-  return {
-    method: 'POST',
-    path,
-    answer: async (oauth, body) => {
-      const { grant, refreshing } = await oauth.tokenGrant(network, body, errors(body));
-      return answer(oauth, grant, refreshing, body);
-    },
+/** An RFC 6749 error answer `{ error, error_description }`: its status, error and description. */
+type OAuthErrorAnswer = [status: number, error: string, description: string];
+
+/** A token endpoint's error answers, in the network's own words. */
+export interface TokenGrantErrors {
+  /** Missing client credentials, or a code issued to another client. */
+  invalidClient: OAuthErrorAnswer;
+  /** A grant_type other than authorization_code and refresh_token. */
+  unsupportedGrant: OAuthErrorAnswer;
+  /** A code, and a refresh token, that is unknown, used, expired or revoked. */
+  invalidCode: OAuthErrorAnswer;
+  invalidRefresh: OAuthErrorAnswer;
+  /** More fields of every error body (TikTok's log_id). */
+  extra?: Record<string, string>;
+}
+
+/** An RFC 6749 login: its authorize URL and its token endpoint (POST form) for codes and refresh tokens. */
+export interface OAuth2Login extends AuthorizeQueryOptions {
+  authorize: string;
+  /** The token endpoint's route. */
+  token: string;
+  /** Its error answers (built per request, from the form). */
+  errors: (body: Q) => TokenGrantErrors;
+  /** Its answer for the grant of a code, or of a refresh token (`refreshing`). */
+  answer: (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => Promise<unknown>;
+}
+
+/**
+ * The SandboxLogin of an RFC 6749 login: at its token endpoint `authorization_code` redeems the code
+ * (client, redirect URI and PKCE verifier checked) and `refresh_token` verifies the refresh token; the
+ * grant is answered by `answer`, every failure as `errors` says.
+ */
+export function oauth2Login({ token, errors, answer, ...login }: OAuth2Login): SandboxLogin {
+  const { network, clientIdParam = 'client_id' } = login;
+  const grantAnswer = async (oauth: SandboxOAuth, body: Q): Promise<unknown> => {
+    const e = errors(body);
+    const fail = ([status, error, description]: OAuthErrorAnswer): SandboxHttpError =>
+      new SandboxHttpError(status, { error, error_description: description, ...e.extra });
+    const clientId = qs(body[clientIdParam]);
+    if (!clientId || !qs(body.client_secret)) throw fail(e.invalidClient);
+    const grantType = qs(body.grant_type);
+    const refreshing = grantType === 'refresh_token';
+    if (!refreshing && grantType !== 'authorization_code') throw fail(e.unsupportedGrant);
+    const grant = await (
+      refreshing
+        ? oauth.verify(network, qs(body.refresh_token), 'refresh').then((info) => info.grant)
+        : oauth.redeemCode(network, {
+            code: qs(body.code),
+            clientId,
+            redirectUri: qs(body.redirect_uri),
+            codeVerifier: qs(body.code_verifier) || null,
+          })
+    ).catch((err: unknown) => {
+      if (!(err instanceof SandboxOAuthError)) throw err;
+      throw fail(err.reason === 'invalid_client' ? e.invalidClient : refreshing ? e.invalidRefresh : e.invalidCode);
+    });
+    return answer(oauth, grant, refreshing, body);
   };
+  return { ...login, tokens: [{ method: 'POST', path: token, answer: grantAnswer }] };
 }
 
 /** The controller serving a network's login routes. */
-export function LoginRoutes(login: SandboxLogin): Type {
-  @SandboxController(login.network)
-  class Login {
-    constructor(readonly oauth: SandboxOAuth) {}
+function LoginRoutes(login: SandboxLogin): Type {
+  return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [
+    route({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) => oauth.authorize(q, login, res)),
+    ...login.tokens.map((t) => {
+      const answer = ({ q, body }: SandboxCall, oauth: SandboxOAuth) => t.answer(oauth, t.method === 'GET' ? q : body);
+      return route({ at: `${t.method} ${t.path}`, status: t.status }, null, answer);
+    }),
+  ]);
+}
 
-    @Get(login.authorize)
-    authorize(@Query() q: Q, @Res() res: Response): Promise<void> {
-      return this.oauth.authorizeQuery(q, login, res);
-    }
-  }
-  // One handler per token endpoint, decorated as `@Get(path) token0(@Query() q)` would be.
-  login.tokens.forEach((t, i) => {
-    const name = `token${i}`;
-    const descriptor = {
-      value: function (this: Login, p: Q): unknown {
-        return t.answer(this.oauth, p);
-      },
-      writable: true,
-      configurable: true,
-    };
-    Object.defineProperty(Login.prototype, name, descriptor);
-    (t.method === 'GET' ? Query() : Body())(Login.prototype, name, 0);
-    (t.method === 'GET' ? Get : Post)(t.path)(Login.prototype, name, descriptor);
-    HttpCode(t.status ?? 200)(Login.prototype, name, descriptor);
-  });
-  Object.defineProperty(Login, 'name', { value: `${login.network}SandboxLogin` });
-  return Login;
+/** A network's simulator for SandboxModule: its login, its API (a route table on its state) and that state. */
+export function simulator<S>(
+  login: SandboxLogin,
+  state: Type<S>,
+  routes: SandboxRoute<S>[],
+): NetworkDefinition['simulator'] {
+  const api = SimulatorRoutes(`${login.network}SandboxApi`, login.network, state, routes);
+  return { controllers: [LoginRoutes(login), api], providers: [state] };
 }

@@ -3,7 +3,6 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
 import { esc, layout, messageHtml } from '@/common/hosted-pages/hosted-page';
 import { AppConfig } from '@/config/config';
-import { SandboxHttpError } from './sandbox-http';
 import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
@@ -14,8 +13,8 @@ import { SandboxStore } from './sandbox-store';
  *   authorize → (auto consent: 302 | consent page → POST /sandbox/_control/consent → 302)
  *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()/refresh()
  *
- * authorizeQuery() and tokenGrant() read the query and form fields of RFC 6749's authorize and
- * token endpoints for the networks that use them as specified (LinkedIn, TikTok, Google).
+ * authorize() reads the query of RFC 6749's authorize endpoint, with a network's own parameter
+ * names; sandbox-login.ts serves it and the token endpoints.
  *
  * Every grant is a brand-new sandbox user (fresh random id), so each connect adds an account.
  * Tests can break a grant with POST /sandbox/_control/revoke { accessToken | refreshToken }
@@ -23,7 +22,7 @@ import { SandboxStore } from './sandbox-store';
  * POST /sandbox/_control/expire { accessToken }.
  */
 
-export interface AuthorizeRequest {
+interface AuthorizeRequest {
   network: string;
   clientId: string;
   redirectUri: string;
@@ -32,7 +31,7 @@ export interface AuthorizeRequest {
   codeChallenge?: string | null;
   codeChallengeMethod?: string | null;
   /** Shown on the consent page. */
-  appLabel?: string;
+  appLabel: string;
 }
 
 export interface SandboxGrant {
@@ -46,20 +45,10 @@ export interface SandboxGrant {
   revoked: boolean;
 }
 
-export interface IssuedTokens {
-  accessToken: string;
-  refreshToken: string | null;
-  /** Seconds; null = does not expire. */
-  expiresIn: number | null;
-  refreshExpiresIn: number | null;
-}
-
 export interface TokenInfo {
   grant: SandboxGrant;
-  kind: 'access' | 'refresh';
   /** What the token acts for when it is narrower than the grant (a Facebook Page token: the page id). */
   subject: string | null;
-  expiresAt: string | null;
 }
 
 export type OAuthFailure =
@@ -69,34 +58,12 @@ export type OAuthFailure =
 export interface AuthorizeQueryOptions {
   network: string;
   appLabel: string;
-  /** The query field of the client id (TikTok: client_key). */
+  /** The field of the client id in the authorize query and the token form (TikTok: client_key). */
   clientIdParam?: string;
   /** Between scopes (Google: white space only). */
   scopeSeparator?: RegExp;
   /** false: the network's flow has no PKCE (Threads), code_challenge is ignored. */
   pkce?: boolean;
-}
-
-/** A token endpoint's answers, in the network's own error format. */
-export interface TokenGrantErrors {
-  /** The form field of the client id (TikTok: client_key). */
-  clientIdParam?: string;
-  /** Missing client credentials, or a code issued to another client. */
-  invalidClient: () => Error;
-  /** A grant_type other than authorization_code and refresh_token. */
-  unsupportedGrant: () => Error;
-  /** A code or refresh token that is unknown, used, expired or revoked. */
-  invalidGrant: (refreshing: boolean) => Error;
-}
-
-/** An RFC 6749 error answer: `{ error, error_description, ...extra }`. */
-export function oauthError(
-  status: number,
-  error: string,
-  description: string,
-  extra: Record<string, string> = {},
-): SandboxHttpError {
-  return new SandboxHttpError(status, { error, error_description: description, ...extra });
 }
 
 export class SandboxOAuthError extends Error {
@@ -108,13 +75,8 @@ export class SandboxOAuthError extends Error {
   }
 }
 
-interface PendingConsent extends AuthorizeRequest {
-  id: string;
-}
-
-interface CodeRecord extends AuthorizeRequest {
-  userId: string;
-}
+type PendingConsent = AuthorizeRequest & { id: string };
+type CodeRecord = AuthorizeRequest & { userId: string };
 
 interface TokenRecord {
   grantId: string;
@@ -139,8 +101,21 @@ export class SandboxOAuth {
     private readonly config: AppConfig,
   ) {}
 
-  /** Handles a network's authorize URL: 302 with a code, or the consent page. */
-  async authorize(req: AuthorizeRequest, res: Response): Promise<void> {
+  /** Handles a network's authorize URL (its query, named as `o` says): 302 with a code, or the consent page. */
+  async authorize(q: Record<string, unknown>, o: AuthorizeQueryOptions, res: Response): Promise<void> {
+    const req: AuthorizeRequest = {
+      network: o.network,
+      clientId: qs(q[o.clientIdParam ?? 'client_id']),
+      redirectUri: qs(q.redirect_uri),
+      state: qs(q.state),
+      scopes: qs(q.scope)
+        .split(o.scopeSeparator ?? /[ ,]+/)
+        .filter(Boolean),
+      ...(o.pkce === false
+        ? {}
+        : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
+      appLabel: o.appLabel,
+    };
     if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri)) {
       res
         .status(400)
@@ -155,57 +130,6 @@ export class SandboxOAuth {
     const pending: PendingConsent = { ...req, id: randomBytes(16).toString('hex') };
     await this.store.put(['oauth', 'consent', pending.id], pending, CODE_TTL_SECONDS);
     res.status(200).type('html').send(consentPage(pending));
-  }
-
-  /** authorize() for an authorize URL's query (client id, redirect_uri, state, scope, PKCE challenge). */
-  authorizeQuery(q: Record<string, unknown>, o: AuthorizeQueryOptions, res: Response): Promise<void> {
-    return this.authorize(
-      {
-        network: o.network,
-        clientId: qs(q[o.clientIdParam ?? 'client_id']),
-        redirectUri: qs(q.redirect_uri),
-        state: qs(q.state),
-        scopes: qs(q.scope)
-          .split(o.scopeSeparator ?? /[ ,]+/)
-          .filter(Boolean),
-        ...(o.pkce === false
-          ? {}
-          : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
-        appLabel: o.appLabel,
-      },
-      res,
-    );
-  }
-
-  /**
-   * The grant a token request (form body) is for: `authorization_code` redeems the code (client,
-   * redirect URI and PKCE verifier checked), `refresh_token` verifies the refresh token. Every
-   * failure is thrown as `errors` builds it.
-   */
-  async tokenGrant(
-    network: string,
-    body: Record<string, unknown>,
-    errors: TokenGrantErrors,
-  ): Promise<{ grant: SandboxGrant; refreshing: boolean }> {
-    const clientId = qs(body[errors.clientIdParam ?? 'client_id']);
-    if (!clientId || !qs(body.client_secret)) throw errors.invalidClient();
-    const grantType = qs(body.grant_type);
-    const refreshing = grantType === 'refresh_token';
-    if (!refreshing && grantType !== 'authorization_code') throw errors.unsupportedGrant();
-    try {
-      const grant = refreshing
-        ? (await this.verify(network, qs(body.refresh_token), 'refresh')).grant
-        : await this.redeemCode(network, {
-            code: qs(body.code),
-            clientId,
-            redirectUri: qs(body.redirect_uri),
-            codeVerifier: qs(body.code_verifier) || null,
-          });
-      return { grant, refreshing };
-    } catch (err) {
-      if (!(err instanceof SandboxOAuthError)) throw err;
-      throw err.reason === 'invalid_client' ? errors.invalidClient() : errors.invalidGrant(refreshing);
-    }
   }
 
   /** POST target of the consent page (form fields: consent, decision=allow|deny). */
@@ -258,7 +182,7 @@ export class SandboxOAuth {
   async issueTokens(
     grant: SandboxGrant,
     o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string },
-  ): Promise<IssuedTokens> {
+  ): Promise<{ accessToken: string; refreshToken: string | null }> {
     const prefix = o.prefix ?? `sbx${grant.network.slice(0, 2)}`;
     const mint = async (kind: TokenRecord['kind'], start: string, ttl: number | null): Promise<string> => {
       const token = start + randomBytes(24).toString('base64url');
@@ -269,7 +193,7 @@ export class SandboxOAuth {
     const accessToken = await mint('access', prefix, o.accessTtlSeconds);
     const refreshToken =
       o.refreshTtlSeconds === undefined ? null : await mint('refresh', `${prefix}r`, o.refreshTtlSeconds);
-    return { accessToken, refreshToken, expiresIn: o.accessTtlSeconds, refreshExpiresIn: o.refreshTtlSeconds ?? null };
+    return { accessToken, refreshToken };
   }
 
   /** Resolves a token of this network; throws SandboxOAuthError when unknown, expired or revoked. */
@@ -289,7 +213,7 @@ export class SandboxOAuth {
       );
     if (rec.expiresAt && Date.parse(rec.expiresAt) <= Date.now())
       throw new SandboxOAuthError('expired_token', `The token expired on ${rec.expiresAt}.`);
-    return { grant, kind: rec.kind, subject: rec.subject, expiresAt: rec.expiresAt };
+    return { grant, subject: rec.subject };
   }
 
   /** Marks the grant of a token revoked (every token of the grant stops working). */
@@ -342,7 +266,7 @@ function consentPage(p: PendingConsent): string {
   return layout({
     title: `Connect to ${p.network} (sandbox)`,
     body:
-      `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel ?? p.clientId)}</strong> asks for these permissions:</p>${scopes}` +
+      `<h1>Connect a sandbox ${esc(p.network)} account</h1><p><strong>${esc(p.appLabel)}</strong> asks for these permissions:</p>${scopes}` +
       `<p>This is a simulated network: allowing creates a new sandbox account.</p>` +
       `<form method="post" action="${CONSENT_PATH}"><input type="hidden" name="consent" value="${esc(p.id)}">` +
       `<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Cancel</button></form>`,

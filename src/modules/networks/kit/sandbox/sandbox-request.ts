@@ -28,3 +28,11 @@ export type Q = Record<string, string | undefined>;
 export function qs(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
+
+/** The fields of `all` that a `fields` or `part` query value (comma-separated) names, in its order; null when none. */
+export function pickFields(all: Record<string, unknown>, fields: unknown): Record<string, unknown> | null {
+  // A repeated query value counts as its values joined, as Nest's String() of a named @Query gives it.
+  const list = Array.isArray(fields) ? (fields as string[]).join(',') : typeof fields === 'string' ? fields : '';
+  const wanted = list.split(',').filter((f) => f in all);
+  return wanted.length ? Object.fromEntries(wanted.map((f) => [f, all[f]])) : null;
+}

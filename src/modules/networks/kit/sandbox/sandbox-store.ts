@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
 import { AppConfig } from '@/config/config';
+import { SandboxCaps } from './sandbox-caps';
 
 /** Simulated networks forget everything after a week. */
 export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
@@ -127,10 +128,12 @@ export class SandboxRecords<T> {
 @Injectable()
 export abstract class SimulatorState {
   protected abstract readonly network: string;
+  /** The publishing caps the simulators enforce. */
+  @Inject(SandboxCaps) readonly caps!: SandboxCaps;
 
   constructor(
     readonly store: SandboxStore,
-    protected readonly config: AppConfig,
+    readonly config: AppConfig,
   ) {}
 
   get base(): string {

@@ -1,22 +1,30 @@
-import { Injectable } from '@nestjs/common';
 import {
-  graphAuth,
+  facebookLogin,
+  graphCommentRoutes,
   type GraphCommentsDialect,
+  dayInsights,
+  type DayMetric,
+  graphDays,
   graphFail,
   graphTime,
-  graphNotFound,
   graphMagicErrors,
-  ownedObject,
-  ownObjects,
+  graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import { type ContainerDialect, publishedMedia } from '../kit/sandbox/meta-containers';
-import { SandboxGrant, sandboxNumericId, TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
-import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { INSTAGRAM_GRAPH_VERSION, INSTAGRAM_RULES } from './instagram.adapter';
+import {
+  type ContainerDialect,
+  containerRoutes,
+  ContainerSandbox,
+  publishedMedia,
+} from '../kit/sandbox/meta-containers';
+import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
+import { simulator } from '../kit/sandbox/sandbox-login';
+import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
+import { INSTAGRAM_GRAPH_VERSION as V, INSTAGRAM_RULES } from './instagram.adapter';
+
+const NET = 'instagram';
 
 /** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
-export interface IgAccount {
+interface IgAccount {
   id: string;
   pageId: string;
   pageName: string;
@@ -25,18 +33,51 @@ export interface IgAccount {
   ownerUserId: string;
 }
 
+/** A grant's Instagram account: a new user with one Page and one IG professional account. */
+const ACCOUNTS = graphProfiles<IgAccount>(NET, 'GraphMethodException', (grant, suffix) => ({
+  id: `1784${sandboxNumericId().slice(0, 13)}`,
+  pageId: sandboxNumericId(),
+  pageName: `Sandbox Studio ${suffix}`,
+  username: `sandbox.studio.${suffix}`,
+  name: `Sandbox Studio ${suffix}`,
+  ownerUserId: grant.userId,
+}));
+
+/** An account's insights: totals over the asked days. */
+const ACCOUNT_METRICS: Record<string, DayMetric> = {
+  views: { pick: (m) => m.views },
+  reach: { pick: (m) => m.reach },
+  total_interactions: { pick: (m) => m.engagement },
+  shares: { pick: (m) => m.shares },
+};
+
 /** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: {
-    version: INSTAGRAM_GRAPH_VERSION,
+    version: V,
     collection: 'media',
     publish: 'media_publish',
     limit: 'content_publishing_limit',
   },
+  profile: {
+    route: 'me/accounts',
+    /** The user's Page with its IG professional account. */
+    answer: async (store, grant, base) => {
+      const a = await ACCOUNTS.of(store, grant);
+      const account = { id: a.id, username: a.username, name: a.name };
+      const picture = `${base}/sandbox/_control/media/image.png?ig=${a.id}`;
+      return {
+        data: [
+          { id: a.pageId, name: a.pageName, instagram_business_account: { ...account, profile_picture_url: picture } },
+        ],
+        paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } },
+      };
+    },
+  },
   permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
   permalink: { route: 'www/p/:id', label: 'Instagram' },
-  ownerOf: (store, id, token) => ownedObject<IgAccount>(store, 'instagram', id, token, 'GraphMethodException'),
+  ownerOf: (store, id, token) => ACCOUNTS.owned(store, id, token),
   statusView: (c, status) => {
     const text = {
       ERROR: c.error,
@@ -44,6 +85,27 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
       FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
     };
     return { id: c.id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
+  },
+  insights: ({ saves: saved, engagement: total_interactions, ...m }) => ({ ...m, saved, total_interactions }),
+  owner: {
+    node: (account, mediaCount) => ({
+      id: account.id,
+      username: account.username,
+      name: account.name,
+      followers_count: dailyAccountMetrics(account.id, new Date().toISOString().slice(0, 10)).followers,
+      media_count: mediaCount,
+    }),
+    /** The account's totals over the asked days (today by default). */
+    insights: (account, q) => {
+      const names = (q.metric ?? '').split(',').filter(Boolean);
+      const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 });
+      if (names.some((n) => !Object.hasOwn(ACCOUNT_METRICS, n)))
+        throw graphFail(
+          `(#100) metric[0] must be one of the following values: ${Object.keys(ACCOUNT_METRICS).join(', ')}`,
+          { code: 100 },
+        );
+      return { data: dayInsights(account.id, days, names, ACCOUNT_METRICS, true) };
+    },
   },
   view: (m) => ({
     id: m.id,
@@ -116,17 +178,15 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
 /** Instagram's comments on an account's media: the account comments under its username. */
 export const INSTAGRAM_COMMENTS: GraphCommentsDialect = {
   network: 'instagram',
-  version: INSTAGRAM_GRAPH_VERSION,
-  item: () => ({
-    ...graphAuth('instagram'),
-    caller: async (info, { req, store }) => {
-      const id = req.params.id as string;
-      const media = await publishedMedia(store, 'instagram', id);
-      if (!media) throw graphNotFound(id, 'GraphMethodException', `Unsupported ${req.method.toLowerCase()} request. `);
-      const account = await ownedObject<IgAccount>(store, 'instagram', media.ownerId, info, 'GraphMethodException');
-      return { id, publishedAt: media.timestamp, author: { id: account.id, name: account.username } };
-    },
-  }),
+  version: V,
+  find: async (store, id) => {
+    const media = await publishedMedia(store, NET, id);
+    return media && { publishedAt: media.timestamp, ownerId: media.ownerId };
+  },
+  author: async (store, ownerId, token) => {
+    const account = await ACCOUNTS.owned(store, ownerId, token);
+    return { id: account.id, name: account.username };
+  },
   render: (c) => ({
     id: c.id,
     text: c.text,
@@ -137,26 +197,9 @@ export const INSTAGRAM_COMMENTS: GraphCommentsDialect = {
   messageInQuery: true,
 };
 
-@Injectable()
-export class InstagramSandbox {
-  constructor(private readonly store: SandboxStore) {}
-
-  accountsOf(grant: SandboxGrant): Promise<IgAccount[]> {
-    const suffix = grant.userId.slice(-4);
-    return ownObjects(this.store, 'instagram', grant.userId, () => [
-      {
-        id: `1784${sandboxNumericId().slice(0, 13)}`,
-        pageId: sandboxNumericId(),
-        pageName: `Sandbox Studio ${suffix}`,
-        username: `sandbox.studio.${suffix}`,
-        name: `Sandbox Studio ${suffix}`,
-        ownerUserId: grant.userId,
-      },
-    ]);
-  }
-
-  /** The IG account a user token may act for (its owner only). */
-  authorize(igId: string, token: TokenInfo): Promise<IgAccount> {
-    return ownedObject(this.store, 'instagram', igId, token, 'GraphMethodException');
-  }
-}
+/** The Instagram simulator: Facebook Login and the kit's container routes (the accounts route among them) and comment routes. */
+export const INSTAGRAM_SIMULATOR = simulator(
+  facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' }),
+  ContainerSandbox,
+  [...containerRoutes(INSTAGRAM_CONTAINERS), ...graphCommentRoutes(INSTAGRAM_COMMENTS)],
+);

@@ -1,27 +1,52 @@
-import { addDays } from '../kit/days';
 import {
+  dayInsights,
+  type DayMetric,
+  graphDays,
   graphFail,
   GraphErrorSpec,
   graphMagicErrors,
+  graphNotFound,
   longLivedToken,
   oauthFail,
-  ownedObject,
-  ownObjects,
+  graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import type { SandboxLogin } from '../kit/sandbox/sandbox-login';
-import { dailyAccountMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxGrant, sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
-import { SandboxStore } from '../kit/sandbox/sandbox-store';
+import {
+  type ContainerDialect,
+  containerOwner,
+  containerRoutes,
+  ContainerSandbox,
+} from '../kit/sandbox/meta-containers';
+import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
+import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
+import { route } from '../kit/sandbox/sandbox-routes';
 import { THREADS_RULES } from './threads.adapter';
 
+const NET = 'threads';
+/** threads_insights: views as a daily series (end_time the next day at 07:00 UTC), the rest as totals (like the real API). */
+const USER_METRICS: Record<string, DayMetric> = {
+  views: { pick: (m) => m.views, endTime: 'T07:00:00+0000' },
+  likes: { pick: (m) => m.engagement - Math.floor(m.engagement / 5) - m.shares },
+  replies: { pick: (m) => Math.floor(m.engagement / 5) },
+  reposts: { pick: (m) => m.shares },
+  quotes: { pick: () => 0 },
+  followers_count: { pick: (m) => m.followers, last: true },
+};
+
 /** Users of the simulated Threads: one new profile per grant. */
-export interface ThreadsUser {
+interface ThreadsUser {
   id: string;
   username: string;
   name: string;
   ownerUserId: string;
 }
+
+/** A grant's Threads profile (new for every grant). */
+const USERS = graphProfiles<ThreadsUser>(NET, 'THApiException', (grant, suffix) => ({
+  id: sandboxNumericId(),
+  username: `sandbox_threads_${suffix}`,
+  name: `Sandbox Threads ${suffix}`,
+  ownerUserId: grant.userId,
+}));
 
 /** Threads' errors are Graph's with type THApiException. */
 const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
@@ -31,13 +56,24 @@ const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
 export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
   routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
+  profile: {
+    route: 'me',
+    answer: async (store, grant, base) => {
+      const { id, username, name } = await USERS.of(store, grant);
+      return {
+        id,
+        username,
+        name,
+        threads_profile_picture_url: `${base}/sandbox/_control/media/image.png?threads=${id}`,
+      };
+    },
+  },
   permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
   permalink: { route: 'www/:handle/post/:id', label: 'Threads' },
-  ownerOf: (store, id, token) =>
-    id === 'me'
-      ? threadsUser(store, token.grant)
-      : ownedObject<ThreadsUser>(store, 'threads', id, token, 'THApiException'),
+  ownerOf: (store, id, token) => (id === 'me' ? USERS.of(store, token.grant) : USERS.owned(store, id, token)),
   statusView: (c, status) => ({ id: c.id, status, ...(status === 'ERROR' ? { error_message: c.error } : {}) }),
+  insights: (m) => ({ views: m.views, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 }),
+  owner: (id) => graphNotFound(id, 'THApiException', ''),
   view: (m, user) => ({
     id: m.id,
     media_product_type: 'THREADS',
@@ -98,7 +134,7 @@ export const THREADS_LOGIN: SandboxLogin = {
           .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
           .catch(oauthFail);
         const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
-        return { access_token: t.accessToken, user_id: (await threadsUser(oauth.store, grant)).id };
+        return { access_token: t.accessToken, user_id: (await USERS.of(oauth.store, grant)).id };
       },
     },
     {
@@ -121,38 +157,17 @@ export const THREADS_LOGIN: SandboxLogin = {
   ],
 };
 
-/** A grant's Threads profile (new for every grant). */
-export async function threadsUser(store: SandboxStore, grant: SandboxGrant): Promise<ThreadsUser> {
-  const suffix = grant.userId.slice(-4);
-  const [user] = await ownObjects(store, 'threads', grant.userId, () => [
-    {
-      id: sandboxNumericId(),
-      username: `sandbox_threads_${suffix}`,
-      name: `Sandbox Threads ${suffix}`,
-      ownerUserId: grant.userId,
-    },
-  ]);
-  return user;
-}
-
-/** threads_insights over `days`: views as a daily series, the rest as totals (like the real API). */
-export function threadsUserInsights(userId: string, days: string[], names: string[]): unknown[] {
-  const metrics = days.map((d) => dailyAccountMetrics(userId, d));
-  const split = (d: (typeof metrics)[number]) => {
-    const replies = Math.floor(d.engagement / 5);
-    return { likes: d.engagement - replies - d.shares, replies, reposts: d.shares, quotes: 0 };
-  };
-  const total = (k: 'likes' | 'replies' | 'reposts' | 'quotes') => metrics.reduce((s, d) => s + split(d)[k], 0);
-  return names.map((name) => {
-    if (name === 'views')
-      return {
-        name,
-        period: 'day',
-        title: 'views',
-        values: metrics.map((d) => ({ value: d.views, end_time: `${addDays(d.date, 1)}T07:00:00+0000` })),
-        id: `${userId}/insights/views/day`,
-      };
-    const value = name === 'followers_count' ? (metrics.at(-1)?.followers ?? 0) : total(name as 'likes');
-    return { name, period: 'day', title: name, total_value: { value }, id: `${userId}/insights/${name}/day` };
-  });
-}
+/**
+ * The Threads simulator: its login, a profile's insights (threads_insights), and the kit's container
+ * routes (profile, create, publish, read, list) of the simulated Threads API (graph.threads.net, v1.0).
+ */
+export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, ContainerSandbox, [
+  route('GET v1.0/:owner/threads_insights', containerOwner(THREADS_CONTAINERS), ({ q, caller: user }) => {
+    const names = (q.metric ?? '').split(',').filter(Boolean);
+    if (!names.length || names.some((n) => !Object.hasOwn(USER_METRICS, n)))
+      throw thFail(`Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`, { code: 100 });
+    const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
+    return { data: dayInsights(user.id, days, names, USER_METRICS) };
+  }),
+  ...containerRoutes(THREADS_CONTAINERS),
+]);

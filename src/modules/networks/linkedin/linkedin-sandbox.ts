@@ -1,0 +1,600 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { addDays, dayOf } from '../kit/days';
+import { enforceMagicWords, MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
+import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
+import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
+import { dailyAccountMetrics, dateRange, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
+import type { OAuthFailure } from '../kit/sandbox/sandbox-oauth';
+import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import { route } from '../kit/sandbox/sandbox-routes';
+import { SimulatorState } from '../kit/sandbox/sandbox-store';
+import { LINKEDIN_RULES } from './linkedin.adapter';
+
+/** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
+
+/** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
+function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
+  return new SandboxHttpError(status, {
+    status,
+    ...(serviceErrorCode !== undefined ? { serviceErrorCode } : {}),
+    ...(code ? { code } : {}),
+    message,
+  });
+}
+
+/** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
+const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
+
+interface LiOrg {
+  urn: string;
+  id: number;
+  name: string;
+  vanity: string;
+}
+
+export interface LiMember {
+  userId: string;
+  sub: string;
+  urn: string;
+  name: string;
+  orgs: LiOrg[];
+}
+
+interface LiImage {
+  urn: string;
+  owner: string;
+  status: 'WAITING_UPLOAD' | 'AVAILABLE';
+}
+
+interface LiVideo {
+  urn: string;
+  owner: string;
+  size: number;
+  parts: { firstByte: number; lastByte: number; etag: string | null }[];
+  finalizedAt: string | null;
+}
+
+interface LiPost {
+  id: string;
+  author: string;
+  commentary: string;
+  visibility: string;
+  lifecycleState: string;
+  content?: Record<string, unknown>;
+  createdAt: number;
+  publishedAt: number;
+  lastModifiedAt: number;
+}
+
+/** Videos leave PROCESSING this long after finalizeUpload (the adapter polls at least once). */
+const LI_VIDEO_PROCESSING_MS = 500;
+const LI_PART_BYTES = 4 * 1024 * 1024;
+
+const ORG_NAMES = ['Sandbox Labs', 'Sandbox Media'];
+
+/** LinkedIn's 401 for each way a token fails: [message, code, serviceErrorCode]; any other is an invalid token. */
+const LI_AUTH_ERRORS: Partial<Record<OAuthFailure | 'missing_token', [string, string | undefined, number]>> = {
+  missing_token: ['Empty oauth2_access_token', undefined, 401],
+  expired_token: ['The token used in the request has expired', 'EXPIRED_ACCESS_TOKEN', 65601],
+  revoked_token: ['The token used in the request has been revoked by the user', 'REVOKED_ACCESS_TOKEN', 65602],
+};
+
+/** The member behind a bearer token, with the two organisations every sandbox member administers. */
+const LI_MEMBER: SandboxAuthSpec<LiMember> = {
+  network: 'linkedin',
+  fail: (reason) => liFail(401, ...(LI_AUTH_ERRORS[reason] ?? ['Invalid access token', 'INVALID_ACCESS_TOKEN', 65600])),
+  caller: (info) => memberOf(info.grant.userId),
+};
+
+/** A versioned /rest call's member: like LinkedIn's, it needs both version headers first. */
+const LI_REST: SandboxAuthSpec<LiMember> = {
+  ...LI_MEMBER,
+  check: (req) => {
+    const version = req.header('linkedin-version');
+    if (!version)
+      throw liFail(
+        400,
+        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+        'VERSION_MISSING',
+      );
+    if (!/^\d{6}(\.\d{2})?$/.test(version))
+      throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
+    if (req.header('x-restli-protocol-version') !== '2.0.0')
+      throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
+  },
+};
+
+const ACCESS_TTL = 60 * 24 * 3600;
+const REFRESH_TTL = 365 * 24 * 3600;
+
+/** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
+const LINKEDIN_LOGIN = oauth2Login({
+  network: 'linkedin',
+  appLabel: 'LinkedIn app',
+  authorize: 'oauth/v2/authorization',
+  token: 'oauth/v2/accessToken',
+  errors: () => ({
+    invalidClient: [401, 'invalid_client', 'Client authentication failed'],
+    unsupportedGrant: [400, 'unsupported_grant_type', 'The grant_type is not supported'],
+    invalidCode: [
+      400,
+      'invalid_request',
+      'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
+    ],
+    invalidRefresh: [400, 'invalid_request', 'The provided refresh token is invalid'],
+  }),
+  answer: async (oauth, grant, refreshing, body) => {
+    const refreshToken = refreshing ? qs(body.refresh_token) : null;
+    // A refresh keeps the grant's refresh token; a code also gets a refresh token (a year).
+    const ttls = refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL };
+    const issued = await oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...ttls, prefix: 'AQ' });
+    return {
+      access_token: issued.accessToken,
+      expires_in: ACCESS_TTL,
+      refresh_token: refreshToken ?? issued.refreshToken,
+      refresh_token_expires_in: REFRESH_TTL,
+      scope: grant.scopes.join(','),
+    };
+  },
+});
+
+/** LinkedIn's answers to the magic words. */
+const LI_MAGIC: MagicErrors = {
+  invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
+  auth_expired: (m) =>
+    liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
+  media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
+  rate_limited: (m) =>
+    withRetryAfter(
+      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
+      SANDBOX_RATE_LIMIT_SECONDS,
+    ),
+  transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
+};
+
+@Injectable()
+export class LinkedInSandbox extends SimulatorState {
+  protected readonly network = 'linkedin';
+  readonly images = this.records<LiImage>('image', (i) => i.urn);
+  readonly videos = this.records<LiVideo>('video', (v) => v.urn);
+  /** By author. */
+  readonly posts = this.records<LiPost>('post', (p) => p.id);
+
+  /** May the member act as `owner` (itself or an organisation it administers)? */
+  assertOwner(member: LiMember, owner: unknown, what: string): string {
+    if (typeof owner === 'string' && (owner === member.urn || member.orgs.some((o) => o.urn === owner))) return owner;
+    throw liFail(403, `Not enough permissions to access: ${what} for owner ${String(owner)}`, 'ACCESS_DENIED', 100);
+  }
+
+  newId(): string {
+    return `${Date.now()}${randomInt(100000, 999999)}`.slice(0, 19);
+  }
+
+  newMediaKey(): string {
+    return `C4E${randomBytes(9).toString('base64url')}`;
+  }
+}
+
+function memberOf(userId: string): LiMember {
+  const sub = BigInt(userId).toString(36);
+  const orgs = ORG_NAMES.map((name, i) => {
+    const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
+    return {
+      urn: `urn:li:organization:${id}`,
+      id,
+      name: `${name} ${userId.slice(-4)}`,
+      vanity: `${name.toLowerCase().replace(/\s+/g, '-')}-${userId.slice(-4)}`,
+    };
+  });
+  return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${userId.slice(-4)}`, orgs };
+}
+
+/** LinkedIn's "little text": reserved characters arrive backslash-escaped. */
+function littleTextToPlain(text: string): string {
+  return text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
+}
+
+const URL_TTL_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
+const today = (): string => dayOf(Date.now());
+
+/** The days from `from` to `endExclusive` (epoch ms), at most a year of them. */
+const daysOf = (from: number, endExclusive: number): string[] =>
+  dateRange(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
+
+/**
+ * Simulated LinkedIn OpenID userinfo, organizationAcls/organizations, the Posts and Comments APIs, the
+ * Images and Videos APIs (initializeUpload → PUT bytes → finalizeUpload), and the analytics, deterministic
+ * (sandbox-metrics): organizationalEntityShareStatistics, networkSizes, memberCreatorPostAnalytics and
+ * memberFollowersCount. A post's numbers come from itemMetrics(postUrn) (clicks = saves); a day's from
+ * dailyAccountMetrics(authorUrn, date).
+ */
+const LINKEDIN_ROUTES = [
+  route('GET v2/userinfo', LI_MEMBER, ({ caller: m }, li: LinkedInSandbox) => {
+    const [given, ...family] = m.name.split(' ');
+    return {
+      sub: m.sub,
+      name: m.name,
+      given_name: given,
+      family_name: family.join(' '),
+      picture: `${li.base.replace('/linkedin', '/_control')}/media/image.png`,
+      locale: 'en-US',
+      email_verified: true,
+      email: `${m.sub}@sandbox.example`,
+    };
+  }),
+  route('GET rest/organizationAcls', LI_REST, ({ q, caller: m }) => {
+    if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    const role = qs(q.role);
+    const acl = (o: LiOrg) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn });
+    return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
+  }),
+  route('GET rest/organizations/:id', LI_REST, ({ params, caller: m }) => {
+    const id = Number(params.id);
+    const org = m.orgs.find((o) => o.id === id);
+    if (!org)
+      throw liFail(
+        403,
+        `Not enough permissions to access: organizations.GET.20240101 for urn:li:organization:${id}`,
+        'ACCESS_DENIED',
+        100,
+      );
+    return {
+      vanityName: org.vanity,
+      localizedName: org.name,
+      id: org.id,
+      $URN: org.urn,
+      localizedWebsite: `https://${org.vanity}.example.com`,
+      primaryOrganizationType: 'NONE',
+    };
+  }),
+  route({ at: 'POST rest/posts', raw: true }, LI_REST, async ({ body, caller: m, res }, li: LinkedInSandbox) => {
+    for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
+      if (body[field] === undefined)
+        throw liFail(422, `ERROR :: /${field} :: field is required but not found and has no default value\n`);
+    }
+    const author = li.assertOwner(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
+    const plain = littleTextToPlain(qs(body.commentary));
+    if (plain.length > LINKEDIN_RULES.maxText)
+      throw liFail(
+        422,
+        `ERROR :: /commentary :: length of ${plain.length} exceeds the maximum allowed length of ${LINKEDIN_RULES.maxText}\n`,
+      );
+    const content =
+      body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
+    const hasVideo = await checkContent(li, author, content);
+    // The member's daily limit (linkedinNetwork's cap): LinkedIn's throttle answer past it.
+    const times = (await li.posts.of(author)).map((p) => p.createdAt);
+    if (li.caps.reached('linkedin', times))
+      throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
+    await enforceMagicWords(
+      li.store,
+      { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) },
+      LI_MAGIC,
+    );
+    const now = Date.now();
+    const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${li.newId()}`;
+    const post: LiPost = {
+      id,
+      author,
+      commentary: qs(body.commentary),
+      visibility: qs(body.visibility),
+      lifecycleState: qs(body.lifecycleState),
+      content,
+      createdAt: now,
+      publishedAt: now,
+      lastModifiedAt: now,
+    };
+    await li.posts.add(author, post);
+    res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
+  }),
+  /** Comments API: the actor (the post's author or an organisation it administers) comments on a post. */
+  route(
+    { at: 'POST rest/socialActions/:urn/comments', raw: true },
+    LI_REST,
+    async ({ params: { urn }, body, caller: m, res }, li: LinkedInSandbox) => {
+      const actor = li.assertOwner(m, body.actor, 'partnerApiSocialActions.CREATE.20240101');
+      const post = await li.posts.get(urn);
+      if (!post) throw liFail(404, `Not Found: ${urn}`, 'NOT_FOUND');
+      if (body.object !== undefined && body.object !== urn)
+        throw liFail(400, `/object must be the socialActions target ${urn}`, 'ILLEGAL_ARGUMENT');
+      const text = (body.message as { text?: unknown } | undefined)?.text;
+      if (typeof text !== 'string' || !text.trim())
+        throw liFail(422, 'ERROR :: /message/text :: field is required but not found and has no default value\n');
+      const refused = commentRefusal('linkedin', text);
+      if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
+      const id = li.newId();
+      const activity = `urn:li:activity:${urn.split(':').at(-1)}`;
+      const commentUrn = `urn:li:comment:(${activity},${id})`;
+      await addOwnComment(li.store, 'linkedin', urn, { id: actor, name: m.name }, text, commentUrn);
+      const stamp = { actor, time: Date.now() };
+      res.status(201).set({ 'x-restli-id': commentUrn }).json({
+        actor,
+        commentUrn,
+        created: stamp,
+        lastModified: stamp,
+        id,
+        message: { text },
+        object: urn,
+        $URN: commentUrn,
+      });
+    },
+  ),
+  /** FINDER q=author: the author's posts, newest first. */
+  route('GET rest/posts', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
+    if (qs(q.q) !== 'author') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    const author = li.assertOwner(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
+    const start = Math.max(0, Number(qs(q.start)) || 0);
+    const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
+    const elements = await li.posts.of(author, start, count);
+    return { paging: { start, count, links: [], total: await li.posts.countOf(author) }, elements };
+  }),
+  route('POST rest/images', LI_REST, async ({ q, body, caller: m }, li: LinkedInSandbox) => {
+    const action = String(q.action);
+    if (action !== 'initializeUpload') throw liFail(400, `Unknown action ${action}`, 'ILLEGAL_ARGUMENT');
+    const owner = li.assertOwner(
+      m,
+      (body.initializeUploadRequest as Q | undefined)?.owner,
+      'images.ACTION-initializeUpload',
+    );
+    const key = li.newMediaKey();
+    const urn = `urn:li:image:${key}`;
+    await li.images.put({ urn, owner, status: 'WAITING_UPLOAD' });
+    return {
+      value: {
+        uploadUrlExpiresAt: Date.now() + URL_TTL_MS,
+        uploadUrl: `${li.base}/dms-uploads/${key}/uploaded-image/0`,
+        image: urn,
+      },
+    };
+  }),
+  /** Image bytes: bearer token required, an image content type, not empty. */
+  route(
+    { at: 'PUT dms-uploads/:key/uploaded-image/0', raw: true },
+    LI_MEMBER,
+    async ({ params, headers, req, res }, li: LinkedInSandbox) => {
+      const [key, type] = [params.key, headers['content-type']];
+      const image = await li.images.get(`urn:li:image:${key}`);
+      if (!image) throw liFail(404, 'Upload URL not found or expired', 'NOT_FOUND');
+      const bytes = await readRawBody(req);
+      if (bytes.length === 0) throw liFail(400, 'The uploaded media file is empty', 'INVALID_MEDIA');
+      if (!(type ?? '').startsWith('image/'))
+        throw liFail(400, `Unsupported media type '${type ?? 'none'}' for an image upload`, 'INVALID_MEDIA');
+      await li.images.put({ ...image, status: 'AVAILABLE' });
+      res.status(201).end();
+    },
+  ),
+  route('POST rest/videos', LI_REST, async ({ q, body, caller: m }, li: LinkedInSandbox) => {
+    const action = String(q.action);
+    if (action === 'initializeUpload') {
+      const init = (body.initializeUploadRequest ?? {}) as Q;
+      const owner = li.assertOwner(m, init.owner, 'videos.ACTION-initializeUpload');
+      const size = Number(init.fileSizeBytes);
+      if (!Number.isInteger(size) || size <= 0)
+        throw liFail(400, 'fileSizeBytes must be a positive number of bytes', 'ILLEGAL_ARGUMENT');
+      const key = li.newMediaKey();
+      const video: LiVideo = { urn: `urn:li:video:${key}`, owner, size, parts: [], finalizedAt: null };
+      for (let first = 0; first < size; first += LI_PART_BYTES)
+        video.parts.push({ firstByte: first, lastByte: Math.min(size, first + LI_PART_BYTES) - 1, etag: null });
+      await li.videos.put(video);
+      return {
+        value: {
+          uploadUrlsExpireAt: Date.now() + URL_TTL_MS,
+          video: video.urn,
+          uploadInstructions: video.parts.map((p, i) => ({
+            uploadUrl: `${li.base}/dms-uploads/${key}/uploadedVideo/${i}`,
+            lastByte: p.lastByte,
+            firstByte: p.firstByte,
+          })),
+          uploadToken: '',
+          thumbnailUploadUrl: '',
+        },
+      };
+    }
+    if (action === 'finalizeUpload') {
+      const fin = (body.finalizeUploadRequest ?? {}) as Q;
+      const video = await li.videos.get(qs(fin.video));
+      if (!video) throw liFail(404, `Video ${qs(fin.video)} not found`, 'NOT_FOUND');
+      li.assertOwner(m, video.owner, 'videos.ACTION-finalizeUpload');
+      const ids = Array.isArray(fin.uploadedPartIds) ? fin.uploadedPartIds : [];
+      if (video.parts.some((p, i) => !p.etag || p.etag !== ids[i]) || ids.length !== video.parts.length) {
+        throw liFail(400, 'The uploaded part ids do not match the parts of this video upload', 'INVALID_UPLOAD');
+      }
+      await li.videos.put({ ...video, finalizedAt: new Date().toISOString() });
+      return {};
+    }
+    throw liFail(400, `Unknown action ${action}`, 'ILLEGAL_ARGUMENT');
+  }),
+  route('GET rest/videos/:urn', LI_REST, async ({ params: { urn }, caller: m }, li: LinkedInSandbox) => {
+    const video = await li.videos.get(urn);
+    if (!video) throw liFail(404, `Video ${urn} not found`, 'NOT_FOUND');
+    li.assertOwner(m, video.owner, 'videos.GET');
+    const status = !video.finalizedAt
+      ? 'WAITING_UPLOAD'
+      : Date.now() - Date.parse(video.finalizedAt) < LI_VIDEO_PROCESSING_MS
+        ? 'PROCESSING'
+        : 'AVAILABLE';
+    return { id: video.urn, owner: video.owner, status, duration: 0, aspectRatioWidth: 16, aspectRatioHeight: 9 };
+  }),
+  /** One pre-signed part (no token); the ETag is the part id finalizeUpload expects. */
+  route(
+    { at: 'PUT dms-uploads/:key/uploadedVideo/:part', raw: true },
+    null,
+    async ({ params: { key, part }, req, res }, li: LinkedInSandbox) => {
+      const video = await li.videos.get(`urn:li:video:${key}`);
+      const p = video?.parts[Number(part)];
+      if (!video || !p) throw liFail(404, 'Upload URL not found or expired', 'NOT_FOUND');
+      const bytes = await readRawBody(req);
+      if (bytes.length !== p.lastByte - p.firstByte + 1)
+        throw liFail(
+          400,
+          `Part ${part} of the video upload must be ${p.lastByte - p.firstByte + 1} bytes, got ${bytes.length}`,
+          'INVALID_MEDIA',
+        );
+      p.etag = `/${createHash('sha256').update(bytes).digest('base64url').slice(0, 40)}`;
+      await li.videos.put(video);
+      res.status(200).set('ETag', p.etag).end();
+    },
+  ),
+  route('GET rest/organizationalEntityShareStatistics', LI_REST, ({ q, caller: m }, li: LinkedInSandbox) => {
+    const finder = 'organizationalEntityShareStatistics.FINDER-organizationalEntity';
+    const org = li.assertOwner(m, qs(q.organizationalEntity), finder);
+    if (!org.startsWith('urn:li:organization:'))
+      throw liFail(400, 'organizationalEntity must be an organization URN', 'ILLEGAL_ARGUMENT');
+    const posts = listParam(qs(q.shares) || qs(q.ugcPosts));
+    if (posts.length)
+      return collection(
+        posts.map((urn) => ({
+          organizationalEntity: org,
+          [urn.includes(':ugcPost:') ? 'ugcPost' : 'share']: urn,
+          totalShareStatistics: postStats(urn),
+        })),
+      );
+    const interval = /timeRange:\(start:(\d+),end:(\d+)\)/.exec(qs(q.timeIntervals));
+    if (!interval) return collection([{ organizationalEntity: org, totalShareStatistics: postStats(org) }]);
+    const elements = daysOf(Number(interval[1]), Number(interval[2])).map((d) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      const day = dailyAccountMetrics(org, d);
+      return {
+        organizationalEntity: org,
+        timeRange: { start: t, end: t + DAY_MS },
+        totalShareStatistics: shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares),
+      };
+    });
+    return collection(elements, elements.length);
+  }),
+  route('GET rest/networkSizes/:urn', LI_REST, ({ q, params, caller: m }, li: LinkedInSandbox) => {
+    const [urn, edgeType] = [params.urn, String(q.edgeType)];
+    li.assertOwner(m, urn, 'networkSizes.GET');
+    if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER')
+      throw liFail(400, `Unsupported edgeType ${edgeType}`, 'ILLEGAL_ARGUMENT');
+    return { firstDegreeSize: dailyAccountMetrics(urn, today()).followers };
+  }),
+  route('GET rest/memberCreatorPostAnalytics', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
+    const type = qs(q.queryType);
+    if (!Object.hasOwn(QUERY_TYPES, type)) throw liFail(400, `Invalid queryType ${type}`, 'ILLEGAL_ARGUMENT');
+    const metricType = { [METRIC_TYPE_KEY]: type };
+    if (qs(q.q) === 'entity') {
+      // entity=(share:urn:li:share:1) / (ugcPost:urn:li:ugcPost:1), or a bare URN.
+      const urn = /(urn:li:(?:share|ugcPost):[^)]+)/.exec(qs(q.entity))?.[1] ?? '';
+      const post = await li.posts.get(urn);
+      if (!post || post.author !== m.urn)
+        throw liFail(
+          403,
+          `Not enough permissions to access: memberCreatorPostAnalytics for ${urn || '(none)'}`,
+          'ACCESS_DENIED',
+          100,
+        );
+      const it = itemMetrics(urn);
+      return collection([{ count: QUERY_TYPES[type]({ ...it, reactions: it.likes }), metricType }]);
+    }
+    if (qs(q.q) !== 'me') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    const [from, endExclusive] = [...qs(q.dateRange).matchAll(/\(day:(\d+),month:(\d+),year:(\d+)\)/g)].map((x) =>
+      Date.UTC(Number(x[3]), Number(x[2]) - 1, Number(x[1])),
+    );
+    if (from === undefined || endExclusive === undefined || endExclusive <= from)
+      throw liFail(400, 'dateRange must have a start before its end', 'ILLEGAL_ARGUMENT');
+    const days = daysOf(from, endExclusive);
+    const pick = (d: string): number => {
+      const x = dailyAccountMetrics(m.urn, d);
+      return QUERY_TYPES[type]({ ...x, reactions: x.engagement - x.shares, comments: 0 });
+    };
+    if (qs(q.aggregation) === 'TOTAL')
+      return collection([{ count: days.reduce((s, d) => s + pick(d), 0), metricType }], 1);
+    const elements = days.map((d) => ({
+      count: pick(d),
+      metricType,
+      dateRange: { start: liDate(d), end: liDate(addDays(d, 1)) },
+    }));
+    return collection(elements, elements.length);
+  }),
+  route('GET rest/memberFollowersCount', LI_REST, ({ q, caller: m }) => {
+    const finder = String(q.q);
+    if (finder !== 'me') throw liFail(400, `Invalid finder: ${finder}`, 'ILLEGAL_ARGUMENT');
+    return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }], 1);
+  }),
+];
+
+/** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
+async function checkContent(
+  li: LinkedInSandbox,
+  author: string,
+  content: Record<string, unknown> | undefined,
+): Promise<boolean> {
+  if (!content) return false;
+  const media = content.media as { id?: unknown } | undefined;
+  const multi = (content.multiImage as { images?: { id?: unknown }[] } | undefined)?.images;
+  const ids = media ? [media.id] : (multi ?? []).map((i) => i.id);
+  // A multi-image post holds 2 images or more (one image is `media`), at most LINKEDIN_RULES' max.
+  const max = LINKEDIN_RULES.images.max;
+  if (multi && (multi.length < 2 || multi.length > max))
+    throw liFail(422, `ERROR :: /content/multiImage/images :: array size ${multi.length} is not within 2..${max}\n`);
+  let video = false;
+  for (const raw of ids) {
+    const id = typeof raw === 'string' ? raw : '';
+    if (id.startsWith('urn:li:video:')) {
+      const v = await li.videos.get(id);
+      if (!v || v.owner !== author || !v.finalizedAt)
+        throw liFail(400, `Video ${id} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
+      video = true;
+      continue;
+    }
+    const img = await li.images.get(id);
+    if (!img || img.owner !== author || img.status !== 'AVAILABLE')
+      throw liFail(400, `Image ${id || '(none)'} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
+  }
+  if (video && ids.length > 1) throw liFail(422, 'ERROR :: /content :: a post holds one video and no images\n');
+  return video;
+}
+
+/** `List(urn:li:share:1,urn:li:share:2)` → the URNs. */
+function listParam(v: string): string[] {
+  const m = /^List\((.*)\)$/.exec(v);
+  return m?.[1]
+    ? m[1]
+        .split(',')
+        .map((s) => decodeURIComponent(s.trim()))
+        .filter(Boolean)
+    : [];
+}
+
+type Numbers = { views: number; reach: number; shares: number; comments: number };
+
+/** memberCreatorPostAnalytics' queryTypes, each with its count. */
+const QUERY_TYPES: Record<string, (n: Numbers & { reactions: number }) => number> = {
+  IMPRESSION: (n) => n.views,
+  MEMBERS_REACHED: (n) => n.reach,
+  RESHARE: (n) => n.shares,
+  REACTION: (n) => n.reactions,
+  COMMENT: (n) => n.comments,
+};
+
+/** totalShareStatistics of a post or an organisation's day (engagement as a rate of impressions). */
+function shareStats(n: Numbers & { engagement: number }, clicks: number, likes: number): Record<string, number> {
+  return {
+    uniqueImpressionsCount: n.reach,
+    shareCount: n.shares,
+    engagement: n.views ? n.engagement / n.views : 0,
+    clickCount: clicks,
+    likeCount: likes,
+    impressionCount: n.views,
+    commentCount: n.comments,
+  };
+}
+
+function postStats(urn: string): Record<string, number> {
+  const it = itemMetrics(urn);
+  return shareStats(it, it.saves, it.likes);
+}
+
+function liDate(day: string): { day: number; month: number; year: number } {
+  const [year, month, date] = day.split('-').map(Number);
+  return { day: date ?? 1, month: month ?? 1, year: year ?? 1970 };
+}
+
+/** The LinkedIn simulator: its login and its API routes. */
+export const LINKEDIN_SIMULATOR = simulator(LINKEDIN_LOGIN, LinkedInSandbox, LINKEDIN_ROUTES);
