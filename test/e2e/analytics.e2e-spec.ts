@@ -2,7 +2,7 @@ import { AnalyticsSnapshotService } from '@/modules/analytics/analytics-snapshot
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { dailyAccountMetrics, dateRange, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
-import { createKey } from '../support/post-fixtures';
+import { createKey, publishPost } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -276,13 +276,7 @@ describe('analytics (sandbox networks)', () => {
     let externalId: string;
 
     beforeAll(async () => {
-      const res = await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({ content: `Analytics post ${Date.now()}`, accountIds: [threads.id], publishNow: true })
-        .expect(201);
-      postId = res.body.id as string;
+      postId = await publishPost(t, tenant.auth, { content: `Analytics post ${Date.now()}`, accountIds: [threads.id] });
       expect(await waitForFinal(t, postId)).toBe('published');
       externalId = (await targetsOf(t, postId))[0].externalId!;
       await t.app.get(AnalyticsSnapshotService).snapshotAll();

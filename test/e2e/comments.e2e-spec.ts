@@ -2,7 +2,7 @@ import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { itemComments } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
-import { createKey } from '../support/post-fixtures';
+import { createKey, publishPost } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
@@ -51,18 +51,11 @@ describe('comments (sandbox networks)', () => {
   }
 
   async function publish(accounts: Account[], extra: Record<string, unknown> = {}): Promise<void> {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: `Comments test ${Date.now()}`,
-        accountIds: accounts.map((a) => a.id),
-        publishNow: true,
-        ...extra,
-      })
-      .expect(201);
-    const postId = res.body.id as string;
+    const postId = await publishPost(t, tenant.auth, {
+      content: `Comments test ${Date.now()}`,
+      accountIds: accounts.map((a) => a.id),
+      ...extra,
+    });
     expect(await waitForFinal(t, postId)).toBe('published');
     for (const target of await targetsOf(t, postId)) {
       published.push({

@@ -1,6 +1,6 @@
 import { expectError, runAdminInProcess, sql } from '../support/e2e-helpers';
 import { addUser, createKey } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
  * A key never exceeds its maker (one way to make keys), and the plan caps on keys per workspace
@@ -14,8 +14,7 @@ describe('keys made by keys', () => {
   expiry.setUTCMilliseconds(0);
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     maker = await createKey(t, tenant, {
       expiresAt: expiry.toISOString(),
       maxPostsPerDay: 5,

@@ -6,10 +6,10 @@ import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.pr
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
-import { connectAccount, createKey, inFuture, setPolicy } from '../support/post-fixtures';
+import { connectAccount, createKey, createPost, inFuture, setPolicy } from '../support/post-fixtures';
 import { accountsOf, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { startWorker, WorkerProcess } from '../support/worker-process';
+import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { WorkerPool } from '../support/worker-process';
 
 /**
  * Gaps of the posts issue's "Done" list that the other posts suites leave open (see the
@@ -113,7 +113,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
   /** A unique text per post, so sandbox items and flaky counters never mix posts up. */
   const text = (words = ''): string => `Coverage ${++seq} ${Date.now()} ${words}`.trim();
   const create = async (body: object, who: Tenant = tenant): Promise<{ id: string; state: string }> => {
-    const res = await t.http().post('/v1/posts').set(who.auth).send(body);
+    const res = await createPost(t, who.auth, body);
     if (res.status !== 201) throw new Error(`POST /v1/posts answered ${res.status}: ${JSON.stringify(res.body)}`);
     return { id: res.body.id as string, state: res.body.state as string };
   };
@@ -515,16 +515,11 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     it('should count only posts the key created since 00:00 UTC against maxPostsPerDay', async () => {
       const fake = await connectAccount(t, tenant, 'facebook');
       const key = await createKey(t, tenant, { maxPostsPerDay: 2 });
-      const post = (body: object) => t.http().post('/v1/posts').set(key.auth).send(body);
+      const post = (body: object) => createPost(t, key.auth, body);
       const first = (await post({ content: 'one', accountIds: [fake.id] }).expect(201)).body.id as string;
       const second = (await post({ content: 'two', accountIds: [fake.id] }).expect(201)).body.id as string;
       // Posts of other keys never count.
-      await t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({ content: 'not this key', accountIds: [fake.id] })
-        .expect(201);
+      await createPost(t, tenant.auth, { content: 'not this key', accountIds: [fake.id] }).expect(201);
       const full = await post({ content: 'three', accountIds: [fake.id] }).expect(403);
       expect(full.body.error).toMatchObject({ code: 'daily_post_limit', details: { limit: 2, used: 2 } });
 
@@ -565,27 +560,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const monthStart = `date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
       // A full quota used last month does not count in this one.
       await insert(100, trial.profileId, `${monthStart} - interval '1 second'`);
-      await t
-        .http()
-        .post('/v1/posts')
-        .set(trial.auth)
-        .send({ content: 'first of the month', accountIds: [account.id] })
-        .expect(201);
+      await createPost(t, trial.auth, { content: 'first of the month', accountIds: [account.id] }).expect(201);
       // Posts of another profile of the workspace do; one at 00:00 UTC on the 1st is this month's.
       await insert(97, second.body.profile.id as string, 'now()');
       await insert(1, second.body.profile.id as string, monthStart);
-      await t
-        .http()
-        .post('/v1/posts')
-        .set(trial.auth)
-        .send({ content: 'the hundredth', accountIds: [account.id] })
-        .expect(201);
-      const res = await t
-        .http()
-        .post('/v1/posts')
-        .set(trial.auth)
-        .send({ content: 'one too many', accountIds: [account.id] })
-        .expect(403);
+      await createPost(t, trial.auth, { content: 'the hundredth', accountIds: [account.id] }).expect(201);
+      const res = await createPost(t, trial.auth, { content: 'one too many', accountIds: [account.id] }).expect(403);
       expect(res.body.error).toMatchObject({
         code: 'plan_limit',
         details: { entitlement: 'posts_per_month', usage: 100, limit: 100 },
@@ -749,39 +729,31 @@ describe('a post scheduled one minute ahead, the worker restarted in between', (
   const WORKER_ENV = { SCHEDULER_SWEEP_MS: '1000', OUTBOX_POLL_MS: '200' };
   let t: TestApp;
   let tenant: Tenant;
-  const workers: WorkerProcess[] = [];
+  const workers = new WorkerPool(WORKER_ENV);
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api', ...WORKER_ENV } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp({ env: WORKER_ENV }));
   });
   afterAll(async () => {
-    for (const w of workers) await w.kill();
+    await workers.killAll();
     await t.close();
   });
 
   it('should publish within seconds of its time', async () => {
     const account = await connect(t, tenant, 'facebook');
-    const first = await startWorker(t, WORKER_ENV);
-    workers.push(first);
+    const first = await workers.start(t);
     const scheduledAt = new Date(Date.now() + 60_000);
     scheduledAt.setUTCMilliseconds(0);
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({
-        content: `One minute ahead ${Date.now()}`,
-        accountIds: [account.id],
-        scheduledAt: scheduledAt.toISOString(),
-      })
-      .expect(201);
+    const res = await createPost(t, tenant.auth, {
+      content: `One minute ahead ${Date.now()}`,
+      accountIds: [account.id],
+      scheduledAt: scheduledAt.toISOString(),
+    }).expect(201);
     const id = res.body.id as string;
     expect(res.body.state).toBe('scheduled');
 
     await first.kill();
-    const second = await startWorker(t, WORKER_ENV);
-    workers.push(second);
+    await workers.start(t);
     // The restart happened in between: the new worker is up well before the post's time.
     expect(Date.now()).toBeLessThan(scheduledAt.getTime() - 5000);
     expect(await postState(t, id)).toBe('scheduled');

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   connectAccount,
   createKey,
+  createPost,
   eventTypesOf,
   inFuture,
   setPolicy,
   TestAccount,
   VIDEO_CONTENT,
 } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
 import { authChanged } from '../support/e2e-helpers';
 
 describe('POST /v1/posts', () => {
@@ -20,20 +21,14 @@ describe('POST /v1/posts', () => {
 
   beforeAll(async () => {
     // API role only: no worker moves posts on, so the states the API sets stay put.
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     fb = await connectAccount(t, tenant, 'facebook');
     li = await connectAccount(t, tenant, 'linkedin');
     yt = await connectAccount(t, tenant, 'youtube');
   });
   afterAll(async () => t.close());
 
-  const post = (body: unknown, auth = tenant.auth) =>
-    t
-      .http()
-      .post('/v1/posts')
-      .set(auth)
-      .send(body as object);
+  const post = (body: unknown, auth = tenant.auth) => createPost(t, auth, body as object);
 
   describe('shapes', () => {
     it('should save an older-shape post as a draft when saveAsDraft is omitted', async () => {

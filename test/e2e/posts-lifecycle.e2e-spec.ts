@@ -3,13 +3,14 @@ import {
   addUser,
   connectAccount,
   createKey,
+  createPost,
   eventTypesOf,
   inFuture,
   setPolicy,
   TestAccount,
   VIDEO_CONTENT,
 } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
 
 describe('post state machine', () => {
   let t: TestApp;
@@ -19,15 +20,14 @@ describe('post state machine', () => {
 
   beforeAll(async () => {
     // API role only: no worker, so every state reached here comes from the API itself.
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     fb = await connectAccount(t, tenant, 'facebook');
     yt = await connectAccount(t, tenant, 'youtube');
   });
   afterAll(async () => t.close());
 
   const create = async (body: object, auth = tenant.auth): Promise<string> =>
-    (await t.http().post('/v1/posts').set(auth).send(body).expect(201)).body.id as string;
+    (await createPost(t, auth, body).expect(201)).body.id as string;
   const get = async (id: string, auth = tenant.auth) =>
     (await t.http().get(`/v1/posts/${id}`).set(auth).expect(200)).body.post;
   const history = async (id: string, auth = tenant.auth) =>

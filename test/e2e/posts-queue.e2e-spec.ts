@@ -1,4 +1,4 @@
-import { connectAccount } from '../support/post-fixtures';
+import { connectAccount, createPost } from '../support/post-fixtures';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
 
 /** Posting queues: GET/PUT /v1/queue, GET /v1/queue/next-slots, POST /v1/posts with addToQueue. */
@@ -94,11 +94,7 @@ describe('posting queues', () => {
 
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        t
-          .http()
-          .post('/v1/posts')
-          .set(tenant.auth)
-          .send({ content: `queued ${i}`, accountIds: [fb.id], addToQueue: true }),
+        createPost(t, tenant.auth, { content: `queued ${i}`, accountIds: [fb.id], addToQueue: true }),
       ),
     );
     for (const r of results) {
@@ -114,18 +110,15 @@ describe('posting queues', () => {
   it('should refuse addToQueue without slots or combined with scheduledAt/publishNow', async () => {
     const tenant = await createTenant(t);
     const fb = await connectAccount(t, tenant, 'facebook');
-    const none = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: 'no queue', accountIds: [fb.id], addToQueue: true });
+    const none = await createPost(t, tenant.auth, { content: 'no queue', accountIds: [fb.id], addToQueue: true });
     expect(none.status).toBe(400);
     expect(none.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'addToQueue' } });
-    const both = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: 'both', accountIds: [fb.id], addToQueue: true, publishNow: true });
+    const both = await createPost(t, tenant.auth, {
+      content: 'both',
+      accountIds: [fb.id],
+      addToQueue: true,
+      publishNow: true,
+    });
     expect(both.status).toBe(400);
     expect(both.body.error.details.field).toBe('addToQueue');
     const count = await t.ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM posts WHERE workspace_id = $1', [
@@ -135,12 +128,7 @@ describe('posting queues', () => {
   });
   it('should free the slot of a cancelled or published-now queued post for the next addToQueue post', async () => {
     const { tenant, fb } = await dailyQueue('10:00');
-    const queued = (content: string) =>
-      t
-        .http()
-        .post('/v1/posts')
-        .set(tenant.auth)
-        .send({ content, accountIds: [fb.id], addToQueue: true });
+    const queued = (content: string) => createPost(t, tenant.auth, { content, accountIds: [fb.id], addToQueue: true });
     const first = await queued('first');
     const second = await queued('second');
     expect(first.status).toBe(201);

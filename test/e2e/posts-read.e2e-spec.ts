@@ -1,5 +1,5 @@
 import { connectAccount, TestAccount, VIDEO_CONTENT } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
 
 describe('reading posts', () => {
   let t: TestApp;
@@ -9,8 +9,7 @@ describe('reading posts', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp());
     fb = await connectAccount(t, tenant, 'facebook');
     yt = await connectAccount(t, tenant, 'youtube');
     const create = async (name: string, body: object) => {

@@ -3,8 +3,8 @@ import { Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { PostFlow } from '@/modules/posts/services/post-flow.service';
-import { connectAccount, eventTypesOf, inFuture, setPolicy, TestAccount } from '../support/post-fixtures';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { connectAccount, createPost, eventTypesOf, inFuture, setPolicy, TestAccount } from '../support/post-fixtures';
+import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 interface HistoryRow {
   from: string | null;
@@ -32,15 +32,12 @@ describe('scheduling', () => {
     return row ? new Date(row.at) : null;
   };
   const publishQueue = () => t.app.get(QueueService).queue('publish');
+  const createScheduled = async (content: string, scheduledAt: string): Promise<string> =>
+    (await createPost(t, tenant.auth, { content, accountIds: [fb.id], scheduledAt }).expect(201)).body.id as string;
 
   it('should queue a post scheduled 2 s ahead on time', async () => {
     const scheduledAt = inFuture(2000);
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: 'On time', accountIds: [fb.id], scheduledAt })
-      .expect(201);
+    const res = await createPost(t, tenant.auth, { content: 'On time', accountIds: [fb.id], scheduledAt }).expect(201);
     expect(res.body.state).toBe('scheduled');
     const at = await eventually(() => queuedAt(res.body.id as string), { timeoutMs: 8000 });
     // The worker may publish it right after; what matters is when it left `scheduled`.
@@ -49,26 +46,14 @@ describe('scheduling', () => {
   });
 
   it('should still queue a due post whose delayed job was lost', async () => {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: 'Lost job', accountIds: [fb.id], scheduledAt: inFuture(1500) })
-      .expect(201);
-    const id = res.body.id as string;
+    const id = await createScheduled('Lost job', inFuture(1500));
     await publishQueue().remove(`schedule:${id}:1`);
     expect(await publishQueue().getJob(`schedule:${id}:1`)).toBeUndefined();
     await eventually(() => queuedAt(id), { timeoutMs: 8000 });
   });
 
   it('should ignore the job of a superseded schedule', async () => {
-    const res = await t
-      .http()
-      .post('/v1/posts')
-      .set(tenant.auth)
-      .send({ content: 'Moved', accountIds: [fb.id], scheduledAt: inFuture(3600_000) })
-      .expect(201);
-    const id = res.body.id as string;
+    const id = await createScheduled('Moved', inFuture(3600_000));
     await t
       .http()
       .put(`/v1/posts/${id}`)
@@ -105,13 +90,8 @@ describe('scheduling', () => {
 
 /** A post scheduled an hour ahead through the API (tests then make it due). */
 async function createInAnHour(app: TestApp, who: Tenant, accountId: string): Promise<string> {
-  const res = await app
-    .http()
-    .post('/v1/posts')
-    .set(who.auth)
-    .send({ content: `Due ${randomUUID()}`, accountIds: [accountId], scheduledAt: inFuture(3600_000) })
-    .expect(201);
-  return res.body.id as string;
+  const body = { content: `Due ${randomUUID()}`, accountIds: [accountId], scheduledAt: inFuture(3600_000) };
+  return (await createPost(app, who.auth, body).expect(201)).body.id as string;
 }
 
 /**
@@ -128,9 +108,8 @@ describe('batch promotion of due posts by two processes at once', () => {
   let fb: TestAccount;
 
   beforeAll(async () => {
-    a = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
+    ({ t: a, tenant } = await createApiApp());
     b = await createTestApp({ shareWith: a, env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(a);
     review = await createTenant(a);
     fb = await connectAccount(a, tenant, 'facebook');
   });
@@ -238,8 +217,7 @@ describe('batch promotion with a due post that fails', () => {
   let reviewFb: TestAccount;
 
   beforeAll(async () => {
-    a = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
-    tenant = await createTenant(a);
+    ({ t: a, tenant } = await createApiApp());
     review = await createTenant(a);
     fb = await connectAccount(a, tenant, 'facebook');
     reviewFb = await connectAccount(a, review, 'facebook');

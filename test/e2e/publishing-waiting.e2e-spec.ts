@@ -8,7 +8,7 @@ import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts'
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { FakeNetwork } from '../support/fake-network';
 import { insertAccount, InsertedAccount, insertPost, postEvents, postState, targetsOf } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, Tenant, TestApp } from '../support/test-app';
 
 /** A network double that keeps items in processing: publish takes the item, checkProcessing answers from a script. */
 class ProcessingNetwork extends FakeNetwork {
@@ -47,8 +47,7 @@ describe('publishing worker: targets waiting on the network', () => {
 
   beforeAll(async () => {
     // No worker in this process: the test runs the jobs itself.
-    t = await createTestApp({ env: { PROCESS_ROLE: 'api', NETWORK_CHECK_BASE_MS: '60000' } });
-    tenant = await createTenant(t);
+    ({ t, tenant } = await createApiApp({ env: { NETWORK_CHECK_BASE_MS: '60000' } }));
     processor = t.app.get(PublishPostProcessor);
     t.app.get(TargetPublisher).setRetryPolicy({ baseDelayMs: 20, maxDelayMs: 100 });
     const registry = t.app.get(PlatformRegistry);

@@ -45,7 +45,7 @@ export async function createKey(
 }
 
 /** POST /v1/posts with `auth`: the request, to await (or `.expect(…)`) like any other. */
-export function createPost(t: TestApp, auth: Record<string, string>, body: Record<string, unknown>) {
+export function createPost(t: TestApp, auth: Record<string, string>, body: object) {
   return t.http().post('/v1/posts').set(auth).send(body);
 }
 

@@ -7,23 +7,40 @@ import type {
   PostTargetDto,
 } from './dto/post-response.dto';
 import type { PostHistoryEntity } from './entities/post-history.entity';
-import type { PostTargetEntity, TargetOutcomeField } from './entities/post-target.entity';
+import type { PostTargetEntity } from './entities/post-target.entity';
 import type { PostContent, PostEntity } from './entities/post.entity';
 import { toPublishContent } from './post-shape';
 import { composeFirstComment } from './publishing/compose-content';
 
-/** What a target's DTO is made of. */
-type TargetFields = Pick<
-  PostTargetEntity,
-  | TargetOutcomeField
-  | 'id'
-  | 'accountId'
-  | 'pageName'
-  | 'platform'
-  | 'firstCommentStatus'
-  | 'firstCommentId'
-  | 'firstCommentError'
->;
+/** The post's fields its DTO is made of (toPostDto): all the list reads of a post (posts.repository.ts). */
+export const POST_DTO_FIELDS = [
+  'id',
+  'state',
+  'contentType',
+  'caption',
+  'message',
+  'content',
+  'scheduledAt',
+  'createdAt',
+] as const;
+/** The target's fields its DTO is made of (toTargetDto). */
+export const TARGET_DTO_FIELDS = [
+  'id',
+  'accountId',
+  'platform',
+  'pageName',
+  'status',
+  'externalId',
+  'externalUrl',
+  'error',
+  'errorCategory',
+  'publishedAt',
+  'firstCommentStatus',
+  'firstCommentId',
+  'firstCommentError',
+] as const;
+type PostFields = Pick<PostEntity, (typeof POST_DTO_FIELDS)[number]>;
+type TargetFields = Pick<PostTargetEntity, (typeof TARGET_DTO_FIELDS)[number]>;
 
 /** A target's first comment: its result once settled, pending while requested, null when none was. */
 export function toFirstCommentDto(t: TargetFields, content: PostContent): FirstCommentResultDto | null {
@@ -50,10 +67,7 @@ export function toTargetDto(t: TargetFields, content: PostContent): PostTargetDt
   };
 }
 
-export function toPostDto(
-  p: Pick<PostEntity, 'id' | 'state' | 'contentType' | 'caption' | 'message' | 'content' | 'scheduledAt' | 'createdAt'>,
-  targets: TargetFields[],
-): PostDto {
+export function toPostDto(p: PostFields, targets: TargetFields[]): PostDto {
   return {
     id: p.id,
     state: p.state,

@@ -7,6 +7,7 @@ import { AppConfig } from '@/config/config';
 import { PolicyService } from '@/modules/policy/policy.service';
 import type { PostState } from '../entities/post.entity';
 import { PostFlow } from '../services/post-flow.service';
+import { PostTransitions } from '../services/post-transitions';
 import { PostRef, PostsQueueService } from '../services/posts-queue.service';
 import { PostsRepository } from '../services/posts.repository';
 
@@ -39,6 +40,7 @@ export class PostSchedulerProcessor {
     private readonly repo: PostsRepository,
     private readonly policies: PolicyService,
     private readonly flow: PostFlow,
+    private readonly transitions: PostTransitions,
     private readonly queue: PostsQueueService,
     private readonly config: AppConfig,
   ) {}
@@ -103,7 +105,10 @@ export class PostSchedulerProcessor {
         const review = await this.policies.requiringApproval([...new Set(unapproved.map((p) => p.profileId))], m);
         const toReview = new Set(unapproved.filter((p) => review.has(p.profileId)).map((p) => p.id));
         const ids = due.map((p) => p.id).filter((id) => !toReview.has(id));
-        const queued: PostRef[] = await this.repo.queueClaimed(m, ids, SYSTEM_ACTOR, DUE_REASON);
+        const queued: PostRef[] = await this.transitions.transitionClaimed(m, ids, 'queued', {
+          actor: SYSTEM_ACTOR,
+          reason: DUE_REASON,
+        });
         let moved = queued.length;
         for (const id of toReview) {
           try {

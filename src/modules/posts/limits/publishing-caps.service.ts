@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PublishingCap, windowResetsAt, windowStart } from '@/modules/networks/kit/caps';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
+import type { PostTargetEntity } from '../entities/post-target.entity';
 
 /** One cap of an account's network with what our publish records count against it. */
 export interface CapUsage extends PublishingCap {
@@ -37,23 +38,24 @@ export class PublishingCapsService {
     at: Date = new Date(),
     m: EntityManager = this.ds.manager,
   ): Promise<CapUsage[]> {
-    return this.count(account, at, m, false);
+    return this.count(account, at, m, null);
   }
 
   /**
    * A fresh send's unit of each cap of its network, taken with `mark` (the target's move to
    * `publishing`) in one transaction, the way post quotas are kept (migration PostUsage): the
    * cap subjects' counter rows are incremented first (their row locks queue concurrent claims
-   * of the same cap until commit), then the cap's published and in-flight targets are counted,
-   * this one included; over a limit, the transaction rolls back (the target stays `pending`,
-   * nothing is claimed) and the cap is returned. `mark` answers false when the target changed.
+   * of the same cap until commit), then the cap's published targets and the others in flight are
+   * counted; at a limit already, the transaction rolls back (the target stays `pending`, nothing
+   * is claimed) and the cap is returned. `mark` answers false when the target changed.
    * A claimed unit is held while the target is in flight and kept when it is published; a target
    * that fails gives it back (caps count what was published).
    */
   async claim(
-    account: { id: string; platform: PlatformName },
+    target: Pick<PostTargetEntity, 'id' | 'accountId' | 'platform'>,
     mark: (m: EntityManager) => Promise<boolean>,
   ): Promise<{ over: CapUsage } | { marked: boolean }> {
+    const account = { id: target.accountId, platform: target.platform };
     const caps = this.platforms.caps(account.platform);
     if (caps.length === 0) return { marked: await mark(this.ds.manager) };
     try {
@@ -69,7 +71,7 @@ export class PublishingCapsService {
           );
         const marked = await mark(m);
         if (!marked) return { marked };
-        const over = (await this.count(account, new Date(), m, true)).find((u) => u.used >= u.limit);
+        const over = (await this.count(account, new Date(), m, target.id)).find((u) => u.used >= u.limit);
         if (over) throw new OverCap(over);
         return { marked };
       });
@@ -79,34 +81,59 @@ export class PublishingCapsService {
     }
   }
 
-  /** `claimed`: the caller's target is in flight too; in-flight targets count, the caller's not. */
+  /**
+   * Each cap of the account's network as of `at`, in one statement (one snapshot): the targets
+   * published in the cap's window, of the account or, for an app cap, of every account of the
+   * network; and, for a claim, the targets in flight other than the claiming one.
+   */
   private async count(
     account: { id: string; platform: PlatformName },
     at: Date,
     m: EntityManager,
-    claimed: boolean,
+    claimingTargetId: string | null,
   ): Promise<CapUsage[]> {
-    const out: CapUsage[] = [];
-    for (const cap of this.platforms.caps(account.platform)) {
-      const subject = cap.scope === 'app' ? 'platform' : 'account_id';
-      const args = [windowStart(cap.window, at), at, cap.scope === 'app' ? account.platform : account.id];
-      const [row] = await m.query<{ used: number; oldest: Date | null; sending: number }[]>(
-        `SELECT count(*)::int AS used, min(published_at) AS oldest,
-                ${claimed ? `(SELECT count(*)::int - 1 FROM post_targets WHERE status IN ('publishing', 'waiting_on_network') AND platform = $4 AND ${subject} = $3)` : '0'} AS sending
-           FROM post_targets
-          WHERE status = 'success' AND published_at >= $1 AND published_at <= $2 AND ${subject} = $3`,
-        claimed ? [...args, account.platform] : args,
-      );
-      const oldest = row?.oldest ? new Date(row.oldest) : null;
-      const sending = row?.sending ?? 0;
-      out.push({
+    const caps = this.platforms.caps(account.platform);
+    if (caps.length === 0) return [];
+    // $6 (some cap is the app's) and $7 (no claim) are known when the statement is planned: an
+    // account's caps read the account's rows only, and a plain read counts nothing in flight.
+    const rows = await m.query<{ used: number; oldest: Date | null; sending: number }[]>(
+      `WITH cap AS (
+         SELECT * FROM unnest($1::timestamptz[], $2::boolean[]) WITH ORDINALITY AS c(since, app, n)),
+       published AS (
+         SELECT account_id, platform, published_at FROM post_targets
+          WHERE status = 'success' AND published_at >= (SELECT min(since) FROM cap) AND published_at <= $3
+            AND (account_id = $4 OR $6::boolean AND platform = $5)),
+       sending AS (
+         SELECT account_id FROM post_targets
+          WHERE status IN ('publishing', 'waiting_on_network') AND platform = $5 AND ($6::boolean OR account_id = $4)
+            AND $7::uuid IS NOT NULL AND id <> $7)
+       SELECT published.used, published.oldest, sending.n AS sending
+         FROM cap
+        CROSS JOIN LATERAL (
+          SELECT count(*)::int AS used, min(p.published_at) AS oldest FROM published p
+           WHERE p.published_at >= cap.since AND CASE WHEN cap.app THEN p.platform = $5 ELSE p.account_id = $4 END
+        ) published
+        CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM sending s WHERE cap.app OR s.account_id = $4) sending
+        ORDER BY cap.n`,
+      [
+        caps.map((c) => windowStart(c.window, at)),
+        caps.map((c) => c.scope === 'app'),
+        at,
+        account.id,
+        account.platform,
+        caps.some((c) => c.scope === 'app'),
+        claimingTargetId,
+      ],
+    );
+    return caps.map((cap, i) => {
+      const { used, oldest, sending } = rows[i] ?? { used: 0, oldest: null, sending: 0 };
+      return {
         ...cap,
-        used: (row?.used ?? 0) + sending,
+        used: used + sending,
         ...(sending > 0 ? { sending } : {}),
-        resetsAt: windowResetsAt(cap.window, at, oldest),
-      });
-    }
-    return out;
+        resetsAt: windowResetsAt(cap.window, at, oldest ? new Date(oldest) : null),
+      };
+    });
   }
 
   /** The first cap that one more post of the account at `at` would exceed, or null. */

@@ -158,9 +158,7 @@ export class TargetPublisher {
       // The check above is a read: a unit of each cap is claimed with the move to `publishing`,
       // so of two sends racing for a cap's last unit exactly one goes out.
       // Over a cap, the move rolls back with the claim: the target is still as it was.
-      const claim = await this.caps.claim({ id: target.accountId, platform: target.platform }, (m) =>
-        this.movePublishing(target, m),
-      );
+      const claim = await this.caps.claim(target, (m) => this.movePublishing(target, m));
       if ('over' in claim) return this.overCap(target, claim.over);
       if (!claim.marked) return;
     } else if (!(await this.movePublishing(target))) return;

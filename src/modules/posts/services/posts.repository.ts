@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
-import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
@@ -11,6 +10,7 @@ import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count
 import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
+import { POST_DTO_FIELDS, TARGET_DTO_FIELDS } from '../post-mapper';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
 import { plainQuery, sqlParams } from '@/database/plain-query';
 
@@ -22,33 +22,9 @@ export interface PostFilters {
 
 export type { ActiveAccount };
 
-/** What the list's response needs of a post (post-mapper.ts toPostDto) and of a target (toTargetDto). */
-const LISTED_POST_COLUMNS = [
-  'id',
-  'state',
-  'contentType',
-  'caption',
-  'message',
-  'content',
-  'scheduledAt',
-  'createdAt',
-] as const;
-const LISTED_TARGET_COLUMNS = [
-  'id',
-  'postId',
-  'accountId',
-  'platform',
-  'pageName',
-  'status',
-  'externalId',
-  'externalUrl',
-  'error',
-  'errorCategory',
-  'publishedAt',
-  'firstCommentStatus',
-  'firstCommentId',
-  'firstCommentError',
-] as const;
+/** The list reads what the response needs (post-mapper.ts), and each target's post to group them by. */
+const LISTED_POST_COLUMNS = POST_DTO_FIELDS;
+const LISTED_TARGET_COLUMNS = [...TARGET_DTO_FIELDS, 'postId'] as const;
 export type ListedPost = Pick<PostEntity, (typeof LISTED_POST_COLUMNS)[number]>;
 export type ListedTarget = Pick<PostTargetEntity, (typeof LISTED_TARGET_COLUMNS)[number]>;
 
@@ -258,36 +234,6 @@ export class PostsRepository {
         WHERE state = 'scheduled' AND scheduled_at <= now() AND id <> ALL($2::uuid[])
         ORDER BY scheduled_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit, except],
-    );
-  }
-
-  /**
-   * Moves claimed scheduled posts to queued in one statement, as PostTransitions does one by one:
-   * version + 1, updated_at, and a history row whose `from` is the post's last `to`. The rows are
-   * claimDue's, locked by this transaction, so still scheduled; matching by id alone keeps the
-   * planner on the primary key (with `state = 'scheduled'` it scans ix_posts_due, every due row,
-   * against the whole id list: minutes for a batch of 1,000 among 100,000 due).
-   */
-  async queueClaimed(
-    m: EntityManager,
-    ids: string[],
-    actor: Actor,
-    reason: string,
-  ): Promise<{ id: string; version: number }[]> {
-    if (ids.length === 0) return [];
-    return m.query(
-      `WITH moved AS (
-         UPDATE posts SET state = 'queued', version = version + 1, updated_at = now()
-          WHERE id = ANY($1::uuid[])
-         RETURNING id, version),
-       history AS (
-         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
-         SELECT moved.id,
-                (SELECT h.to_state FROM post_history h WHERE h.post_id = moved.id ORDER BY h.at DESC LIMIT 1),
-                'queued', $2, $3::jsonb
-           FROM moved)
-       SELECT id, version FROM moved`,
-      [ids, reason, JSON.stringify(actor)],
     );
   }
 
