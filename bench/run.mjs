@@ -38,23 +38,23 @@ const arg = (name, fallback) => {
 const only = new RegExp(process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? '', 'i');
 const C = {
   // Seconds per HTTP run: 5 in the full bench (10 gave the same ratios within the pairs' spread
-  // and made the run too long for its 15 minutes).
-  duration: arg('duration', Number(process.env.BENCH_DURATION ?? (quick ? 1.5 : 5))),
+  // and made the run too long for its 15 minutes); 1 in --quick, to stay under its 2 minutes.
+  duration: arg('duration', Number(process.env.BENCH_DURATION ?? (quick ? 1 : 5))),
   pairs: arg('pairs', 3),
   /** Requests per publishNow run (a fixed number, so the backlog drained after it stays bounded). */
-  publishNowRequests: arg('publish-now-requests', quick ? 100 : 400),
+  publishNowRequests: arg('publish-now-requests', quick ? 50 : 250),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   listPosts: quick ? [10_000] : [10_000, 1_000_000],
   // The issue names 1,000 posts; 500 (3 pairs) keep the full bench within its 15 minutes with the
   // same ratio (a run takes 15–30 s on each side); --pipeline-posts=1000 for the issue's size.
-  pipelinePosts: arg('pipeline-posts', quick ? 60 : 500),
+  pipelinePosts: arg('pipeline-posts', quick ? 40 : 500),
   subscriptions: arg('subscriptions', quick ? 200 : 1000),
   /** How long the hanging receivers hold an attempt. */
   hangMs: quick ? 1000 : 3000,
   /** Scheduling (full bench only): posts due in the same minute. */
   schedulePosts: arg('schedule-posts', quick ? 0 : 100_000),
   /** Scale-out (full bench only): posts × 3 targets created through the api processes. */
-  scalePosts: arg('scale-posts', quick ? 0 : 300),
+  scalePosts: arg('scale-posts', quick ? 0 : 200),
 };
 const TOKEN_KEY = Buffer.alloc(32, 9);
 const listName = (n) => `GET /v1/posts?limit=20 (${n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`} posts)`;
@@ -355,7 +355,7 @@ async function main() {
 
     // Warm-up of both sides (JIT, pools), not measured.
     for (const side of Object.values(sides))
-      await cannon({ url: `${side.url}/v1/profile`, headers: auth(main.apiKey), duration: 2 });
+      await cannon({ url: `${side.url}/v1/profile`, headers: auth(main.apiKey), duration: quick ? 1 : 2 });
 
     const results = [];
     const roundTrips = [];
@@ -467,6 +467,7 @@ async function main() {
       );
       await sleep(20); // created_at strictly before the events below
       const pairs = [];
+      const stages = [];
       for (let i = 0; i < C.pairs; i++) {
         const pair = {};
         for (const side of ['baseline', 'candidate']) {
@@ -489,15 +490,18 @@ async function main() {
               });
               if (res.status !== 201) throw new Error(`POST /v1/posts answered ${res.status}`);
             }
-            return waitDeliveries(fakeUrl, C.subscriptions, t0);
+            const r = await waitDeliveries(fakeUrl, C.subscriptions, t0);
+            return side === 'candidate' ? { ...r, stages: await fanOutStages(db, main.workspaceId, t0) } : r;
           });
+          if (pair[side].stages) stages.push(pair[side].stages);
           process.stdout.write(`${side[0]}${round(pair[side].throughput)} `);
           await sleep(C.hangMs + 200); // the hanging receivers let go before the next round
         }
         pairs.push(pair);
       }
       process.stdout.write('\n');
-      results.push(summarise(name, 'first attempts/s', pairs));
+      results.push({ ...summarise(name, 'first attempts/s', pairs), stages });
+      console.log(`${name}, service stages (ms after the request, per pair): ${JSON.stringify(stages)}`);
       lap(name);
       await db.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE workspace_id = $1`, [main.workspaceId]);
     }
@@ -685,6 +689,7 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
     const apis = started.filter((s) => s.role === 'api').map((s) => s.base);
     await fetch(`${fakeUrl}/reset`, { method: 'POST' });
     const runStart = new Date();
+    const cpuBefore = cpuSnapshot(started);
     const t0 = Date.now();
     const ids = [];
     let next = 0;
@@ -705,6 +710,8 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
       }),
     );
     const result = await waitPublished(db, ids, t0);
+    const cpu = cpuSince(cpuBefore, cpuSnapshot(started));
+    if (cpu) process.stdout.write(`[${n}+${n} ${describeCpu(cpu)}] `);
     // Every event of the run acknowledged once the outbox and the deliveries settle (up to 60 s).
     const expected = async () =>
       (
@@ -731,6 +738,7 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
       publishes: stats.distinctPublishes,
       events,
       eventsAcknowledged: stats.eventsAcknowledged,
+      cpu,
     };
   };
   const pairs = [];
@@ -755,6 +763,88 @@ async function scaleOutRun(db, tenant, serviceEnv, fakeUrl) {
   r.target += `, 0 published twice (${duplicates}), every event delivered (${missing} missing)`;
   return r;
 }
+
+// CPU accounting for the scale-out (Linux /proc; null elsewhere): utime + stime of each api and
+// worker process, of every `postgres` and `redis-server` process on the machine (per pid, so a
+// backend that exits mid-run takes only its share of the window with it: a slight undercount),
+// how long each api/worker main thread waited runnable for a core (/proc/<pid>/schedstat), and
+// the machine's busy share from /proc/stat.
+const CLK_TCK = 100; // USER_HZ: 100 on every Linux this bench runs on
+const procTicks = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0; // exited
+  }
+};
+/** Nanoseconds the process's main thread has spent runnable on a run queue, not running. */
+const runQueueNs = (pid) => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return 0; // exited, or a kernel without schedstats
+  }
+};
+/** Ticks per pid of every process named `comm`. */
+const commTicks = (comm) => {
+  const ticks = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm) ticks.set(pid, procTicks(pid));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks;
+};
+/** Ticks spent between two commTicks() (processes started meanwhile count from zero). */
+const ticksBetween = (a, b) => [...b].reduce((n, [pid, t]) => n + Math.max(0, t - (a.get(pid) ?? 0)), 0);
+function cpuSnapshot(started) {
+  if (!existsSync('/proc/stat')) return null;
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const v = fields.slice(0, 8).map(Number);
+  return {
+    at: performance.now(),
+    machine: { total: v.reduce((a, b) => a + b, 0), idle: v[3] + v[4] },
+    procs: started.map((p) => ({
+      role: p.role,
+      pid: p.child.pid,
+      ticks: procTicks(p.child.pid),
+      waitNs: runQueueNs(p.child.pid),
+    })),
+    postgres: commTicks('postgres'),
+    redis: commTicks('redis-server'),
+    load: readFileSync('/proc/loadavg', 'utf8').split(' ')[0],
+  };
+}
+/** Each process's (and Postgres', Redis') average CPU over the window, in cores; the machine's busy %. */
+function cpuSince(a, b) {
+  if (!a || !b) return null;
+  const s = (b.at - a.at) / 1000;
+  const cores = (ticks) => round(ticks / CLK_TCK / s, 2);
+  const mine = (r) => b.procs.filter((p) => p.role === r).map((p) => [a.procs.find((q) => q.pid === p.pid), p]);
+  const role = (r) => mine(r).map(([x, y]) => cores(y.ticks - x.ticks));
+  // Share of the window each process's main (JS) thread was runnable but waiting for a core.
+  const waiting = (r) => mine(r).map(([x, y]) => Math.round((y.waitNs - x.waitNs) / 1e7 / s));
+  const dt = b.machine.total - a.machine.total;
+  return {
+    seconds: round(s, 1),
+    api: role('api'),
+    worker: role('worker'),
+    apiWaitingPct: waiting('api'),
+    workerWaitingPct: waiting('worker'),
+    postgres: cores(ticksBetween(a.postgres, b.postgres)),
+    redis: cores(ticksBetween(a.redis, b.redis)),
+    machineBusyPct: Math.round((100 * (dt - (b.machine.idle - a.machine.idle))) / Math.max(1, dt)),
+    load: [a.load, b.load],
+  };
+}
+const describeCpu = (c) =>
+  `cores: api ${c.api.join('+')}, worker ${c.worker.join('+')}, postgres ${c.postgres}, redis ${c.redis}; ` +
+  `waiting for a core: api ${c.apiWaitingPct.join('+')}%, worker ${c.workerWaitingPct.join('+')}%; ` +
+  `machine ${c.machineBusyPct}% busy, load ${c.load.join('→')}`;
 
 /**
  * Scheduling: C.schedulePosts posts (one target each) scheduled for the same instant about a
@@ -1015,6 +1105,25 @@ async function waitDeliveries(fakeUrl, n, t0, timeoutMs = 120_000) {
     p99: pct(times, 99),
     errors: n - times.length,
   };
+}
+
+/**
+ * Where the service's time went (ms after the request was sent), from its own rows: the event
+ * committed, relayed (dispatched_at), the deliveries inserted (fan-out), their first attempts
+ * started (last_attempt_at, p50/p99) and the event marked handled.
+ */
+async function fanOutStages(db, workspaceId, t0) {
+  const ms = (col) => `round(extract(epoch FROM ${col}) * 1000 - $2)::float8`;
+  const { rows } = await db.query(
+    `SELECT ${ms('e.created_at')} AS committed, ${ms('e.dispatched_at')} AS relayed, ${ms('e.handled_at')} AS handled,
+            (SELECT ${ms('min(d.created_at)')} FROM webhook_deliveries d WHERE d.event_id = e.id) AS inserted,
+            (SELECT ${ms('percentile_disc(0.5) WITHIN GROUP (ORDER BY d.last_attempt_at)')} FROM webhook_deliveries d WHERE d.event_id = e.id) AS "attemptP50",
+            (SELECT ${ms('percentile_disc(0.99) WITHIN GROUP (ORDER BY d.last_attempt_at)')} FROM webhook_deliveries d WHERE d.event_id = e.id) AS "attemptP99"
+       FROM events e WHERE e.workspace_id = $1 AND e.type = 'post.created' AND e.created_at >= to_timestamp($2 / 1000.0)
+      ORDER BY e.created_at LIMIT 1`,
+    [workspaceId, t0],
+  );
+  return rows[0] ?? null;
 }
 
 /** Lists at least this long come from the seed template. */
