@@ -80,9 +80,14 @@ export class TargetPublisher {
     await this.fail(target, category, message);
   }
 
-  private async publishHoldingSlot(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
-    const target = await this.reload(initial.id);
-    if (!target || (target.status !== 'pending' && target.status !== 'publishing')) return;
+  /**
+   * `target` was read by this run after it took the post's lock, and only the lock's holder
+   * writes the targets of a processing post (a retry takes only failed or partially published
+   * posts, a cancel only scheduled or queued ones): it is still the row as it stands, however
+   * long the slot took, so it is not read again. Every write below is guarded by the status (and
+   * the move to `publishing` by the attempt count) it expects anyway.
+   */
+  private async publishHoldingSlot(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
     return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target));
   }
 
