@@ -394,22 +394,13 @@ export class TargetPublisher {
    * leaves a visible unknown outcome. The caller mirrors it with startRun once it is committed.
    */
   private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const res = await m
-      .createQueryBuilder()
-      .update(TargetRow)
-      .set({
-        status: 'publishing',
-        attempts: () => 'attempts + 1',
-        error: null,
-        errorCategory: null,
-      })
-      .where('id = :id AND status IN (:...from) AND attempts = :attempts', {
-        id: target.id,
-        from: ['pending', 'publishing', 'waiting_on_network'] satisfies TargetStatus[],
-        attempts: target.attempts,
-      })
-      .execute();
-    if (!res.affected) {
+    // Plain SQL on this hot path (the query builder cost more CPU than the statement).
+    const [, affected] = await m.query<[unknown, number]>(
+      `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
+        WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
+      [target.id, UNSETTLED, target.attempts],
+    );
+    if (!affected) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       return false;
     }
@@ -462,19 +453,21 @@ export class TargetPublisher {
     target: PostTargetEntity,
     set: Partial<Pick<PostTargetEntity, TargetOutcomeField | 'nextCheckAt' | 'waitingSince'>>,
   ): Promise<void> {
-    const settled = await this.ds
-      .createQueryBuilder()
-      .update(TargetRow)
-      .set(set)
-      .where('id = :id AND status IN (:...from)', {
-        id: target.id,
-        from: ['pending', 'publishing', 'waiting_on_network'] satisfies TargetStatus[],
-      })
-      .execute();
-    if (settled.affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
+    // Plain SQL, the columns named by the entity's metadata (as the query builder would, for less CPU).
+    const meta = this.ds.getMetadata(TargetRow);
+    const entries = Object.entries(set);
+    const columns = entries.map(([prop], i) => `${meta.findColumnWithPropertyName(prop)!.databaseName} = $${i + 3}`);
+    const [, affected] = await this.ds.query<[unknown, number]>(
+      `UPDATE post_targets SET ${columns.join(', ')}, updated_at = now() WHERE id = $1 AND status = ANY($2::text[])`,
+      [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
+    );
+    if (affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     Object.assign(target, set);
   }
 }
+
+/** The statuses a new run or an outcome moves a target out of. */
+const UNSETTLED: TargetStatus[] = ['pending', 'publishing', 'waiting_on_network'];
 
 /** The in-memory target as movePublishing left its row: `publishing`, run n + 1. */
 function startRun(target: PostTargetEntity): PostTargetEntity {
