@@ -30,6 +30,7 @@ const logId = (): string =>
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }
+const invalidParams = (message: string) => ttFail(400, 'invalid_params', message);
 
 export function ttOk(data: unknown): { data: unknown; error: { code: string; message: string; log_id: string } } {
   return { data, error: { code: 'ok', message: '', log_id: logId() } };
@@ -178,9 +179,7 @@ export class TikTokSandbox extends SimulatorState {
         `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
       );
     if (text.length > TIKTOK_RULES.maxText)
-      throw ttFail(
-        400,
-        'invalid_params',
+      throw invalidParams(
         `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
       );
     await enforceMagicWords(
@@ -266,7 +265,7 @@ const TIKTOK_ROUTES = [
       video_count: (await tt.videos.of(c.openId, 0, 1000)).length,
     };
     const user = pickFields(all, q.fields);
-    if (!user) throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
+    if (!user) throw invalidParams('The fields parameter is missing or has no valid field.');
     return ttOk({ user });
   }),
   route('POST v2/post/publish/creator_info/query', TT_PUBLISH, async ({ caller: c }, tt: TikTokSandbox) => {
@@ -285,9 +284,8 @@ const TIKTOK_ROUTES = [
   route('POST v2/post/publish/video/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
-    if (qs(source.source) !== 'PULL_FROM_URL')
-      throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
-    if (!qs(source.video_url)) throw ttFail(400, 'invalid_params', 'source_info.video_url is required.');
+    if (qs(source.source) !== 'PULL_FROM_URL') throw invalidParams('The sandbox supports source PULL_FROM_URL only.');
+    if (!qs(source.video_url)) throw invalidParams('source_info.video_url is required.');
     return tt.init(c, 'video', info, qs(info.title), [qs(source.video_url)]);
   }),
   route('POST v2/post/publish/content/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
@@ -295,13 +293,10 @@ const TIKTOK_ROUTES = [
     const source = (body.source_info ?? {}) as Q;
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
     if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
-      throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
-    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TIKTOK_RULES.images.max)
-      throw ttFail(
-        400,
-        'invalid_params',
-        `source_info.photo_images must list 1 to ${TIKTOK_RULES.images.max} URLs pulled from URL.`,
-      );
+      throw invalidParams('media_type must be PHOTO and post_mode DIRECT_POST.');
+    const max = TIKTOK_RULES.images.max;
+    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > max)
+      throw invalidParams(`source_info.photo_images must list 1 to ${max} URLs pulled from URL.`);
     return tt.init(c, 'photo', info, qs(info.description), images);
   }),
   route(

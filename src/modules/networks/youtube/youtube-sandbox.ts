@@ -32,6 +32,8 @@ export function ytFail(
     error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
   });
 }
+/** Google's 400 for a request it cannot read. */
+const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
 
 export interface YtChannel {
   id: string;
@@ -260,8 +262,7 @@ const YOUTUBE_ROUTES = [
     { at: 'POST upload/youtube/v3/videos', raw: true },
     YT_CHANNEL,
     async ({ q, body, headers: h, caller: ch, res }, yt: YouTubeSandbox) => {
-      if (qs(q.uploadType) !== 'resumable')
-        throw ytFail(400, 'badRequest', 'The sandbox supports uploadType=resumable only.', 'global');
+      if (qs(q.uploadType) !== 'resumable') throw badRequest('The sandbox supports uploadType=resumable only.');
       const snippet = (body.snippet ?? {}) as Q;
       const status = (body.status ?? {}) as Q;
       const title = qs(snippet.title);
@@ -275,7 +276,7 @@ const YOUTUBE_ROUTES = [
         throw ytFail(400, 'invalidVideoMetadata', `The request metadata is invalid: privacyStatus '${privacy}'.`);
       const size = Number(h['x-upload-content-length']);
       if (!Number.isInteger(size) || size <= 0)
-        throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
+        throw badRequest('X-Upload-Content-Length must give the size of the video in bytes.');
       // videos.insert has its own bucket per project per day, reset at midnight Pacific time
       // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
       const cap = yt.caps.cap('youtube');
@@ -329,7 +330,7 @@ const YOUTUBE_ROUTES = [
       const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
       const first = m ? Number(m[1]) : 0;
       if (first !== session.received)
-        throw ytFail(400, 'badRequest', `Invalid Content-Range: expected bytes from ${session.received}.`, 'global');
+        throw badRequest(`Invalid Content-Range: expected bytes from ${session.received}.`);
       session.received = Math.min(session.size, session.received + bytes.length);
       if (session.received === session.size) session.videoId = await createVideo(yt, session, ch.title);
       await yt.sessions.put(session);
@@ -406,18 +407,12 @@ const YOUTUBE_ROUTES = [
     const metrics = qs(q.metrics).split(',').filter(Boolean);
     const unknown = metrics.find((m) => !Object.hasOwn(REPORT_METRICS, m));
     if (unknown || metrics.length === 0)
-      throw ytFail(
-        400,
-        'badRequest',
-        `Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`,
-        'global',
-      );
-    if (qs(q.dimensions) !== 'day')
-      throw ytFail(400, 'badRequest', 'The sandbox reports support dimensions=day only.', 'global');
+      throw badRequest(`Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`);
+    if (qs(q.dimensions) !== 'day') throw badRequest('The sandbox reports support dimensions=day only.');
     const from = qs(q.startDate);
     const to = qs(q.endDate);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
-      throw ytFail(400, 'badRequest', 'startDate and endDate must be YYYY-MM-DD with startDate <= endDate.', 'global');
+      throw badRequest('startDate and endDate must be YYYY-MM-DD with startDate <= endDate.');
     const rows = dateRange(from, to, 366).map((d) => {
       const day = dailyAccountMetrics(ch.id, d);
       return [d, ...metrics.map((m) => REPORT_METRICS[m](day, ch.id))];

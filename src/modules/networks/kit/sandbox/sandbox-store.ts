@@ -52,10 +52,6 @@ export class SandboxStore {
     return next;
   }
 
-  async del(parts: string[]): Promise<void> {
-    await this.redis.del(this.key(parts));
-  }
-
   /** Atomic counter; the TTL is (re)set on every increment. */
   async incr(parts: string[], ttlSeconds = SANDBOX_TTL_SECONDS): Promise<number> {
     const key = this.key(parts);
