@@ -119,6 +119,7 @@ const LI_REST: SandboxAuthSpec<LiMember> = {
 
 const ACCESS_TTL = 60 * 24 * 3600;
 const REFRESH_TTL = 365 * 24 * 3600;
+const extra = () => ({ refresh_token_expires_in: REFRESH_TTL });
 
 /** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
 const LINKEDIN_LOGIN = oauth2Login({
@@ -136,19 +137,8 @@ const LINKEDIN_LOGIN = oauth2Login({
     ],
     invalidRefresh: [400, 'invalid_request', 'The provided refresh token is invalid'],
   }),
-  answer: async (oauth, grant, refreshing, body) => {
-    const refreshToken = refreshing ? qs(body.refresh_token) : null;
-    // A refresh keeps the grant's refresh token; a code also gets a refresh token (a year).
-    const ttls = refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL };
-    const issued = await oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...ttls, prefix: 'AQ' });
-    return {
-      access_token: issued.accessToken,
-      expires_in: ACCESS_TTL,
-      refresh_token: refreshToken ?? issued.refreshToken,
-      refresh_token_expires_in: REFRESH_TTL,
-      scope: grant.scopes.join(','),
-    };
-  },
+  // A refresh keeps the grant's refresh token (a year).
+  grants: { prefix: 'AQ', accessTtl: ACCESS_TTL, refreshTtl: REFRESH_TTL, onRefresh: 'keep', scopeJoin: ',', extra },
 });
 
 /** LinkedIn's answers to the magic words. */

@@ -121,18 +121,13 @@ export const TIKTOK_LOGIN = oauth2Login({
       extra: { log_id: `${Date.now()}SANDBOX` },
     };
   },
-  answer: async (oauth, grant) => {
-    const ttls = { accessTtlSeconds: ACCESS_TTL, refreshTtlSeconds: REFRESH_TTL };
-    const t = await oauth.issueTokens(grant, { ...ttls, prefix: 'act.' });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      open_id: openIdOf(grant.userId),
-      refresh_expires_in: REFRESH_TTL,
-      refresh_token: t.refreshToken,
-      scope: grant.scopes.join(','),
-      token_type: 'Bearer',
-    };
+  grants: {
+    prefix: 'act.',
+    accessTtl: ACCESS_TTL,
+    refreshTtl: REFRESH_TTL,
+    onRefresh: 'rotate',
+    scopeJoin: ',',
+    extra: (grant) => ({ open_id: openIdOf(grant.userId), refresh_expires_in: REFRESH_TTL, token_type: 'Bearer' }),
   },
 });
 
@@ -361,9 +356,7 @@ const TIKTOK_ROUTES = [
   route('POST v2/video/query', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt: TikTokSandbox) => {
     const filters = body.filters as Record<string, unknown> | undefined;
     const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
-    const videos = (await Promise.all(ids.map((id) => tt.videos.get(id)))).filter(
-      (v): v is TtVideo => v !== null && v.openId === c.openId,
-    );
+    const videos = (await tt.videos.many(ids)).filter((v) => v.openId === c.openId);
     return ttOk({ videos: videos.map((v) => videoFields(v, q.fields)), cursor: 0, has_more: false });
   }),
 ];

@@ -76,6 +76,7 @@ export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
 };
 
 const ACCESS_TTL = 3599;
+const BEARER = () => ({ token_type: 'Bearer' });
 
 /** Google OAuth: authorization_code (with a refresh token that does not expire) and refresh_token. */
 export const YOUTUBE_LOGIN = oauth2Login({
@@ -90,19 +91,13 @@ export const YOUTUBE_LOGIN = oauth2Login({
     invalidCode: [400, 'invalid_grant', 'Malformed auth code.'],
     invalidRefresh: [400, 'invalid_grant', 'Token has been expired or revoked.'],
   }),
-  answer: async (oauth, grant, refreshing) => {
-    const t = await oauth.issueTokens(grant, {
-      accessTtlSeconds: ACCESS_TTL,
-      ...(refreshing ? {} : { refreshTtlSeconds: null }),
-      prefix: 'ya29.',
-    });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      ...(refreshing ? {} : { refresh_token: t.refreshToken }),
-      scope: grant.scopes.join(' '),
-      token_type: 'Bearer',
-    };
+  grants: {
+    prefix: 'ya29.',
+    accessTtl: ACCESS_TTL,
+    refreshTtl: null,
+    onRefresh: 'omit',
+    scopeJoin: ' ',
+    extra: BEARER,
   },
 });
 
@@ -341,8 +336,7 @@ const YOUTUBE_ROUTES = [
   ),
   route('GET youtube/v3/videos', YT_CHANNEL, async ({ q }, yt: YouTubeSandbox) => {
     const ids = qs(q.id).split(',').filter(Boolean).slice(0, 50);
-    const found = (await Promise.all(ids.map((id) => yt.videos.get(id)))).filter((v) => v !== null);
-    const items = found.map((v) => {
+    const items = (await yt.videos.many(ids)).map((v) => {
       const m = itemMetrics(v.id);
       const all: Record<string, unknown> = {
         snippet: v.snippet,
