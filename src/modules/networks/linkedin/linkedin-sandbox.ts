@@ -38,20 +38,8 @@ function finder(q: Q, name: string): void {
 /** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
 const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
 
-interface LiOrg {
-  urn: string;
-  id: number;
-  name: string;
-  vanity: string;
-}
-
-export interface LiMember {
-  userId: string;
-  sub: string;
-  urn: string;
-  name: string;
-  orgs: LiOrg[];
-}
+/** A sandbox member, as memberOf makes it from the grant's user. */
+type LiMember = ReturnType<typeof memberOf>;
 
 interface LiImage {
   urn: string;
@@ -178,7 +166,7 @@ export class LinkedInSandbox extends SimulatorState {
   }
 }
 
-function memberOf(userId: string): LiMember {
+function memberOf(userId: string) {
   const sub = BigInt(userId).toString(36);
   const orgs = ORG_NAMES.map((name, i) => {
     const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
@@ -225,7 +213,12 @@ const LINKEDIN_ROUTES = [
   route('GET rest/organizationAcls', LI_REST, ({ q, caller: m }) => {
     finder(q, 'roleAssignee');
     const role = qs(q.role);
-    const acl = (o: LiOrg) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn });
+    const acl = (o: LiMember['orgs'][number]) => ({
+      roleAssignee: m.urn,
+      state: 'APPROVED',
+      role: 'ADMINISTRATOR',
+      organization: o.urn,
+    });
     return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
   }),
   route('GET rest/organizations/:id', LI_REST, ({ params, caller: m }) => {

@@ -13,6 +13,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { type SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
+import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { route } from '../kit/sandbox/sandbox-routes';
@@ -41,14 +42,8 @@ export function ttOkText(dataJson: string): string {
   return `{"data":${dataJson},"error":{"code":"ok","message":"","log_id":"${logId()}"}}`;
 }
 
-export interface TtCreator {
-  openId: string;
-  userId: string;
-  username: string;
-  displayName: string;
-  scopes: string[];
-  token: string;
-}
+/** The creator calling, as creatorOf makes it from the token and its grant. */
+type TtCreator = ReturnType<typeof creatorOf>;
 
 export interface TtPublish {
   publishId: string;
@@ -89,17 +84,14 @@ export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
         'scope_not_authorized',
         `The user did not authorize the scope required for completing this request (${scope}).`,
       );
-    const userId = info.grant.userId;
-    return {
-      openId: openIdOf(userId),
-      userId,
-      username: `sandbox.creator${userId.slice(-6)}`,
-      displayName: `Sandbox Creator ${userId.slice(-4)}`,
-      scopes: info.grant.scopes,
-      token,
-    };
+    return creatorOf(info.grant, token);
   },
 });
+
+function creatorOf({ userId, scopes }: SandboxGrant, token: string) {
+  const [username, displayName] = [`sandbox.creator${userId.slice(-6)}`, `Sandbox Creator ${userId.slice(-4)}`];
+  return { openId: openIdOf(userId), userId, username, displayName, scopes, token };
+}
 
 const ACCESS_TTL = 86_400;
 const REFRESH_TTL = 365 * 86_400;

@@ -35,12 +35,8 @@ export function ytFail(
 /** Google's 400 for a request it cannot read. */
 const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
 
-export interface YtChannel {
-  id: string;
-  uploadsPlaylistId: string;
-  title: string;
-  customUrl: string;
-}
+/** A sandbox Google account's one channel, as channelOf makes it. */
+type YtChannel = ReturnType<typeof channelOf>;
 
 export interface YtSession {
   id: string;
@@ -157,7 +153,7 @@ export class YouTubeSandbox extends SimulatorState {
   }
 }
 
-export function channelOf(userId: string): YtChannel {
+export function channelOf(userId: string) {
   const tail = createHash('sha256').update(`youtube:${userId}`).digest('base64url').slice(0, 22);
   return {
     id: `UC${tail}`,
