@@ -554,5 +554,4 @@ function liDate(day: string): { day: number; month: number; year: number } {
   return { day: date ?? 1, month: month ?? 1, year: year ?? 1970 };
 }
 
-/** The LinkedIn simulator: its login and its API routes. */
 export const LINKEDIN_SIMULATOR = simulator(LINKEDIN_LOGIN, LinkedInSandbox, LINKEDIN_ROUTES);

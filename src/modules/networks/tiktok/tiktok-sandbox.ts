@@ -294,37 +294,26 @@ const TIKTOK_ROUTES = [
       if (!p || p.openId !== c.openId)
         throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
       p.polls += 1;
-      const answer = async (data: string): Promise<void> => {
+      /** The data, or its JSON text where it carries bare int64s. */
+      const answer = async (data: object | string): Promise<void> => {
         await tt.publishes.put(p);
-        res.type('application/json').send(ttOkText(data));
+        res.type('application/json').send(ttOkText(typeof data === 'string' ? data : JSON.stringify(data)));
       };
       if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
-        return answer(
-          JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) }),
-        );
-      if (p.failReason) {
-        const failed = {
-          status: 'FAILED',
-          fail_reason: p.failReason,
-          publicaly_available_post_id: [],
-          uploaded_bytes: 0,
-        };
-        return answer(JSON.stringify(failed));
-      }
+        return answer({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) });
+      const failed = {
+        status: 'FAILED',
+        fail_reason: p.failReason,
+        publicaly_available_post_id: [],
+        uploaded_bytes: 0,
+      };
+      if (p.failReason) return answer(failed);
       if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-        const id = tt.newVideoId();
-        const createTime = Math.floor(Date.now() / 1000);
+        const [id, createTime] = [tt.newVideoId(), Math.floor(Date.now() / 1000)];
+        const { title, description } = p;
         const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
-        const video: TtVideo = {
-          id,
-          openId: c.openId,
-          title: p.title,
-          description: p.description,
-          createTime,
-          shareUrl,
-        };
-        await tt.videos.add(c.openId, video);
-        p.videoId = video.id;
+        await tt.videos.add(c.openId, { id, openId: c.openId, title, description, createTime, shareUrl });
+        p.videoId = id;
       }
       // Post ids are int64: sent as bare numbers, like TikTok does.
       const ids = p.videoId ?? '';
@@ -370,5 +359,4 @@ function videoFields(v: TtVideo, fields: unknown): Record<string, unknown> {
   return pickFields(all, fields) ?? { id: v.id };
 }
 
-/** The TikTok simulator: its login and its API routes. */
 export const TIKTOK_SIMULATOR = simulator(TIKTOK_LOGIN, TikTokSandbox, TIKTOK_ROUTES);

@@ -316,8 +316,8 @@ const YOUTUBE_ROUTES = [
       if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
       const bytes = await readRawBody(req);
       const range = h['content-range'] ?? '';
-      if (/^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range)) return answer(yt, session, res);
-      if (session.videoId) return answer(yt, session, res);
+      if (session.videoId || /^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range))
+        return answer(yt, session, res);
       const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
       const first = m ? Number(m[1]) : 0;
       if (first !== session.received)
@@ -460,5 +460,4 @@ async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle:
   return id;
 }
 
-/** The YouTube simulator: its login and its API routes. */
 export const YOUTUBE_SIMULATOR = simulator(YOUTUBE_LOGIN, YouTubeSandbox, YOUTUBE_ROUTES);
