@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
+import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
@@ -171,6 +172,48 @@ export class PostsRepository {
 
   async history(postId: string): Promise<PostHistoryEntity[]> {
     return this.ds.getRepository(PostHistoryEntity).find({ where: { postId }, order: { at: 'ASC' } });
+  }
+
+  /**
+   * A new post, its targets (in this order), its first history row (from nothing to its state)
+   * and what `events` embeds (the outbox's INSERT), in one statement on the caller's transaction.
+   * The targets and the history row select from the inserted post, so the posts triggers (usage,
+   * counts) fire before the post_targets one, in the lock order every other write keeps.
+   * Answers what the database filled in.
+   */
+  async insertCreated(
+    m: EntityManager,
+    post: PostEntity,
+    targets: PostTargetEntity[],
+    first: { reason: string; actor: Actor; events: (bind: (value: unknown) => string) => string },
+  ): Promise<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>> {
+    const { values, bind } = sqlParams();
+    const id = bind(post.id);
+    const column = <T>(f: (t: PostTargetEntity) => T): string => bind(targets.map(f));
+    const [row] = await m.query<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>[]>(
+      `WITH p AS (
+         INSERT INTO posts (id, workspace_id, profile_id, state, content_type, message, caption, content, scheduled_at,
+                            created_by_key_id, created_by_user_id, approved_by_user_id, rejection_reason, published_at)
+         VALUES (${id}, ${bind(post.workspaceId)}, ${bind(post.profileId)}, ${bind(post.state)}, ${bind(post.contentType)},
+                 ${bind(post.message)}, ${bind(post.caption)}, ${bind(JSON.stringify(post.content))}::jsonb, ${bind(post.scheduledAt)},
+                 ${bind(post.createdByKeyId)}, ${bind(post.createdByUserId)}, ${bind(post.approvedByUserId)},
+                 ${bind(post.rejectionReason)}, ${bind(post.publishedAt)})
+         RETURNING version, created_at, updated_at
+       ), t AS (
+         INSERT INTO post_targets (id, post_id, profile_id, account_id, platform, page_name, status)
+         SELECT t.id, ${id}, t.profile_id, t.account_id, t.platform, t.page_name, t.status
+           FROM p, unnest(${column((t) => t.id)}::uuid[], ${column((t) => t.profileId)}::uuid[], ${column((t) => t.accountId)}::uuid[],
+                          ${column((t) => t.platform)}::text[], ${column((t) => t.pageName)}::text[], ${column((t) => t.status)}::text[])
+                   WITH ORDINALITY AS t(id, profile_id, account_id, platform, page_name, status, n)
+          ORDER BY t.n
+       ), h AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT ${id}, NULL, ${bind(post.state)}, ${bind(first.reason)}, ${bind(JSON.stringify(first.actor))}::jsonb FROM p
+       ), e AS (${first.events(bind)})
+       SELECT version, created_at AS "createdAt", updated_at AS "updatedAt" FROM p`,
+      values,
+    );
+    return row;
   }
 
   /** The profile's accounts that can publish now (the accounts module's). */
