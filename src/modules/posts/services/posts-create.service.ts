@@ -21,7 +21,7 @@ import {
 } from '../post-rules';
 import { CreateIntent, NormalisedCreate, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
-import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps, readPostUsage } from './post-usage';
+import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps } from './post-usage';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
 import { PostingQueueService } from '../queue/posting-queue.service';
@@ -85,14 +85,16 @@ export class PostsCreateService {
    */
   async create(auth: AuthContext, dto: CreatePostDto): Promise<CreatedPostDto> {
     const now = new Date();
-    const prepared = await this.prepare(auth, dto, now);
+    const req = normaliseCreate(dto);
 
     const { post, targets } = await this.ds.transaction(async (m) => {
-      // Caps: checked here against the trigger-kept counters (no lock, in the spec's order),
-      // and again after the insert, which is where concurrent creations are serialised.
-      const usage = hasPostCaps(auth) ? await readPostUsage(m, auth) : { month: 0, day: 0 };
-      assertMonthlyQuota(auth, usage.month);
-      const checked = this.checkTargets(auth, prepared, await this.repo.activeAccounts(m, auth), usage.day, now);
+      // One read: the policy, the caps' trigger-kept counters (no lock) and the active accounts.
+      // The caps are checked here in the spec's order, and again after the insert, which is
+      // where concurrent creations are serialised.
+      const read = await this.repo.creationContext(m, auth, hasPostCaps(auth));
+      const prepared = this.prepareWith(auth, req, read.policy, now);
+      assertMonthlyQuota(auth, read.usage.month);
+      const checked = this.checkTargets(auth, prepared, read.active, read.usage.day, now);
       this.validation.assertValid(prepared.req.content, checked.refs, prepared.req.paths);
       return this.write(m, auth, checked, () => assertCapsAfterInsert(m, auth, now));
     });
@@ -104,7 +106,11 @@ export class PostsCreateService {
   /** The checks that need no database: the body, blocked terms, scheduledAt, a human actor. */
   async prepare(auth: AuthContext, dto: CreatePostDto, now: Date): Promise<PreparedCreate> {
     const req = normaliseCreate(dto);
-    const policy = await this.policies.effective(auth.profileId);
+    return this.prepareWith(auth, req, await this.policies.effective(auth.profileId), now);
+  }
+
+  /** `prepare` with the body normalised and the profile's policy read. */
+  private prepareWith(auth: AuthContext, req: NormalisedCreate, policy: EffectivePolicy, now: Date): PreparedCreate {
     this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
     const scheduledAt =
       req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;

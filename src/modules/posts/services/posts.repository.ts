@@ -6,6 +6,7 @@ import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
 import { AccountsService, ActiveAccount } from '@/modules/accounts/accounts.service';
+import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
@@ -13,6 +14,7 @@ import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { POST_DTO_FIELDS, TARGET_DTO_FIELDS } from '../post-mapper';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
+import { PostUsage, postUsageSql } from './post-usage';
 import { plainQuery, sqlParams } from '@/database/plain-query';
 
 export interface PostFilters {
@@ -35,6 +37,7 @@ export class PostsRepository {
   constructor(
     private readonly ds: DataSource,
     private readonly accounts: AccountsService,
+    private readonly policies: PolicyService,
   ) {}
 
   /**
@@ -172,6 +175,30 @@ export class PostsRepository {
 
   async history(postId: string): Promise<PostHistoryEntity[]> {
     return this.ds.getRepository(PostHistoryEntity).find({ where: { postId }, order: { at: 'ASC' } });
+  }
+
+  /**
+   * What a creation reads before its insert, in one round trip on its transaction: the profile's
+   * policy in force (the policy module's), the caller's usage counters (`usage`; zeros otherwise)
+   * and the profile's active accounts (the accounts module's).
+   */
+  async creationContext(
+    m: EntityManager,
+    auth: Pick<AuthContext, 'workspaceId' | 'profileId' | 'keyId'>,
+    usage: boolean,
+  ): Promise<{ policy: EffectivePolicy; usage: PostUsage; active: ActiveAccount[] }> {
+    const [row] = await m.query<
+      (PostUsage & { policy: Omit<EffectivePolicy, 'profileId'> | null; active: ActiveAccount[] })[]
+    >(
+      `SELECT ${this.policies.effectiveSql('$1')} AS policy, ${this.accounts.activeSql('$2', '$1')} AS active,
+              ${usage ? postUsageSql('$2', '$3') : '0 AS month, 0 AS day'}`,
+      usage ? [auth.profileId, auth.workspaceId, auth.keyId] : [auth.profileId, auth.workspaceId],
+    );
+    return {
+      policy: this.policies.effectiveFrom(auth.profileId, row.policy),
+      usage: { month: row.month, day: row.day },
+      active: row.active,
+    };
   }
 
   /**
