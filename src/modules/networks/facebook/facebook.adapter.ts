@@ -8,7 +8,7 @@ import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter, GraphComments } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphParams } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightSeries, recentMatch, unixDay } from '../kit/graph/graph-shapes';
+import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
@@ -90,8 +90,6 @@ interface PhotoResponse {
   post_id?: string;
 }
 
-type FeedItem = { id: string; permalink_url?: string } & Record<string, unknown>;
-
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   static readonly real = facebookLoginUrls(FACEBOOK_GRAPH_VERSION);
@@ -166,17 +164,15 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     if (state.postId) return this.postResult(state.postId, token);
     if (!state.sentAt) return null;
     const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;
-    const [edge, field] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
-    const query = { fields: `id,${field},created_time,permalink_url`, since, limit: 50 };
-    const list = await this.graph.get<GraphList<FeedItem>>(`/${page}/${edge}`, query, token);
+    const [edge, text] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
     // A post without the text field is not the one looked for, even when the text is empty.
-    const withText = list.data.filter((p) => typeof p[field] === 'string');
-    const hit = recentMatch(withText, { text: field, time: 'created_time' }, req.content.text, since * 1000);
-    return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
+    const fields = { text, time: 'created_time', link: 'permalink_url', textRequired: true };
+    const path = `/${page}/${edge}`;
+    return this.graph.findRecent(path, { since, limit: 50 }, token, fields, req.content.text, since * 1000);
   }
 
-  private async postResult(id: string, token: string): Promise<PublishResult> {
-    return { externalId: id, url: await this.graph.field(id, 'permalink_url', token) };
+  private postResult(id: string, token: string): Promise<PublishResult> {
+    return this.graph.published(id, 'permalink_url', token);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */
