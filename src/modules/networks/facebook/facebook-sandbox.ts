@@ -138,7 +138,7 @@ export class FacebookSandbox extends SimulatorState {
       const t = Date.parse(item.createdTime) / 1000;
       return (item.kind === 'video') === videos && !(since && t < since) && !(until && t >= until);
     });
-    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, videos ? 'description' : 'message')) };
+    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i)) };
   }
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */
@@ -186,10 +186,11 @@ export class FacebookSandbox extends SimulatorState {
     return full;
   }
 
-  view(i: FbItem, textField: 'message' | 'description'): Record<string, unknown> {
+  /** An item as Graph shows it (a video's text is its description). */
+  view(i: FbItem): Record<string, unknown> {
     return {
       id: i.id,
-      [textField]: i.message,
+      [i.kind === 'video' ? 'description' : 'message']: i.message,
       created_time: i.createdTime,
       permalink_url: i.permalinkUrl,
       shares: { count: itemMetrics(i.id).shares },
@@ -303,7 +304,7 @@ const FACEBOOK_ROUTES = [
     if (!item) return { id: page.id, name: page.name, username: page.username, category: page.category };
     const m = itemMetrics(id);
     return {
-      ...fb.view(item, item.kind === 'video' ? 'description' : 'message'),
+      ...fb.view(item),
       comments: { data: [], summary: { order: 'ranked', total_count: m.comments, can_comment: true } },
       reactions: { data: [], summary: { total_count: m.likes, viewer_reaction: 'NONE' } },
     };
