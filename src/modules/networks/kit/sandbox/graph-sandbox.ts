@@ -164,21 +164,16 @@ export function facebookLogin(
   };
 }
 
-/** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
-export function graphDate(v: string | undefined, fallback: Date): string {
-  if (!v) return fallback.toISOString().slice(0, 10);
-  const n = Number(v);
-  return (Number.isFinite(n) ? new Date(n * 1000) : new Date(v)).toISOString().slice(0, 10);
-}
-
-/** The days a Graph insights call covers (`until` exclusive); by default `days` days before `until`. */
+/** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
 export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
 ): string[] {
-  const to = addDays(graphDate(until, defaults.until), -1);
-  return dateRange(graphDate(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  const day = (v: string | undefined, fallback: Date): string =>
+    (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
+  const to = addDays(day(until, defaults.until), -1);
+  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**
