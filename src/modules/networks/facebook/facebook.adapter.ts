@@ -29,10 +29,8 @@ export const FACEBOOK_RULES: ContentRules = {
   images: { max: 10 },
   links: 'text-posts',
 };
-// The one cap Meta publishes for Pages is the Reels API's ("limited to 30 API-published posts
-// within a 24-hour moving period", POST /{page-id}/video_reels). This adapter publishes videos
-// through /{page-id}/videos and text/links/photos through the feed, for which no figure is
-// documented, so no Facebook target counts against it: none is declared.
+// Meta's one Page cap is the Reels API's (30 posts per 24 h, POST /{page-id}/video_reels); this
+// adapter publishes through /videos and the feed, for which none is documented: none is declared.
 export const FACEBOOK_CAPS: PublishingCap[] = [];
 
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields; shares come from the Page's posts. */
@@ -66,14 +64,9 @@ interface PostStats {
 type DatedPost = { created_time: string; shares?: { count: number } };
 
 /**
- * Facebook Page publishing (Pages API):
- *   text/link → POST /{page-id}/feed { message, link }
- *   1 photo   → POST /{page-id}/photos { url, caption }
- *   2–10      → POST /{page-id}/photos { url, published=false } per photo, then
- *               POST /{page-id}/feed { message, attached_media[i]={"media_fbid":…} }
- *   video     → POST /{page-id}/videos { file_url, description }
- * Progress (unpublished photo ids, the time the publish call was sent, the result) is saved
- * before each next call so a resumed attempt continues and an unknown outcome can be checked.
+ * Facebook Page publishing: text/link → POST /{page-id}/feed; 1 photo → /photos { url, caption };
+ * 2–10 → /photos { published=false } each, then /feed { attached_media[i] }; video → /videos.
+ * Photo ids and the publish call's time are saved before each next call.
  */
 type Kind = 'feed' | 'photo' | 'album' | 'video';
 

@@ -9,10 +9,7 @@ export type GraphParams = Record<string, string | number | boolean | null | unde
 /** `publish`: the call creates something on the network (see callNetwork's `creates`). */
 type GraphCallOptions = { publish?: boolean };
 
-/**
- * The Graph API (Facebook, Instagram, Threads) on the kit's HTTP client: form-encoded POSTs and
- * query-string GETs with `access_token`, and Graph error bodies (even on a 200) as PlatformErrors.
- */
+/** The Graph API on the kit's HTTP client: form POSTs, query GETs with `access_token`; error bodies even on a 200. */
 export class GraphClient {
   constructor(
     private readonly baseUrl: string,

@@ -138,8 +138,8 @@ export async function longLivedToken(
 }
 
 /**
- * Facebook Login (Facebook, Instagram): the OAuth dialog and GET oauth/access_token, where a code
- * gives a short-lived user token (1 h) and grant_type=fb_exchange_token a long-lived one. `prefixes` start the tokens.
+ * Facebook Login (Facebook, Instagram): GET oauth/access_token gives a short-lived (1 h) user token
+ * for a code, a long-lived one for grant_type=fb_exchange_token; `prefixes` start the tokens.
  */
 export function facebookLogin(
   network: string,
@@ -164,21 +164,16 @@ export function facebookLogin(
   };
 }
 
-/** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
-export function graphDate(v: string | undefined, fallback: Date): string {
-  if (!v) return fallback.toISOString().slice(0, 10);
-  const n = Number(v);
-  return (Number.isFinite(n) ? new Date(n * 1000) : new Date(v)).toISOString().slice(0, 10);
-}
-
-/** The days a Graph insights call covers (`until` exclusive); by default `days` days before `until`. */
+/** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
 export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
 ): string[] {
-  const to = addDays(graphDate(until, defaults.until), -1);
-  return dateRange(graphDate(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  const day = (v: string | undefined, fallback: Date): string =>
+    (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
+  const to = addDays(day(until, defaults.until), -1);
+  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**
@@ -257,10 +252,7 @@ export function graphNotFound(
   return graphFail(`${lead}Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type });
 }
 
-/**
- * The objects a sandbox user gets the first time it is seen (Facebook Pages, an Instagram
- * account, a Threads profile), each also stored by its id.
- */
+/** The objects a sandbox user gets on first sight (Facebook Pages, an Instagram account…), each also stored by id. */
 export async function ownObjects<T extends { id: string }>(
   store: SandboxStore,
   network: string,
@@ -276,43 +268,30 @@ export async function ownObjects<T extends { id: string }>(
   return objects;
 }
 
-/** The object `id` when the token's user owns it; Graph's errors otherwise. */
-async function ownedObject<T extends { ownerUserId: string }>(
-  store: SandboxStore,
-  network: string,
-  id: string,
-  token: TokenInfo,
-  type: string,
-): Promise<T> {
-  const object = await store.get<T>([network, 'object', id]);
-  if (!object)
-    throw graphFail(
-      `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { code: 100, subcode: 33, type },
-    );
-  if (object.ownerUserId !== token.grant.userId)
-    throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
-  return object;
-}
-
-/** A Graph network's profile of each sandbox user (an Instagram account, a Threads profile). */
-export interface GraphProfiles<T> {
-  /** The grant's user's profile, made the first time the user is seen. */
-  of: (store: SandboxStore, grant: SandboxGrant) => Promise<T>;
-  /** The profile `id` when the token's user owns it; Graph's errors (exception `type`) otherwise. */
-  owned: (store: SandboxStore, id: string, token: TokenInfo) => Promise<T>;
-}
-
-/** Profiles that `make` builds for a user (given the last four characters of its id, to name them). */
+/**
+ * A Graph network's profile of each sandbox user (an Instagram account, a Threads profile): `of` a
+ * grant's user, made by `make` on first sight (given the id's last four characters, to name it),
+ * and the profile `id` when the token's user `owned` it (Graph's errors, exception `type`, otherwise).
+ */
 export function graphProfiles<T extends { id: string; ownerUserId: string }>(
   network: string,
   type: string,
   make: (grant: SandboxGrant, suffix: string) => T,
-): GraphProfiles<T> {
+) {
   return {
-    of: async (store, grant) =>
+    of: async (store: SandboxStore, grant: SandboxGrant): Promise<T> =>
       (await ownObjects(store, network, grant.userId, () => [make(grant, grant.userId.slice(-4))]))[0],
-    owned: (store, id, token) => ownedObject<T>(store, network, id, token, type),
+    owned: async (store: SandboxStore, id: string, token: TokenInfo): Promise<T> => {
+      const object = await store.get<T>([network, 'object', id]);
+      if (!object)
+        throw graphFail(
+          `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          { code: 100, subcode: 33, type },
+        );
+      if (object.ownerUserId !== token.grant.userId)
+        throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
+      return object;
+    },
   };
 }
 

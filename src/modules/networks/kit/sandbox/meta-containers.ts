@@ -23,11 +23,10 @@ import { HTML, route, type SandboxRoute } from './sandbox-routes';
 import { SandboxStore } from './sandbox-store';
 
 /**
- * Media containers as Instagram and Threads keep them, and the container routes both serve
- * (create, publish, status) with each network's names, limits and error wording in its dialect: created IN_PROGRESS, FINISHED after a
- * couple of status polls (or 3 s), ERROR when the media could not be downloaded, PUBLISHED once
- * published, EXPIRED after 24 h. A video container of a #sandbox-review post stays IN_PROGRESS
- * until its `readyAt` (SANDBOX_REVIEW_MS after creation). Published media are listed per account, newest first.
+ * Instagram's and Threads' media containers and the routes both serve, in each network's dialect.
+ * A container is IN_PROGRESS, FINISHED after a couple of polls (or 3 s), ERROR when its media could
+ * not be downloaded, PUBLISHED, or EXPIRED after 24 h; a #sandbox-review video stays IN_PROGRESS
+ * until its `readyAt` (SANDBOX_REVIEW_MS). Published media are listed per account, newest first.
  */
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
 
@@ -49,16 +48,10 @@ export interface SandboxContainer {
   readyAt?: number | null;
 }
 
-export interface SandboxMedia {
-  id: string;
-  ownerId: string;
-  mediaType: string;
-  text: string;
-  mediaUrls: string[];
+export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls' | 'extra'> & {
   timestamp: string;
   permalink: string;
-  extra: Record<string, string>;
-}
+};
 
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
@@ -119,16 +112,8 @@ export interface ContainerDialect {
   errors: Record<ContainerError, GraphErrorRow> & Partial<Record<OptionalContainerError, GraphErrorRow>>;
 }
 
-type ContainerError =
-  | 'textTooLong'
-  | 'carouselSize'
-  | 'invalidChild'
-  | 'imageDownload'
-  | 'invalidCreationId'
-  | 'notReady'
-  | 'notPublishable'
-  | 'published'
-  | 'quota';
+type CreateError = 'textTooLong' | 'carouselSize' | 'invalidChild' | 'imageDownload' | 'invalidCreationId';
+type ContainerError = CreateError | 'notReady' | 'notPublishable' | 'published' | 'quota';
 /**
  * Refusals some networks make: a missing image_url/video_url up front (Instagram; else the download
  * fails), hashtags, a TEXT container without text, an expired container (else notPublishable), any
@@ -292,11 +277,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     }
   };
 
-  /**
-   * A FINISHED container becomes a post, unless the owner reached the network's cap in 24 h. A
-   * reply (Threads' first comment) is a media object of its own, but not one of the owner's
-   * posts: no post quota and no post magic words.
-   */
+  /** A FINISHED container becomes a post within the cap; a reply (Threads) is no post: no quota, no magic words. */
   const publishFrom = async (
     sim: Sim,
     owner: ContainerOwner,
@@ -317,17 +298,8 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     }
     const id = numericId();
     const { ownerId, mediaType, text, mediaUrls, extra } = c;
-    const permalink = `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`;
-    const post: SandboxMedia = {
-      id,
-      ownerId,
-      mediaType,
-      text,
-      mediaUrls,
-      timestamp: graphTime(new Date()),
-      permalink,
-      extra,
-    };
+    const [timestamp, permalink] = [graphTime(new Date()), `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`];
+    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp, permalink, extra };
     await sim.store.put(key('media', id), post);
     await sim.store.update<SandboxContainer>(key('container', c.id), (x) => ({ ...x, mediaId: id }));
     if (reply) return { id };
