@@ -1,4 +1,3 @@
-import type { Response } from 'supertest';
 import { AUTH_CACHE_MS, AuthCache } from '@/common/auth/auth-cache';
 import { createKey, expectError } from '../support/e2e-helpers';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -7,8 +6,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Keys are cached in each process (AuthCache); revocation is pushed over Redis. A revoked or
- * expired key passes on no instance once the change is announced, and on none for longer than
- * the cache time when it is not.
+ * expired key must never pass for more than one second, on any instance.
  */
 describe('auth cache: revocation and expiry across instances', () => {
   let a: TestApp;
@@ -27,42 +25,30 @@ describe('auth cache: revocation and expiry across instances', () => {
     await a.close();
   });
 
-  /**
-   * Sends `request` until it is refused; returns the refusal, when it was answered, and when the
-   * last request that still passed was sent. Wall-clock bounds on the polling itself would fail on
-   * a loaded machine; what the tests compare instead is these instants with the cache's own
-   * lifetime (an entry is stored during a request, so it lives at least AUTH_CACHE_MS from that
-   * request's start and at most AUTH_CACHE_MS from its answer).
-   */
-  async function untilRefused(request: () => Promise<Response>) {
-    const giveUpAt = Date.now() + AUTH_CACHE_MS + 60_000;
-    let lastPassedSentAt: number | null = null;
+  /** Polls `app` with the key until it is refused; returns the refusal and how long it took. */
+  async function refusedWithin(app: TestApp, auth: Record<string, string>, since: number) {
     for (;;) {
-      const sentAt = Date.now();
-      const res = await request();
-      if (res.status !== 200) return { res, answeredAt: Date.now(), lastPassedSentAt };
-      lastPassedSentAt = sentAt;
-      if (Date.now() > giveUpAt) throw new Error('it kept passing');
+      const res = await app.http().get('/v1/profile').set(auth);
+      if (res.status !== 200) return { res, ms: Date.now() - since };
+      if (Date.now() - since > AUTH_CACHE_MS + 2000) throw new Error('the key kept passing');
       await sleep(20);
     }
   }
 
-  it('should refuse a key revoked on one instance on the other at once, not when its cache entry runs out', async () => {
+  it('should refuse a key revoked on one instance on the other within a second', async () => {
     const key = await createKey(a, tenant, { name: 'revoked soon', rateLimitPerMinute: 10000 });
-    // b's entry for the key is stored after this instant, so it cannot run out before cachedFrom + AUTH_CACHE_MS.
-    const cachedFrom = Date.now();
     // Both instances have resolved (and cached) the key.
     for (let i = 0; i < 3; i++) {
       await a.http().get('/v1/profile').set(key.auth).expect(200);
       await b.http().get('/v1/profile').set(key.auth).expect(200);
     }
     await a.http().delete(`/v1/api-keys/${key.id}`).set(tenant.auth).expect(200);
+    const revokedAt = Date.now();
     // The revoking instance: at once.
     expectError(await a.http().get('/v1/profile').set(key.auth), 401, 'invalid_api_key');
-    const other = await untilRefused(() => b.http().get('/v1/profile').set(key.auth));
+    const other = await refusedWithin(b, key.auth, revokedAt);
     expectError(other.res, 401, 'invalid_api_key');
-    // Refused while b's cached entry was still fresh: the announcement over Redis did it.
-    expect(other.answeredAt).toBeLessThan(cachedFrom + AUTH_CACHE_MS);
+    expect(other.ms).toBeLessThan(1000);
   });
 
   it('should refuse a cached key once its expiresAt has passed, on every instance', async () => {
@@ -81,29 +67,30 @@ describe('auth cache: revocation and expiry across instances', () => {
     }
   });
 
-  it('should stop reaching a profile deleted on the other instance at once, not when its cache entry runs out', async () => {
+  it('should stop reaching a profile deleted on the other instance within a second', async () => {
     const created = await a.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Short-lived' }).expect(201);
     const profileId = (created.body as { profile: { id: string } }).profile.id;
     const withProfile = () => b.http().get(`/v1/profile?profileId=${profileId}`).set(tenant.auth);
-    const cachedFrom = Date.now();
     await withProfile().expect(200);
     await withProfile().expect(200);
     await a.http().delete(`/v1/profiles/${profileId}`).set(tenant.auth).expect(200);
-    const { res, answeredAt } = await untilRefused(withProfile);
-    // Refused while b's cached entry was still fresh: the announcement over Redis did it.
-    expect(answeredAt).toBeLessThan(cachedFrom + AUTH_CACHE_MS);
+    const deletedAt = Date.now();
+    let res = await withProfile();
+    while (res.status === 200 && Date.now() - deletedAt < AUTH_CACHE_MS + 2000) {
+      await sleep(20);
+      res = await withProfile();
+    }
+    expect(Date.now() - deletedAt).toBeLessThan(1000);
     expectError(res, 403, 'profile_not_accessible');
   });
 
   it('should see a key revoked behind the service’s back (plain SQL, no announcement) within the cache time', async () => {
     const key = await createKey(a, tenant, { name: 'revoked by SQL', rateLimitPerMinute: 10000 });
     await b.http().get('/v1/profile').set(key.auth).expect(200);
-    // b's entry for the key was stored before this answer: it has run out by cachedUntil.
-    const cachedUntil = Date.now() + AUTH_CACHE_MS;
     await a.ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
-    const { res, lastPassedSentAt } = await untilRefused(() => b.http().get('/v1/profile').set(key.auth));
+    const since = Date.now();
+    const { res, ms } = await refusedWithin(b, key.auth, since);
     expectError(res, 401, 'invalid_api_key');
-    // No request sent after the entry ran out was let through.
-    expect(lastPassedSentAt ?? 0).toBeLessThanOrEqual(cachedUntil);
+    expect(ms).toBeLessThanOrEqual(AUTH_CACHE_MS + 200);
   });
 });
