@@ -54,8 +54,8 @@ function identifyCaller(guard: AuthGuard, rateLimit: boolean): RequestHandler {
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   if (config.migrateOnStart) await migrate(config.databaseUrl);
   await loadSwaggerMetadata();
-  // The simulators' and Swagger UI's routes each behind one layer (route-groups.ts).
-  const adapter = new RouteGroupsExpressAdapter(['/sandbox', '/docs']);
+  // The simulators' routes behind one layer (route-groups.ts).
+  const adapter = new RouteGroupsExpressAdapter(['/sandbox']);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     bufferLogs: true,

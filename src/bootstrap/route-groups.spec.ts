@@ -31,7 +31,7 @@ describe('RouteGroupsExpressAdapter', () => {
   it('should put every route and route-bound middleware under the prefix behind one layer, where the first was', () => {
     const { stack } = build();
     const outside = stack.map((l) => l.route?.path ?? l.name);
-    expect(outside.slice(-4)).toEqual(['router', '/health', '/v1/profile', '<anonymous>']);
+    expect(outside.slice(-4)).toEqual(['routeGroup', '/health', '/v1/profile', '<anonymous>']);
   });
 
   it('should route inside and outside the group as before, with the same originalUrl and route template', async () => {
@@ -60,5 +60,20 @@ describe('RouteGroupsExpressAdapter', () => {
     await request(app).post('/sandbox/facebook/me').expect(404, { name: 'not found' });
     await request(app).get('/sandboxes').expect(404, { name: 'not found' });
     await request(app).get('/health').expect(200);
+  });
+
+  it('should leave OPTIONS requests to the layers after the group, as when its routes were on the app', async () => {
+    const { app } = build();
+    await request(app).options('/sandbox/facebook/me').expect(404, { name: 'not found' });
+  });
+
+  it('should refuse middleware, catch-all and OPTIONS routes under a group prefix', () => {
+    const adapter = new RouteGroupsExpressAdapter(['/sandbox']);
+    const noop = () => undefined;
+    expect(() => adapter.use('/sandbox/x', noop)).toThrow(/only method routes/);
+    expect(() => adapter.all('/sandbox', noop)).toThrow(/only method routes/);
+    expect(() => adapter.options('/sandbox/x', noop)).toThrow(/only method routes/);
+    expect(() => adapter.createMiddlewareFactory(RequestMethod.ALL)('/sandbox/x', noop)).toThrow(/only method routes/);
+    expect(() => adapter.use('/sandboxes', noop)).not.toThrow();
   });
 });
