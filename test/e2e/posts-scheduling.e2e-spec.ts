@@ -275,5 +275,5 @@ describe('batch promotion with a due post that fails', () => {
     expect(await scheduler.promoteDue()).toBe(1);
     expect(await stateOf(poison)).toBe('pending_approval');
     expect(await eventTypesOf(a, poison)).toEqual(['approval.requested', 'post.created', 'post.scheduled']);
-  }, 30_000);
+  });
 });
