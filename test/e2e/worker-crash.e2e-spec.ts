@@ -95,7 +95,8 @@ describe('worker crash', () => {
     const account = await connect('facebook');
     await workers.killAll();
     const before = await worker();
-    const scheduledAt = new Date(Date.now() + 4000).toISOString();
+    // Far enough ahead that the creation and the kill are done before it is due, even on a loaded machine.
+    const scheduledAt = new Date(Date.now() + 12_000).toISOString();
     const res = await createPost(t, tenant.auth, {
       content: `Scheduled crash test ${Date.now()}`,
       accountIds: [account.id],
