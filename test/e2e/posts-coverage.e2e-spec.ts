@@ -6,6 +6,7 @@ import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.pr
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
+import { holdNextAnswer } from '../support/hold-answer';
 import { connectAccount, createKey, createPost, inFuture, setPolicy } from '../support/post-fixtures';
 import { accountsOf, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -261,11 +262,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('queued → processing when the worker begins (no event), then PUT and DELETE answer 400 while processing and once published', async () => {
+      // Facebook's answer is held until the checks made while processing are done (#sandbox-slow's
+      // ~2 s alone is not enough time for them on a loaded machine).
+      const facebook = holdNextAnswer(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
       const { id } = await create({ content: text('#sandbox-slow'), accountIds: [fb1.id], publishNow: true });
-      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', {
-        timeoutMs: 10_000,
-        intervalMs: 50,
-      });
+      await facebook.answered;
+      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', { intervalMs: 50 });
       const history = await historyOf(t, tenant, id);
       expect(history.map((h) => `${h.from ?? '-'}>${h.to}`)).toEqual(['->queued', 'queued>processing']);
       expect(history[1]).toMatchObject({ reason: 'publishing started', actor: { type: 'system' } });
@@ -280,6 +282,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       ]) {
         expect([res.status, res.body.error.code]).toEqual([400, 'invalid_state_transition']);
       }
+      facebook.release();
       expect(await waitForFinal(t, id)).toBe('published');
       const put = await t
         .http()
