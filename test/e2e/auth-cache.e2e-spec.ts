@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { AUTH_CACHE_MS, AuthCache } from '@/common/auth/auth-cache';
 import { createKey, expectError } from '../support/e2e-helpers';
+import { fakeDateOnly } from '../support/fake-date';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -10,27 +11,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * clock standing still no cache entry runs out, so what a test then sees is not a cache expiry,
  * however slow a loaded machine makes the requests. `jest.setSystemTime` moves it.
  */
-function stopClock(now = Date.now()): void {
-  jest.useFakeTimers({
-    now,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'requestAnimationFrame',
-      'cancelAnimationFrame',
-      'requestIdleCallback',
-      'cancelIdleCallback',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
-}
+const stopClock = (now = Date.now()): void => fakeDateOnly(now);
 
 /**
  * Keys are cached in each process (AuthCache); revocation is pushed over Redis. A revoked or
