@@ -62,8 +62,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   }
 }
 
-/** A port nobody listens on now (the OS's pick of port 0, released). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

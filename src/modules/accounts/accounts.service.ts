@@ -52,6 +52,15 @@ export class AccountsService {
     });
   }
 
+  /**
+   * `active` as a scalar subquery (a json array, same rows, same order) to embed in a caller's own
+   * statement; `workspaceId` and `profileId` are SQL expressions.
+   */
+  activeSql(workspaceId: string, profileId: string): string {
+    return `(SELECT coalesce(json_agg(json_build_object('id', a.id, 'platform', a.platform, 'name', a.name) ORDER BY a.connected_at, a.id), '[]')
+               FROM social_accounts a WHERE a.workspace_id = ${workspaceId} AND a.profile_id = ${profileId} AND a.status = 'active')`;
+  }
+
   /** Accounts of the profile that are not disconnected (a profile with any cannot be deleted). */
   async countConnected(m: EntityManager, profileId: string): Promise<number> {
     const [row] = await m.query<{ n: number }[]>(

@@ -56,6 +56,29 @@ export class PolicyService {
     return rest;
   }
 
+  /**
+   * `effective` as a scalar subquery to embed in a caller's own statement (several reads in one
+   * round trip): the profile is the SQL expression `profileId`; `effectiveFrom` reads its value.
+   */
+  effectiveSql(profileId: string): string {
+    return `(SELECT jsonb_build_object('allowedPlatforms', allowed_platforms, 'requireApproval', require_approval,
+               'approverUserIds', approver_user_ids, 'blockedTerms', blocked_terms, 'maxScheduleDaysAhead', max_schedule_days_ahead)
+               FROM policies WHERE profile_id = ${profileId})`;
+  }
+
+  /** The policy in force from `effectiveSql`'s value (null: the profile has none, the defaults). */
+  effectiveFrom(profileId: string, row: Omit<EffectivePolicy, 'profileId'> | null): EffectivePolicy {
+    if (!row) return defaultPolicy(profileId);
+    return {
+      profileId,
+      allowedPlatforms: row.allowedPlatforms,
+      requireApproval: row.requireApproval,
+      approverUserIds: row.approverUserIds,
+      blockedTerms: row.blockedTerms,
+      maxScheduleDaysAhead: row.maxScheduleDaysAhead,
+    };
+  }
+
   /** Of these profiles, those whose policy asks for review (one query for a batch of posts). */
   async requiringApproval(profileIds: string[], manager?: EntityManager): Promise<Set<string>> {
     if (profileIds.length === 0) return new Set();

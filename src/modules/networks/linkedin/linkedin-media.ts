@@ -33,14 +33,9 @@ export type MediaContext = Progress<LinkedInState> & {
 /** Images API: fetch each image, initializeUpload, PUT the bytes; returns the image URNs in order. */
 export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<string[]> {
   const done = ctx.state.images ?? [];
-  const urns: string[] = [];
   const deadline = mediaDeadline(ctx.client.endpoints);
   for (const [i, url] of urls.entries()) {
-    const existing = done[i];
-    if (existing) {
-      urns.push(existing);
-      continue;
-    }
+    if (done[i]) continue;
     const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
     const init = await ctx.client.rest.json(ctx.token, '/images?action=initializeUpload', {
       method: 'POST',
@@ -54,9 +49,8 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
     await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
     done[i] = urn;
     await ctx.save({ images: done });
-    urns.push(urn);
   }
-  return urns;
+  return done.slice(0, urls.length) as string[];
 }
 
 /** Videos API: initializeUpload, PUT each part (ETag = part id), finalizeUpload, wait until AVAILABLE. */

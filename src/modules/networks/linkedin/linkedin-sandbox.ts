@@ -9,11 +9,10 @@ import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics, dateRange, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
 import type { OAuthFailure } from '../kit/sandbox/sandbox-oauth';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import { unescapeLittleText } from './linkedin-api';
 import { route } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
 import { LINKEDIN_RULES } from './linkedin.adapter';
-
-/** State and rules of the simulated LinkedIn (members, their organisations, media, posts). */
 
 /** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
 function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
@@ -24,24 +23,23 @@ function liFail(status: number, message: string, code?: string, serviceErrorCode
     message,
   });
 }
+/** Rest.li's answers for a bad argument, a missing resource, a resource the member may not touch, a bad body. */
+const illegal = (message: string) => liFail(400, message, 'ILLEGAL_ARGUMENT');
+const notFound = (message: string) => liFail(404, message, 'NOT_FOUND');
+const denied = (what: string) => liFail(403, `Not enough permissions to access: ${what}`, 'ACCESS_DENIED', 100);
+const unprocessable = (path: string, problem: string) => liFail(422, `ERROR :: /${path} :: ${problem}\n`);
+const REQUIRED = 'field is required but not found and has no default value';
+
+/** A FINDER call (`?q=<name>`) must name the finder the route serves. */
+function finder(q: Q, name: string): void {
+  if (qs(q.q) !== name) throw illegal(`Invalid finder: ${qs(q.q)}`);
+}
 
 /** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
 const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
 
-interface LiOrg {
-  urn: string;
-  id: number;
-  name: string;
-  vanity: string;
-}
-
-export interface LiMember {
-  userId: string;
-  sub: string;
-  urn: string;
-  name: string;
-  orgs: LiOrg[];
-}
+/** A sandbox member, as memberOf makes it from the grant's user. */
+type LiMember = ReturnType<typeof memberOf>;
 
 interface LiImage {
   urn: string;
@@ -109,6 +107,7 @@ const LI_REST: SandboxAuthSpec<LiMember> = {
 
 const ACCESS_TTL = 60 * 24 * 3600;
 const REFRESH_TTL = 365 * 24 * 3600;
+const extra = () => ({ refresh_token_expires_in: REFRESH_TTL });
 
 /** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
 const LINKEDIN_LOGIN = oauth2Login({
@@ -126,19 +125,8 @@ const LINKEDIN_LOGIN = oauth2Login({
     ],
     invalidRefresh: [400, 'invalid_request', 'The provided refresh token is invalid'],
   }),
-  answer: async (oauth, grant, refreshing, body) => {
-    const refreshToken = refreshing ? qs(body.refresh_token) : null;
-    // A refresh keeps the grant's refresh token; a code also gets a refresh token (a year).
-    const ttls = refreshToken ? {} : { refreshTtlSeconds: REFRESH_TTL };
-    const issued = await oauth.issueTokens(grant, { accessTtlSeconds: ACCESS_TTL, ...ttls, prefix: 'AQ' });
-    return {
-      access_token: issued.accessToken,
-      expires_in: ACCESS_TTL,
-      refresh_token: refreshToken ?? issued.refreshToken,
-      refresh_token_expires_in: REFRESH_TTL,
-      scope: grant.scopes.join(','),
-    };
-  },
+  // A refresh keeps the grant's refresh token (a year).
+  grants: { prefix: 'AQ', accessTtl: ACCESS_TTL, refreshTtl: REFRESH_TTL, onRefresh: 'keep', scopeJoin: ',', extra },
 });
 
 /** LinkedIn's answers to the magic words. */
@@ -166,7 +154,7 @@ export class LinkedInSandbox extends SimulatorState {
   /** May the member act as `owner` (itself or an organisation it administers)? */
   assertOwner(member: LiMember, owner: unknown, what: string): string {
     if (typeof owner === 'string' && (owner === member.urn || member.orgs.some((o) => o.urn === owner))) return owner;
-    throw liFail(403, `Not enough permissions to access: ${what} for owner ${String(owner)}`, 'ACCESS_DENIED', 100);
+    throw denied(`${what} for owner ${String(owner)}`);
   }
 
   newId(): string {
@@ -178,7 +166,7 @@ export class LinkedInSandbox extends SimulatorState {
   }
 }
 
-function memberOf(userId: string): LiMember {
+function memberOf(userId: string) {
   const sub = BigInt(userId).toString(36);
   const orgs = ORG_NAMES.map((name, i) => {
     const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
@@ -190,11 +178,6 @@ function memberOf(userId: string): LiMember {
     };
   });
   return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${userId.slice(-4)}`, orgs };
-}
-
-/** LinkedIn's "little text": reserved characters arrive backslash-escaped. */
-function littleTextToPlain(text: string): string {
-  return text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
 }
 
 const URL_TTL_MS = 3_600_000;
@@ -228,21 +211,20 @@ const LINKEDIN_ROUTES = [
     };
   }),
   route('GET rest/organizationAcls', LI_REST, ({ q, caller: m }) => {
-    if (qs(q.q) !== 'roleAssignee') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    finder(q, 'roleAssignee');
     const role = qs(q.role);
-    const acl = (o: LiOrg) => ({ roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR', organization: o.urn });
+    const acl = (o: LiMember['orgs'][number]) => ({
+      roleAssignee: m.urn,
+      state: 'APPROVED',
+      role: 'ADMINISTRATOR',
+      organization: o.urn,
+    });
     return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
   }),
   route('GET rest/organizations/:id', LI_REST, ({ params, caller: m }) => {
     const id = Number(params.id);
     const org = m.orgs.find((o) => o.id === id);
-    if (!org)
-      throw liFail(
-        403,
-        `Not enough permissions to access: organizations.GET.20240101 for urn:li:organization:${id}`,
-        'ACCESS_DENIED',
-        100,
-      );
+    if (!org) throw denied(`organizations.GET.20240101 for urn:li:organization:${id}`);
     return {
       vanityName: org.vanity,
       localizedName: org.name,
@@ -254,16 +236,13 @@ const LINKEDIN_ROUTES = [
   }),
   route({ at: 'POST rest/posts', raw: true }, LI_REST, async ({ body, caller: m, res }, li: LinkedInSandbox) => {
     for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
-      if (body[field] === undefined)
-        throw liFail(422, `ERROR :: /${field} :: field is required but not found and has no default value\n`);
+      if (body[field] === undefined) throw unprocessable(field, REQUIRED);
     }
     const author = li.assertOwner(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
-    const plain = littleTextToPlain(qs(body.commentary));
-    if (plain.length > LINKEDIN_RULES.maxText)
-      throw liFail(
-        422,
-        `ERROR :: /commentary :: length of ${plain.length} exceeds the maximum allowed length of ${LINKEDIN_RULES.maxText}\n`,
-      );
+    const plain = unescapeLittleText(qs(body.commentary));
+    const max = LINKEDIN_RULES.maxText;
+    if (plain.length > max)
+      throw unprocessable('commentary', `length of ${plain.length} exceeds the maximum allowed length of ${max}`);
     const content =
       body.content && typeof body.content === 'object' ? (body.content as Record<string, unknown>) : undefined;
     const hasVideo = await checkContent(li, author, content);
@@ -299,12 +278,11 @@ const LINKEDIN_ROUTES = [
     async ({ params: { urn }, body, caller: m, res }, li: LinkedInSandbox) => {
       const actor = li.assertOwner(m, body.actor, 'partnerApiSocialActions.CREATE.20240101');
       const post = await li.posts.get(urn);
-      if (!post) throw liFail(404, `Not Found: ${urn}`, 'NOT_FOUND');
+      if (!post) throw notFound(`Not Found: ${urn}`);
       if (body.object !== undefined && body.object !== urn)
-        throw liFail(400, `/object must be the socialActions target ${urn}`, 'ILLEGAL_ARGUMENT');
+        throw illegal(`/object must be the socialActions target ${urn}`);
       const text = (body.message as { text?: unknown } | undefined)?.text;
-      if (typeof text !== 'string' || !text.trim())
-        throw liFail(422, 'ERROR :: /message/text :: field is required but not found and has no default value\n');
+      if (typeof text !== 'string' || !text.trim()) throw unprocessable('message/text', REQUIRED);
       const refused = commentRefusal('linkedin', text);
       if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
       const id = li.newId();
@@ -326,7 +304,7 @@ const LINKEDIN_ROUTES = [
   ),
   /** FINDER q=author: the author's posts, newest first. */
   route('GET rest/posts', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
-    if (qs(q.q) !== 'author') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    finder(q, 'author');
     const author = li.assertOwner(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
     const start = Math.max(0, Number(qs(q.start)) || 0);
     const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
@@ -334,13 +312,9 @@ const LINKEDIN_ROUTES = [
     return { paging: { start, count, links: [], total: await li.posts.countOf(author) }, elements };
   }),
   route('POST rest/images', LI_REST, async ({ q, body, caller: m }, li: LinkedInSandbox) => {
-    const action = String(q.action);
-    if (action !== 'initializeUpload') throw liFail(400, `Unknown action ${action}`, 'ILLEGAL_ARGUMENT');
-    const owner = li.assertOwner(
-      m,
-      (body.initializeUploadRequest as Q | undefined)?.owner,
-      'images.ACTION-initializeUpload',
-    );
+    if (q.action !== 'initializeUpload') throw illegal(`Unknown action ${String(q.action)}`);
+    const init = (body.initializeUploadRequest ?? {}) as Q;
+    const owner = li.assertOwner(m, init.owner, 'images.ACTION-initializeUpload');
     const key = li.newMediaKey();
     const urn = `urn:li:image:${key}`;
     await li.images.put({ urn, owner, status: 'WAITING_UPLOAD' });
@@ -359,7 +333,7 @@ const LINKEDIN_ROUTES = [
     async ({ params, headers, req, res }, li: LinkedInSandbox) => {
       const [key, type] = [params.key, headers['content-type']];
       const image = await li.images.get(`urn:li:image:${key}`);
-      if (!image) throw liFail(404, 'Upload URL not found or expired', 'NOT_FOUND');
+      if (!image) throw notFound('Upload URL not found or expired');
       const bytes = await readRawBody(req);
       if (bytes.length === 0) throw liFail(400, 'The uploaded media file is empty', 'INVALID_MEDIA');
       if (!(type ?? '').startsWith('image/'))
@@ -374,8 +348,7 @@ const LINKEDIN_ROUTES = [
       const init = (body.initializeUploadRequest ?? {}) as Q;
       const owner = li.assertOwner(m, init.owner, 'videos.ACTION-initializeUpload');
       const size = Number(init.fileSizeBytes);
-      if (!Number.isInteger(size) || size <= 0)
-        throw liFail(400, 'fileSizeBytes must be a positive number of bytes', 'ILLEGAL_ARGUMENT');
+      if (!Number.isInteger(size) || size <= 0) throw illegal('fileSizeBytes must be a positive number of bytes');
       const key = li.newMediaKey();
       const video: LiVideo = { urn: `urn:li:video:${key}`, owner, size, parts: [], finalizedAt: null };
       for (let first = 0; first < size; first += LI_PART_BYTES)
@@ -398,7 +371,7 @@ const LINKEDIN_ROUTES = [
     if (action === 'finalizeUpload') {
       const fin = (body.finalizeUploadRequest ?? {}) as Q;
       const video = await li.videos.get(qs(fin.video));
-      if (!video) throw liFail(404, `Video ${qs(fin.video)} not found`, 'NOT_FOUND');
+      if (!video) throw notFound(`Video ${qs(fin.video)} not found`);
       li.assertOwner(m, video.owner, 'videos.ACTION-finalizeUpload');
       const ids = Array.isArray(fin.uploadedPartIds) ? fin.uploadedPartIds : [];
       if (video.parts.some((p, i) => !p.etag || p.etag !== ids[i]) || ids.length !== video.parts.length) {
@@ -407,11 +380,11 @@ const LINKEDIN_ROUTES = [
       await li.videos.put({ ...video, finalizedAt: new Date().toISOString() });
       return {};
     }
-    throw liFail(400, `Unknown action ${action}`, 'ILLEGAL_ARGUMENT');
+    throw illegal(`Unknown action ${action}`);
   }),
   route('GET rest/videos/:urn', LI_REST, async ({ params: { urn }, caller: m }, li: LinkedInSandbox) => {
     const video = await li.videos.get(urn);
-    if (!video) throw liFail(404, `Video ${urn} not found`, 'NOT_FOUND');
+    if (!video) throw notFound(`Video ${urn} not found`);
     li.assertOwner(m, video.owner, 'videos.GET');
     const status = !video.finalizedAt
       ? 'WAITING_UPLOAD'
@@ -427,12 +400,13 @@ const LINKEDIN_ROUTES = [
     async ({ params: { key, part }, req, res }, li: LinkedInSandbox) => {
       const video = await li.videos.get(`urn:li:video:${key}`);
       const p = video?.parts[Number(part)];
-      if (!video || !p) throw liFail(404, 'Upload URL not found or expired', 'NOT_FOUND');
+      if (!video || !p) throw notFound('Upload URL not found or expired');
       const bytes = await readRawBody(req);
-      if (bytes.length !== p.lastByte - p.firstByte + 1)
+      const size = p.lastByte - p.firstByte + 1;
+      if (bytes.length !== size)
         throw liFail(
           400,
-          `Part ${part} of the video upload must be ${p.lastByte - p.firstByte + 1} bytes, got ${bytes.length}`,
+          `Part ${part} of the video upload must be ${size} bytes, got ${bytes.length}`,
           'INVALID_MEDIA',
         );
       p.etag = `/${createHash('sha256').update(bytes).digest('base64url').slice(0, 40)}`;
@@ -441,10 +415,9 @@ const LINKEDIN_ROUTES = [
     },
   ),
   route('GET rest/organizationalEntityShareStatistics', LI_REST, ({ q, caller: m }, li: LinkedInSandbox) => {
-    const finder = 'organizationalEntityShareStatistics.FINDER-organizationalEntity';
-    const org = li.assertOwner(m, qs(q.organizationalEntity), finder);
-    if (!org.startsWith('urn:li:organization:'))
-      throw liFail(400, 'organizationalEntity must be an organization URN', 'ILLEGAL_ARGUMENT');
+    const what = 'organizationalEntityShareStatistics.FINDER-organizationalEntity';
+    const org = li.assertOwner(m, qs(q.organizationalEntity), what);
+    if (!org.startsWith('urn:li:organization:')) throw illegal('organizationalEntity must be an organization URN');
     const posts = listParam(qs(q.shares) || qs(q.ugcPosts));
     if (posts.length)
       return collection(
@@ -470,34 +443,27 @@ const LINKEDIN_ROUTES = [
   route('GET rest/networkSizes/:urn', LI_REST, ({ q, params, caller: m }, li: LinkedInSandbox) => {
     const [urn, edgeType] = [params.urn, String(q.edgeType)];
     li.assertOwner(m, urn, 'networkSizes.GET');
-    if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER')
-      throw liFail(400, `Unsupported edgeType ${edgeType}`, 'ILLEGAL_ARGUMENT');
+    if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER') throw illegal(`Unsupported edgeType ${edgeType}`);
     return { firstDegreeSize: dailyAccountMetrics(urn, today()).followers };
   }),
   route('GET rest/memberCreatorPostAnalytics', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
     const type = qs(q.queryType);
-    if (!Object.hasOwn(QUERY_TYPES, type)) throw liFail(400, `Invalid queryType ${type}`, 'ILLEGAL_ARGUMENT');
+    if (!Object.hasOwn(QUERY_TYPES, type)) throw illegal(`Invalid queryType ${type}`);
     const metricType = { [METRIC_TYPE_KEY]: type };
     if (qs(q.q) === 'entity') {
       // entity=(share:urn:li:share:1) / (ugcPost:urn:li:ugcPost:1), or a bare URN.
       const urn = /(urn:li:(?:share|ugcPost):[^)]+)/.exec(qs(q.entity))?.[1] ?? '';
       const post = await li.posts.get(urn);
-      if (!post || post.author !== m.urn)
-        throw liFail(
-          403,
-          `Not enough permissions to access: memberCreatorPostAnalytics for ${urn || '(none)'}`,
-          'ACCESS_DENIED',
-          100,
-        );
+      if (!post || post.author !== m.urn) throw denied(`memberCreatorPostAnalytics for ${urn || '(none)'}`);
       const it = itemMetrics(urn);
       return collection([{ count: QUERY_TYPES[type]({ ...it, reactions: it.likes }), metricType }]);
     }
-    if (qs(q.q) !== 'me') throw liFail(400, `Invalid finder: ${qs(q.q)}`, 'ILLEGAL_ARGUMENT');
+    finder(q, 'me');
     const [from, endExclusive] = [...qs(q.dateRange).matchAll(/\(day:(\d+),month:(\d+),year:(\d+)\)/g)].map((x) =>
       Date.UTC(Number(x[3]), Number(x[2]) - 1, Number(x[1])),
     );
     if (from === undefined || endExclusive === undefined || endExclusive <= from)
-      throw liFail(400, 'dateRange must have a start before its end', 'ILLEGAL_ARGUMENT');
+      throw illegal('dateRange must have a start before its end');
     const days = daysOf(from, endExclusive);
     const pick = (d: string): number => {
       const x = dailyAccountMetrics(m.urn, d);
@@ -513,8 +479,7 @@ const LINKEDIN_ROUTES = [
     return collection(elements, elements.length);
   }),
   route('GET rest/memberFollowersCount', LI_REST, ({ q, caller: m }) => {
-    const finder = String(q.q);
-    if (finder !== 'me') throw liFail(400, `Invalid finder: ${finder}`, 'ILLEGAL_ARGUMENT');
+    if (String(q.q) !== 'me') throw illegal(`Invalid finder: ${String(q.q)}`);
     return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }], 1);
   }),
 ];
@@ -532,7 +497,7 @@ async function checkContent(
   // A multi-image post holds 2 images or more (one image is `media`), at most LINKEDIN_RULES' max.
   const max = LINKEDIN_RULES.images.max;
   if (multi && (multi.length < 2 || multi.length > max))
-    throw liFail(422, `ERROR :: /content/multiImage/images :: array size ${multi.length} is not within 2..${max}\n`);
+    throw unprocessable('content/multiImage/images', `array size ${multi.length} is not within 2..${max}`);
   let video = false;
   for (const raw of ids) {
     const id = typeof raw === 'string' ? raw : '';
@@ -547,20 +512,13 @@ async function checkContent(
     if (!img || img.owner !== author || img.status !== 'AVAILABLE')
       throw liFail(400, `Image ${id || '(none)'} is not AVAILABLE or not owned by ${author}`, 'INVALID_CONTENT');
   }
-  if (video && ids.length > 1) throw liFail(422, 'ERROR :: /content :: a post holds one video and no images\n');
+  if (video && ids.length > 1) throw unprocessable('content', 'a post holds one video and no images');
   return video;
 }
 
 /** `List(urn:li:share:1,urn:li:share:2)` → the URNs. */
-function listParam(v: string): string[] {
-  const m = /^List\((.*)\)$/.exec(v);
-  return m?.[1]
-    ? m[1]
-        .split(',')
-        .map((s) => decodeURIComponent(s.trim()))
-        .filter(Boolean)
-    : [];
-}
+const listParam = (v: string): string[] =>
+  (/^List\((.*)\)$/.exec(v)?.[1] ?? '').split(',').flatMap((s) => decodeURIComponent(s.trim()) || []);
 
 type Numbers = { views: number; reach: number; shares: number; comments: number };
 
@@ -596,5 +554,4 @@ function liDate(day: string): { day: number; month: number; year: number } {
   return { day: date ?? 1, month: month ?? 1, year: year ?? 1970 };
 }
 
-/** The LinkedIn simulator: its login and its API routes. */
 export const LINKEDIN_SIMULATOR = simulator(LINKEDIN_LOGIN, LinkedInSandbox, LINKEDIN_ROUTES);

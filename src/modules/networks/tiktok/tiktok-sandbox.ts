@@ -13,6 +13,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { type SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
+import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
 import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { route } from '../kit/sandbox/sandbox-routes';
@@ -30,6 +31,7 @@ const logId = (): string =>
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }
+const invalidParams = (message: string) => ttFail(400, 'invalid_params', message);
 
 export function ttOk(data: unknown): { data: unknown; error: { code: string; message: string; log_id: string } } {
   return { data, error: { code: 'ok', message: '', log_id: logId() } };
@@ -40,14 +42,8 @@ export function ttOkText(dataJson: string): string {
   return `{"data":${dataJson},"error":{"code":"ok","message":"","log_id":"${logId()}"}}`;
 }
 
-export interface TtCreator {
-  openId: string;
-  userId: string;
-  username: string;
-  displayName: string;
-  scopes: string[];
-  token: string;
-}
+/** The creator calling, as creatorOf makes it from the token and its grant. */
+type TtCreator = ReturnType<typeof creatorOf>;
 
 export interface TtPublish {
   publishId: string;
@@ -88,17 +84,14 @@ export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
         'scope_not_authorized',
         `The user did not authorize the scope required for completing this request (${scope}).`,
       );
-    const userId = info.grant.userId;
-    return {
-      openId: openIdOf(userId),
-      userId,
-      username: `sandbox.creator${userId.slice(-6)}`,
-      displayName: `Sandbox Creator ${userId.slice(-4)}`,
-      scopes: info.grant.scopes,
-      token,
-    };
+    return creatorOf(info.grant, token);
   },
 });
+
+function creatorOf({ userId, scopes }: SandboxGrant, token: string) {
+  const [username, displayName] = [`sandbox.creator${userId.slice(-6)}`, `Sandbox Creator ${userId.slice(-4)}`];
+  return { openId: openIdOf(userId), userId, username, displayName, scopes, token };
+}
 
 const ACCESS_TTL = 86_400;
 const REFRESH_TTL = 365 * 86_400;
@@ -120,18 +113,13 @@ export const TIKTOK_LOGIN = oauth2Login({
       extra: { log_id: `${Date.now()}SANDBOX` },
     };
   },
-  answer: async (oauth, grant) => {
-    const ttls = { accessTtlSeconds: ACCESS_TTL, refreshTtlSeconds: REFRESH_TTL };
-    const t = await oauth.issueTokens(grant, { ...ttls, prefix: 'act.' });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      open_id: openIdOf(grant.userId),
-      refresh_expires_in: REFRESH_TTL,
-      refresh_token: t.refreshToken,
-      scope: grant.scopes.join(','),
-      token_type: 'Bearer',
-    };
+  grants: {
+    prefix: 'act.',
+    accessTtl: ACCESS_TTL,
+    refreshTtl: REFRESH_TTL,
+    onRefresh: 'rotate',
+    scopeJoin: ',',
+    extra: (grant) => ({ open_id: openIdOf(grant.userId), refresh_expires_in: REFRESH_TTL, token_type: 'Bearer' }),
   },
 });
 
@@ -178,9 +166,7 @@ export class TikTokSandbox extends SimulatorState {
         `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
       );
     if (text.length > TIKTOK_RULES.maxText)
-      throw ttFail(
-        400,
-        'invalid_params',
+      throw invalidParams(
         `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
       );
     await enforceMagicWords(
@@ -266,7 +252,7 @@ const TIKTOK_ROUTES = [
       video_count: (await tt.videos.of(c.openId, 0, 1000)).length,
     };
     const user = pickFields(all, q.fields);
-    if (!user) throw ttFail(400, 'invalid_params', 'The fields parameter is missing or has no valid field.');
+    if (!user) throw invalidParams('The fields parameter is missing or has no valid field.');
     return ttOk({ user });
   }),
   route('POST v2/post/publish/creator_info/query', TT_PUBLISH, async ({ caller: c }, tt: TikTokSandbox) => {
@@ -285,9 +271,8 @@ const TIKTOK_ROUTES = [
   route('POST v2/post/publish/video/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
     const info = (body.post_info ?? {}) as Q;
     const source = (body.source_info ?? {}) as Q;
-    if (qs(source.source) !== 'PULL_FROM_URL')
-      throw ttFail(400, 'invalid_params', 'The sandbox supports source PULL_FROM_URL only.');
-    if (!qs(source.video_url)) throw ttFail(400, 'invalid_params', 'source_info.video_url is required.');
+    if (qs(source.source) !== 'PULL_FROM_URL') throw invalidParams('The sandbox supports source PULL_FROM_URL only.');
+    if (!qs(source.video_url)) throw invalidParams('source_info.video_url is required.');
     return tt.init(c, 'video', info, qs(info.title), [qs(source.video_url)]);
   }),
   route('POST v2/post/publish/content/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
@@ -295,13 +280,10 @@ const TIKTOK_ROUTES = [
     const source = (body.source_info ?? {}) as Q;
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
     if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
-      throw ttFail(400, 'invalid_params', 'media_type must be PHOTO and post_mode DIRECT_POST.');
-    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > TIKTOK_RULES.images.max)
-      throw ttFail(
-        400,
-        'invalid_params',
-        `source_info.photo_images must list 1 to ${TIKTOK_RULES.images.max} URLs pulled from URL.`,
-      );
+      throw invalidParams('media_type must be PHOTO and post_mode DIRECT_POST.');
+    const max = TIKTOK_RULES.images.max;
+    if (qs(source.source) !== 'PULL_FROM_URL' || images.length === 0 || images.length > max)
+      throw invalidParams(`source_info.photo_images must list 1 to ${max} URLs pulled from URL.`);
     return tt.init(c, 'photo', info, qs(info.description), images);
   }),
   route(
@@ -312,37 +294,26 @@ const TIKTOK_ROUTES = [
       if (!p || p.openId !== c.openId)
         throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
       p.polls += 1;
-      const answer = async (data: string): Promise<void> => {
+      /** The data, or its JSON text where it carries bare int64s. */
+      const answer = async (data: object | string): Promise<void> => {
         await tt.publishes.put(p);
-        res.type('application/json').send(ttOkText(data));
+        res.type('application/json').send(ttOkText(typeof data === 'string' ? data : JSON.stringify(data)));
       };
       if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
-        return answer(
-          JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) }),
-        );
-      if (p.failReason) {
-        const failed = {
-          status: 'FAILED',
-          fail_reason: p.failReason,
-          publicaly_available_post_id: [],
-          uploaded_bytes: 0,
-        };
-        return answer(JSON.stringify(failed));
-      }
+        return answer({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) });
+      const failed = {
+        status: 'FAILED',
+        fail_reason: p.failReason,
+        publicaly_available_post_id: [],
+        uploaded_bytes: 0,
+      };
+      if (p.failReason) return answer(failed);
       if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-        const id = tt.newVideoId();
-        const createTime = Math.floor(Date.now() / 1000);
+        const [id, createTime] = [tt.newVideoId(), Math.floor(Date.now() / 1000)];
+        const { title, description } = p;
         const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
-        const video: TtVideo = {
-          id,
-          openId: c.openId,
-          title: p.title,
-          description: p.description,
-          createTime,
-          shareUrl,
-        };
-        await tt.videos.add(c.openId, video);
-        p.videoId = video.id;
+        await tt.videos.add(c.openId, { id, openId: c.openId, title, description, createTime, shareUrl });
+        p.videoId = id;
       }
       // Post ids are int64: sent as bare numbers, like TikTok does.
       const ids = p.videoId ?? '';
@@ -366,9 +337,7 @@ const TIKTOK_ROUTES = [
   route('POST v2/video/query', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt: TikTokSandbox) => {
     const filters = body.filters as Record<string, unknown> | undefined;
     const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
-    const videos = (await Promise.all(ids.map((id) => tt.videos.get(id)))).filter(
-      (v): v is TtVideo => v !== null && v.openId === c.openId,
-    );
+    const videos = (await tt.videos.many(ids)).filter((v) => v.openId === c.openId);
     return ttOk({ videos: videos.map((v) => videoFields(v, q.fields)), cursor: 0, has_more: false });
   }),
 ];
@@ -390,5 +359,4 @@ function videoFields(v: TtVideo, fields: unknown): Record<string, unknown> {
   return pickFields(all, fields) ?? { id: v.id };
 }
 
-/** The TikTok simulator: its login and its API routes. */
 export const TIKTOK_SIMULATOR = simulator(TIKTOK_LOGIN, TikTokSandbox, TIKTOK_ROUTES);

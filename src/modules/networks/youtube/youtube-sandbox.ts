@@ -32,13 +32,11 @@ export function ytFail(
     error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
   });
 }
+/** Google's 400 for a request it cannot read. */
+const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
 
-export interface YtChannel {
-  id: string;
-  uploadsPlaylistId: string;
-  title: string;
-  customUrl: string;
-}
+/** A sandbox Google account's one channel, as channelOf makes it. */
+type YtChannel = ReturnType<typeof channelOf>;
 
 export interface YtSession {
   id: string;
@@ -74,6 +72,7 @@ export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
 };
 
 const ACCESS_TTL = 3599;
+const BEARER = () => ({ token_type: 'Bearer' });
 
 /** Google OAuth: authorization_code (with a refresh token that does not expire) and refresh_token. */
 export const YOUTUBE_LOGIN = oauth2Login({
@@ -88,19 +87,13 @@ export const YOUTUBE_LOGIN = oauth2Login({
     invalidCode: [400, 'invalid_grant', 'Malformed auth code.'],
     invalidRefresh: [400, 'invalid_grant', 'Token has been expired or revoked.'],
   }),
-  answer: async (oauth, grant, refreshing) => {
-    const t = await oauth.issueTokens(grant, {
-      accessTtlSeconds: ACCESS_TTL,
-      ...(refreshing ? {} : { refreshTtlSeconds: null }),
-      prefix: 'ya29.',
-    });
-    return {
-      access_token: t.accessToken,
-      expires_in: ACCESS_TTL,
-      ...(refreshing ? {} : { refresh_token: t.refreshToken }),
-      scope: grant.scopes.join(' '),
-      token_type: 'Bearer',
-    };
+  grants: {
+    prefix: 'ya29.',
+    accessTtl: ACCESS_TTL,
+    refreshTtl: null,
+    onRefresh: 'omit',
+    scopeJoin: ' ',
+    extra: BEARER,
   },
 });
 
@@ -160,7 +153,7 @@ export class YouTubeSandbox extends SimulatorState {
   }
 }
 
-export function channelOf(userId: string): YtChannel {
+export function channelOf(userId: string) {
   const tail = createHash('sha256').update(`youtube:${userId}`).digest('base64url').slice(0, 22);
   return {
     id: `UC${tail}`,
@@ -260,8 +253,7 @@ const YOUTUBE_ROUTES = [
     { at: 'POST upload/youtube/v3/videos', raw: true },
     YT_CHANNEL,
     async ({ q, body, headers: h, caller: ch, res }, yt: YouTubeSandbox) => {
-      if (qs(q.uploadType) !== 'resumable')
-        throw ytFail(400, 'badRequest', 'The sandbox supports uploadType=resumable only.', 'global');
+      if (qs(q.uploadType) !== 'resumable') throw badRequest('The sandbox supports uploadType=resumable only.');
       const snippet = (body.snippet ?? {}) as Q;
       const status = (body.status ?? {}) as Q;
       const title = qs(snippet.title);
@@ -275,7 +267,7 @@ const YOUTUBE_ROUTES = [
         throw ytFail(400, 'invalidVideoMetadata', `The request metadata is invalid: privacyStatus '${privacy}'.`);
       const size = Number(h['x-upload-content-length']);
       if (!Number.isInteger(size) || size <= 0)
-        throw ytFail(400, 'badRequest', 'X-Upload-Content-Length must give the size of the video in bytes.', 'global');
+        throw badRequest('X-Upload-Content-Length must give the size of the video in bytes.');
       // videos.insert has its own bucket per project per day, reset at midnight Pacific time
       // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
       const cap = yt.caps.cap('youtube');
@@ -324,12 +316,12 @@ const YOUTUBE_ROUTES = [
       if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
       const bytes = await readRawBody(req);
       const range = h['content-range'] ?? '';
-      if (/^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range)) return answer(yt, session, res);
-      if (session.videoId) return answer(yt, session, res);
+      if (session.videoId || /^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range))
+        return answer(yt, session, res);
       const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
       const first = m ? Number(m[1]) : 0;
       if (first !== session.received)
-        throw ytFail(400, 'badRequest', `Invalid Content-Range: expected bytes from ${session.received}.`, 'global');
+        throw badRequest(`Invalid Content-Range: expected bytes from ${session.received}.`);
       session.received = Math.min(session.size, session.received + bytes.length);
       if (session.received === session.size) session.videoId = await createVideo(yt, session, ch.title);
       await yt.sessions.put(session);
@@ -340,8 +332,7 @@ const YOUTUBE_ROUTES = [
   ),
   route('GET youtube/v3/videos', YT_CHANNEL, async ({ q }, yt: YouTubeSandbox) => {
     const ids = qs(q.id).split(',').filter(Boolean).slice(0, 50);
-    const found = (await Promise.all(ids.map((id) => yt.videos.get(id)))).filter((v) => v !== null);
-    const items = found.map((v) => {
+    const items = (await yt.videos.many(ids)).map((v) => {
       const m = itemMetrics(v.id);
       const all: Record<string, unknown> = {
         snippet: v.snippet,
@@ -406,18 +397,12 @@ const YOUTUBE_ROUTES = [
     const metrics = qs(q.metrics).split(',').filter(Boolean);
     const unknown = metrics.find((m) => !Object.hasOwn(REPORT_METRICS, m));
     if (unknown || metrics.length === 0)
-      throw ytFail(
-        400,
-        'badRequest',
-        `Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`,
-        'global',
-      );
-    if (qs(q.dimensions) !== 'day')
-      throw ytFail(400, 'badRequest', 'The sandbox reports support dimensions=day only.', 'global');
+      throw badRequest(`Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`);
+    if (qs(q.dimensions) !== 'day') throw badRequest('The sandbox reports support dimensions=day only.');
     const from = qs(q.startDate);
     const to = qs(q.endDate);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
-      throw ytFail(400, 'badRequest', 'startDate and endDate must be YYYY-MM-DD with startDate <= endDate.', 'global');
+      throw badRequest('startDate and endDate must be YYYY-MM-DD with startDate <= endDate.');
     const rows = dateRange(from, to, 366).map((d) => {
       const day = dailyAccountMetrics(ch.id, d);
       return [d, ...metrics.map((m) => REPORT_METRICS[m](day, ch.id))];
@@ -475,5 +460,4 @@ async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle:
   return id;
 }
 
-/** The YouTube simulator: its login and its API routes. */
 export const YOUTUBE_SIMULATOR = simulator(YOUTUBE_LOGIN, YouTubeSandbox, YOUTUBE_ROUTES);

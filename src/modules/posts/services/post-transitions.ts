@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import type { Actor } from '@/common/outbox/event.entity';
 import { ApiError } from '@/common/errors/api-error';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { PostHistoryEntity } from '../entities/post-history.entity';
 import { PostEntity, PostState } from '../entities/post.entity';
 import { releaseQueueSlot } from '../queue/queue-slot-release';
 
@@ -108,16 +107,5 @@ export class PostTransitions {
          FROM unnest($1::uuid[]) AS p(id)`,
       [postIds, to, opts.reason ?? null, JSON.stringify(opts.actor)],
     );
-  }
-
-  /** The first history row, written when a post is created. */
-  async created(
-    m: EntityManager,
-    post: Pick<PostEntity, 'id'>,
-    state: PostState,
-    actor: Actor,
-    reason?: string,
-  ): Promise<void> {
-    await m.insert(PostHistoryEntity, { postId: post.id, from: null, to: state, reason: reason ?? 'created', actor });
   }
 }

@@ -22,13 +22,14 @@ interface Caller {
  * of a post it inserts, so the periods are the ones its insert counts in.
  */
 export async function readPostUsage(m: EntityManager, c: Caller): Promise<PostUsage> {
-  const rows = await m.query<PostUsage[]>(
-    `SELECT
-       coalesce((SELECT n FROM post_usage WHERE subject = $1 AND period = 'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')), 0)::int AS month,
-       coalesce((SELECT n FROM post_usage WHERE subject = $2 AND period = 'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')), 0)::int AS day`,
-    [c.workspaceId, c.keyId],
-  );
+  const rows = await m.query<PostUsage[]>(`SELECT ${postUsageSql('$1', '$2')}`, [c.workspaceId, c.keyId]);
   return rows[0] ?? { month: 0, day: 0 };
+}
+
+/** readPostUsage's two columns (`month`, `day`) for a statement of the caller's; the ids are SQL expressions. */
+export function postUsageSql(workspaceId: string, keyId: string): string {
+  return `coalesce((SELECT n FROM post_usage WHERE subject = ${workspaceId} AND period = 'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')), 0)::int AS month,
+       coalesce((SELECT n FROM post_usage WHERE subject = ${keyId} AND period = 'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')), 0)::int AS day`;
 }
 
 /** plan_limit when `adding` more posts would pass the plan's monthly quota. */

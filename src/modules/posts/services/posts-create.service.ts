@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthContext, actorOf } from '@/common/auth/auth-context';
@@ -20,8 +21,7 @@ import {
 } from '../post-rules';
 import { CreateIntent, NormalisedCreate, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
-import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps, readPostUsage } from './post-usage';
-import { PostTransitions } from './post-transitions';
+import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps } from './post-usage';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
 import { PostingQueueService } from '../queue/posting-queue.service';
@@ -71,7 +71,6 @@ export class PostsCreateService {
     private readonly repo: PostsRepository,
     private readonly policies: PolicyService,
     private readonly validation: PostValidationService,
-    private readonly transitions: PostTransitions,
     private readonly outbox: OutboxService,
     private readonly queue: PostsQueueService,
     private readonly postingQueue: PostingQueueService,
@@ -86,14 +85,16 @@ export class PostsCreateService {
    */
   async create(auth: AuthContext, dto: CreatePostDto): Promise<CreatedPostDto> {
     const now = new Date();
-    const prepared = await this.prepare(auth, dto, now);
+    const req = normaliseCreate(dto);
 
     const { post, targets } = await this.ds.transaction(async (m) => {
-      // Caps: checked here against the trigger-kept counters (no lock, in the spec's order),
-      // and again after the insert, which is where concurrent creations are serialised.
-      const usage = hasPostCaps(auth) ? await readPostUsage(m, auth) : { month: 0, day: 0 };
-      assertMonthlyQuota(auth, usage.month);
-      const checked = this.checkTargets(auth, prepared, await this.repo.activeAccounts(m, auth), usage.day, now);
+      // One read: the policy, the caps' trigger-kept counters (no lock) and the active accounts.
+      // The caps are checked here in the spec's order, and again after the insert, which is
+      // where concurrent creations are serialised.
+      const read = await this.repo.creationContext(m, auth, hasPostCaps(auth));
+      const prepared = this.prepareWith(auth, req, read.policy, now);
+      assertMonthlyQuota(auth, read.usage.month);
+      const checked = this.checkTargets(auth, prepared, read.active, read.usage.day, now);
       this.validation.assertValid(prepared.req.content, checked.refs, prepared.req.paths);
       return this.write(m, auth, checked, () => assertCapsAfterInsert(m, auth, now));
     });
@@ -105,7 +106,11 @@ export class PostsCreateService {
   /** The checks that need no database: the body, blocked terms, scheduledAt, a human actor. */
   async prepare(auth: AuthContext, dto: CreatePostDto, now: Date): Promise<PreparedCreate> {
     const req = normaliseCreate(dto);
-    const policy = await this.policies.effective(auth.profileId);
+    return this.prepareWith(auth, req, await this.policies.effective(auth.profileId), now);
+  }
+
+  /** `prepare` with the body normalised and the profile's policy read. */
+  private prepareWith(auth: AuthContext, req: NormalisedCreate, policy: EffectivePolicy, now: Date): PreparedCreate {
     this.validation.assertNoBlockedTerm(req.content, policy.blockedTerms, req.paths);
     const scheduledAt =
       req.scheduledAt !== null ? parseScheduledAt(req.scheduledAt, now, policy.maxScheduleDaysAhead) : null;
@@ -136,7 +141,9 @@ export class PostsCreateService {
 
   /**
    * Inserts a checked post, its targets, its first history row and its events in the caller's
-   * transaction. `afterPostInsert` runs right after the post row's insert (the caps re-read).
+   * transaction, in one statement (ids made here, so nothing is read back but what the database
+   * fills in). `afterPostInsert` runs right after it (the caps re-read): the insert's triggers
+   * hold the counter rows from then until commit.
    */
   async write(
     m: EntityManager,
@@ -147,40 +154,49 @@ export class PostsCreateService {
     const { req, policy } = c;
     const state = initialState(req.intent, c.needsApproval);
     const slot = req.addToQueue ? await this.postingQueue.claim(m, auth, new Date()) : null;
-    const saved = await m.save(
-      m.create(PostEntity, {
-        workspaceId: auth.workspaceId,
+    const post = m.create(PostEntity, {
+      id: randomUUID(),
+      workspaceId: auth.workspaceId,
+      profileId: auth.profileId,
+      state,
+      contentType: req.content.contentType,
+      message: req.content.message ?? null,
+      caption: req.content.caption ?? null,
+      content: req.content,
+      scheduledAt: slot ? slot.at : c.scheduledAt,
+      createdByKeyId: auth.keyId,
+      createdByUserId: auth.ownerUserId,
+      approvedByUserId: null,
+      rejectionReason: null,
+      publishedAt: null,
+    });
+    const targets = c.chosen.map((a) =>
+      m.create(PostTargetEntity, {
+        id: randomUUID(),
+        postId: post.id,
         profileId: auth.profileId,
-        state,
-        contentType: req.content.contentType,
-        message: req.content.message ?? null,
-        caption: req.content.caption ?? null,
-        content: req.content,
-        scheduledAt: slot ? slot.at : c.scheduledAt,
-        createdByKeyId: auth.keyId,
-        createdByUserId: auth.ownerUserId,
-        approvedByUserId: null,
-        rejectionReason: null,
+        accountId: a.id,
+        platform: a.platform,
+        pageName: a.name,
+        status: 'pending',
+        attempts: 0,
+        externalId: null,
+        externalUrl: null,
+        publishState: {},
+        waitingSince: null,
+        nextCheckAt: null,
+        checks: 0,
+        error: null,
+        errorCategory: null,
         publishedAt: null,
+        firstCommentStatus: null,
+        firstCommentId: null,
+        firstCommentError: null,
+        firstCommentAt: null,
       }),
     );
-    if (slot) await slot.attach(saved.id);
-    if (afterPostInsert) await afterPostInsert();
-    const rows = await m.save(
-      c.chosen.map((a) =>
-        m.create(PostTargetEntity, {
-          postId: saved.id,
-          profileId: auth.profileId,
-          accountId: a.id,
-          platform: a.platform,
-          pageName: a.name,
-          status: 'pending',
-        }),
-      ),
-    );
     const actor = actorOf(auth);
-    await this.transitions.created(m, saved, state, actor, CREATED_REASON[state]);
-    const data = postEventData(saved, rows);
+    const data = postEventData(post, targets);
     const events = [{ type: 'post.created', data }];
     if (state === 'scheduled') events.push({ type: 'post.scheduled', data });
     if (state === 'pending_approval')
@@ -188,15 +204,20 @@ export class PostsCreateService {
         type: 'approval.requested',
         data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent },
       });
-    for (const e of events)
-      await this.outbox.record(m, {
-        workspaceId: auth.workspaceId,
-        profileId: auth.profileId,
-        type: e.type,
-        actor,
-        data: e.data,
-      });
-    return { post: saved, targets: rows };
+    const inserted = await this.repo.insertCreated(m, post, targets, {
+      reason: CREATED_REASON[state],
+      actor,
+      events: (bind) =>
+        this.outbox.insertSql(
+          events.map((e) => ({ workspaceId: auth.workspaceId, profileId: auth.profileId, actor, ...e })),
+          bind,
+        ),
+    });
+    Object.assign(post, inserted);
+    for (const t of targets) Object.assign(t, { createdAt: inserted.createdAt, updatedAt: inserted.updatedAt });
+    if (slot) await slot.attach(post.id);
+    if (afterPostInsert) await afterPostInsert();
+    return { post, targets };
   }
 
   /** After the commit: the publish or schedule job. */

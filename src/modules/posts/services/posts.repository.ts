@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthContext } from '@/common/auth/auth-context';
+import type { Actor } from '@/common/outbox/event.entity';
 import { isUuid } from '@/common/auth/auth.service';
 import { ApiError } from '@/common/errors/api-error';
 import type { PageWindow } from '@/common/pagination/pagination';
 import { AccountsService, ActiveAccount } from '@/modules/accounts/accounts.service';
+import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostCountEntity, PostPlatformCountEntity } from '../entities/post-count.entity';
 import { PostHistoryEntity } from '../entities/post-history.entity';
@@ -12,6 +14,7 @@ import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { POST_DTO_FIELDS, TARGET_DTO_FIELDS } from '../post-mapper';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
+import { PostUsage, postUsageSql } from './post-usage';
 import { plainQuery, sqlParams } from '@/database/plain-query';
 
 export interface PostFilters {
@@ -34,6 +37,7 @@ export class PostsRepository {
   constructor(
     private readonly ds: DataSource,
     private readonly accounts: AccountsService,
+    private readonly policies: PolicyService,
   ) {}
 
   /**
@@ -171,6 +175,72 @@ export class PostsRepository {
 
   async history(postId: string): Promise<PostHistoryEntity[]> {
     return this.ds.getRepository(PostHistoryEntity).find({ where: { postId }, order: { at: 'ASC' } });
+  }
+
+  /**
+   * What a creation reads before its insert, in one round trip on its transaction: the profile's
+   * policy in force (the policy module's), the caller's usage counters (`usage`; zeros otherwise)
+   * and the profile's active accounts (the accounts module's).
+   */
+  async creationContext(
+    m: EntityManager,
+    auth: Pick<AuthContext, 'workspaceId' | 'profileId' | 'keyId'>,
+    usage: boolean,
+  ): Promise<{ policy: EffectivePolicy; usage: PostUsage; active: ActiveAccount[] }> {
+    const [row] = await m.query<
+      (PostUsage & { policy: Omit<EffectivePolicy, 'profileId'> | null; active: ActiveAccount[] })[]
+    >(
+      `SELECT ${this.policies.effectiveSql('$1')} AS policy, ${this.accounts.activeSql('$2', '$1')} AS active,
+              ${usage ? postUsageSql('$2', '$3') : '0 AS month, 0 AS day'}`,
+      usage ? [auth.profileId, auth.workspaceId, auth.keyId] : [auth.profileId, auth.workspaceId],
+    );
+    return {
+      policy: this.policies.effectiveFrom(auth.profileId, row.policy),
+      usage: { month: row.month, day: row.day },
+      active: row.active,
+    };
+  }
+
+  /**
+   * A new post, its targets (in this order), its first history row (from nothing to its state)
+   * and what `events` embeds (the outbox's INSERT), in one statement on the caller's transaction.
+   * The targets and the history row select from the inserted post, so the posts triggers (usage,
+   * counts) fire before the post_targets one, in the lock order every other write keeps.
+   * Answers what the database filled in.
+   */
+  async insertCreated(
+    m: EntityManager,
+    post: PostEntity,
+    targets: PostTargetEntity[],
+    first: { reason: string; actor: Actor; events: (bind: (value: unknown) => string) => string },
+  ): Promise<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>> {
+    const { values, bind } = sqlParams();
+    const id = bind(post.id);
+    const column = <T>(f: (t: PostTargetEntity) => T): string => bind(targets.map(f));
+    const [row] = await m.query<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>[]>(
+      `WITH p AS (
+         INSERT INTO posts (id, workspace_id, profile_id, state, content_type, message, caption, content, scheduled_at,
+                            created_by_key_id, created_by_user_id, approved_by_user_id, rejection_reason, published_at)
+         VALUES (${id}, ${bind(post.workspaceId)}, ${bind(post.profileId)}, ${bind(post.state)}, ${bind(post.contentType)},
+                 ${bind(post.message)}, ${bind(post.caption)}, ${bind(JSON.stringify(post.content))}::jsonb, ${bind(post.scheduledAt)},
+                 ${bind(post.createdByKeyId)}, ${bind(post.createdByUserId)}, ${bind(post.approvedByUserId)},
+                 ${bind(post.rejectionReason)}, ${bind(post.publishedAt)})
+         RETURNING version, created_at, updated_at
+       ), t AS (
+         INSERT INTO post_targets (id, post_id, profile_id, account_id, platform, page_name, status)
+         SELECT t.id, ${id}, t.profile_id, t.account_id, t.platform, t.page_name, t.status
+           FROM p, unnest(${column((t) => t.id)}::uuid[], ${column((t) => t.profileId)}::uuid[], ${column((t) => t.accountId)}::uuid[],
+                          ${column((t) => t.platform)}::text[], ${column((t) => t.pageName)}::text[], ${column((t) => t.status)}::text[])
+                   WITH ORDINALITY AS t(id, profile_id, account_id, platform, page_name, status, n)
+          ORDER BY t.n
+       ), h AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT ${id}, NULL, ${bind(post.state)}, ${bind(first.reason)}, ${bind(JSON.stringify(first.actor))}::jsonb FROM p
+       ), e AS (${first.events(bind)})
+       SELECT version, created_at AS "createdAt", updated_at AS "updatedAt" FROM p`,
+      values,
+    );
+    return row;
   }
 
   /** The profile's accounts that can publish now (the accounts module's). */

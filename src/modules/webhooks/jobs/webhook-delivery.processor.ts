@@ -19,8 +19,8 @@ const SLOT_RETRY_MS = 250;
  * so a fan-out job lasts at most this plus one receiver time-out.
  */
 const FIRST_ATTEMPTS_WINDOW_MS = 3000;
-/** A first attempt, as the queue would count it. */
-const FIRST_ATTEMPT = { attemptsMade: 0, opts: { attempts: DELIVERY_ATTEMPTS } };
+/** A first attempt: none made before it, the whole schedule ahead. */
+const FIRST_ATTEMPT: AttemptCount = { made: 0, allowed: DELIVERY_ATTEMPTS };
 /** addBulk chunk: one round trip to Redis each. */
 const ENQUEUE_CHUNK = 500;
 
@@ -117,7 +117,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
             continue;
           }
           try {
-            await this.attempt(id, FIRST_ATTEMPT, 0, (o) => outcomes.add(o));
+            await this.attempt(id, FIRST_ATTEMPT, (o) => outcomes.add(o));
           } catch (err) {
             // Not sent or not recorded (the database refused): the queued job tries it again.
             (err instanceof DeliveryAttemptFailed ? retries : queued).push(id);
@@ -174,7 +174,9 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
       throw new DelayedError();
     }
     try {
-      await this.attempt(deliveryId, job, attemptsBefore(job.data));
+      // A job queued after the fan-out's own first attempt carries it in attemptsBefore.
+      const before = attemptsBefore(job.data);
+      await this.attempt(deliveryId, { made: before + job.attemptsMade, allowed: before + (job.opts.attempts ?? 1) });
     } finally {
       await slot.release();
     }
@@ -186,8 +188,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
    */
   async attempt(
     deliveryId: string,
-    job: Pick<Job, 'attemptsMade' | 'opts'>,
-    before = 0,
+    count: AttemptCount,
     record: (outcome: DeliveryOutcome) => Promise<void> | void = (o) => this.writeOutcomes([o]),
   ): Promise<void> {
     // Count the attempt before sending, so the header and the record agree even after a crash;
@@ -235,8 +236,8 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     };
     const result = await this.sender.send(claimed.url, rawBody, headers);
 
-    const last = !result.ok && job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const delay = this.config.webhooks.retryDelaysMs[before + job.attemptsMade] ?? 0;
+    const last = !result.ok && count.made + 1 >= count.allowed;
+    const delay = this.config.webhooks.retryDelaysMs[count.made] ?? 0;
     await record({
       id: claimed.id,
       status: result.ok ? 'succeeded' : last ? 'abandoned' : 'failed',
@@ -281,6 +282,12 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     const [rows] = await this.dataSource.query<[T[], number]>(sql, params);
     return rows;
   }
+}
+
+/** Where an attempt stands in its delivery's schedule: attempts made before it, and how many there may be. */
+interface AttemptCount {
+  made: number;
+  allowed: number;
 }
 
 /** What one attempt wrote on its delivery. */

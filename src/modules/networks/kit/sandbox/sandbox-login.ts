@@ -32,6 +32,20 @@ export interface TokenGrantErrors {
   extra?: Record<string, string>;
 }
 
+/** The tokens a network's grant gets, and what a refresh answers. */
+export interface GrantTokens {
+  prefix: string;
+  accessTtl: number;
+  /** null: the refresh token never expires. */
+  refreshTtl: number | null;
+  /** A refresh answers a new refresh token (`rotate`), the one it was given (`keep`) or none (`omit`). */
+  onRefresh: 'rotate' | 'keep' | 'omit';
+  /** How the answer's `scope` joins the granted scopes. */
+  scopeJoin: string;
+  /** The answer's fields beyond access_token, expires_in, refresh_token and scope. */
+  extra?: (grant: SandboxGrant) => Record<string, unknown>;
+}
+
 /** An RFC 6749 login: its authorize URL and its token endpoint (POST form) for codes and refresh tokens. */
 export interface OAuth2Login extends AuthorizeQueryOptions {
   authorize: string;
@@ -39,17 +53,31 @@ export interface OAuth2Login extends AuthorizeQueryOptions {
   token: string;
   /** Its error answers (built per request, from the form). */
   errors: (body: Q) => TokenGrantErrors;
-  /** Its answer for the grant of a code, or of a refresh token (`refreshing`). */
-  answer: (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => Promise<unknown>;
+  /** What it answers a grant of a code, or of a refresh token. */
+  grants: GrantTokens;
 }
 
 /**
  * The SandboxLogin of an RFC 6749 login: at its token endpoint `authorization_code` redeems the code
  * (client, redirect URI and PKCE verifier checked) and `refresh_token` verifies the refresh token; the
- * grant is answered by `answer`, every failure as `errors` says.
+ * grant is answered as `grants` says, every failure as `errors` says.
  */
-export function oauth2Login({ token, errors, answer, ...login }: OAuth2Login): SandboxLogin {
+export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): SandboxLogin {
   const { network, clientIdParam = 'client_id' } = login;
+  const answer = async (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => {
+    const { prefix, accessTtl, refreshTtl, onRefresh } = grants;
+    const mintRefresh = !refreshing || onRefresh === 'rotate';
+    const ttls = { accessTtlSeconds: accessTtl, ...(mintRefresh ? { refreshTtlSeconds: refreshTtl } : {}) };
+    const t = await oauth.issueTokens(grant, { ...ttls, prefix });
+    const refreshToken = mintRefresh ? t.refreshToken : onRefresh === 'keep' ? qs(body.refresh_token) : null;
+    return {
+      access_token: t.accessToken,
+      expires_in: accessTtl,
+      ...(refreshToken !== null ? { refresh_token: refreshToken } : {}),
+      scope: grant.scopes.join(grants.scopeJoin),
+      ...grants.extra?.(grant),
+    };
+  };
   const grantAnswer = async (oauth: SandboxOAuth, body: Q): Promise<unknown> => {
     const e = errors(body);
     const fail = ([status, error, description]: OAuthErrorAnswer): SandboxHttpError =>

@@ -7,19 +7,13 @@ import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
 /**
- * The consent flow and token book-keeping every simulated network shares. A network's
- * controller maps its own parameter names to these calls and renders errors its own way.
- *
+ * The consent flow and token book-keeping every simulated network shares (sandbox-login.ts serves a
+ * network's authorize URL and token endpoints on it, with the network's parameter names and errors):
  *   authorize → (auto consent: 302 | consent page → POST /sandbox/_control/consent → 302)
- *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()/refresh()
- *
- * authorize() reads the query of RFC 6749's authorize endpoint, with a network's own parameter
- * names; sandbox-login.ts serves it and the token endpoints.
- *
- * Every grant is a brand-new sandbox user (fresh random id), so each connect adds an account.
- * Tests can break a grant with POST /sandbox/_control/revoke { accessToken | refreshToken }
- * (refresh and every token of the grant then fail) or make an access token expire now with
- * POST /sandbox/_control/expire { accessToken }.
+ *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()
+ * Every grant is a brand-new sandbox user, so each connect adds an account. POST /sandbox/_control/revoke
+ * { accessToken | refreshToken } breaks a grant (refresh and all its tokens fail); POST
+ * /sandbox/_control/expire { accessToken } makes a token expire now.
  */
 
 interface AuthorizeRequest {
@@ -116,30 +110,19 @@ export class SandboxOAuth {
         : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
       appLabel: o.appLabel,
     };
-    if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri)) {
-      res
-        .status(400)
-        .type('html')
-        .send(messageHtml('Invalid request', 'client_id and an absolute redirect_uri are required.'));
-      return;
-    }
-    if (this.config.sandbox.autoConsent) {
-      res.redirect(302, await this.approve(req));
-      return;
-    }
+    if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri))
+      return htmlPage(res, 400, messageHtml('Invalid request', 'client_id and an absolute redirect_uri are required.'));
+    if (this.config.sandbox.autoConsent) return res.redirect(302, await this.approve(req));
     const pending: PendingConsent = { ...req, id: randomBytes(16).toString('hex') };
     await this.store.put(['oauth', 'consent', pending.id], pending, CODE_TTL_SECONDS);
-    res.status(200).type('html').send(consentPage(pending));
+    htmlPage(res, 200, consentPage(pending));
   }
 
   /** POST target of the consent page (form fields: consent, decision=allow|deny). */
   async consent(form: { consent?: string; decision?: string }, res: Response): Promise<void> {
     const pending = form.consent ? await this.store.take<PendingConsent>(['oauth', 'consent', form.consent]) : null;
-    if (!pending) {
-      const message = 'This consent request is unknown or was already answered. Start the connection again.';
-      res.status(400).type('html').send(messageHtml('Request expired', message));
-      return;
-    }
+    const unknown = 'This consent request is unknown or was already answered. Start the connection again.';
+    if (!pending) return htmlPage(res, 400, messageHtml('Request expired', unknown));
     const denied = { error: 'access_denied', error_description: 'The user denied the request.', state: pending.state };
     res.redirect(302, form.decision === 'allow' ? await this.approve(pending) : withQuery(pending.redirectUri, denied));
   }
@@ -242,6 +225,10 @@ export class SandboxOAuth {
     await this.store.put(['oauth', 'code', req.network, code], rec, CODE_TTL_SECONDS);
     return withQuery(req.redirectUri, { code, state: req.state });
   }
+}
+
+function htmlPage(res: Response, status: number, html: string): void {
+  res.status(status).type('html').send(html);
 }
 
 function expiry(ttl: number | null | undefined): string | null {

@@ -52,10 +52,6 @@ export class SandboxStore {
     return next;
   }
 
-  async del(parts: string[]): Promise<void> {
-    await this.redis.del(this.key(parts));
-  }
-
   /** Atomic counter; the TTL is (re)set on every increment. */
   async incr(parts: string[], ttlSeconds = SANDBOX_TTL_SECONDS): Promise<number> {
     const key = this.key(parts);
@@ -118,9 +114,12 @@ export class SandboxRecords<T> {
 
   /** The owner's records from `start` on, newest first (at most `count`). */
   async of(owner: string, start = 0, count = 1000): Promise<T[]> {
-    const ids = await this.store.list<string>([...this.parts, 'of', owner], start, start + count - 1);
-    const records = await Promise.all(ids.map((id) => this.get(id)));
-    return records.filter((r) => r !== null);
+    return this.many(await this.store.list<string>([...this.parts, 'of', owner], start, start + count - 1));
+  }
+
+  /** The records of these ids that exist, in their order. */
+  async many(ids: string[]): Promise<T[]> {
+    return (await Promise.all(ids.map((id) => this.get(id)))).filter((r) => r !== null);
   }
 }
 
