@@ -62,7 +62,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   }
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on now (the OS's pick of port 0, released). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
