@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { EventEntity } from './event.entity';
 import type { JobName, JobPayloads } from '../queue/jobs';
 import { QueueService } from '../queue/queue.service';
 
@@ -33,11 +32,6 @@ export class OutboxRelayService {
     private readonly dataSource: DataSource,
     private readonly queues: QueueService,
   ) {}
-
-  /** One committed event (the outbox owns the `events` table; the fan-out reads it through here). */
-  findEvent(eventId: string): Promise<EventEntity | null> {
-    return this.dataSource.getRepository(EventEntity).findOne({ where: { id: eventId } });
-  }
 
   /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */
   async markHandled(eventId: string): Promise<void> {

@@ -51,11 +51,7 @@ interface FbItem {
 }
 
 /** A photo uploaded with published=false, until a feed post attaches it. */
-interface FbPhoto {
-  id: string;
-  pageId: string;
-  url: string;
-}
+type FbPhoto = { id: string; pageId: string; url: string };
 
 const PAGE_NAMES = [
   ['Sandbox Bakery', 'Bakery'],
@@ -64,6 +60,7 @@ const PAGE_NAMES = [
 ] as const;
 
 const FB_MAGIC = graphMagicErrors();
+const FB_TOKEN = graphAuth(NET);
 
 /** A Page's insights: daily series (end_time the next day at 08:00 UTC). */
 const PAGE_METRICS: Record<string, DayMetric> = {
@@ -93,13 +90,10 @@ async function authorizePage(store: SandboxStore, pageId: string, token: TokenIn
 
 /** The route's :pageId, when the call's token may post as it (its Page token) or, to read, its owner's user token. */
 const fbPage = (write: boolean): SandboxAuthSpec<FbPage> => ({
-  ...graphAuth('facebook'),
+  ...FB_TOKEN,
   caller: (info, { req, store }) => authorizePage(store, req.params.pageId as string, info, write),
 });
-/** A Page the call may post as. */
-const FB_PAGE_WRITE = fbPage(true);
-const FB_PAGE_READ = fbPage(false);
-const FB_TOKEN = graphAuth(NET);
+const [FB_PAGE_WRITE, FB_PAGE_READ] = [fbPage(true), fbPage(false)];
 
 /** Facebook's comments on a Page's items: the Page comments; ids are `<post id>_<comment id>`. */
 const FACEBOOK_COMMENTS: GraphCommentsDialect = {
@@ -144,7 +138,7 @@ export class FacebookSandbox extends SimulatorState {
       const t = Date.parse(item.createdTime) / 1000;
       return (item.kind === 'video') === videos && !(since && t < since) && !(until && t >= until);
     });
-    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i, videos ? 'description' : 'message')) };
+    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i)) };
   }
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */
@@ -192,10 +186,11 @@ export class FacebookSandbox extends SimulatorState {
     return full;
   }
 
-  view(i: FbItem, textField: 'message' | 'description'): Record<string, unknown> {
+  /** An item as Graph shows it (a video's text is its description). */
+  view(i: FbItem): Record<string, unknown> {
     return {
       id: i.id,
-      [textField]: i.message,
+      [i.kind === 'video' ? 'description' : 'message']: i.message,
       created_time: i.createdTime,
       permalink_url: i.permalinkUrl,
       shares: { count: itemMetrics(i.id).shares },
@@ -309,8 +304,7 @@ const FACEBOOK_ROUTES = [
     if (!item) return { id: page.id, name: page.name, username: page.username, category: page.category };
     const m = itemMetrics(id);
     return {
-      ...fb.view(item, item.kind === 'video' ? 'description' : 'message'),
-      shares: { count: m.shares },
+      ...fb.view(item),
       comments: { data: [], summary: { order: 'ranked', total_count: m.comments, can_comment: true } },
       reactions: { data: [], summary: { total_count: m.likes, viewer_reaction: 'NONE' } },
     };

@@ -8,7 +8,7 @@ import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter, GraphComments } from '../kit/graph/graph-adapter';
 import type { FetchFn, GraphParams } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightSeries, recentMatch, unixDay } from '../kit/graph/graph-shapes';
+import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
 import { lookedFirst, progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
@@ -29,10 +29,8 @@ export const FACEBOOK_RULES: ContentRules = {
   images: { max: 10 },
   links: 'text-posts',
 };
-// The one cap Meta publishes for Pages is the Reels API's ("limited to 30 API-published posts
-// within a 24-hour moving period", POST /{page-id}/video_reels). This adapter publishes videos
-// through /{page-id}/videos and text/links/photos through the feed, for which no figure is
-// documented, so no Facebook target counts against it: none is declared.
+// Meta's one Page cap is the Reels API's (30 posts per 24 h, POST /{page-id}/video_reels); this
+// adapter publishes through /videos and the feed, for which none is documented: none is declared.
 export const FACEBOOK_CAPS: PublishingCap[] = [];
 
 /** Page Insights metrics (2025+ "views" metrics) → our daily fields; shares come from the Page's posts. */
@@ -66,14 +64,9 @@ interface PostStats {
 type DatedPost = { created_time: string; shares?: { count: number } };
 
 /**
- * Facebook Page publishing (Pages API):
- *   text/link → POST /{page-id}/feed { message, link }
- *   1 photo   → POST /{page-id}/photos { url, caption }
- *   2–10      → POST /{page-id}/photos { url, published=false } per photo, then
- *               POST /{page-id}/feed { message, attached_media[i]={"media_fbid":…} }
- *   video     → POST /{page-id}/videos { file_url, description }
- * Progress (unpublished photo ids, the time the publish call was sent, the result) is saved
- * before each next call so a resumed attempt continues and an unknown outcome can be checked.
+ * Facebook Page publishing: text/link → POST /{page-id}/feed; 1 photo → /photos { url, caption };
+ * 2–10 → /photos { published=false } each, then /feed { attached_media[i] }; video → /videos.
+ * Photo ids and the publish call's time are saved before each next call.
  */
 type Kind = 'feed' | 'photo' | 'album' | 'video';
 
@@ -89,8 +82,6 @@ interface PhotoResponse {
   id: string;
   post_id?: string;
 }
-
-type FeedItem = { id: string; permalink_url?: string } & Record<string, unknown>;
 
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
@@ -166,17 +157,15 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     if (state.postId) return this.postResult(state.postId, token);
     if (!state.sentAt) return null;
     const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;
-    const [edge, field] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
-    const query = { fields: `id,${field},created_time,permalink_url`, since, limit: 50 };
-    const list = await this.graph.get<GraphList<FeedItem>>(`/${page}/${edge}`, query, token);
+    const [edge, text] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
     // A post without the text field is not the one looked for, even when the text is empty.
-    const withText = list.data.filter((p) => typeof p[field] === 'string');
-    const hit = recentMatch(withText, { text: field, time: 'created_time' }, req.content.text, since * 1000);
-    return hit ? { externalId: hit.id, url: hit.permalink_url ?? null } : null;
+    const fields = { text, time: 'created_time', link: 'permalink_url', textRequired: true };
+    const path = `/${page}/${edge}`;
+    return this.graph.findRecent(path, { since, limit: 50 }, token, fields, req.content.text, since * 1000);
   }
 
-  private async postResult(id: string, token: string): Promise<PublishResult> {
-    return { externalId: id, url: await this.graph.field(id, 'permalink_url', token) };
+  private postResult(id: string, token: string): Promise<PublishResult> {
+    return this.graph.published(id, 'permalink_url', token);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */

@@ -125,53 +125,41 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   videoError: (problem) => `ERROR: ${problem} (2207026)`,
   magic: graphMagicErrors(),
   errors: {
-    missingUrl: (field) => graphFail(`(#100) The parameter ${field} is required`, { code: 100 }),
-    textTooLong: () =>
-      graphFail('The caption is too long.', {
+    missingUrl: ['(#100) The parameter {field} is required', { code: 100 }],
+    textTooLong: [
+      'The caption is too long.',
+      {
         code: 100,
         subcode: 2207010,
         userTitle: 'Caption too long',
         userMsg: `Captions may have at most ${INSTAGRAM_RULES.maxText.toLocaleString('en-US')} characters.`,
-      }),
-    tooManyHashtags: () =>
-      graphFail('The caption has too many hashtags.', {
-        code: 100,
-        subcode: 2207010,
-        userMsg: `Captions may have at most ${INSTAGRAM_RULES.maxHashtags} hashtags.`,
-      }),
-    carouselSize: () =>
-      graphFail(
-        `(#100) The carousel must contain between ${INSTAGRAM_RULES.images.carouselMin} and ${INSTAGRAM_RULES.images.max} children.`,
-        { code: 100, subcode: 2207028 },
-      ),
-    invalidChild: (id) => graphFail(`(#100) Invalid child container: ${id}`, { code: 100, subcode: 2207028 }),
-    imageDownload: (problem) =>
-      graphFail('The media could not be fetched from this URI.', {
-        code: 9004,
-        subcode: 2207052,
-        userTitle: 'Media download has failed',
-        userMsg: problem,
-      }),
-    invalidCreationId: () => graphFail('(#100) Invalid parameter: creation_id', { code: 100 }),
-    notReady: () =>
-      graphFail('Media ID is not available. The media is not ready for publishing, please wait for a moment.', {
-        code: 9007,
-        subcode: 2207027,
-      }),
-    notPublishable: (c, status) =>
-      status === 'EXPIRED'
-        ? graphFail('The media container has expired.', { code: 9007, subcode: 2207020 })
-        : graphFail(`The media could not be published: ${c.error ?? 'processing failed'}`, {
-            code: 9007,
-            subcode: 2207026,
-          }),
-    published: () => graphFail('(#100) This media has already been published.', { code: 100 }),
-    quota: () =>
-      graphFail('Application request limit reached', {
-        code: 9,
-        subcode: 2207042,
-        userMsg: 'You reached the maximum number of posts allowed per day.',
-      }),
+      },
+    ],
+    tooManyHashtags: [
+      'The caption has too many hashtags.',
+      { code: 100, subcode: 2207010, userMsg: `Captions may have at most ${INSTAGRAM_RULES.maxHashtags} hashtags.` },
+    ],
+    carouselSize: [
+      `(#100) The carousel must contain between ${INSTAGRAM_RULES.images.carouselMin} and ${INSTAGRAM_RULES.images.max} children.`,
+      { code: 100, subcode: 2207028 },
+    ],
+    invalidChild: ['(#100) Invalid child container: {id}', { code: 100, subcode: 2207028 }],
+    imageDownload: [
+      'The media could not be fetched from this URI.',
+      { code: 9004, subcode: 2207052, userTitle: 'Media download has failed', userMsg: '{problem}' },
+    ],
+    invalidCreationId: ['(#100) Invalid parameter: creation_id', { code: 100 }],
+    notReady: [
+      'Media ID is not available. The media is not ready for publishing, please wait for a moment.',
+      { code: 9007, subcode: 2207027 },
+    ],
+    expired: ['The media container has expired.', { code: 9007, subcode: 2207020 }],
+    notPublishable: ['The media could not be published: {reason}', { code: 9007, subcode: 2207026 }],
+    published: ['(#100) This media has already been published.', { code: 100 }],
+    quota: [
+      'Application request limit reached',
+      { code: 9, subcode: 2207042, userMsg: 'You reached the maximum number of posts allowed per day.' },
+    ],
   },
 };
 

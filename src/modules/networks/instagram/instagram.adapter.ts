@@ -44,9 +44,8 @@ interface PageWithIg {
 }
 
 /**
- * Instagram professional accounts through the Instagram API with Facebook Login (graph.facebook.com):
- * the accounts are the `instagram_business_account`s of the user's Pages; publishing uses
- * media containers (image_url / video_url as REELS / CAROUSEL children) and media_publish.
+ * Instagram API with Facebook Login: the accounts are the `instagram_business_account`s of the
+ * user's Pages; publishing is media containers (image, REELS, CAROUSEL) and media_publish.
  */
 export class InstagramAdapter extends ContainerAdapter implements PlatformAdapter {
   static readonly real = facebookLoginUrls(INSTAGRAM_GRAPH_VERSION);

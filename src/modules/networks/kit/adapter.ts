@@ -50,10 +50,7 @@ export interface PublishRequest {
   content: PublishContent;
   /** Network-side progress saved by earlier (possibly crashed) attempts of this target. */
   publishState: Record<string, unknown>;
-  /**
-   * Persist progress *before* the next network call (container id, upload URL, publish id), so
-   * a resumed attempt continues instead of starting over, and an unknown outcome can be checked.
-   */
+  /** Persists progress (container id, upload URL…) before the next network call, for resumes and look-ups. */
   saveState: (state: Record<string, unknown>) => Promise<void>;
 }
 
@@ -104,11 +101,7 @@ export interface NetworkComment {
   createdAt: string;
 }
 
-/**
- * Thrown by adapters for every failure the network reports (or a transport failure).
- * `retryable` = transient (5xx, network errors, network rate limits); `category` is what
- * clients see as `errorCategory` on a failed target.
- */
+/** Every failure an adapter reports; `category` is the failed target's `errorCategory`, `retryable` = transient. */
 export class PlatformError extends Error {
   constructor(
     message: string,
@@ -122,12 +115,10 @@ export class PlatformError extends Error {
 }
 
 /**
- * Thrown by `publish` when the network took the item and is still processing it (TikTok
- * moderation, YouTube processing, an Instagram video container) after the in-attempt wait
- * (`AdapterEndpoints.processingWaitMs`). Everything needed to follow it up is in publishState
- * already and nothing may be sent again: the publisher saves the target as waiting on the network,
- * frees the worker, and asks `checkProcessing` later. A PlatformError (retryable network_error),
- * so code that does not know it still treats it as a transient failure.
+ * Thrown by `publish` when the network still processes the item (TikTok moderation, YouTube
+ * processing, an Instagram video container) after `processingWaitMs`: publishState holds all a
+ * follow-up needs, nothing is sent again, and the publisher asks `checkProcessing` later. Code
+ * that does not know it sees a retryable network_error.
  */
 export class StillProcessingError extends PlatformError {
   readonly stillProcessing = true;
@@ -149,11 +140,7 @@ export type ProcessingCheck =
   /** Processing is over and the publish continues from publishState (e.g. a finished container). */
   | { status: 'ready' };
 
-/**
- * The contract every network adapter implements (one folder per network under
- * src/modules/networks/<network>/). Generic code (connect, publishing, analytics) talks only
- * to this interface; it never branches on the platform name.
- */
+/** The contract every network's adapter implements; generic code never branches on the platform name. */
 export interface PlatformAdapter {
   readonly platform: PlatformName;
   /** Whether the network offers comments through its API (facebook, instagram). */
@@ -171,30 +158,16 @@ export interface PlatformAdapter {
   validate(content: PublishContent): ValidationIssue[];
 
   publish(req: PublishRequest): Promise<PublishResult>;
-  /**
-   * After an unknown outcome (time-out, lost answer): look for the item on the network using the
-   * saved publishState. Returns the item, null when it certainly was not published, or
-   * 'unknown' when the network offers no way to tell.
-   */
+  /** After an unknown outcome: the item, null (certainly not published) or 'unknown' (the network cannot tell). */
   findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
-  /**
-   * Networks that can outlast the in-attempt wait (they throw StillProcessingError): one status
-   * call about the saved publishState, never a new publish. Throws PlatformError when the call fails.
-   */
+  /** Networks that throw StillProcessingError: one status call about the saved publishState, never a new publish. */
   checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
 
-  /**
-   * Networks that report their publishing cap (Instagram content_publishing_limit, Threads
-   * threads_publishing_limit, TikTok creator_info): what they say about the definition's first cap.
-   */
+  /** What a network says of the definition's first cap (content_publishing_limit, creator_info…). */
   publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
 
-  /**
-   * Networks whose API lets the account comment on its own item (first comment); absent where it
-   * does not (TikTok), and posts refuses a first comment for such a target when it is created.
-   * The adapter never repeats the call itself: an unknown outcome is the caller's to settle.
-   */
+  /** The account's comment on its own item (first comment), where the API allows it; never repeated on its own. */
   postComment?(req: CommentRequest): Promise<CommentResult>;
 
   getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics>;
@@ -222,16 +195,9 @@ export interface AdapterEndpoints {
   clientSecret: string;
   /** Per-request time-out for calls to the network. */
   timeoutMs: number;
-  /**
-   * How long one publish attempt waits for the network's processing (moderation, transcoding,
-   * containers) before handing the item over to follow-up checks (StillProcessingError).
-   */
+  /** How long one attempt waits for the network's processing before StillProcessingError. */
   processingWaitMs?: number;
-  /**
-   * Downloads the media URLs of a post (user-given: an SSRF risk). The registry fills it with a
-   * fetch over the SSRF-safe agent (no private or loopback address unless the sandbox is on or
-   * MEDIA_ALLOW_PRIVATE_URLS=true); unit tests that build an adapter directly get global fetch.
-   */
+  /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; global fetch in unit tests. */
   fetchMedia?: MediaFetch;
   /** Size caps and the per-target time limit of those downloads (defaults: config's). */
   mediaLimits?: MediaLimits;

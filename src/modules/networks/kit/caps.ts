@@ -1,17 +1,10 @@
 import { startOfDayIn, startOfNextDayIn } from '@/common/dates/zoned-time';
 
-/**
- * A publishing cap a network documents, declared in the network's definition. Our own publish
- * records count against it (GET /v1/accounts/{id}/limits, POST /v1/posts/validate, and the worker,
- * which fails a target over its cap without calling the network); the simulator enforces it.
- */
+/** A documented publishing cap: our publish records count against it (limits, validate, worker), simulators too. */
 export interface PublishingCap {
   /** e.g. `posts_per_24h`; `NETWORK_CAPS=<network>.<name>=<n>` replaces the limit. */
   name: string;
-  /**
-   * `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day,
-   * reset at midnight UTC / Pacific time.
-   */
+  /** `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day there. */
   window: CapWindow;
   limit: number;
   /** `account`: each connected account has its own; `app`: one for every account of this service (YouTube's per-project quota). */
@@ -44,10 +37,7 @@ export function windowStart(window: CapWindow, at: Date): Date {
   return window === 'rolling_24h' ? new Date(at.getTime() - DAY_MS) : startOfDayIn(ZONE[window], at);
 }
 
-/**
- * When room frees up: a calendar window at its next midnight; a rolling one when the oldest
- * publish it counts leaves it (null when it counts none).
- */
+/** When room frees up: the next midnight, or when the oldest counted publish leaves a rolling window (null: none). */
 export function windowResetsAt(window: CapWindow, at: Date, oldestCounted: Date | null): Date | null {
   if (window !== 'rolling_24h') return startOfNextDayIn(ZONE[window], at);
   return oldestCounted ? new Date(oldestCounted.getTime() + DAY_MS) : null;

@@ -2,12 +2,9 @@ import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
 /**
- * The one HTTP client of the network adapters (Graph's included): fetch with a per-call
- * time-out, and one transport classification. The call that creates the item: refused before
- * it was sent (connection refused, no such host…) = never sent, a retryable `network_error`;
- * timed out or lost after sending = `unknown_outcome` (look before sending again). Any other
- * call: a retryable `network_error`. Answers: 429/5xx transient, auth and content errors per
- * network (the caller's ErrorMapper).
+ * The adapters' one HTTP client: fetch with a time-out and one transport classification. A
+ * creating call refused before sending is a retryable `network_error`; timed out or lost after
+ * sending, an `unknown_outcome`. Any other call: a retryable `network_error`.
  */
 
 /** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
@@ -85,13 +82,9 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   return reply;
 }
 
-/** A call of a NetworkApi: what callNetwork takes but the URL (a path) and the time-out. */
 export type ApiCall = Omit<NetworkCall, 'url' | 'timeoutMs'>;
 
-/**
- * A network's API on callNetwork: its base URL, its fixed headers and its error mapper; `call`
- * adds the bearer token. A path starting with http(s):// is used as is (upload URLs, paging links).
- */
+/** A network's API on callNetwork: base URL, fixed headers, error mapper, bearer token; absolute URLs as they are. */
 export class NetworkApi {
   constructor(
     private readonly baseUrl: string,
@@ -113,19 +106,12 @@ export class NetworkApi {
   }
 }
 
-/**
- * A network's own codes → our categories, as a Map: a code the network invents that is named like
- * an Object key (`constructor`, `toString`) must not match a plain object's inherited properties.
- */
+/** A network's own codes → our categories, as a Map (a code named `constructor` matches nothing inherited). */
 export function categoryTable(table: Record<string, ErrorCategory>): ReadonlyMap<string, ErrorCategory> {
   return new Map(Object.entries(table));
 }
 
-/**
- * The PlatformError of an answer the network marked as failed, classified the way every network
- * answers: 5xx transient, 429 rate limited, 401 auth; then `otherwise` (invalid content unless the
- * network's error says more). `category`, when the network's own code names one, comes first.
- */
+/** A failed answer's error: the network code's `category`, else by 5xx/429/401, else `otherwise` (invalid content). */
 export function answerError(
   message: string,
   a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
@@ -191,8 +177,6 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
 }
-
-// ---- reading untyped JSON without `any` ----
 
 export type Json = Record<string, unknown>;
 

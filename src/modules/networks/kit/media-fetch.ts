@@ -6,19 +6,14 @@ import { causeOf } from './http';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * Private and loopback media hosts are allowed only when the sandbox is on (it serves sample
- * media from this service, usually on localhost) or MEDIA_ALLOW_PRIVATE_URLS=true.
- */
+/** Private and loopback media hosts: only with the sandbox on (its sample media) or MEDIA_ALLOW_PRIVATE_URLS=true. */
 export function mediaAllowsPrivateUrls(config: Pick<AppConfig, 'sandbox' | 'mediaDownloads'>): boolean {
   return config.sandbox.enabled || config.mediaDownloads.allowPrivateUrls;
 }
 
 /**
- * The fetch adapters download posts' media with: undici's fetch over an Agent whose every
- * connection (each redirect hop included) goes through the SSRF-safe connector of
- * src/common/http, which checks the resolved address at connect time. An agent of its own, not
- * the webhooks' SsrfSafeAgent: its allow rule and time-outs are the webhooks'.
+ * Media downloads: undici's fetch over an Agent of its own whose every connection (redirects
+ * included) goes through src/common/http's SSRF-safe connector, checked at connect time.
  */
 export class SafeMediaFetch {
   private readonly dispatcher: Agent;
@@ -64,11 +59,9 @@ export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>):
 }
 
 /**
- * Downloads a post's media so it can be pushed to a network that does not pull URLs itself,
- * through the adapter's `fetchMedia` (the registry's SSRF-safe fetch; redirects included).
- * A file over its type's cap (declared or read) or not finished by `deadline` (one per target),
- * a 4xx (gone, forbidden), a non-http(s) URL or a refused address rejects the media; a 5xx or
- * another transport failure is worth a retry. Never holds more than the cap in memory.
+ * Downloads a post's media for a network that does not pull URLs, through `fetchMedia`. Over the
+ * type's cap, past `deadline`, a 4xx, a non-http(s) URL or a refused address rejects the media;
+ * a 5xx or another transport failure is retryable. Never holds more than the cap in memory.
  */
 export async function downloadMedia(
   endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,

@@ -3,11 +3,7 @@ import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
 import { NetworkAdapter, NetworkLogin } from './network-adapter';
 
-/**
- * Reads an RFC 6749 token response (`access_token`, `expires_in`, `refresh_token`, …), the
- * shape LinkedIn, Google and TikTok v2 all answer with. `previousRefreshToken` is kept when a
- * refresh answer carries no new one (Google, LinkedIn).
- */
+/** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
 export function parseTokenResponse(
   reply: NetworkReply,
   network: string,
@@ -29,11 +25,7 @@ export function parseTokenResponse(
   };
 }
 
-/**
- * An OAuth error answer (`{ error, error_description }`). A grant the network refuses
- * (invalid_grant, invalid_client, expired or revoked code/refresh token) ends the connection:
- * auth_expired. 5xx and throttling are transient.
- */
+/** An OAuth error answer (`{ error, error_description }`): auth_expired, but 5xx and throttling are transient. */
 export function oauthError(reply: NetworkReply, network: string): PlatformError {
   const body = obj(reply.json);
   const description =
@@ -82,10 +74,8 @@ export interface OAuth2AppOptions extends ConsentPage {
 }
 
 /**
- * Consent, code exchange and refresh of a network that speaks plain OAuth 2 with PKCE (LinkedIn,
- * TikTok, Google): the RFC 6749 token endpoint takes a form-encoded POST with the app's
- * credentials in the body and answers as parseTokenResponse reads it; `clientIdField` also names
- * the token request's client id field.
+ * Consent, code exchange and refresh of a plain OAuth 2 network with PKCE (LinkedIn, TikTok,
+ * Google): form-encoded POSTs to the token endpoint, the app's credentials in the body.
  */
 export class OAuth2App implements NetworkLogin {
   constructor(

@@ -3,7 +3,6 @@ import {
   type DayMetric,
   graphDays,
   graphFail,
-  GraphErrorSpec,
   graphMagicErrors,
   graphNotFound,
   longLivedToken,
@@ -48,10 +47,6 @@ const USERS = graphProfiles<ThreadsUser>(NET, 'THApiException', (grant, suffix) 
   ownerUserId: grant.userId,
 }));
 
-/** Threads' errors are Graph's with type THApiException. */
-const thFail = (message: string, spec: Omit<GraphErrorSpec, 'type'>) =>
-  graphFail(message, { ...spec, type: 'THApiException' });
-
 /** Threads' container API: its names, limits (THREADS_RULES) and error wording. */
 export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
@@ -87,31 +82,28 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   rules: THREADS_RULES,
   textField: 'text',
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
-  otherType: () => thFail('Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }),
   review: false,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
-  replies: {
-    invalidTarget: () => thFail('Invalid parameter: reply_to_id', { code: 100 }),
-    refused: (message) => thFail(message, { code: 100 }),
-  },
+  replies: true,
   magic: graphMagicErrors('THApiException'),
+  errorType: 'THApiException',
   errors: {
-    textTooLong: () => thFail(`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }),
-    textRequired: () => thFail('Param text is required for TEXT posts.', { code: 100 }),
-    carouselSize: () =>
-      thFail(
-        `A carousel must have between ${THREADS_RULES.images.carouselMin} and ${THREADS_RULES.images.max} children.`,
-        { code: 100 },
-      ),
-    invalidChild: (id) => thFail(`Invalid child container: ${id}`, { code: 100 }),
-    imageDownload: (problem) => thFail('Media download has failed.', { code: 100, subcode: 2207052, userMsg: problem }),
-    invalidCreationId: () => thFail('Invalid parameter: creation_id', { code: 100 }),
-    notReady: () =>
-      thFail('The media is not ready for publishing, please wait for a moment.', { code: 9007, subcode: 2207027 }),
-    notPublishable: (c, status) =>
-      thFail(`The media cannot be published: ${c.error ?? status}.`, { code: 9007, subcode: 2207026 }),
-    published: () => thFail('This media has already been published.', { code: 100 }),
-    quota: () => thFail('You reached the maximum number of posts allowed per day.', { code: 4, subcode: 2207042 }),
+    mediaType: ['Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }],
+    textTooLong: [`Param text must be at most ${THREADS_RULES.maxText} characters long.`, { code: 100 }],
+    textRequired: ['Param text is required for TEXT posts.', { code: 100 }],
+    carouselSize: [
+      `A carousel must have between ${THREADS_RULES.images.carouselMin} and ${THREADS_RULES.images.max} children.`,
+      { code: 100 },
+    ],
+    invalidChild: ['Invalid child container: {id}', { code: 100 }],
+    imageDownload: ['Media download has failed.', { code: 100, subcode: 2207052, userMsg: '{problem}' }],
+    invalidCreationId: ['Invalid parameter: creation_id', { code: 100 }],
+    notReady: ['The media is not ready for publishing, please wait for a moment.', { code: 9007, subcode: 2207027 }],
+    notPublishable: ['The media cannot be published: {reason}.', { code: 9007, subcode: 2207026 }],
+    published: ['This media has already been published.', { code: 100 }],
+    quota: ['You reached the maximum number of posts allowed per day.', { code: 4, subcode: 2207042 }],
+    replyTarget: ['Invalid parameter: reply_to_id', { code: 100 }],
+    replyRefused: ['{m}', { code: 100 }],
   },
 };
 
@@ -165,7 +157,10 @@ export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, ContainerSandbox, [
   route('GET v1.0/:owner/threads_insights', containerOwner(THREADS_CONTAINERS), ({ q, caller: user }) => {
     const names = (q.metric ?? '').split(',').filter(Boolean);
     if (!names.length || names.some((n) => !Object.hasOwn(USER_METRICS, n)))
-      throw thFail(`Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`, { code: 100 });
+      throw graphFail(`Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`, {
+        code: 100,
+        type: 'THApiException',
+      });
     const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
     return { data: dayInsights(user.id, days, names, USER_METRICS) };
   }),

@@ -47,9 +47,8 @@ const THREADS_CONTAINERS = {
   limitEdge: 'threads_publishing_limit',
 };
 /**
- * Threads API (graph.threads.net): threads.net/oauth/authorize → /oauth/access_token (short-lived)
- * → th_exchange_token (60 d) → th_refresh_token; containers (TEXT/IMAGE/VIDEO/CAROUSEL) +
- * threads_publish. Token endpoints live at the host root, the API under /v1.0.
+ * Threads API (graph.threads.net): code → short-lived token → th_exchange_token (60 d) →
+ * th_refresh_token, at the host root; containers and threads_publish under /v1.0.
  */
 export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
   /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
@@ -93,10 +92,7 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
     });
   }
 
-  /**
-   * The first comment is a reply by the account to its own thread: a TEXT container with
-   * `reply_to_id` (POST /{user}/threads), then POST /{user}/threads_publish; the reply's media id.
-   */
+  /** The first comment is the account's reply to its own thread: a TEXT container with `reply_to_id`, published. */
   override async postComment(req: CommentRequest): Promise<CommentResult> {
     const reply = await this.replies.publish({
       account: req.account,

@@ -39,17 +39,23 @@ export class FirstCommentPoster {
     private readonly targets: TargetPublisher,
   ) {}
 
-  /** Every published target of the post whose requested first comment is not settled yet. */
-  async postAll(post: Pick<PostEntity, 'id' | 'content'>): Promise<void> {
-    const due = (
-      await this.ds.getRepository(PostTargetEntity).find({
+  /**
+   * Every published target of the post whose requested first comment is not settled yet; `targets`:
+   * the post's targets as just read (the caller holds the post's lock), else they are read here.
+   * Returns how many comments it settled or tried (0: no target row was changed).
+   */
+  async postAll(post: Pick<PostEntity, 'id' | 'content'>, targets?: PostTargetEntity[]): Promise<number> {
+    const published =
+      targets?.filter((t) => t.status === 'success') ??
+      (await this.ds.getRepository(PostTargetEntity).find({
         where: { postId: post.id, status: 'success' },
         order: { createdAt: 'ASC', id: 'ASC' },
-      })
-    ).filter((t) => this.unsettled(t) && composeFirstComment(post.content, t) !== null);
+      }));
+    const due = published.filter((t) => this.unsettled(t) && composeFirstComment(post.content, t) !== null);
     const outcomes = await Promise.allSettled(due.map((t) => this.post(post, t)));
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    return due.length;
   }
 
   private unsettled(t: PostTargetEntity): boolean {

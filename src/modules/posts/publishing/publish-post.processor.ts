@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
-import { ApiError } from '@/common/errors/api-error';
 import { QueueService } from '@/common/queue/queue.service';
 import { PolicyService } from '@/modules/policy/policy.service';
 import { PostTargetEntity } from '../entities/post-target.entity';
@@ -76,31 +75,21 @@ export class PublishPostProcessor {
   }
 
   private async runLocked(postId: string): Promise<PublishRunOutcome> {
-    let post = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
-    if (!post) return 'missing';
-    if (post.state === 'queued') {
-      const queued = post;
-      try {
-        post = await this.ds.transaction((m) =>
-          this.transitions.transition(m, queued, ['queued'], 'processing', {
-            actor: SYSTEM_ACTOR,
-            reason: 'publishing started',
-          }),
-        );
-      } catch (err) {
-        // Lost the race (e.g. cancelled a moment ago): the winner's state stands.
-        if (err instanceof ApiError && err.code === 'invalid_state_transition') return 'skipped';
-        throw err;
-      }
-    } else if (post.state !== 'processing') {
-      return 'skipped';
-    } else {
+    // The usual case in one round trip: queued → processing (with its history row). Otherwise the
+    // post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
+    let post = await this.transitions.transitionAlone(this.ds.manager, postId, ['queued'], 'processing', {
+      actor: SYSTEM_ACTOR,
+      reason: 'publishing started',
+    });
+    if (!post) {
+      const current = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
+      if (!current) return 'missing';
+      if (current.state !== 'processing') return 'skipped';
       this.logger.log({ postId }, 'Resuming a post left in processing');
+      post = current;
     }
 
-    const targets = await this.ds
-      .getRepository(PostTargetEntity)
-      .find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const targets = await this.readTargets(postId);
     // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
     const policy = await this.policies.effective(post.profileId);
     // The targets go out at once (each keeps its own at-most-once protocol and its network's
@@ -117,9 +106,15 @@ export class PublishPostProcessor {
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    // Before the post.* event, so its results carry each first comment's outcome.
-    await this.firstComments.postAll(post);
-    return this.finish(post);
+    // Before the post.* event, so its results carry each first comment's outcome (read again
+    // only when a comment changed a target row).
+    const settled = await this.readTargets(postId);
+    const commented = await this.firstComments.postAll(post, settled);
+    return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled);
+  }
+
+  private readTargets(postId: string): Promise<PostTargetEntity[]> {
+    return this.ds.getRepository(PostTargetEntity).find({ where: { postId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /**
@@ -141,47 +136,35 @@ export class PublishPostProcessor {
     );
   }
 
-  private async finish(post: PostEntity): Promise<PublishRunOutcome> {
-    return this.ds.transaction(async (m) => {
-      const targets = await m.find(PostTargetEntity, {
-        where: { postId: post.id },
-        order: { createdAt: 'ASC', id: 'ASC' },
-      });
-      const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
-      const waiting = open.filter((t) => t.status === 'waiting_on_network');
-      if (open.length > waiting.length)
-        throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
-      if (waiting.length > 0) {
-        await this.scheduleCheck(post.id, waiting);
-        return 'waiting';
-      }
-      const to = finalPostState(targets);
-      const ok = targets.filter((t) => t.status === 'success').length;
-      const reason =
-        to === 'published'
-          ? 'published on every target'
-          : to === 'failed'
-            ? 'failed on every target'
-            : `published on ${ok} of ${targets.length} targets`;
-      try {
-        await this.transitions.transition(m, post, ['processing'], to, {
-          actor: SYSTEM_ACTOR,
-          reason,
-          set: {
-            publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt,
-          },
-          events: [
-            {
-              type: `post.${to}`,
-              data: postEventData({ ...post, state: to }, targets),
-            },
-          ],
-        });
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'invalid_state_transition') return 'skipped';
-        throw err;
-      }
-      return to;
+  /**
+   * `targets`: read after every target and first comment settled (the post lock keeps other
+   * publishers off them); the move itself is guarded by the state, as it was in a transaction
+   * at read committed.
+   */
+  private async finish(post: PostEntity, targets: PostTargetEntity[]): Promise<PublishRunOutcome> {
+    const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
+    const waiting = open.filter((t) => t.status === 'waiting_on_network');
+    if (open.length > waiting.length)
+      throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
+    if (waiting.length > 0) {
+      await this.scheduleCheck(post.id, waiting);
+      return 'waiting';
+    }
+    const to = finalPostState(targets);
+    const ok = targets.filter((t) => t.status === 'success').length;
+    const reason =
+      to === 'published'
+        ? 'published on every target'
+        : to === 'failed'
+          ? 'failed on every target'
+          : `published on ${ok} of ${targets.length} targets`;
+    // The post, its history row and its post.* event in one statement; null: the state moved (cancelled).
+    const moved = await this.transitions.transitionAlone(this.ds.manager, post.id, ['processing'], to, {
+      actor: SYSTEM_ACTOR,
+      reason,
+      set: { publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt },
+      events: [{ type: `post.${to}`, data: postEventData({ ...post, state: to }, targets) }],
     });
+    return moved ? to : 'skipped';
   }
 }

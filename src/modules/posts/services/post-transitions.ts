@@ -58,14 +58,58 @@ export class PostTransitions {
         data: e.data,
       });
     }
-    const updated = m.create(
-      PostEntity,
-      m.getRepository(PostEntity).metadata.columns.reduce<Record<string, unknown>>((acc, c) => {
-        acc[c.propertyName] = raw[c.databaseName];
-        return acc;
-      }, {}),
+    return hydrate(m, raw);
+  }
+
+  /**
+   * `transition` as one statement on its own (atomic without a transaction: one round trip
+   * instead of BEGIN, UPDATE, INSERT…, COMMIT): the guarded UPDATE, its history row and its
+   * events as data-modifying CTEs that write only when the UPDATE matched. For the publisher's
+   * moves (queued → processing, processing → final), which leave no queue slot and change no
+   * schedule. null when the state was not one of `from` (a lost race): nothing written.
+   */
+  async transitionAlone(
+    m: EntityManager,
+    postId: string,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+  ): Promise<PostEntity | null> {
+    if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
+    const events = opts.events ?? [];
+    const params: unknown[] = [
+      postId,
+      to,
+      from,
+      opts.reason ?? null,
+      JSON.stringify(opts.actor),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+    ];
+    const sets = [`state = $2`, `version = version + 1`, `updated_at = now()`];
+    if (opts.set && 'publishedAt' in opts.set) {
+      params.push(opts.set.publishedAt ?? null);
+      sets.push(`published_at = $${params.length}`);
+    }
+    // The events as OutboxService.record writes them (profileId first in data when the post has one).
+    const rows = await m.query<Record<string, unknown>[]>(
+      `WITH moved AS (
+         UPDATE posts SET ${sets.join(', ')} WHERE id = $1 AND state = ANY($3::text[]) RETURNING *),
+       history AS (
+         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+         SELECT p.id, (SELECT h.to_state FROM post_history h WHERE h.post_id = p.id ORDER BY h.at DESC LIMIT 1), $2, $4, $5::jsonb
+           FROM moved p),
+       outbox AS (
+         INSERT INTO events (workspace_id, profile_id, type, actor, data, dispatched_at)
+         SELECT p.workspace_id, p.profile_id, e.type, $5::jsonb,
+                CASE WHEN p.profile_id IS NULL THEN e.data::jsonb ELSE jsonb_build_object('profileId', p.profile_id) || e.data::jsonb END,
+                NULL
+           FROM moved p CROSS JOIN unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
+          ORDER BY e.n)
+       SELECT * FROM moved`,
+      params,
     );
-    return updated;
+    return rows[0] ? hydrate(m, rows[0]) : null;
   }
 
   /**
@@ -108,4 +152,15 @@ export class PostTransitions {
       [postIds, to, opts.reason ?? null, JSON.stringify(opts.actor)],
     );
   }
+}
+
+/** A PostEntity from a `RETURNING *` row. */
+function hydrate(m: EntityManager, raw: Record<string, unknown>): PostEntity {
+  return m.create(
+    PostEntity,
+    m.getRepository(PostEntity).metadata.columns.reduce<Record<string, unknown>>((acc, c) => {
+      acc[c.propertyName] = raw[c.databaseName];
+      return acc;
+    }, {}),
+  );
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
-import { isWebhookEventType, WILDCARD } from '../event-types';
+import { WEBHOOK_EVENT_TYPES, WILDCARD } from '../event-types';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 
 /**
@@ -28,34 +28,38 @@ export class WebhookFanoutProcessor {
 
   /** Returns the number of deliveries attempted or queued. */
   async fanOut(eventId: string): Promise<number> {
-    const event = await this.relay.findEvent(eventId);
-    // Audit-only types (api_key.created, webhook.updated, …) are never delivered.
-    if (!event || !event.profileId || !isWebhookEventType(event.type)) return 0;
+    // One round trip: the event (read here, its time to the millisecond as the envelope carries it;
+    // audit-only types such as api_key.created or webhook.updated, and events without a profile,
+    // are never delivered: nothing matches), its new deliveries, and those of an earlier run still
+    // pending (the statement's snapshot does not see its own inserts, so the two sets do not overlap).
     // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
     // A subscription created after the event does not receive it either.
-    // One round trip: the new deliveries, and those of an earlier run still pending (the statement's
-    // snapshot does not see its own inserts, so the two sets do not overlap).
-    const pending = await this.dataSource.query<{ id: string }[]>(
-      `WITH ins AS (
+    const pending = await this.dataSource.query<{ id: string; workspace_id: string }[]>(
+      `WITH e AS (
+         SELECT id, workspace_id, profile_id, type, data, date_trunc('milliseconds', created_at) AS created_at FROM events
+          WHERE id = $1 AND profile_id IS NOT NULL AND type = ANY($2::text[])),
+       ins AS (
          INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status)
-         SELECT gen_random_uuid(), s.workspace_id, s.id, $1, $2, $3::jsonb, $4, 'pending'
-           FROM webhook_subscriptions s
-          WHERE s.workspace_id = $5
+         SELECT gen_random_uuid(), s.workspace_id, s.id, e.id, e.type, e.data, e.created_at, 'pending'
+           FROM e JOIN webhook_subscriptions s
+             ON s.workspace_id = e.workspace_id
             AND s.deleted_at IS NULL
             AND s.is_active
-            AND s.created_at <= $4
-            AND (s.scope = 'account' OR s.profile_id = $6)
-            AND (s.events @> ARRAY[$2]::text[] OR s.events @> ARRAY[$7]::text[])
+            AND s.created_at <= e.created_at
+            AND (s.scope = 'account' OR s.profile_id = e.profile_id)
+            AND (s.events @> ARRAY[e.type]::text[] OR s.events @> ARRAY[$3]::text[])
          ON CONFLICT (subscription_id, event_id) DO NOTHING
-         RETURNING id)
-       SELECT id FROM ins
+         RETURNING id, workspace_id)
+       SELECT id, workspace_id FROM ins
        UNION ALL
-       SELECT id FROM webhook_deliveries WHERE workspace_id = $5 AND event_id = $1 AND status = 'pending'`,
-      [event.id, event.type, JSON.stringify(event.data), event.createdAt, event.workspaceId, event.profileId, WILDCARD],
+       SELECT d.id, d.workspace_id FROM webhook_deliveries d JOIN e ON d.workspace_id = e.workspace_id AND d.event_id = e.id
+        WHERE d.status = 'pending'`,
+      [eventId, WEBHOOK_EVENT_TYPES, WILDCARD],
     );
+    if (pending.length === 0) return 0;
     // First attempts right here (no job per delivery unless the workspace's share is taken).
     await this.deliveries.attemptFirst(
-      event.workspaceId,
+      pending[0].workspace_id,
       pending.map((d) => d.id),
     );
     return pending.length;

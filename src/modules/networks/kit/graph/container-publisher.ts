@@ -2,19 +2,15 @@ import { PlatformError, StillProcessingError } from '../adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import { ContentRules, isCarousel } from '../content-rules';
 import { lookedFirst, progress } from '../network-adapter';
-import { type Json, pollOrThrow } from '../http';
+import { type Json, pollOrThrow, str } from '../http';
 import type { GraphClient, GraphParams } from './graph-client';
-import { GraphList, recentMatch, textOf } from './graph-shapes';
+import type { GraphList } from './graph-shapes';
 import type { NetworkCapUsage } from '../caps';
 
 /**
- * The container flow Instagram and Threads share:
- *   [carousel children: POST /{user}/<edge> { …, is_carousel_item=true }]
- *   → POST /{user}/<edge> (the container) → GET /{container}?fields=<status> until FINISHED
- *   → POST /{user}/<publish edge> { creation_id } → GET /{media}?fields=permalink
- * Container ids are saved before the next call; the time the publish call was sent is saved
- * before it is sent, so after a lost answer findPublished can ask the container and the
- * account's recent media.
+ * The container flow of Instagram and Threads: [carousel children] → POST /{user}/<edge> →
+ * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }. Ids and the
+ * publish call's time are saved before the next call, for findPublished after a lost answer.
  */
 export type ContainerPublishState = {
   childIds?: string[];
@@ -27,22 +23,18 @@ export type ContainerPublishState = {
 export interface ContainerFlavor {
   /** The network's content rules: an image post of `images.carouselMin` or more images is a carousel. */
   rules: ContentRules;
-  /** 'media' (Instagram) / 'threads' */
+  /** Edges (Instagram / Threads): 'media' / 'threads', 'media_publish' / 'threads_publish', '…_publishing_limit'. */
   containerEdge: string;
-  /** 'media_publish' / 'threads_publish' */
   publishEdge: string;
-  /** Container status field: 'status_code' (Instagram) / 'status' (Threads). */
-  statusField: string;
-  /** Field with the reason of an ERROR: 'status' (Instagram) / 'error_message' (Threads). */
-  errorField: string;
-  /** Caption field on media: 'caption' / 'text'. */
-  textField: string;
-  /** Parameters of one carousel item. */
-  childParams(url: string): GraphParams;
-  /** Parameters of the main container (childIds set for a carousel). */
-  containerParams(content: PublishContent, childIds: string[]): GraphParams;
-  /** The publishing-limit edge: 'content_publishing_limit' / 'threads_publishing_limit'. */
   limitEdge: string;
+  /** A container's status and ERROR reason: 'status_code' and 'status' / 'status' and 'error_message'. */
+  statusField: string;
+  errorField: string;
+  /** The media's text: 'caption' / 'text'. */
+  textField: string;
+  childParams(url: string): GraphParams;
+  /** The main container's parameters (childIds set for a carousel). */
+  containerParams(content: PublishContent, childIds: string[]): GraphParams;
   /** Refuses the publish call on what the limit edge says (Instagram). */
   beforePublish?(usage: NetworkCapUsage): void;
 }
@@ -52,7 +44,6 @@ export interface PollOptions {
   maxPolls: number;
 }
 
-type RecentMedia = { id: string; permalink?: string } & Record<string, unknown>;
 /** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
 type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
 
@@ -116,10 +107,7 @@ export class ContainerPublisher {
     throw new PlatformError(notFound, 'unknown_outcome', false);
   }
 
-  /**
-   * One look at the saved container while the network processes it: IN_PROGRESS → processing,
-   * ERROR → failed (media_rejected), anything else → the publish continues from publishState.
-   */
+  /** One look at the saved container: IN_PROGRESS → processing, ERROR → failed, else ready (publish continues). */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
@@ -138,18 +126,13 @@ export class ContainerPublisher {
     const { containerEdge, textField, statusField } = this.flavor;
     const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
     if (container[statusField] !== 'PUBLISHED') return null;
-    const query = { fields: `id,${textField},timestamp,permalink`, limit: 25 };
     const path = `/${req.account.platformAccountId}/${containerEdge}`;
-    const recent = await this.graph.get<GraphList<RecentMedia>>(path, query, token);
+    const fields = { text: textField, time: 'timestamp', link: 'permalink' };
     const since = Date.parse(state.publishSentAt) - 120_000;
-    const hit = recentMatch(recent.data, { text: textField, time: 'timestamp' }, req.content.text, since);
-    return hit ? { externalId: hit.id, url: hit.permalink ?? null } : 'unknown';
+    return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
 
-  /**
-   * What the network says about the account's cap: `GET /{user}/<limit edge>?fields=quota_usage,config`
-   * (Instagram's content_publishing_limit, Threads' threads_publishing_limit).
-   */
+  /** What the network says about the account's cap: `GET /{user}/<limit edge>?fields=quota_usage,config`. */
   async usage(user: string, token: string): Promise<NetworkCapUsage> {
     const path = `/${user}/${this.flavor.limitEdge}`;
     const limits = await this.graph.get<GraphList<PublishingLimit>>(path, { fields: 'quota_usage,config' }, token);
@@ -163,7 +146,7 @@ export class ContainerPublisher {
   private async containerStatus(containerId: string, token: string): Promise<{ status: string; reason: unknown }> {
     const { statusField, errorField } = this.flavor;
     const c = await this.graph.get<Json>(`/${containerId}`, { fields: `id,${statusField},${errorField}` }, token);
-    return { status: textOf(c[statusField]), reason: c[errorField] };
+    return { status: str(c[statusField]) ?? '', reason: c[errorField] };
   }
 
   /** Polls the container; ERROR → media_rejected with the network's reason; still busy → StillProcessingError. */
@@ -177,13 +160,13 @@ export class ContainerPublisher {
     });
   }
 
-  private async result(id: string, token: string): Promise<PublishResult> {
-    return { externalId: id, url: await this.graph.field(id, 'permalink', token) };
+  private result(id: string, token: string): Promise<PublishResult> {
+    return this.graph.published(id, 'permalink', token);
   }
 }
 
 function processingError(reason: unknown): PlatformError {
-  const why = textOf(reason);
+  const why = str(reason) ?? '';
   const message = `The network could not process the media: ${why || 'unknown error'}.`;
   return new PlatformError(message, 'media_rejected', false, { networkCode: why || 'ERROR' });
 }

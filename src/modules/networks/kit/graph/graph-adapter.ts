@@ -20,10 +20,7 @@ export interface GraphComments {
   anonymous: string;
 }
 
-/**
- * What the Graph adapters (Facebook, Instagram, Threads) share: the Graph client and its login,
- * insights read through a metrics mapping, pages of comments.
- */
+/** What the Graph adapters share: the client and its login, insights through a metrics mapping, comment pages. */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
   protected readonly login: NetworkLogin;
@@ -39,10 +36,7 @@ export abstract class GraphAdapter extends NetworkAdapter {
     this.login = login(this.graph);
   }
 
-  /**
-   * A comment by the token's account on an object it owns (Facebook Pages, Instagram media):
-   * POST /{object-id}/comments { message } answers `{ id }`. A lost answer is an unknown outcome.
-   */
+  /** The account's comment on its own object: POST /{object-id}/comments { message } → `{ id }`. */
   async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
     const path = `/${externalId}/comments`;
     const res = await this.graph.post<{ id: string }>(path, { message: text }, account.accessToken, { publish: true });

@@ -1,4 +1,4 @@
-import { PlatformError } from '../adapter';
+import { PlatformError, type PublishResult } from '../adapter';
 import { callNetwork, FetchFn, Json, NetworkCall, str } from '../http';
 import { graphError } from './graph-errors';
 import type { GraphList } from './graph-shapes';
@@ -9,10 +9,7 @@ export type GraphParams = Record<string, string | number | boolean | null | unde
 /** `publish`: the call creates something on the network (see callNetwork's `creates`). */
 type GraphCallOptions = { publish?: boolean };
 
-/**
- * The Graph API (Facebook, Instagram, Threads) on the kit's HTTP client: form-encoded POSTs and
- * query-string GETs with `access_token`, and Graph error bodies (even on a 200) as PlatformErrors.
- */
+/** The Graph API on the kit's HTTP client: form POSTs, query GETs with `access_token`; error bodies even on a 200. */
 export class GraphClient {
   constructor(
     private readonly baseUrl: string,
@@ -44,13 +41,36 @@ export class GraphClient {
     return out;
   }
 
-  /** One field of an object (its permalink); null when it cannot be read: a missing link is not a failure. */
-  async field(id: string, field: string, token: string): Promise<string | null> {
-    try {
-      return str((await this.get<Json>(`/${id}`, { fields: field }, token))[field]) ?? null;
-    } catch {
-      return null;
-    }
+  /** A published item and its `link` field (null when it cannot be read: a missing link is not a failure). */
+  async published(id: string, link: string, token: string): Promise<PublishResult> {
+    const url = await this.get<Json>(`/${id}`, { fields: link }, token).then(
+      (o) => str(o[link]) ?? null,
+      () => null,
+    );
+    return { externalId: id, url };
+  }
+
+  /**
+   * What an interrupted publish may have made, among the edge's recent items: the same `text` (a
+   * missing `f.text` field reads as empty unless `f.textRequired`), made since `sinceMs` or at an unknown time.
+   */
+  async findRecent(
+    path: string,
+    params: GraphParams,
+    token: string,
+    f: { text: string; time: string; link: string; textRequired?: boolean },
+    text: string,
+    sinceMs: number,
+  ): Promise<PublishResult | null> {
+    const fields = `id,${f.text},${f.time},${f.link}`;
+    const { data } = await this.get<GraphList<Json>>(path, { fields, ...params }, token);
+    const hit = data.find((item) => {
+      const [own, time] = [item[f.text], item[f.time]];
+      const made = typeof time === 'string' && time ? Date.parse(time) : undefined;
+      if (f.textRequired && typeof own !== 'string') return false;
+      return (str(own) ?? '').trim() === text.trim() && (made === undefined || made >= sinceMs);
+    });
+    return hit ? { externalId: str(hit.id) ?? '', url: str(hit[f.link]) ?? null } : null;
   }
 
   private url(path: string): string {

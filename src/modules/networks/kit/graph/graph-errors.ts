@@ -1,10 +1,7 @@
 import type { ErrorCategory } from '../adapter';
 import { PlatformError } from '../adapter';
 
-/**
- * Graph API error bodies (Facebook, Instagram, Threads) → PlatformError.
- * See https://developers.facebook.com/docs/graph-api/guides/error-handling
- */
+/** Graph API error bodies → PlatformError (https://developers.facebook.com/docs/graph-api/guides/error-handling). */
 export interface GraphErrorBody {
   error: { message: string; code?: number; error_subcode?: number; error_user_msg?: string; is_transient?: boolean };
 }

@@ -30,10 +30,7 @@ export function insightTotal(insights: GraphInsight[], name: string): number {
   return (m.values ?? []).reduce((s, v) => s + (typeof v.value === 'number' ? v.value : 0), 0);
 }
 
-/**
- * metric name → (day → value) for period=day series. A daily value's `end_time` is the end of its
- * day (next day, Pacific midnight): the day it covers is the one before.
- */
+/** metric → (day → value) of period=day series; a value's `end_time` ends its day (it covers the day before). */
 export function insightSeries(insights: GraphInsight[]): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const m of insights) {
@@ -58,29 +55,7 @@ export async function graphTokens(answer: Promise<GraphTokenResponse>, scopes: s
   return { accessToken: res.access_token, refreshToken: null, expiresAt, scopes };
 }
 
-/**
- * The item an interrupted publish may have created, among an account's recent ones: the same
- * text, created since `sinceMs` (or of unknown time).
- */
-export function recentMatch<T extends Record<string, unknown>>(
-  items: T[],
-  fields: { text: string; time: string },
-  text: string,
-  sinceMs: number,
-): T | undefined {
-  return items.find((item) => {
-    const time = item[fields.time];
-    const created = typeof time === 'string' && time ? Date.parse(time) : undefined;
-    return textOf(item[fields.text]).trim() === text.trim() && (created === undefined || created >= sinceMs);
-  });
-}
-
 /** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */
 export function unixDay(date: string, plusDays = 0): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
-}
-
-/** A Graph field as text: strings as they are, numbers printed, anything else (absent, objects) empty. */
-export function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxAuthSpec } from './sandbox-auth';
-import { MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
+import { type MagicErrors, type MagicFailure, SANDBOX_RATE_LIMIT_SECONDS } from './magic-words';
 import { addOwnComment, commentRefusal, ownComments } from './sandbox-comments';
 import { SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
@@ -28,78 +28,83 @@ export interface GraphErrorSpec {
   userTitle?: string;
   userMsg?: string;
   transient?: boolean;
+  headers?: Record<string, string>;
 }
 
 /** An error in Graph's own body format: `{ error: { message, type, code, error_subcode, fbtrace_id } }`. */
 export function graphFail(message: string, spec: GraphErrorSpec): SandboxHttpError {
-  return new SandboxHttpError(spec.status ?? 400, {
-    error: {
-      message,
-      type: spec.type ?? 'OAuthException',
-      code: spec.code,
-      ...(spec.subcode ? { error_subcode: spec.subcode } : {}),
-      ...(spec.transient !== undefined ? { is_transient: spec.transient } : {}),
-      ...(spec.userTitle ? { error_user_title: spec.userTitle } : {}),
-      ...(spec.userMsg ? { error_user_msg: spec.userMsg } : {}),
-      fbtrace_id: randomBytes(8).toString('base64url'),
-    },
-  });
+  const error = {
+    message,
+    type: spec.type ?? 'OAuthException',
+    code: spec.code,
+    ...(spec.subcode ? { error_subcode: spec.subcode } : {}),
+    ...(spec.transient !== undefined ? { is_transient: spec.transient } : {}),
+    ...(spec.userTitle ? { error_user_title: spec.userTitle } : {}),
+    ...(spec.userMsg ? { error_user_msg: spec.userMsg } : {}),
+    fbtrace_id: randomBytes(8).toString('base64url'),
+  };
+  return new SandboxHttpError(spec.status ?? 400, { error }, spec.headers);
 }
 
-/** Graph's answer to a bad code or token: its message (given the kit's words) and error. */
-const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', (message: string) => [string, GraphErrorSpec]> = {
-  missing_token: () => [
-    'An active access token must be used to query information about the current user.',
-    { code: 2500 },
-  ],
-  expired_token: (m) => [`Error validating access token: ${m}`, { code: 190, subcode: 463 }],
-  revoked_token: () => [
+/** A Graph error as a table row: its message and fields; `{word}` in the texts is filled in when it is thrown. */
+export type GraphErrorRow = readonly [message: string, spec: GraphErrorSpec];
+
+/** The row's error (exception `type` unless the row names one), its `{word}`s replaced by `words`. */
+export function graphRowFail([message, spec]: GraphErrorRow, words: Record<string, string> = {}, type?: string) {
+  const fill = (t = '') => t.replace(/\{(\w+)\}/g, (w, k: string) => words[k] ?? w);
+  return graphFail(fill(message), { type, ...spec, userTitle: fill(spec.userTitle), userMsg: fill(spec.userMsg) });
+}
+
+/** Graph's answer to a bad code or token, given the kit's words as `{m}`. */
+const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', GraphErrorRow> = {
+  missing_token: ['An active access token must be used to query information about the current user.', { code: 2500 }],
+  expired_token: ['Error validating access token: {m}', { code: 190, subcode: 463 }],
+  revoked_token: [
     'Error validating access token: The user has not authorized application.',
     { code: 190, subcode: 458 },
   ],
-  invalid_token: () => ['Invalid OAuth access token - Cannot parse access token', { code: 190 }],
-  invalid_client: () => ['Error validating application. Invalid application ID.', { code: 101 }],
-  invalid_grant: (m) => [`Error validating verification code. ${m}`, { code: 100, subcode: 36008 }],
-  invalid_request: (m) => [m, { code: 100 }],
+  invalid_token: ['Invalid OAuth access token - Cannot parse access token', { code: 190 }],
+  invalid_client: ['Error validating application. Invalid application ID.', { code: 101 }],
+  invalid_grant: ['Error validating verification code. {m}', { code: 100, subcode: 36008 }],
+  invalid_request: ['{m}', { code: 100 }],
 };
 
 function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
-  return graphFail(...OAUTH_ERRORS[reason](message));
+  return graphRowFail(OAUTH_ERRORS[reason], { m: message });
 }
 
+const usage = {
+  sandbox: [{ type: 'pages', call_count: 100, estimated_time_to_regain_access: SANDBOX_RATE_LIMIT_SECONDS / 60 }],
+};
 /**
  * The Graph networks' answers to the magic words (Threads names its exception type THApiException).
  * The rate limit says when access returns in X-Business-Use-Case-Usage, as Graph does.
  */
+const MAGIC_ROWS: Record<MagicFailure, GraphErrorRow> = {
+  invalid_content: ['(#100) {m}', { code: 100, userTitle: 'Post rejected', userMsg: '{m}' }],
+  auth_expired: [
+    'Error validating access token: The session has been invalidated because the user changed their password. {m}',
+    { code: 190, subcode: 460, type: 'OAuthException' },
+  ],
+  media_rejected: [
+    "Media download has failed. The media URI doesn't meet our requirements. {m}",
+    { code: 9004, subcode: 2207052 },
+  ],
+  rate_limited: [
+    '(#4) Application request limit reached. {m}',
+    { code: 4, headers: { 'X-Business-Use-Case-Usage': JSON.stringify(usage) } },
+  ],
+  transient: [
+    'An unexpected error has occurred. Please retry your request later. {m}',
+    { code: 2, status: 500, transient: true },
+  ],
+};
+
 export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
-  return {
-    invalid_content: (m) => graphFail(`(#100) ${m}`, { code: 100, type, userTitle: 'Post rejected', userMsg: m }),
-    auth_expired: (m) =>
-      graphFail(
-        `Error validating access token: The session has been invalidated because the user changed their password. ${m}`,
-        { code: 190, subcode: 460 },
-      ),
-    media_rejected: (m) =>
-      graphFail(`Media download has failed. The media URI doesn't meet our requirements. ${m}`, {
-        code: 9004,
-        subcode: 2207052,
-        type,
-      }),
-    rate_limited: (m) => {
-      const err = graphFail(`(#4) Application request limit reached. ${m}`, { code: 4, type });
-      const usage = {
-        sandbox: [{ type: 'pages', call_count: 100, estimated_time_to_regain_access: SANDBOX_RATE_LIMIT_SECONDS / 60 }],
-      };
-      return new SandboxHttpError(err.status, err.body, { 'X-Business-Use-Case-Usage': JSON.stringify(usage) });
-    },
-    transient: (m) =>
-      graphFail(`An unexpected error has occurred. Please retry your request later. ${m}`, {
-        code: 2,
-        status: 500,
-        transient: true,
-        type,
-      }),
-  };
+  const errors: Partial<MagicErrors> = {};
+  for (const key of Object.keys(MAGIC_ROWS) as MagicFailure[])
+    errors[key] = (m) => graphRowFail(MAGIC_ROWS[key], { m }, type);
+  return errors as MagicErrors;
 }
 
 /** Rethrows a kit OAuth failure as Graph's error. */
@@ -133,8 +138,8 @@ export async function longLivedToken(
 }
 
 /**
- * Facebook Login (Facebook, Instagram): the OAuth dialog and GET oauth/access_token, where a code
- * gives a short-lived user token (1 h) and grant_type=fb_exchange_token a long-lived one. `prefixes` start the tokens.
+ * Facebook Login (Facebook, Instagram): GET oauth/access_token gives a short-lived (1 h) user token
+ * for a code, a long-lived one for grant_type=fb_exchange_token; `prefixes` start the tokens.
  */
 export function facebookLogin(
   network: string,
@@ -159,21 +164,16 @@ export function facebookLogin(
   };
 }
 
-/** Graph `since`/`until` (unix seconds or a date) → YYYY-MM-DD (UTC). */
-export function graphDate(v: string | undefined, fallback: Date): string {
-  if (!v) return fallback.toISOString().slice(0, 10);
-  const n = Number(v);
-  return (Number.isFinite(n) ? new Date(n * 1000) : new Date(v)).toISOString().slice(0, 10);
-}
-
-/** The days a Graph insights call covers (`until` exclusive); by default `days` days before `until`. */
+/** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
 export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
 ): string[] {
-  const to = addDays(graphDate(until, defaults.until), -1);
-  return dateRange(graphDate(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  const day = (v: string | undefined, fallback: Date): string =>
+    (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
+  const to = addDays(day(until, defaults.until), -1);
+  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**
@@ -252,10 +252,7 @@ export function graphNotFound(
   return graphFail(`${lead}Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type });
 }
 
-/**
- * The objects a sandbox user gets the first time it is seen (Facebook Pages, an Instagram
- * account, a Threads profile), each also stored by its id.
- */
+/** The objects a sandbox user gets on first sight (Facebook Pages, an Instagram account…), each also stored by id. */
 export async function ownObjects<T extends { id: string }>(
   store: SandboxStore,
   network: string,
@@ -271,43 +268,30 @@ export async function ownObjects<T extends { id: string }>(
   return objects;
 }
 
-/** The object `id` when the token's user owns it; Graph's errors otherwise. */
-async function ownedObject<T extends { ownerUserId: string }>(
-  store: SandboxStore,
-  network: string,
-  id: string,
-  token: TokenInfo,
-  type: string,
-): Promise<T> {
-  const object = await store.get<T>([network, 'object', id]);
-  if (!object)
-    throw graphFail(
-      `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { code: 100, subcode: 33, type },
-    );
-  if (object.ownerUserId !== token.grant.userId)
-    throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
-  return object;
-}
-
-/** A Graph network's profile of each sandbox user (an Instagram account, a Threads profile). */
-export interface GraphProfiles<T> {
-  /** The grant's user's profile, made the first time the user is seen. */
-  of: (store: SandboxStore, grant: SandboxGrant) => Promise<T>;
-  /** The profile `id` when the token's user owns it; Graph's errors (exception `type`) otherwise. */
-  owned: (store: SandboxStore, id: string, token: TokenInfo) => Promise<T>;
-}
-
-/** Profiles that `make` builds for a user (given the last four characters of its id, to name them). */
+/**
+ * A Graph network's profile of each sandbox user (an Instagram account, a Threads profile): `of` a
+ * grant's user, made by `make` on first sight (given the id's last four characters, to name it),
+ * and the profile `id` when the token's user `owned` it (Graph's errors, exception `type`, otherwise).
+ */
 export function graphProfiles<T extends { id: string; ownerUserId: string }>(
   network: string,
   type: string,
   make: (grant: SandboxGrant, suffix: string) => T,
-): GraphProfiles<T> {
+) {
   return {
-    of: async (store, grant) =>
+    of: async (store: SandboxStore, grant: SandboxGrant): Promise<T> =>
       (await ownObjects(store, network, grant.userId, () => [make(grant, grant.userId.slice(-4))]))[0],
-    owned: (store, id, token) => ownedObject<T>(store, network, id, token, type),
+    owned: async (store: SandboxStore, id: string, token: TokenInfo): Promise<T> => {
+      const object = await store.get<T>([network, 'object', id]);
+      if (!object)
+        throw graphFail(
+          `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          { code: 100, subcode: 33, type },
+        );
+      if (object.ownerUserId !== token.grant.userId)
+        throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
+      return object;
+    },
   };
 }
 

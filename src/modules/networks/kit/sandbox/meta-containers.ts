@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { graphAuth, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
+import {
+  graphAuth,
+  type GraphErrorRow,
+  graphRowFail,
+  graphTime,
+  lifetimeInsights,
+  numericId,
+  permalinkPage,
+} from './graph-sandbox';
 import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
@@ -15,11 +23,10 @@ import { HTML, route, type SandboxRoute } from './sandbox-routes';
 import { SandboxStore } from './sandbox-store';
 
 /**
- * Media containers as Instagram and Threads keep them, and the container routes both serve
- * (create, publish, status) with each network's names, limits and error wording in its dialect: created IN_PROGRESS, FINISHED after a
- * couple of status polls (or 3 s), ERROR when the media could not be downloaded, PUBLISHED once
- * published, EXPIRED after 24 h. A video container of a #sandbox-review post stays IN_PROGRESS
- * until its `readyAt` (SANDBOX_REVIEW_MS after creation). Published media are listed per account, newest first.
+ * Instagram's and Threads' media containers and the routes both serve, in each network's dialect.
+ * A container is IN_PROGRESS, FINISHED after a couple of polls (or 3 s), ERROR when its media could
+ * not be downloaded, PUBLISHED, or EXPIRED after 24 h; a #sandbox-review video stays IN_PROGRESS
+ * until its `readyAt` (SANDBOX_REVIEW_MS). Published media are listed per account, newest first.
  */
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
 
@@ -41,16 +48,10 @@ export interface SandboxContainer {
   readyAt?: number | null;
 }
 
-export interface SandboxMedia {
-  id: string;
-  ownerId: string;
-  mediaType: string;
-  text: string;
-  mediaUrls: string[];
+export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls' | 'extra'> & {
   timestamp: string;
   permalink: string;
-  extra: Record<string, string>;
-}
+};
 
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
@@ -95,33 +96,31 @@ export interface ContainerDialect {
   rules: ContentRules;
   /** The form field of the text (caption, text). */
   textField: string;
-  /** A media_type (upper case) → what it creates; any other creates `otherType` or is refused with it. */
+  /** A media_type (upper case) → what it creates; any other creates `otherType`, or is refused (errors.mediaType). */
   types: Record<string, ContainerKind>;
-  otherType: ContainerKind | (() => SandboxHttpError);
+  otherType?: ContainerKind;
   /** #sandbox-review holds a video container IN_PROGRESS (Instagram). */
   review: boolean;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
   /** Replies (Threads): a container with reply_to_id publishes as a comment on the owner's own post. */
-  replies?: { invalidTarget: () => SandboxHttpError; refused: (message: string) => SandboxHttpError };
-  errors: {
-    /** Instagram refuses a missing image_url/video_url up front; else the download fails. */
-    missingUrl?: (field: string) => SandboxHttpError;
-    textTooLong: () => SandboxHttpError;
-    tooManyHashtags?: () => SandboxHttpError;
-    /** A TEXT container without text. */
-    textRequired?: () => SandboxHttpError;
-    carouselSize: () => SandboxHttpError;
-    invalidChild: (id: string) => SandboxHttpError;
-    imageDownload: (problem: string) => SandboxHttpError;
-    invalidCreationId: () => SandboxHttpError;
-    notReady: () => SandboxHttpError;
-    notPublishable: (c: SandboxContainer, status: 'ERROR' | 'EXPIRED') => SandboxHttpError;
-    published: () => SandboxHttpError;
-    quota: () => SandboxHttpError;
-  };
+  replies?: boolean;
+  /** The exception type of its errors (default OAuthException). */
+  errorType?: string;
+  /** Its error rows; `{field}`, `{problem}`, `{id}`, `{reason}` and `{m}` are filled in. */
+  errors: Record<ContainerError, GraphErrorRow> & Partial<Record<OptionalContainerError, GraphErrorRow>>;
 }
+
+type CreateError = 'textTooLong' | 'carouselSize' | 'invalidChild' | 'imageDownload' | 'invalidCreationId';
+type ContainerError = CreateError | 'notReady' | 'notPublishable' | 'published' | 'quota';
+/**
+ * Refusals some networks make: a missing image_url/video_url up front (Instagram; else the download
+ * fails), hashtags, a TEXT container without text, an expired container (else notPublishable), any
+ * other media_type, a reply's target and its text.
+ */
+type OptionalContainerError =
+  'missingUrl' | 'tooManyHashtags' | 'textRequired' | 'expired' | 'mediaType' | 'replyTarget' | 'replyRefused';
 
 const READY_AFTER_POLLS = 2;
 const READY_AFTER_MS = 3000;
@@ -170,6 +169,9 @@ type Sim = ContainerSandbox;
 export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   const { version, collection, publish, limit } = d.routes;
   const [owner, token] = [containerOwner(d), graphAuth(d.network)];
+  /** The dialect's error `e` (an optional one only where the dialect has it). */
+  const fail = (e: ContainerError | OptionalContainerError, words?: Record<string, string>) =>
+    graphRowFail(d.errors[e] as GraphErrorRow, words, d.errorType);
   /** Store keys of this network: `[network, ...parts]`. */
   const key = (...parts: string[]): string[] => [d.network, ...parts];
 
@@ -223,9 +225,9 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   /** A new container's id, checked against the network's rules; video download problems show while processing. */
   const createFrom = async (sim: Sim, ownerId: string, body: Q): Promise<{ id: string }> => {
     const text = body[d.textField] ?? '';
-    if (codePoints(text) > d.rules.maxText) throw d.errors.textTooLong();
+    if (codePoints(text) > d.rules.maxText) throw fail('textTooLong');
     if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
-      throw d.errors.tooManyHashtags();
+      throw fail('tooManyHashtags');
     const base = {
       ownerId,
       text,
@@ -237,17 +239,17 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     };
     const type = (body.media_type ?? '').toUpperCase();
     const kind = Object.hasOwn(d.types, type) ? d.types[type] : d.otherType;
-    if (typeof kind === 'function') throw kind();
+    if (!kind) throw fail('mediaType');
     const url = kind === 'IMAGE' ? body.image_url : body.video_url;
     if ((kind === 'IMAGE' || kind === 'VIDEO') && !url && d.errors.missingUrl)
-      throw d.errors.missingUrl(kind === 'IMAGE' ? 'image_url' : 'video_url');
+      throw fail('missingUrl', { field: kind === 'IMAGE' ? 'image_url' : 'video_url' });
     switch (kind) {
       case 'TEXT':
-        if (!text && d.errors.textRequired) throw d.errors.textRequired();
+        if (!text && d.errors.textRequired) throw fail('textRequired');
         return save(sim, { ...base, mediaType: 'TEXT_POST' });
       case 'IMAGE': {
         const problem = await sim.downloads.problem(url, 'image');
-        if (problem) throw d.errors.imageDownload(problem);
+        if (problem) throw fail('imageDownload', { problem });
         return save(sim, { ...base, mediaType: 'IMAGE', mediaUrls: [url ?? ''] });
       }
       case 'VIDEO': {
@@ -263,11 +265,11 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       case 'CAROUSEL': {
         const children = (body.children ?? '').split(',').filter(Boolean);
         if (children.length < (d.rules.images.carouselMin ?? 2) || children.length > d.rules.images.max)
-          throw d.errors.carouselSize();
+          throw fail('carouselSize');
         const urls: string[] = [];
         for (const id of children) {
           const child = await container(sim, id);
-          if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw d.errors.invalidChild(id);
+          if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw fail('invalidChild', { id });
           urls.push(...child.mediaUrls);
         }
         return save(sim, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls, children });
@@ -275,11 +277,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     }
   };
 
-  /**
-   * A FINISHED container becomes a post, unless the owner reached the network's cap in 24 h. A
-   * reply (Threads' first comment) is a media object of its own, but not one of the owner's
-   * posts: no post quota and no post magic words.
-   */
+  /** A FINISHED container becomes a post within the cap; a reply (Threads) is no post: no quota, no magic words. */
   const publishFrom = async (
     sim: Sim,
     owner: ContainerOwner,
@@ -287,29 +285,21 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     reply = false,
   ): Promise<{ id: string }> => {
     const c = creationId ? await container(sim, creationId) : null;
-    if (!c || c.ownerId !== owner.id) throw d.errors.invalidCreationId();
+    if (!c || c.ownerId !== owner.id) throw fail('invalidCreationId');
     const status = statusOf(c);
-    if (status === 'IN_PROGRESS') throw d.errors.notReady();
-    if (status === 'ERROR' || status === 'EXPIRED') throw d.errors.notPublishable(c, status);
-    if (status === 'PUBLISHED') throw d.errors.published();
+    if (status === 'IN_PROGRESS') throw fail('notReady');
+    if (status === 'EXPIRED' && d.errors.expired) throw fail('expired');
+    if (status === 'ERROR' || status === 'EXPIRED') throw fail('notPublishable', { reason: c.error ?? status });
+    if (status === 'PUBLISHED') throw fail('published');
     if (!reply) {
-      if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw d.errors.quota();
+      if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw fail('quota');
       const attempt = { platform: d.network, accountId: owner.id, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(sim.store, attempt, d.magic);
     }
     const id = numericId();
     const { ownerId, mediaType, text, mediaUrls, extra } = c;
-    const permalink = `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`;
-    const post: SandboxMedia = {
-      id,
-      ownerId,
-      mediaType,
-      text,
-      mediaUrls,
-      timestamp: graphTime(new Date()),
-      permalink,
-      extra,
-    };
+    const [timestamp, permalink] = [graphTime(new Date()), `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`];
+    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp, permalink, extra };
     await sim.store.put(key('media', id), post);
     await sim.store.update<SandboxContainer>(key('container', c.id), (x) => ({ ...x, mediaId: id }));
     if (reply) return { id };
@@ -327,7 +317,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       if (!d.replies || !body.reply_to_id) return createFrom(sim, caller.id, body);
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
       const root = await media(sim, body.reply_to_id);
-      if (!root || root.ownerId !== caller.id) throw d.replies.invalidTarget();
+      if (!root || root.ownerId !== caller.id) throw fail('replyTarget');
       const created = await createFrom(sim, caller.id, body);
       await sim.store.put(key('reply-to', created.id), root.id);
       return created;
@@ -339,7 +329,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       // A reply (a first comment): its own magic word; no post quota, no post magic words.
       const c = await container(sim, body.creation_id ?? '');
       const refused = commentRefusal(d.network, c?.text ?? '');
-      if (refused) throw d.replies.refused(refused);
+      if (refused) throw fail('replyRefused', { m: refused });
       const reply = await publishFrom(sim, caller, body.creation_id, true);
       const author = { id: caller.id, name: caller.username };
       await addOwnComment(sim.store, d.network, replyTo, author, c?.text ?? '', reply.id);
