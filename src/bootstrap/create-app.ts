@@ -21,6 +21,7 @@ import { requestIdMiddleware } from '../common/request/request-id.middleware';
 import { AppConfig } from '../config/config';
 import { migrate } from '../database/migrate';
 import { isUploadPut } from '../modules/media/media-files.controller';
+import { RouteGroupsExpressAdapter } from './route-groups';
 import { setupSwagger } from './swagger';
 
 async function loadSwaggerMetadata(): Promise<void> {
@@ -54,7 +55,9 @@ function identifyCaller(guard: AuthGuard, rateLimit: boolean): RequestHandler {
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   if (config.migrateOnStart) await migrate(config.databaseUrl);
   await loadSwaggerMetadata();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  // The simulators' routes behind one layer (route-groups.ts).
+  const adapter = new RouteGroupsExpressAdapter(['/sandbox']);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -173,5 +173,5 @@ describe('configuration at start-up', () => {
     expect(res.stderr).toMatch(/PROCESS_ROLE: /);
     expect(res.stderr).toMatch(/WEBHOOK_RETRY_DELAYS_MS: must list exactly 6 delays/);
     expect(res.stderr).not.toMatch(/\n\s+at /);
-  }, 60000);
+  });
 });

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expectError, rateHeaders, sql } from '../support/e2e-helpers';
-import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { createApiApp, eventually, freePort, Tenant, TestApp } from '../support/test-app';
 
 /** No secret in a log, bad input never yields a 5xx, RateLimit headers and the 401 order. */
 describe('hardening', () => {
@@ -188,34 +187,39 @@ describe('no secret in a log', () => {
 
   beforeAll(async () => {
     ({ t, tenant } = await createApiApp());
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const { port: p } = s.address() as AddressInfo;
-        s.close(() => resolve(p));
+    // A real API process: its log lines are what an operator would collect. Its port is free when
+    // chosen, but the process binds it seconds later: should something take it meanwhile
+    // (EADDRINUSE), the process starts again on another one.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      out = '';
+      child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+        cwd: join(__dirname, '..', '..'),
+        env: {
+          ...process.env,
+          SWC_NODE_PROJECT: 'tsconfig.json',
+          PROCESS_ROLE: 'api',
+          PORT: String(port),
+          DATABASE_URL: t.databaseUrl,
+          REDIS_PREFIX: t.redisPrefix,
+          PUBLIC_BASE_URL: base,
+          DB_MIGRATE_ON_START: 'false',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    });
-    base = `http://127.0.0.1:${port}`;
-    // A real API process: its log lines are what an operator would collect.
-    child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-      cwd: join(__dirname, '..', '..'),
-      env: {
-        ...process.env,
-        SWC_NODE_PROJECT: 'tsconfig.json',
-        PROCESS_ROLE: 'api',
-        PORT: String(port),
-        DATABASE_URL: t.databaseUrl,
-        REDIS_PREFIX: t.redisPrefix,
-        PUBLIC_BASE_URL: base,
-        DB_MIGRATE_ON_START: 'false',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+      child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+      const listening = await new Promise<boolean>((resolve) => {
+        child.stdout?.on('data', () => out.includes('API listening on') && resolve(true));
+        child.once('exit', () => resolve(false));
+      });
+      if (listening) break;
+      if (attempt === 3 || !out.includes('EADDRINUSE')) throw new Error(`the API process exited:\n${out.slice(-3000)}`);
+    }
     await eventually(async () => (await fetch(`${base}/health`)).ok, { timeoutMs: 90_000, intervalMs: 250 });
-  }, 120_000);
+  });
   afterAll(async () => {
     child?.kill('SIGKILL');
     await t.close();

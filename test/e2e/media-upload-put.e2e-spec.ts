@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const MP4_HEAD = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
@@ -19,7 +19,9 @@ interface Answer {
 
 /**
  * A raw PUT that keeps sending `total` bytes in 256 KiB chunks (one per tick) until the answer
- * arrives, then stops: an upload the service refuses early is never sent in full.
+ * arrives, then stops: an upload the service refuses early is never sent in full. On a new
+ * kept-alive connection: one from the shared pool may be past the server's keep-alive time-out when
+ * a long synchronous step (compressing a bomb) held the event loop, and be reset as it is reused.
  */
 function put(
   url: string,
@@ -30,7 +32,7 @@ function put(
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = httpRequest(url, { method: 'PUT', headers }, (res) => {
+    const req = httpRequest(url, { method: 'PUT', headers, agent: new Agent({ keepAlive: true }) }, (res) => {
       answered = true;
       const sentBeforeAnswer = sent;
       let text = '';
@@ -122,8 +124,8 @@ describe('upload PUT: checked before the body is read, streamed, capped', () => 
   });
 
   it('should answer a bad signature with a gzip bomb at once, memory unmoved', async () => {
-    const { uploadUrl } = await issue('bomb.png', 'image/png');
     const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024)); // ~250 KiB that inflate to 256 MiB
+    const { uploadUrl } = await issue('bomb.png', 'image/png');
     const { result, growth } = await peakRssGrowth(() =>
       put(
         forged(uploadUrl),
@@ -137,8 +139,8 @@ describe('upload PUT: checked before the body is read, streamed, capped', () => 
   });
 
   it('should refuse a compressed body with a valid signature (never inflated, nothing stored)', async () => {
-    const { uploadUrl, key } = await issue('bomb.png', 'image/png');
     const bomb = gzipSync(Buffer.concat([PNG, Buffer.alloc(128 * 1024 * 1024)]));
+    const { uploadUrl, key } = await issue('bomb.png', 'image/png');
     const { result, growth } = await peakRssGrowth(() =>
       put(uploadUrl, { 'Content-Type': 'image/png', 'Content-Encoding': 'gzip' }, bomb),
     );
@@ -203,7 +205,13 @@ describe('upload PUT: checked before the body is read, streamed, capped', () => 
       req.write(MP4_HEAD);
       void held.then(() => req.end(Buffer.alloc(total - MP4_HEAD.length)));
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The first upload holds the slot once its bytes are being written (a .part file beside its key).
+    const target = join(dir, first.key);
+    await eventually(async () =>
+      readdirSync(dirname(target), { withFileTypes: true }).some(
+        (f) => f.name.startsWith(`${basename(target)}.`) && f.name.endsWith('.part'),
+      ),
+    );
     const busy = await put(second.uploadUrl, { 'Content-Type': 'image/png' }, PNG);
     expect(busy.status).toBe(503);
     expect(JSON.parse(busy.body).error.code).toBe('service_unavailable');

@@ -6,6 +6,7 @@ import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.pr
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
+import { holdNextAnswer } from '../support/hold-answer';
 import { connectAccount, createKey, createPost, inFuture, setPolicy } from '../support/post-fixtures';
 import { accountsOf, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -48,6 +49,12 @@ interface PostBody {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * How far ahead a post "due soon" is scheduled: its creation, and what a test does to it before
+ * its time (cancel, reschedule, a policy change, deleting its jobs), must fit in it on a loaded machine.
+ */
+const SOON_MS = 5000;
 
 async function connect(t: TestApp, tenant: Tenant, platform: PlatformName): Promise<Account> {
   const before = new Set((await accountsOf(t, tenant.profileId)).map((a) => a.id));
@@ -146,7 +153,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('(none) → scheduled: the older shape with saveAsDraft false and scheduledAt writes post.created and post.scheduled, then publishes on time', async () => {
-      const scheduledAt = inFuture(2000);
+      const scheduledAt = inFuture(SOON_MS);
       const { id, state } = await create({
         content: { message: text() },
         targetIds: [fb1.id],
@@ -183,7 +190,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('scheduled → cancelled: DELETE writes post.cancelled and the post never publishes, its time passing', async () => {
       const before = await items(fb1);
-      const scheduledAt = inFuture(1500);
+      const scheduledAt = inFuture(SOON_MS);
       const { id } = await create({ content: text(), accountIds: [fb1.id], scheduledAt });
       const res = await t.http().delete(`/v1/posts/${id}`).set(tenant.auth).expect(200);
       expect(res.body).toEqual({ message: expect.any(String), id, state: 'cancelled' });
@@ -261,11 +268,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('queued → processing when the worker begins (no event), then PUT and DELETE answer 400 while processing and once published', async () => {
+      // Facebook's answer is held until the checks made while processing are done (#sandbox-slow's
+      // ~2 s alone is not enough time for them on a loaded machine).
+      const facebook = holdNextAnswer(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
       const { id } = await create({ content: text('#sandbox-slow'), accountIds: [fb1.id], publishNow: true });
-      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', {
-        timeoutMs: 10_000,
-        intervalMs: 50,
-      });
+      await facebook.answered;
+      await eventually(async () => (await getPost(t, tenant, id)).state === 'processing', { intervalMs: 50 });
       const history = await historyOf(t, tenant, id);
       expect(history.map((h) => `${h.from ?? '-'}>${h.to}`)).toEqual(['->queued', 'queued>processing']);
       expect(history[1]).toMatchObject({ reason: 'publishing started', actor: { type: 'system' } });
@@ -280,6 +288,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       ]) {
         expect([res.status, res.body.error.code]).toEqual([400, 'invalid_state_transition']);
       }
+      facebook.release();
       expect(await waitForFinal(t, id)).toBe('published');
       const put = await t
         .http()
@@ -421,11 +430,12 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
         await setPolicy(t, approvals, { requireApproval: false });
         let id: string;
         try {
-          id = (await create({ content: text(), accountIds: [account.id], scheduledAt: inFuture(1500) }, approvals)).id;
+          id = (await create({ content: text(), accountIds: [account.id], scheduledAt: inFuture(SOON_MS) }, approvals))
+            .id;
         } finally {
           await setPolicy(t, approvals, { requireApproval: true });
         }
-        await eventually(async () => (await postState(t, id)) === 'pending_approval', { timeoutMs: 8000 });
+        await eventually(async () => (await postState(t, id)) === 'pending_approval');
         expect(await moves(t, approvals, id)).toEqual(['->scheduled', 'scheduled>pending_approval']);
         expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'approval.requested': 1 });
         expect(await items(account)).toEqual(before);
@@ -454,7 +464,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       });
 
       it('pending_approval → approved with a future scheduledAt → scheduled, published at its time', async () => {
-        const scheduledAt = inFuture(2500);
+        const scheduledAt = inFuture(SOON_MS);
         const { id } = await create({ content: text(), accountIds: [account.id], scheduledAt }, approvals);
         const res = await t.http().post(`/v1/posts/${id}/approve`).set(approvals.auth).expect(200);
         expect(res.body.post).toEqual({ id, state: 'scheduled' });
@@ -614,7 +624,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
   describe('scheduling: lost jobs, superseded jobs, stray jobs', () => {
     it('should publish a scheduled post whose publish-queue keys were deleted from Redis, on time, through the sweep', async () => {
-      const scheduledAt = inFuture(2500);
+      const scheduledAt = inFuture(SOON_MS);
       const { id } = await create({ content: text(), accountIds: [fb1.id], scheduledAt });
       expect(await publishQueue().getJob(`schedule:${id}:1`)).toBeDefined();
       expect(await deleteKeys(t, `${t.redisPrefix}:bull:publish:*`)).toBeGreaterThan(0);
@@ -643,7 +653,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('should still publish a scheduled post after every BullMQ key of the app is deleted (job schedulers included)', async () => {
-      const scheduledAt = inFuture(2000);
+      const scheduledAt = inFuture(SOON_MS);
       const { id } = await create({ content: text(), accountIds: [fb1.id], scheduledAt });
       await deleteKeys(t, `${t.redisPrefix}:bull:*`);
       expect(await waitForFinal(t, id, 20_000)).toBe('published');
@@ -653,15 +663,16 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('should publish a rescheduled post at its new time only, later or earlier than the old one', async () => {
-      const later = await create({ content: text(), accountIds: [fb1.id], scheduledAt: inFuture(1500) });
+      const oldLaterAt = inFuture(SOON_MS);
+      const later = await create({ content: text(), accountIds: [fb1.id], scheduledAt: oldLaterAt });
       const earlier = await create({ content: text(), accountIds: [fb2.id], scheduledAt: inFuture(3600_000) });
-      const laterAt = inFuture(4500);
-      const earlierAt = inFuture(2500);
+      const laterAt = new Date(Date.parse(oldLaterAt) + 4000).toISOString();
+      const earlierAt = inFuture(SOON_MS);
       await t.http().put(`/v1/posts/${later.id}`).set(tenant.auth).send({ scheduledAt: laterAt }).expect(200);
       await t.http().put(`/v1/posts/${earlier.id}`).set(tenant.auth).send({ scheduledAt: earlierAt }).expect(200);
       expect(await publishQueue().getJob(`schedule:${later.id}:1`)).toBeUndefined();
       expect(await publishQueue().getJob(`schedule:${earlier.id}:1`)).toBeUndefined();
-      await sleep(2000); // past the old time of `later`
+      await sleep(Date.parse(oldLaterAt) - Date.now() + 1000); // past the old time of `later`, sweeps included
       expect(await postState(t, later.id)).toBe('scheduled');
       for (const [post, at] of [
         [later, laterAt],
@@ -684,7 +695,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
     });
 
     it('should make each state change, and its event, happen once when promotions, sweeps and publish jobs pile up', async () => {
-      const scheduledAt = inFuture(1200);
+      const scheduledAt = inFuture(SOON_MS);
       const { id } = await create({ content: text(), accountIds: [fb1.id], scheduledAt });
       const scheduler = t.app.get(PostSchedulerProcessor);
       await sleep(Date.parse(scheduledAt) - Date.now());

@@ -31,7 +31,7 @@ describe('first comment (sandbox networks)', () => {
     tenant = await createTenant(t);
     for (const p of ['facebook', 'instagram', 'linkedin', 'threads', 'youtube', 'tiktok'] as PlatformName[])
       acc[p] = await connectNewAccount(t, tenant, p);
-  }, 60_000);
+  });
   afterAll(async () => t.close());
 
   describe('validation', () => {
@@ -214,7 +214,7 @@ describe('first comment (sandbox networks)', () => {
       error: expect.stringContaining('#sandbox-comment-fails'),
     });
     expect(byPlatform.linkedin.firstComment).toMatchObject({ status: 'success' });
-  }, 60_000);
+  });
 
   it('should not post the comment again when the post is retried', async () => {
     const postId = await publishPost(t, tenant.auth, {
@@ -234,7 +234,7 @@ describe('first comment (sandbox networks)', () => {
     // The failed LinkedIn target never got a comment.
     const [li] = (await targetsOf(t, postId)).filter((x) => x.platform === 'linkedin');
     expect(li.firstCommentStatus).toBeNull();
-  }, 60_000);
+  });
 
   it('should mark a comment interrupted mid-call as failed instead of sending it again', async () => {
     const other = await createTenant(t);

@@ -1,18 +1,16 @@
 import { dirname, join } from 'node:path';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request } from 'express';
 import { type Params, PinoLogger } from 'nestjs-pino';
+import { type Options, pinoHttp } from 'pino-http';
+import { wrapRequestSerializer, wrapResponseSerializer } from 'pino-std-serializers';
 import request from 'supertest';
+import { redactUrl } from '@/common/logging/redact-url';
 import { requestLineLogger, requestLoggerOptions } from '@/common/logging/request-line';
 
 // nestjs-pino's own per-request middleware (pino-http, then its logging context), which
-// requestLineLogger replaces: loaded from the package's files, as LoggerModule mounts them.
+// requestLineLogger replaces: its logging context loaded from the package's files.
 const pinoDir = dirname(require.resolve('nestjs-pino'));
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { ensureLoggerMiddleware } = require(join(pinoDir, 'rootLogger.js')) as {
-  ensureLoggerMiddleware: (params: unknown) => ((req: Request, res: Response, next: NextFunction) => void) & {
-    logger: PinoLogger['logger'];
-  };
-};
 const { storage, Store } = require(join(pinoDir, 'storage.js')) as {
   storage: { run: (store: unknown, fn: () => void) => void };
   Store: new (logger: unknown) => unknown;
@@ -23,7 +21,21 @@ const lines: string[] = [];
 const capture = { write: (line: string) => void lines.push(line) };
 const params: Params = { pinoHttp: [requestLoggerOptions({ logLevel: 'info' }), capture] };
 const pino = new PinoLogger(params);
-const pinoHttp = ensureLoggerMiddleware(params.pinoHttp);
+
+// The reference: pino-http as nestjs-pino mounted it, with the line's serializers as they were
+// first written, reading pino-http's standard copies of the request and response.
+const wrappedSerializers = {
+  req: (req: { id?: unknown; method?: string; url?: string; raw?: { originalUrl?: string } }) => ({
+    id: req.id,
+    method: req.method,
+    url: redactUrl(req.raw?.originalUrl ?? req.url),
+  }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+};
+const reference = pinoHttp(
+  { ...requestLoggerOptions({ logLevel: 'info' }), wrapSerializers: true, serializers: wrappedSerializers },
+  capture,
+);
 
 let seq = 0;
 function app(mode: 'pino-http' | 'requestLineLogger'): express.Express {
@@ -33,7 +45,7 @@ function app(mode: 'pino-http' | 'requestLineLogger'): express.Express {
     next();
   });
   if (mode === 'pino-http') {
-    a.use(pinoHttp);
+    a.use(reference);
     a.use((req, _res, next) => storage.run(new Store((req as Request & { allLogs: unknown[] }).allLogs.at(-1)), next));
   } else a.use(requestLineLogger(pino, PinoLogger.root) as unknown as express.RequestHandler);
   a.use(express.json());
@@ -103,5 +115,21 @@ describe('requestLineLogger', () => {
       msg: 'request errored',
     });
     expect(after.join('\n')).not.toMatch(/SECRET|CODE|STATE|svc_live|hello/);
+  });
+
+  it('serialises a request and a response as the standard serializers and the first ones did, unsent headers included', () => {
+    const { req, res } = requestLoggerOptions({ logLevel: 'info' }).serializers as Required<Options>['serializers'];
+    const raw = {
+      id: 'req_1',
+      method: 'GET',
+      originalUrl: '/v1/posts?api_key=K',
+      url: '/posts?api_key=K',
+      headers: {},
+    };
+    expect(req(raw)).toEqual(wrapRequestSerializer(wrappedSerializers.req as never)(raw as never));
+    for (const sent of [true, false]) {
+      const response = { headersSent: sent, statusCode: 200, getHeaders: () => ({}) };
+      expect(res(response)).toEqual(wrapResponseSerializer(wrappedSerializers.res as never)(response as never));
+    }
   });
 });

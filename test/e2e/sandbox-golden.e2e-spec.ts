@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
+import { fakeDateOnly } from '../support/fake-date';
 import { SANDBOX_REDIRECT_URI } from '../support/sandbox-connect';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -48,25 +49,7 @@ function mockSeededCrypto(actual: typeof import('node:crypto')): typeof import('
 }
 
 // A fixed clock (only Date is faked) that moves one second per sandbox request.
-jest.useFakeTimers({
-  now: new Date('2026-05-12T12:00:00Z'),
-  doNotFake: [
-    'hrtime',
-    'nextTick',
-    'performance',
-    'queueMicrotask',
-    'requestAnimationFrame',
-    'cancelAnimationFrame',
-    'requestIdleCallback',
-    'cancelIdleCallback',
-    'setImmediate',
-    'clearImmediate',
-    'setInterval',
-    'clearInterval',
-    'setTimeout',
-    'clearTimeout',
-  ],
-});
+fakeDateOnly(new Date('2026-05-12T12:00:00Z'));
 
 interface Exchange {
   request: string;

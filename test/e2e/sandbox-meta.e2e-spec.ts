@@ -4,6 +4,7 @@ import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modu
 import { instagramNetwork } from '@/modules/networks/instagram/instagram.network';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
+import { holdNextAnswer } from '../support/hold-answer';
 import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '../support/sandbox-connect';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -367,9 +368,11 @@ describe('sandbox: Meta networks driven through their adapters', () => {
 
     it('should report an unknown outcome on a time-out and find the media afterwards', async () => {
       const registry = t.app.get(PlatformRegistry);
+      // The time-out leaves the other calls room on a loaded machine; the publish call cannot beat
+      // it, as its answer is held until the adapter has given up.
       const slow = instagramNetwork.create({
         ...registry.endpointsFor('instagram'),
-        timeoutMs: 1000,
+        timeoutMs: 5000,
       });
       const { tokens, accounts } = await connectSandbox(slow);
       const account = creds(accounts[0], tokens.accessToken);
@@ -379,9 +382,12 @@ describe('sandbox: Meta networks driven through their adapters', () => {
         imageUrls: [media('image.png')],
       };
       const rec = stateRecorder();
+      const publishCall = holdNextAnswer(t, 'POST', /^\/sandbox\/instagram\/.*\/media_publish(\?|$)/);
       await expectPlatformError(slow.publish({ account, content, publishState: {}, ...rec }), 'unknown_outcome', false);
       expect(rec.state.publishSentAt).toBeTruthy();
-      await new Promise((r) => setTimeout(r, 1500));
+      // The network published it (its answer is ready, held): now it can be found.
+      await publishCall.answered;
+      publishCall.release();
       const found = await slow.findPublished({ account, content, publishState: rec.state });
       expect(found).toMatchObject({ externalId: expect.any(String) });
       expect(

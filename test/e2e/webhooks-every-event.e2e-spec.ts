@@ -290,7 +290,7 @@ describe('webhooks: every event type, once per state change', () => {
   });
 
   it('should deliver post.scheduled then post.published for a scheduled post whose time comes', async () => {
-    const id = await createPost({ content: text('due soon'), accountIds: [fb.id], scheduledAt: inFuture(3000) });
+    const id = await createPost({ content: text('due soon'), accountIds: [fb.id], scheduledAt: inFuture(5000) });
     changed('post.scheduled', id);
     changed('post.published', id);
     await arrived('post.scheduled', id);

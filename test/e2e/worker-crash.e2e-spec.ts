@@ -1,8 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ownComments } from '@/modules/networks/kit/sandbox/sandbox-comments';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { holdNextAnswer } from '../support/hold-answer';
 import { FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createPost, publishPost } from '../support/post-fixtures';
 import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
@@ -36,9 +36,12 @@ describe('worker crash', () => {
   it('should finish a post whose worker was killed mid-publish without publishing any target twice', async () => {
     const accounts = [await connect('facebook'), await connect('facebook'), await connect('linkedin')];
     const first = await worker();
+    // LinkedIn takes the post but its answer is held until the worker is gone: the worker dies
+    // with that call in flight, however long the Facebook targets take on a loaded machine.
+    const linkedIn = holdNextAnswer(t, 'POST', /^\/sandbox\/linkedin\/rest\/posts(\?|$)/);
     const postId = await publishPost(t, tenant.auth, {
-      // The targets go out together: LinkedIn's call is slow (~2 s), Facebook's are not, so the
-      // worker dies with settled targets beside one in flight.
+      // The targets go out together: LinkedIn's call is slow (~2 s, then held), Facebook's are
+      // not, so the worker dies with settled targets beside one in flight.
       content: {
         contentType: 'text',
         message: `Crash test ${Date.now()}`,
@@ -48,6 +51,7 @@ describe('worker crash', () => {
     });
 
     // Kill it while a call is in flight and after at least one target got its result.
+    await linkedIn.answered;
     await eventually(
       async () => {
         const targets = await targetsOf(t, postId);
@@ -55,8 +59,8 @@ describe('worker crash', () => {
       },
       { timeoutMs: 30_000, intervalMs: 50 },
     );
-    await new Promise((r) => setTimeout(r, 300));
     await first.kill();
+    linkedIn.release();
     expect(await postState(t, postId)).toBe('processing');
     const left = await targetsOf(t, postId);
     expect(left.some((x) => x.status === 'publishing')).toBe(true);
@@ -91,7 +95,8 @@ describe('worker crash', () => {
     const account = await connect('facebook');
     await workers.killAll();
     const before = await worker();
-    const scheduledAt = new Date(Date.now() + 4000).toISOString();
+    // Far enough ahead that the creation and the kill are done before it is due, even on a loaded machine.
+    const scheduledAt = new Date(Date.now() + 12_000).toISOString();
     const res = await createPost(t, tenant.auth, {
       content: `Scheduled crash test ${Date.now()}`,
       accountIds: [account.id],
@@ -116,25 +121,7 @@ describe('worker crash', () => {
     await worker();
     // The sandbox takes the comment, but its answer is held until the worker is gone: the worker
     // dies mid-call with the comment on the network and nothing recorded but the attempt.
-    const server = t.app.getHttpServer();
-    const [handle] = server.listeners('request') as RequestListener[];
-    let release = (): void => undefined;
-    const answered = new Promise<void>((taken) => {
-      server.removeListener('request', handle);
-      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        if (req.method === 'POST' && /^\/sandbox\/facebook\/.*\/comments(\?|$)/.test(req.url ?? '')) {
-          server.removeAllListeners('request');
-          server.on('request', handle);
-          const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
-          res.end = ((...args: unknown[]) => {
-            release = () => void end(...args);
-            taken();
-            return res;
-          }) as typeof res.end;
-        }
-        handle(req, res);
-      });
-    });
+    const { answered, release } = holdNextAnswer(t, 'POST', /^\/sandbox\/facebook\/.*\/comments(\?|$)/);
     const postId = await publishPost(t, tenant.auth, {
       content: `Comment crash test ${Date.now()}`,
       accountIds: [account.id],

@@ -110,7 +110,7 @@ export async function targetsOf(t: TestApp, postId: string): Promise<PostTargetE
 }
 
 /** Waits for a final state (published, partially_published, failed, cancelled). */
-export async function waitForFinal(t: TestApp, postId: string, timeoutMs = 30_000): Promise<PostState> {
+export async function waitForFinal(t: TestApp, postId: string, timeoutMs = 60_000): Promise<PostState> {
   return eventually(
     async () => {
       const s = await postState(t, postId);

@@ -62,7 +62,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   }
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on now (the OS's pick of port 0, released). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -141,10 +142,13 @@ export async function createApiApp(opts: TestAppOptions = {}): Promise<{ t: Test
   return { t, tenant: await createTenant(t) };
 }
 
-/** Polls until `fn` returns a truthy value (for asynchronous outcomes: workers, webhooks). */
+/**
+ * Polls until `fn` returns a truthy value (for asynchronous outcomes: workers, webhooks). The
+ * default wait is long: on a loaded CI machine a worker or webhook outcome can take many seconds.
+ */
 export async function eventually<T>(
   fn: () => Promise<T | undefined | null | false>,
-  { timeoutMs = 15000, intervalMs = 100 } = {},
+  { timeoutMs = 45_000, intervalMs = 100 } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

@@ -76,7 +76,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until `count` requests reached `path` (and returns them). */
-  async waitFor(path: string, count = 1, timeoutMs = 15000): Promise<ReceivedWebhook[]> {
+  async waitFor(path: string, count = 1, timeoutMs = 45_000): Promise<ReceivedWebhook[]> {
     return eventually(async () => (this.at(path).length >= count ? this.at(path) : undefined), {
       timeoutMs,
       intervalMs: 50,

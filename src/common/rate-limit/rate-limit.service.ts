@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { AppConfig } from '@/config/config';
+import { pooledRandom } from '../crypto/random-pool';
 import { InjectRedis, redisKey } from '../redis/redis.module';
 
 /**
@@ -72,7 +72,7 @@ export class RateLimitService {
     const keys = windows.map((w) => redisKey(this.config, 'rl', subject, String(w.windowSeconds)));
     const args: (string | number)[] = [];
     for (const w of windows) args.push(w.windowSeconds * 1000, w.limit);
-    args.push(`${Date.now()}-${randomBytes(6).toString('hex')}`);
+    args.push(`${Date.now()}-${pooledRandom(6, 'hex')}`);
     const raw = await this.scripted.rollingWindows(keys.length, ...keys, ...args);
     const allowed = raw[0] === 1;
     const now = Number(raw[1]);

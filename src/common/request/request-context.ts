@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
+import { pooledRandom } from '../crypto/random-pool';
 import type { AuthContext } from '../auth/auth-context';
 import type { AuthenticatedKey } from '../auth/auth.service';
 
@@ -17,17 +17,8 @@ export interface ServiceRequest extends Request {
   idempotentReplay?: boolean;
 }
 
-// Random bytes drawn 12 at a time from a 3 KiB pool (one randomBytes call per 256 ids, not per request).
-let pool = Buffer.alloc(0);
-let offset = 0;
-
 export function newRequestId(): string {
-  if (offset + 12 > pool.length) {
-    pool = randomBytes(12 * 256);
-    offset = 0;
-  }
-  offset += 12;
-  return `req_${pool.toString('base64url', offset - 12, offset)}`;
+  return `req_${pooledRandom(12, 'base64url')}`;
 }
 
 /** Accept a caller's request id only when it is short and harmless; otherwise mint one. */
