@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { connectThroughSandbox } from '@test/support/connect-flow';
 import { accountsOf, waitForFinal } from '@test/support/publishing';
-import { createTenant, createTestApp, eventually, TestApp } from '@test/support/test-app';
+import { createTenant, createTestApp, eventually, freePort, TestApp } from '@test/support/test-app';
 import { WebhookReceiver } from '@test/support/webhook-receiver';
 import { startWorker } from '@test/support/worker-process';
 
@@ -115,7 +116,7 @@ describe('operating it: /metrics, /queues, graceful shutdown', () => {
   });
 
   it('should serve the worker role its own /metrics on METRICS_PORT, and drain jobs before the database closes on SIGTERM', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     // relay-outbox runs every 20 ms, so a SIGTERM lands while jobs are running.
     const worker = await startWorker(t, { OUTBOX_POLL_MS: '20', OPERATOR_TOKEN: TOKEN, METRICS_PORT: String(port) });
     const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: bearer });
@@ -132,5 +133,18 @@ describe('operating it: /metrics, /queues, graceful shutdown', () => {
     // Nest runs the shutdown hooks, then ends the process with the signal it received.
     expect(['SIGTERM', 'exit 0']).toContain(await exited);
     expect(worker.output()).not.toMatch(/Driver not Connected|Connection is closed|Connection terminated|Job failed/i);
+  });
+
+  it('should refuse to start the worker, naming METRICS_PORT, when that port is taken', async () => {
+    const taken = createServer((socket) => socket.destroy());
+    await new Promise<void>((ok) => taken.listen(0, ok));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(startWorker(t, { OPERATOR_TOKEN: TOKEN, METRICS_PORT: String(port) })).rejects.toThrow(
+        new RegExp(`exited with 1 before starting:[\\s\\S]*METRICS_PORT ${port}`),
+      );
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 });

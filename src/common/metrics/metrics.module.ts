@@ -14,8 +14,8 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (this.config.role === 'worker') this.server = startWorkerMetricsServer(this.metrics, this.config);
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'worker') this.server = await startWorkerMetricsServer(this.metrics, this.config);
   }
 
   async onApplicationShutdown(): Promise<void> {

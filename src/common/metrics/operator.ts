@@ -77,8 +77,11 @@ export function mountOperatorEndpoints(app: INestApplication, config: AppConfig)
   app.use('/queues', operatorOnly(token), board.getRouter() as RequestHandler);
 }
 
-/** The worker role has no HTTP server: /metrics on METRICS_PORT instead (same token). */
-export function startWorkerMetricsServer(metrics: MetricsService, config: AppConfig): Server | undefined {
+/** The worker role has no HTTP server: /metrics on METRICS_PORT instead (same token); resolves once listening. */
+export async function startWorkerMetricsServer(
+  metrics: MetricsService,
+  config: AppConfig,
+): Promise<Server | undefined> {
   const { token, metricsPort } = config.operator;
   if (!token || !metricsPort) return undefined;
   const logger = new Logger('Metrics');
@@ -99,7 +102,13 @@ export function startWorkerMetricsServer(metrics: MetricsService, config: AppCon
       },
     );
   });
-  server.listen(metricsPort);
+  // A port already taken fails the worker's start (before "Worker started"), naming the setting.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(`METRICS_PORT ${metricsPort} cannot be listened on (${err.code ?? err.message})`)),
+    );
+    server.listen(metricsPort, resolve);
+  });
   logger.log(`Worker metrics on :${metricsPort}/metrics`);
   return server;
 }
