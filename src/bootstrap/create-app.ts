@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, RequestHandler, Response } from 'express';
-import type { Server } from 'node:http';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { AuthGuard } from '../common/auth/auth.guard';
@@ -92,7 +91,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
   answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl);
-  keepIdleConnections(app.getHttpServer());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);
@@ -110,15 +108,4 @@ export async function createWorker(config: AppConfig): Promise<INestApplicationC
   ctx.useLogger(ctx.get(Logger));
   ctx.enableShutdownHooks();
   return ctx;
-}
-
-/**
- * Idle keep-alive connections stay open 65 s (announced as `Keep-Alive: timeout=65`), not Node's
- * 5 s: a client or load balancer reusing an idle connection (an ALB keeps them 60 s) would
- * otherwise now and then send its request into a socket the service is closing (ECONNRESET, 502).
- * headersTimeout must exceed it.
- */
-function keepIdleConnections(server: Server): void {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
 }

@@ -80,7 +80,7 @@ export async function follow(
     const cookie = jar.header();
     const headers = new Headers(init.headers);
     if (cookie) headers.set('cookie', cookie);
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const res = await browserFetch(url, { ...init, headers, redirect: 'manual' });
     jar.take(res);
     const location = res.headers.get('location');
     hops.push({ url, status: res.status, location });
@@ -91,6 +91,21 @@ export async function follow(
     init = {};
   }
   throw new Error(`Too many redirects from ${start}: ${hops.map((h) => h.url).join(' → ')}`);
+}
+
+/**
+ * fetch as a browser sends a request: when a reused keep-alive connection turns out closed by the
+ * server (its idle time-out, 5 s in Node, ran out as the request went; ECONNRESET or "other side
+ * closed" before any answer), the request is sent once more on a new connection.
+ */
+async function browserFetch(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    if (cause?.code !== 'ECONNRESET' && cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url, init);
+  }
 }
 
 /** The first POST form of a page: the sandbox consent page or the hosted page picker. */
