@@ -36,15 +36,17 @@ export class OutboxService {
   /**
    * The same rows as `record` (in this order) as an INSERT to embed in the caller's own statement
    * (a data-modifying CTE), so a change and its events are written in one round trip; `bind`
-   * adds a parameter and answers its `$n`. The statement must run on the change's transaction.
+   * adds a parameter and answers its `$n`; `when` (SQL) writes them only if it holds (e.g. that
+   * the change's own CTE matched a row). The statement must run on the change's transaction.
    */
-  insertSql(events: NewEvent[], bind: (value: unknown) => string): string {
+  insertSql(events: NewEvent[], bind: (value: unknown) => string, when?: string): string {
     const column = <T>(f: (e: NewEvent) => T): string => bind(events.map(f));
     return `INSERT INTO events (workspace_id, profile_id, type, actor, data)
       SELECT e.workspace_id, e.profile_id, e.type, e.actor, e.data
         FROM unnest(${column((e) => e.workspaceId)}::uuid[], ${column((e) => e.profileId)}::uuid[], ${column((e) => e.type)}::text[],
                     ${column((e) => JSON.stringify(e.actor))}::jsonb[], ${column((e) => JSON.stringify(storedData(e)))}::jsonb[])
              WITH ORDINALITY AS e(workspace_id, profile_id, type, actor, data, n)
+       ${when ? `WHERE ${when}` : ''}
        ORDER BY e.n`;
   }
 

@@ -77,7 +77,7 @@ export class PublishPostProcessor {
   private async runLocked(postId: string): Promise<PublishRunOutcome> {
     // The usual case in one round trip: queued → processing (with its history row). Otherwise the
     // post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
-    let post = await this.transitions.transitionAlone(this.ds.manager, postId, ['queued'], 'processing', {
+    let post = await this.transitions.transitionAlone(this.ds.manager, { id: postId }, ['queued'], 'processing', {
       actor: SYSTEM_ACTOR,
       reason: 'publishing started',
     });
@@ -159,7 +159,7 @@ export class PublishPostProcessor {
           ? 'failed on every target'
           : `published on ${ok} of ${targets.length} targets`;
     // The post, its history row and its post.* event in one statement; null: the state moved (cancelled).
-    const moved = await this.transitions.transitionAlone(this.ds.manager, post.id, ['processing'], to, {
+    const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, {
       actor: SYSTEM_ACTOR,
       reason,
       set: { publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt },

@@ -64,49 +64,42 @@ export class PostTransitions {
   /**
    * `transition` as one statement on its own (atomic without a transaction: one round trip
    * instead of BEGIN, UPDATE, INSERT…, COMMIT): the guarded UPDATE, its history row and its
-   * events as data-modifying CTEs that write only when the UPDATE matched. For the publisher's
-   * moves (queued → processing, processing → final), which leave no queue slot and change no
-   * schedule. null when the state was not one of `from` (a lost race): nothing written.
+   * events (OutboxService.insertSql) as data-modifying CTEs that write only when the UPDATE
+   * matched. For the publisher's moves (queued → processing, processing → final), which leave no
+   * queue slot and change no schedule. null when the state was not one of `from` (a lost race):
+   * nothing written. Events need the post's workspace and profile.
    */
   async transitionAlone(
     m: EntityManager,
-    postId: string,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
     from: PostState[],
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
   ): Promise<PostEntity | null> {
     if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
-    const params: unknown[] = [
-      postId,
-      to,
-      from,
-      opts.reason ?? null,
-      JSON.stringify(opts.actor),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-    ];
-    const sets = [`state = $2`, `version = version + 1`, `updated_at = now()`];
-    if (opts.set && 'publishedAt' in opts.set) {
-      params.push(opts.set.publishedAt ?? null);
-      sets.push(`published_at = $${params.length}`);
-    }
-    // The events as OutboxService.record writes them (profileId first in data when the post has one).
+    const { workspaceId, profileId } = post;
+    if (events.length > 0 && !workspaceId) throw new Error('Events of a move need the post’s workspace');
+    const params: unknown[] = [];
+    const bind = (value: unknown): string => `$${params.push(value)}`;
+    const sets = [`state = ${bind(to)}`, `version = version + 1`, `updated_at = now()`];
+    if (opts.set && 'publishedAt' in opts.set) sets.push(`published_at = ${bind(opts.set.publishedAt ?? null)}`);
+    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[]) RETURNING *`;
+    const history = historyInsert(
+      'SELECT id FROM moved',
+      bind(to),
+      bind(opts.reason ?? null),
+      bind(JSON.stringify(opts.actor)),
+    );
+    const outbox = events.length
+      ? `, outbox AS (${this.outbox.insertSql(
+          events.map((e) => ({ workspaceId: workspaceId!, profileId: profileId ?? null, actor: opts.actor, ...e })),
+          bind,
+          'EXISTS (SELECT 1 FROM moved)',
+        )})`
+      : '';
     const rows = await m.query<Record<string, unknown>[]>(
-      `WITH moved AS (
-         UPDATE posts SET ${sets.join(', ')} WHERE id = $1 AND state = ANY($3::text[]) RETURNING *),
-       history AS (
-         INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
-         SELECT p.id, (SELECT h.to_state FROM post_history h WHERE h.post_id = p.id ORDER BY h.at DESC LIMIT 1), $2, $4, $5::jsonb
-           FROM moved p),
-       outbox AS (
-         INSERT INTO events (workspace_id, profile_id, type, actor, data, dispatched_at)
-         SELECT p.workspace_id, p.profile_id, e.type, $5::jsonb,
-                CASE WHEN p.profile_id IS NULL THEN e.data::jsonb ELSE jsonb_build_object('profileId', p.profile_id) || e.data::jsonb END,
-                NULL
-           FROM moved p CROSS JOIN unnest($6::text[], $7::text[]) WITH ORDINALITY AS e(type, data, n)
-          ORDER BY e.n)
-       SELECT * FROM moved`,
+      `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT * FROM moved`,
       params,
     );
     return rows[0] ? hydrate(m, rows[0]) : null;
@@ -145,13 +138,23 @@ export class PostTransitions {
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor'>,
   ): Promise<void> {
-    await m.query(
-      `INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
-       SELECT p.id, (SELECT h.to_state FROM post_history h WHERE h.post_id = p.id ORDER BY h.at DESC LIMIT 1), $2, $3, $4::jsonb
-         FROM unnest($1::uuid[]) AS p(id)`,
-      [postIds, to, opts.reason ?? null, JSON.stringify(opts.actor)],
-    );
+    await m.query(historyInsert('SELECT unnest($1::uuid[])', '$2', '$3', '$4'), [
+      postIds,
+      to,
+      opts.reason ?? null,
+      JSON.stringify(opts.actor),
+    ]);
   }
+}
+
+/**
+ * The history rows of posts that have just become `to` (ids from `ids`, a query of one column):
+ * each row's `from` is the post's last `to`. The other arguments are SQL parameters (`$n`).
+ */
+function historyInsert(ids: string, to: string, reason: string, actor: string): string {
+  return `INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
+       SELECT p.id, (SELECT h.to_state FROM post_history h WHERE h.post_id = p.id ORDER BY h.at DESC LIMIT 1), ${to}, ${reason}, ${actor}::jsonb
+         FROM (${ids}) AS p(id)`;
 }
 
 /** A PostEntity from a `RETURNING *` row. */
