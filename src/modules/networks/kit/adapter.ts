@@ -189,8 +189,6 @@ export interface AdapterEndpoints {
   apiBaseUrl: string;
   /** Where the consent page lives (e.g. https://www.facebook.com/v23.0/dialog/oauth). */
   authBaseUrl: string;
-  /** For networks with a separate upload host (YouTube). */
-  uploadBaseUrl?: string;
   clientId: string;
   clientSecret: string;
   /** Per-request time-out for calls to the network. */

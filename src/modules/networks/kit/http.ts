@@ -11,19 +11,12 @@ import { publishRunHeaders } from './publish-run';
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Causes that prove the request never reached the network (safe to resend). */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const NOT_SENT = new Set(
+  'ECONNREFUSED ENOTFOUND EAI_AGAIN ENETUNREACH EHOSTUNREACH UND_ERR_CONNECT_TIMEOUT'.split(' '),
+);
 
 export interface NetworkCall {
-  method?: HttpMethod;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   /** JSON body (sets Content-Type). */
@@ -53,16 +46,10 @@ export type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
-  let body: string | Uint8Array | undefined;
-  if (call.json !== undefined) {
-    headers['Content-Type'] ??= 'application/json';
-    body = JSON.stringify(call.json);
-  } else if (call.form) {
-    headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(call.form).toString();
-  } else if (call.bytes) {
-    body = call.bytes;
-  }
+  const isJson = call.json !== undefined;
+  const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
+  const type = isJson ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
+  if (type) headers['Content-Type'] ??= type;
   let reply: NetworkReply;
   try {
     const res = await (call.fetchFn ?? fetch)(call.url, {
@@ -151,13 +138,7 @@ export function causeOf(err: Error): string {
   return cause instanceof Error ? cause.message : err.message;
 }
 
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the network';
-  }
-}
+const safeHost = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'the network');
 
 export function parseJson(text: string): unknown {
   if (!text) return null;

@@ -4,13 +4,8 @@ import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
 import { NetworkAdapter, NetworkLogin } from './network-adapter';
 
 /** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
-export function parseTokenResponse(
-  reply: NetworkReply,
-  network: string,
-  previousRefreshToken: string | null = null,
-  now = Date.now(),
-): OAuthTokens {
-  const body = obj(reply.json);
+function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
+  const [body, now] = [obj(reply.json), Date.now()];
   const accessToken = str(body.access_token);
   if (!accessToken) throw oauthError(reply, network);
   const expiresIn = num(body.expires_in);
@@ -26,7 +21,7 @@ export function parseTokenResponse(
 }
 
 /** An OAuth error answer (`{ error, error_description }`): auth_expired, but 5xx and throttling are transient. */
-export function oauthError(reply: NetworkReply, network: string): PlatformError {
+function oauthError(reply: NetworkReply, network: string): PlatformError {
   const body = obj(reply.json);
   const description =
     str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);

@@ -86,10 +86,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     ];
   }
 
-  /**
-   * creator_info/query: TikTok gives no count, but answers spam_risk_too_many_posts once the
-   * creator reached the daily post cap of the API.
-   */
+  /** creator_info/query gives no count, but answers spam_risk_too_many_posts once the daily cap is reached. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     const exhausted = await this.creatorInfo(account.accessToken).then(
       () => false,
@@ -147,33 +144,20 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     const o = c.options;
     const shared = { privacy_level: privacy, disable_comment: o.disableComment === true };
     if (c.contentType === 'image') {
-      return {
-        path: '/v2/post/publish/content/init/',
-        body: {
-          post_info: {
-            title: str(o.title) ?? '',
-            description: c.text,
-            ...shared,
-            auto_add_music: o.autoAddMusic !== false,
-          },
-          source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls },
-          post_mode: 'DIRECT_POST',
-          media_type: 'PHOTO',
-        },
+      const info = {
+        title: str(o.title) ?? '',
+        description: c.text,
+        ...shared,
+        auto_add_music: o.autoAddMusic !== false,
       };
+      const source = { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls };
+      const body = { post_info: info, source_info: source, post_mode: 'DIRECT_POST', media_type: 'PHOTO' };
+      return { path: '/v2/post/publish/content/init/', body };
     }
-    return {
-      path: '/v2/post/publish/video/init/',
-      body: {
-        post_info: {
-          title: c.text,
-          ...shared,
-          disable_duet: o.disableDuet === true,
-          disable_stitch: o.disableStitch === true,
-        },
-        source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl },
-      },
-    };
+    const [duet, stitch] = [o.disableDuet === true, o.disableStitch === true];
+    const info = { title: c.text, ...shared, disable_duet: duet, disable_stitch: stitch };
+    const body = { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl } };
+    return { path: '/v2/post/publish/video/init/', body };
   }
 
   /** A complete post is known by its public id (or its publish_id when private). */

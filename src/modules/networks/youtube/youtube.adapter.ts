@@ -58,7 +58,6 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   static readonly real = {
     apiBaseUrl: 'https://www.googleapis.com',
     authBaseUrl: 'https://accounts.google.com/o/oauth2/v2',
-    uploadBaseUrl: 'https://www.googleapis.com',
   };
   readonly platform = 'youtube' as const;
   protected readonly rules = YOUTUBE_RULES;
