@@ -92,10 +92,8 @@ export class ContainerPublisher {
     if (status !== 'PUBLISHED') {
       f.beforePublish?.(await this.usage(user, token));
       await save({ publishSentAt: new Date().toISOString() });
-      const publish = { creation_id: containerId };
-      const media = await this.graph.post<{ id: string }>(`/${user}/${f.publishEdge}`, publish, token, {
-        publish: true,
-      });
+      const publishEdge = `/${user}/${f.publishEdge}`;
+      const media = await this.graph.create<{ id: string }>(publishEdge, { creation_id: containerId }, token);
       await save({ mediaId: media.id });
       return this.result(media.id, token);
     }
