@@ -6,6 +6,7 @@ import {
   graphMagicErrors,
   graphNotFound,
   longLivedToken,
+  MISSING_CLIENT,
   oauthFail,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
@@ -119,8 +120,7 @@ export const THREADS_LOGIN: SandboxLogin = {
       path: 'oauth/access_token',
       status: 201,
       answer: async (oauth, b) => {
-        if (!b.client_id || !b.client_secret)
-          throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+        if (!b.client_id || !b.client_secret) throw MISSING_CLIENT();
         if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
         const grant = await oauth
           .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })

@@ -66,7 +66,6 @@ const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', GraphErrorRow> = {
   invalid_token: ['Invalid OAuth access token - Cannot parse access token', { code: 190 }],
   invalid_client: ['Error validating application. Invalid application ID.', { code: 101 }],
   invalid_grant: ['Error validating verification code. {m}', { code: 100, subcode: 36008 }],
-  invalid_request: ['{m}', { code: 100 }],
 };
 
 function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
