@@ -8,7 +8,7 @@ import { OAuthFailure, SandboxGrant, SandboxOAuth, SandboxOAuthError, TokenInfo 
 import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
-import { route, type SandboxRoute } from './sandbox-routes';
+import { routesOf, type SandboxRoute } from './sandbox-routes';
 import { addDays } from '../days';
 import {
   dailyAccountMetrics,
@@ -298,6 +298,7 @@ type Commented = { store: SandboxStore; config: AppConfig };
 
 /** GET …/:id/comments (generated, then the owner's own) and POST …/:id/comments (the owner comments). */
 export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commented>[] {
+  const route = routesOf<Commented>();
   /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
   const item = (write: boolean): SandboxAuthSpec<CommentedItem> => ({
     ...graphAuth(d.network),
@@ -313,7 +314,7 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
      * A page of the item's deterministic comments, each rendered by the network; cursors are base64
      * indexes and `paging.next` repeats the request with `after` replaced.
      */
-    route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim: Commented) => {
+    route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim) => {
       // The generated comments, then the account's own (first comments).
       const own = await ownComments(sim.store, d.network, item.id);
       const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
@@ -330,19 +331,15 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
       return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
     }),
     /** The owner's comment on its own item: `d.missing` when `message` is empty; #sandbox-comment-fails refuses it. */
-    route(
-      { at: `POST ${d.version}/:id/comments`, status: 201 },
-      item(true),
-      async ({ q, body, caller: item }, sim: Commented) => {
-        const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
-        // The id is drawn before the checks (a refused comment uses one up too).
-        const id = d.commentId?.(item.id);
-        if (!message.trim()) throw graphFail(d.missing, { code: 100 });
-        const refused = commentRefusal(d.network, message);
-        if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-        const comment = await addOwnComment(sim.store, d.network, item.id, item.author, message, id);
-        return { id: comment.id };
-      },
-    ),
+    route({ at: `POST ${d.version}/:id/comments`, status: 201 }, item(true), async ({ q, body, caller: item }, sim) => {
+      const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
+      // The id is drawn before the checks (a refused comment uses one up too).
+      const id = d.commentId?.(item.id);
+      if (!message.trim()) throw graphFail(d.missing, { code: 100 });
+      const refused = commentRefusal(d.network, message);
+      if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+      const comment = await addOwnComment(sim.store, d.network, item.id, item.author, message, id);
+      return { id: comment.id };
+    }),
   ];
 }
