@@ -150,7 +150,7 @@ export function facebookLogin(
     network,
     appLabel,
     authorize: `${version}/dialog/oauth`,
-    tokens: [{ method: 'GET', path: `${version}/oauth/access_token`, answer }],
+    tokens: [{ at: `GET ${version}/oauth/access_token`, answer }],
   };
 }
 
