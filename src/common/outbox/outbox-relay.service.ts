@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '@/database/plain-query';
 import type { JobName, JobPayloads } from '../queue/jobs';
 import { QueueService } from '../queue/queue.service';
 
@@ -35,7 +36,9 @@ export class OutboxRelayService {
 
   /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */
   async markHandled(eventId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE events SET handled_at = now() WHERE id = $1 AND handled_at IS NULL`, [eventId]);
+    await preparedQuery(this.dataSource, `UPDATE events SET handled_at = now() WHERE id = $1 AND handled_at IS NULL`, [
+      eventId,
+    ]);
   }
 
   async redriveBatch(limit = 200, olderThanMs = REDRIVE_AFTER_MS): Promise<number> {
@@ -94,7 +97,9 @@ export class OutboxRelayService {
       );
       for (const r of rows)
         for (const follow of this.followUps.get(r.type) ?? []) await follow({ id: r.id, data: r.data ?? {} });
-      await m.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+      await preparedQuery(m, `UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
+        rows.map((r) => r.id),
+      ]);
       return rows.length;
     });
   }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, IsNull, LessThan, Repository } from 'typeorm
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { OutboxService } from '@/common/outbox/outbox.service';
+import { entityFromRow, preparedQuery } from '@/database/plain-query';
 import { AccountCredentials, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
@@ -67,7 +68,9 @@ export class AccountCredentialsService {
    * network no longer refreshes (the account is then marked `expired`).
    */
   async forPublishing(accountId: string): Promise<AccountCredentials> {
-    let account = await this.accounts.findOne({ where: { id: accountId } });
+    // Once per target published: a prepared statement, the row mapped by hand.
+    const { rows } = await preparedQuery(this.dataSource, `SELECT * FROM social_accounts WHERE id = $1`, [accountId]);
+    let account = rows[0] ? entityFromRow(this.dataSource.manager, SocialAccountEntity, rows[0]) : null;
     if (!account) throw new PlatformError(`Account ${accountId} does not exist.`, 'auth_expired', false);
     assertActive(account);
     if (dueForPublishing(account)) {

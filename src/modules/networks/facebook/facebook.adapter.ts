@@ -13,7 +13,7 @@ import { lookedFirst, progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
-export const FACEBOOK_SCOPES = [
+const FACEBOOK_SCOPES = [
   'pages_show_list',
   'pages_read_engagement',
   'pages_manage_posts',
@@ -112,7 +112,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     type Kind = FacebookPublishState['kind'];
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });
-      return this.graph.post<T>(`/${page}/${edge}`, params, token, { publish: true });
+      return this.graph.create<T>(`/${page}/${edge}`, params, token);
     };
     let postId: string;
     if (content.contentType === 'video') {

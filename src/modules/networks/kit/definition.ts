@@ -3,10 +3,7 @@ import type { AdapterEndpoints, PlatformAdapter } from './adapter';
 import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
-export interface NetworkAppKeys {
-  clientId: string;
-  clientSecret: string;
-}
+export type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
 
 /** Base URLs of a network (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;

@@ -1,6 +1,6 @@
 import type { PlatformName } from '../platform-name';
 import { PlatformError } from './adapter';
-import type { CommentsPage, OAuthTokens, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
+import type { CommentsPage, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
 import type { PublishResult, ValidationIssue } from './adapter';
 import { checkContent, ContentRules } from './content-rules';
 
@@ -19,17 +19,9 @@ export abstract class NetworkAdapter {
   protected abstract readonly rules: ContentRules;
   protected abstract readonly login: NetworkLogin;
 
-  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
-    return this.login.authorizeUrl(params);
-  }
-
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.login.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.login.refresh(tokens);
-  }
+  readonly authorizeUrl: NetworkLogin['authorizeUrl'] = (params) => this.login.authorizeUrl(params);
+  readonly exchangeCode: NetworkLogin['exchangeCode'] = (params) => this.login.exchangeCode(params);
+  readonly refresh: NetworkLogin['refresh'] = (tokens) => this.login.refresh(tokens);
 
   validate(content: PublishContent): ValidationIssue[] {
     return checkContent(this.rules, content);

@@ -16,7 +16,7 @@ import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
  * https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
  */
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
+const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
 export const TIKTOK_RULES: ContentRules = {
   label: 'TikTok',
   maxText: 2200,
@@ -35,8 +35,8 @@ export const TIKTOK_CAPS: PublishingCap[] = [
 
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
-/** What one status/fetch tells: the post id, or why TikTok gave up; undefined while it is still processing. */
-type Outcome = { postId: string } | { error: PlatformError } | undefined;
+/** What one status/fetch tells (never `ready`: the publish_id is known). */
+type Status = Exclude<ProcessingCheck, { status: 'ready' }>;
 
 interface TikTokState {
   /** Set just before video/init or content/init: from here on a publish may exist. */
@@ -129,15 +129,15 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       await save({ publishId });
     }
     const stillBusy = 'TikTok is still processing the post (moderation); it is checked again later.';
-    const check = () => this.fetchStatus(token, state.publishId!);
+    const check = () => this.settled(req.account, state.publishId!);
     const outcome = await pollOrThrow(this.pollDelaysMs, new StillProcessingError(stillBusy), check);
-    if ('error' in outcome) {
+    if (outcome.status === 'failed') {
       // Certainly not published: forget the publish so a retry starts over.
       await req.saveState({});
       throw outcome.error;
     }
-    await save({ postId: outcome.postId });
-    return postResult(outcome.postId, req.account);
+    await save({ postId: outcome.result.externalId });
+    return outcome.result;
   }
 
   private initRequest(c: PublishContent, privacy: string): { path: string; body: Record<string, unknown> } {
@@ -161,29 +161,28 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   /** A complete post is known by its public id (or its publish_id when private). */
-  private async fetchStatus(token: string, publishId: string): Promise<Outcome> {
-    const reply = await this.api.call(token, '/v2/post/publish/status/fetch/', {
-      method: 'POST',
-      json: { publish_id: publishId },
-    });
+  private async fetchStatus(account: AccountCredentials, publishId: string): Promise<Status> {
+    const json = { publish_id: publishId };
+    const reply = await this.api.call(account.accessToken, '/v2/post/publish/status/fetch/', { method: 'POST', json });
     const data = obj(obj(reply.json).data);
     const status = str(data.status);
     if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
-      return { postId: publicPostIds(reply.text)[0] ?? publishId };
-    if (status === 'FAILED') return { error: failReasonError(str(data.fail_reason) ?? 'unknown') };
-    return undefined;
+      return { status: 'published', result: postResult(publicPostIds(reply.text)[0] ?? publishId, account) };
+    if (status === 'FAILED') return { status: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
+    return { status: 'processing' };
+  }
+
+  /** fetchStatus once TikTok is done with the post; undefined while it is still processing (for polls). */
+  private async settled(account: AccountCredentials, publishId: string) {
+    const status = await this.fetchStatus(account, publishId);
+    return status.status === 'processing' ? undefined : status;
   }
 
   /** One status/fetch of the saved publish_id. */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
     if (state.postId) return { status: 'published', result: postResult(state.postId, req.account) };
-    if (!state.publishId) return { status: 'ready' };
-    const outcome = await this.fetchStatus(req.account.accessToken, state.publishId);
-    if (!outcome) return { status: 'processing' };
-    return 'error' in outcome
-      ? { status: 'failed', error: outcome.error }
-      : { status: 'published', result: postResult(outcome.postId, req.account) };
+    return state.publishId ? this.fetchStatus(req.account, state.publishId) : { status: 'ready' };
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
@@ -191,9 +190,8 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     if (state.postId) return postResult(state.postId, req.account);
     const token = req.account.accessToken;
     if (state.publishId) {
-      const outcome = await pollUntil(this.pollDelaysMs, () => this.fetchStatus(token, state.publishId!));
-      if (!outcome) return 'unknown';
-      return 'error' in outcome ? null : postResult(outcome.postId, req.account);
+      const outcome = await pollUntil(this.pollDelaysMs, () => this.settled(req.account, state.publishId!));
+      return outcome === undefined ? 'unknown' : outcome.status === 'failed' ? null : outcome.result;
     }
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.

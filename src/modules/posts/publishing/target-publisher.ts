@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
 import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
+import { preparedQuery } from '@/database/plain-query';
 import type {
   AccountCredentials,
   PlatformAdapter,
@@ -395,12 +396,13 @@ export class TargetPublisher {
    */
   private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
     // Plain SQL on this hot path (the query builder cost more CPU than the statement).
-    const [, affected] = await m.query<[unknown, number]>(
+    const { rowCount } = await preparedQuery(
+      m,
       `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
         WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
       [target.id, UNSETTLED, target.attempts],
     );
-    if (!affected) {
+    if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       return false;
     }
@@ -408,10 +410,11 @@ export class TargetPublisher {
   }
 
   private async saveState(target: PostTargetEntity, state: Record<string, unknown>): Promise<void> {
-    await this.ds.query(`UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`, [
-      target.id,
-      JSON.stringify(state),
-    ]);
+    await preparedQuery(
+      this.ds,
+      `UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`,
+      [target.id, JSON.stringify(state)],
+    );
     target.publishState = state;
   }
 
@@ -457,11 +460,12 @@ export class TargetPublisher {
     const meta = this.ds.getMetadata(TargetRow);
     const entries = Object.entries(set);
     const columns = entries.map(([prop], i) => `${meta.findColumnWithPropertyName(prop)!.databaseName} = $${i + 3}`);
-    const [, affected] = await this.ds.query<[unknown, number]>(
+    const { rowCount } = await preparedQuery(
+      this.ds,
       `UPDATE post_targets SET ${columns.join(', ')}, updated_at = now() WHERE id = $1 AND status = ANY($2::text[])`,
       [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
     );
-    if (affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
+    if (rowCount && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     Object.assign(target, set);
   }
 }

@@ -6,6 +6,7 @@ import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
+import { preparedQuery } from '@/database/plain-query';
 import { DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
@@ -259,7 +260,8 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   /** Attempts' outcomes, in one statement however many. */
   private async writeOutcomes(rows: DeliveryOutcome[]): Promise<void> {
-    await this.dataSource.query(
+    await preparedQuery(
+      this.dataSource,
       `UPDATE webhook_deliveries d
           SET status = o.status, response_code = o.response_code, response_body = o.response_body, error = o.error,
               next_attempt_at = o.next_attempt_at, updated_at = now()
@@ -277,10 +279,9 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
   }
 
-  /** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
+  /** An UPDATE … RETURNING's rows (a prepared statement: once per attempt). */
   private async updateReturning<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const [rows] = await this.dataSource.query<[T[], number]>(sql, params);
-    return rows;
+    return (await preparedQuery<T>(this.dataSource, sql, params)).rows;
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
+import { preparedQuery } from '@/database/plain-query';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { WEBHOOK_EVENT_TYPES, WILDCARD } from '../event-types';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
@@ -34,7 +35,8 @@ export class WebhookFanoutProcessor {
     // pending (the statement's snapshot does not see its own inserts, so the two sets do not overlap).
     // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
     // A subscription created after the event does not receive it either.
-    const pending = await this.dataSource.query<{ id: string; workspace_id: string }[]>(
+    const { rows: pending } = await preparedQuery<{ id: string; workspace_id: string }>(
+      this.dataSource,
       `WITH e AS (
          SELECT id, workspace_id, profile_id, type, data, date_trunc('milliseconds', created_at) AS created_at FROM events
           WHERE id = $1 AND profile_id IS NOT NULL AND type = ANY($2::text[])),
