@@ -13,7 +13,7 @@ import { lookedFirst, progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
-export const FACEBOOK_SCOPES = [
+const FACEBOOK_SCOPES = [
   'pages_show_list',
   'pages_read_engagement',
   'pages_manage_posts',

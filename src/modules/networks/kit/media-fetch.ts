@@ -47,7 +47,7 @@ export interface FetchedMedia {
   contentType: string;
 }
 
-export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxImageBytes: 20 * 1024 * 1024,
   maxVideoBytes: 256 * 1024 * 1024,
   timeoutMs: 120_000,

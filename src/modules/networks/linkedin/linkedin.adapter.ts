@@ -16,7 +16,7 @@ import { dailyMetrics, isOrganization, itemMetrics } from './linkedin-metrics';
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
  */
 
-export const LINKEDIN_SCOPES = [
+const LINKEDIN_SCOPES = [
   'openid',
   'profile',
   'w_member_social',

@@ -16,7 +16,7 @@ import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
  * https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
  */
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
+const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
 export const TIKTOK_RULES: ContentRules = {
   label: 'TikTok',
   maxText: 2200,

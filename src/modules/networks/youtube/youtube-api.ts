@@ -27,7 +27,7 @@ const REASONS = categoryTable({
   videoFileTooLarge: 'media_rejected',
 });
 
-export function youtubeError(reply: NetworkReply): PlatformError {
+function youtubeError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const status = num(err.code) || reply.status;
   const reason = str(obj(arr(err.errors)[0]).reason) ?? str(err.status);

@@ -18,7 +18,7 @@ import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './
  * channel, resumable upload of one video per post, YouTube Analytics for daily numbers.
  */
 
-export const YOUTUBE_SCOPES = [
+const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
   'https://www.googleapis.com/auth/yt-analytics.readonly',

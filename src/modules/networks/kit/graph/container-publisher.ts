@@ -12,7 +12,7 @@ import type { NetworkCapUsage } from '../caps';
  * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }. Ids and the
  * publish call's time are saved before the next call, for findPublished after a lost answer.
  */
-export type ContainerPublishState = {
+type ContainerPublishState = {
   childIds?: string[];
   containerId?: string;
   /** ISO time the publish call was sent (its outcome may be unknown). */
