@@ -137,8 +137,8 @@ export function facebookLogin(
   network: string,
   appLabel: string,
   version: string,
-  prefixes: { short: string; long: string },
-): SandboxLogin {
+  prefixes: Record<'short' | 'long', string>,
+) {
   const answer = async (oauth: SandboxOAuth, q: Q) => {
     if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
@@ -146,12 +146,8 @@ export function facebookLogin(
     const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
     return graphToken(oauth, grant, 3600, prefixes.short);
   };
-  return {
-    network,
-    appLabel,
-    authorize: `${version}/dialog/oauth`,
-    tokens: [{ at: `GET ${version}/oauth/access_token`, answer }],
-  };
+  const tokens: SandboxLogin['tokens'] = [{ at: `GET ${version}/oauth/access_token`, answer }];
+  return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens };
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
@@ -159,7 +155,7 @@ export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
-): string[] {
+) {
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);
