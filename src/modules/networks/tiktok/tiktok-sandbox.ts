@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import {
-  enforceMagicWords,
-  MagicErrors,
-  parseMagicWords,
-  SANDBOX_RATE_LIMIT_SECONDS,
-} from '../kit/sandbox/magic-words';
+import type { MagicErrors } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, parseMagicWords, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';

@@ -9,14 +9,8 @@ import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
 import { routesOf, type SandboxRoute } from './sandbox-routes';
-import { addDays } from '../days';
-import {
-  dailyAccountMetrics,
-  dateRange,
-  itemComments,
-  SandboxComment,
-  type SandboxDailyMetrics,
-} from './sandbox-metrics';
+import { addDays, daysBetween } from '../days';
+import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
 
@@ -159,7 +153,7 @@ export function graphDays(
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);
-  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  return daysBetween(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**
