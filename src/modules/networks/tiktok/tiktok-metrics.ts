@@ -14,19 +14,11 @@ const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,view_coun
 /** A video's counters (read into our names by readVideo): TikTok has no reach counter, views stand in. */
 const VIDEO_COUNTERS: Counters = { reach: 'views' };
 
-export interface TikTokVideo {
-  id: string;
-  title: string;
-  description: string;
-  createTime: number;
-  shareUrl: string | null;
-  counters: Record<string, number>;
-}
-
-function readVideo(raw: unknown): TikTokVideo {
+/** A video of video/list or video/query, its counters named as ours. */
+function readVideo(raw: unknown) {
   const v = obj(raw);
   const [title, description, shareUrl] = [str(v.title) ?? '', str(v.video_description) ?? '', str(v.share_url) ?? null];
-  const counters = {
+  const counters: Record<string, number> = {
     views: num(v.view_count),
     likes: num(v.like_count),
     comments: num(v.comment_count),
@@ -35,9 +27,11 @@ function readVideo(raw: unknown): TikTokVideo {
   return { id: str(v.id) ?? '', title, description, createTime: num(v.create_time), shareUrl, counters };
 }
 
+type Video = ReturnType<typeof readVideo>;
+
 /** The creator's latest videos, newest first, until `stopBefore` (unix seconds) or `maxPages`. */
-export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, maxPages = 5): Promise<TikTokVideo[]> {
-  const out: TikTokVideo[] = [];
+export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, maxPages = 5): Promise<Video[]> {
+  const out: Video[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < maxPages; page++) {
     const body = await api.json(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, {
