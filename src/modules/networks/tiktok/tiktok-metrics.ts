@@ -34,10 +34,8 @@ export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, 
   const out: Video[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const body = await api.json(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, {
-      method: 'POST',
-      json: { max_count: 20, ...(cursor ? { cursor } : {}) },
-    });
+    const page = { max_count: 20, ...(cursor ? { cursor } : {}) };
+    const body = await api.post(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, page);
     const data = obj(body.data);
     const videos = arr(data.videos).map(readVideo);
     out.push(...videos);
@@ -48,10 +46,8 @@ export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, 
 }
 
 export async function itemMetrics(api: TikTokApi, account: AccountCredentials, videoId: string): Promise<ItemMetrics> {
-  const body = await api.json(account.accessToken, `/v2/video/query/?fields=${VIDEO_FIELDS}`, {
-    method: 'POST',
-    json: { filters: { video_ids: [videoId] } },
-  });
+  const filters = { video_ids: [videoId] };
+  const body = await api.post(account.accessToken, `/v2/video/query/?fields=${VIDEO_FIELDS}`, { filters });
   // A private (SELF_ONLY) post is known only by its publish_id and has no public counters.
   const { counters } = readVideo(arr(obj(body.data).videos)[0]);
   return itemFromCounters(VIDEO_COUNTERS, (name) => counters[name] ?? 0);

@@ -99,7 +99,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   private creatorInfo(token: string): Promise<Json> {
-    return this.api.json(token, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
+    return this.api.post(token, '/v2/post/publish/creator_info/query/', {});
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
@@ -113,16 +113,14 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
       await save({ initAttemptedAt: new Date().toISOString() });
-      const reply = await this.api
-        .json(token, init.path, { method: 'POST', json: init.body, creates: true })
-        .catch(async (err: unknown) => {
-          // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
-          if (answeredWithError(err)) {
-            delete state.initAttemptedAt;
-            await save();
-          }
-          throw err;
-        });
+      const reply = await this.api.post(token, init.path, init.body, { creates: true }).catch(async (err: unknown) => {
+        // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
+        if (answeredWithError(err)) {
+          delete state.initAttemptedAt;
+          await save();
+        }
+        throw err;
+      });
       const publishId = str(obj(reply.data).publish_id);
       if (!publishId)
         throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);

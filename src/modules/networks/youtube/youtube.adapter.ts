@@ -181,11 +181,8 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
         topLevelComment: { snippet: { textOriginal: req.text } },
       },
     };
-    const thread = await this.client.data.json(req.account.accessToken, '/commentThreads?part=snippet', {
-      method: 'POST',
-      json: body,
-      creates: true,
-    });
+    const path = '/commentThreads?part=snippet';
+    const thread = await this.client.data.post(req.account.accessToken, path, body, { creates: true });
     const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
     if (!id) throw new PlatformError('YouTube accepted the comment but returned no id.', 'unknown_outcome', false);
     return { id };
