@@ -5,8 +5,8 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
-import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
-import { OAuth2Adapter } from '../kit/oauth';
+import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -45,7 +45,7 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   static readonly real = { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' };
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
@@ -54,7 +54,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   private readonly pollDelaysMs: number[];
 
   constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
-    super(endpoints, {
+    const login = new OAuth2App(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
@@ -64,6 +64,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
       noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
+    super(login);
     this.api = new TikTokApi(endpoints);
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
