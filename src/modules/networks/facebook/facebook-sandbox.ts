@@ -160,16 +160,11 @@ export class FacebookSandbox extends SimulatorState {
   }
 
   /**
-   * The Page's new item, once the magic words in its text let it through (Graph's error otherwise). Its id
-   * is `id`, or a new one: `<page id>_<post id>` except for a video.
+   * The Page's new item, once the magic words in its text (and `key`, its content) let it through (Graph's
+   * error otherwise). Its id is `id`, or a new one: `<page id>_<post id>` except for a video.
    */
-  async publish(
-    page: FbPage,
-    item: Pick<FbItem, 'kind' | 'message' | 'link' | 'mediaUrls'>,
-    contentKey: string,
-    id?: string,
-  ) {
-    const attempt = { platform: NET, accountId: page.id, text: item.message, contentKey };
+  async publish(page: FbPage, item: Pick<FbItem, 'kind' | 'message' | 'link' | 'mediaUrls'>, key: string, id?: string) {
+    const attempt = { platform: NET, accountId: page.id, text: item.message, contentKey: key };
     await enforceMagicWords(this.store, attempt, FB_MAGIC);
     const itemId = id ?? (item.kind === 'video' ? numericId() : `${page.id}_${numericId()}`);
     const local = itemId.includes('_') ? itemId.split('_')[1] : itemId;

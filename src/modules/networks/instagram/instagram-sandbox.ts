@@ -10,12 +10,8 @@ import {
   graphMagicErrors,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import {
-  type ContainerDialect,
-  containerRoutes,
-  ContainerSandbox,
-  publishedMedia,
-} from '../kit/sandbox/meta-containers';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import { containerRoutes, ContainerSandbox, publishedMedia } from '../kit/sandbox/meta-containers';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';

@@ -431,11 +431,7 @@ const LINKEDIN_ROUTES = [
 ];
 
 /** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
-async function checkContent(
-  li: LinkedInSandbox,
-  author: string,
-  content: Record<string, unknown> | undefined,
-): Promise<boolean> {
+async function checkContent(li: LinkedInSandbox, author: string, content: Record<string, unknown> | undefined) {
   if (!content) return false;
   const media = content.media as { id?: unknown } | undefined;
   const multi = (content.multiImage as { images?: { id?: unknown }[] } | undefined)?.images;

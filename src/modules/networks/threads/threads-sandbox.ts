@@ -10,12 +10,8 @@ import {
   oauthFail,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import {
-  type ContainerDialect,
-  containerOwner,
-  containerRoutes,
-  ContainerSandbox,
-} from '../kit/sandbox/meta-containers';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import { containerOwner, containerRoutes, ContainerSandbox } from '../kit/sandbox/meta-containers';
 import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
 import { route } from '../kit/sandbox/sandbox-routes';

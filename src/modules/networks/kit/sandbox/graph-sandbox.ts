@@ -9,14 +9,8 @@ import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
 import { routesOf, type SandboxRoute } from './sandbox-routes';
-import { addDays } from '../days';
-import {
-  dailyAccountMetrics,
-  dateRange,
-  itemComments,
-  SandboxComment,
-  type SandboxDailyMetrics,
-} from './sandbox-metrics';
+import { addDays, daysBetween } from '../days';
+import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
 
@@ -137,8 +131,8 @@ export function facebookLogin(
   network: string,
   appLabel: string,
   version: string,
-  prefixes: { short: string; long: string },
-): SandboxLogin {
+  prefixes: Record<'short' | 'long', string>,
+) {
   const answer = async (oauth: SandboxOAuth, q: Q) => {
     if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
@@ -146,12 +140,8 @@ export function facebookLogin(
     const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
     return graphToken(oauth, grant, 3600, prefixes.short);
   };
-  return {
-    network,
-    appLabel,
-    authorize: `${version}/dialog/oauth`,
-    tokens: [{ at: `GET ${version}/oauth/access_token`, answer }],
-  };
+  const tokens: SandboxLogin['tokens'] = [{ at: `GET ${version}/oauth/access_token`, answer }];
+  return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens };
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
@@ -159,11 +149,11 @@ export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
-): string[] {
+) {
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);
-  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  return daysBetween(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**

@@ -1,15 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import {
-  graphAuth,
-  type GraphErrorRow,
-  graphRowFail,
-  graphTime,
-  lifetimeInsights,
-  numericId,
-  permalinkPage,
-} from './graph-sandbox';
+import type { GraphErrorRow } from './graph-sandbox';
+import { graphAuth, graphRowFail, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
 import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
