@@ -171,12 +171,10 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
    * `{ actor, object, message: { text } }`; 201 answers the comment (its URN in `commentUrn`/`$URN`).
    */
   async postComment(req: CommentRequest): Promise<CommentResult> {
-    const urn = req.externalId;
-    const reply = await this.client.rest.call(req.account.accessToken, `/socialActions/${enc(urn)}/comments`, {
-      method: 'POST',
-      json: { actor: req.account.platformAccountId, object: urn, message: { text: req.text } },
-      creates: true,
-    });
+    const [urn, actor] = [req.externalId, req.account.platformAccountId];
+    const json = { actor, object: urn, message: { text: req.text } };
+    const path = `/socialActions/${enc(urn)}/comments`;
+    const reply = await this.client.rest.call(req.account.accessToken, path, { method: 'POST', json, creates: true });
     const body = obj(reply.json);
     const id = str(body.commentUrn) ?? str(body.$URN) ?? reply.headers.get('x-restli-id') ?? str(body.id);
     if (!id) throw new PlatformError('LinkedIn accepted the comment but returned no id.', 'unknown_outcome', false);
