@@ -91,6 +91,11 @@ export class NetworkApi {
   async json(token: string | null, path: string, call: ApiCall = {}): Promise<Json> {
     return obj((await this.call(token, path, call)).json);
   }
+
+  /** POST a JSON `body`, answering the reply's JSON object. */
+  post(token: string | null, path: string, body: unknown, call: ApiCall = {}): Promise<Json> {
+    return this.json(token, path, { ...call, method: 'POST', json: body });
+  }
 }
 
 /** A network's own codes → our categories, as a Map (a code named `constructor` matches nothing inherited). */

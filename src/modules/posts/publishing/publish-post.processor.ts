@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
+import { AccountCredentialsService, PublishingAccountRead } from '@/modules/accounts/account-credentials.service';
 import { QueueService } from '@/common/queue/queue.service';
 import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
 import { entityFromRow, preparedQuery } from '@/database/plain-query';
@@ -60,6 +61,7 @@ export class PublishPostProcessor {
     private readonly targets: TargetPublisher,
     private readonly firstComments: FirstCommentPoster,
     private readonly policies: PolicyService,
+    private readonly credentials: AccountCredentialsService,
   ) {}
 
   async run(postId: string): Promise<PublishRunOutcome> {
@@ -95,7 +97,7 @@ export class PublishPostProcessor {
 
     // Guardrails hold at publish time: the policy in force now, not the one the post was saved under
     // (read with the targets, in one round trip).
-    const { targets, policy } = await this.readTargetsAndPolicy(post);
+    const { targets, policy, accounts } = await this.readTargetsAndPolicy(post);
     // The targets go out at once (each keeps its own at-most-once protocol and its network's
     // concurrency slot); every one is settled before the post lock is let go, errors included.
     const outcomes = await Promise.allSettled(
@@ -105,7 +107,7 @@ export class PublishPostProcessor {
         else if (target.status === 'waiting_on_network') {
           if (target.nextCheckAt && target.nextCheckAt.getTime() <= Date.now() + DUE_TOLERANCE_MS)
             await this.targets.followUp(post, target);
-        } else await this.targets.publish(post, target);
+        } else await this.targets.publish(post, target, accounts.get(target.id));
       }),
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -127,20 +129,31 @@ export class PublishPostProcessor {
     return rows.map((r) => entityFromRow(this.ds.manager, PostTargetEntity, r));
   }
 
-  /** readTargets and the profile's policy in force, in one round trip (read apart for a post without targets). */
-  private async readTargetsAndPolicy(
-    post: PostEntity,
-  ): Promise<{ targets: PostTargetEntity[]; policy: EffectivePolicy }> {
-    const { rows } = await preparedQuery<Record<string, unknown> & { policy_in_force: PolicyRow | null }>(
+  /**
+   * readTargets, the profile's policy in force and each target's account (as the publisher reads
+   * it, the credentials service's SQL), in one round trip (read apart for a post without targets).
+   */
+  private async readTargetsAndPolicy(post: PostEntity): Promise<{
+    targets: PostTargetEntity[];
+    policy: EffectivePolicy;
+    accounts: Map<string, PublishingAccountRead>;
+  }> {
+    const at = Date.now();
+    const { rows } = await preparedQuery<
+      Record<string, unknown> & { policy_in_force: PolicyRow | null; account_row: Record<string, unknown> | null }
+    >(
       this.ds,
-      `SELECT t.*, ${this.policies.effectiveSql('$2::uuid')} AS policy_in_force
+      `SELECT t.*, ${this.policies.effectiveSql('$2::uuid')} AS policy_in_force,
+              ${this.credentials.publishingRowSql('t.account_id')} AS account_row
          FROM post_targets t WHERE t.post_id = $1 ORDER BY t.created_at, t.id`,
       [post.id, post.profileId],
     );
     const policy = rows.length
       ? this.policies.effectiveFrom(post.profileId, rows[0].policy_in_force)
       : await this.policies.effective(post.profileId);
-    return { targets: rows.map((r) => entityFromRow(this.ds.manager, PostTargetEntity, r)), policy };
+    const targets = rows.map((r) => entityFromRow(this.ds.manager, PostTargetEntity, r));
+    const accounts = new Map(targets.map((t, i) => [t.id, { row: rows[i].account_row, at }]));
+    return { targets, policy, accounts };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import { AccountCredentialsService, PublishingAccountRead } from '@/modules/accounts/account-credentials.service';
 import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
 import { preparedQuery } from '@/database/plain-query';
@@ -70,10 +70,15 @@ export class TargetPublisher {
     return this.policy;
   }
 
-  async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+  /** `accountRead`: the target's account as the run read it with its targets (used while still fresh). */
+  async publish(
+    post: PostForPublishing,
+    initial: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
     // Settled, or waiting on the network (followUp's business).
     if (initial.status !== 'pending' && initial.status !== 'publishing') return;
-    await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
+    await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial, accountRead));
   }
 
   /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
@@ -88,11 +93,19 @@ export class TargetPublisher {
    * long the slot took, so it is not read again. Every write below is guarded by the status (and
    * the move to `publishing` by the attempt count) it expects anyway.
    */
-  private async publishHoldingSlot(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
-    return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target));
+  private async publishHoldingSlot(
+    post: PostForPublishing,
+    target: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
+    return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target, accountRead));
   }
 
-  private async publishLoaded(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
+  private async publishLoaded(
+    post: PostForPublishing,
+    target: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
     let adapter: PlatformAdapter;
     try {
       adapter = this.platforms.get(target.platform);
@@ -112,7 +125,13 @@ export class TargetPublisher {
       if (over) return this.overCap(target, over);
     }
 
-    const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
+    // The run's read of the account on the first try only; a retry reads it again.
+    let read = accountRead;
+    const account = await this.withRetries(() => {
+      const first = read;
+      read = undefined;
+      return this.credentials.forPublishing(target.accountId, first);
+    }, 'throw');
     if (!account.ok) {
       // Without credentials nothing is sent; but a target left mid-call may already be out there.
       if (target.status === 'publishing')
