@@ -1,7 +1,12 @@
 import { EntityManager } from 'typeorm';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import {
+  WebhookReceiver,
+  startAppAndReceiver,
+  closeAppAndReceiver,
+  subscribeWebhook,
+} from '../support/webhook-receiver';
 
 /**
  * A committed event wakes the outbox relay (Postgres NOTIFY from the events table's trigger):
@@ -14,20 +19,11 @@ describe('outbox wake-up on commit', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { OUTBOX_POLL_MS: '600000' } });
-    receiver = await WebhookReceiver.start();
+    ({ t, receiver } = await startAppAndReceiver({ env: { OUTBOX_POLL_MS: '600000' } }));
     tenant = await createTenant(t);
-    await t
-      .http()
-      .post('/v1/webhooks')
-      .set(tenant.auth)
-      .send({ url: receiver.url('/woken'), events: ['account.connected'] })
-      .expect(201);
+    await subscribeWebhook(t, tenant, receiver.url('/woken'), ['account.connected']);
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   const record = (m: EntityManager, marker: string) =>
     t.app.get(OutboxService).record(m, {

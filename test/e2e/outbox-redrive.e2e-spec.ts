@@ -1,20 +1,16 @@
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, createTestApp, eventually, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, TestApp } from '../support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
 
 /** Redis can restart empty between the relay handing an event over and its fan-out. */
 describe('outbox redrive', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    t = await createTestApp();
-    receiver = await WebhookReceiver.start();
+    ({ t, receiver } = await startAppAndReceiver());
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   it('should mark relayed events handled once fanned out', async () => {
     const tenant = await createTenant(t);

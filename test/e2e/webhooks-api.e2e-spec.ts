@@ -3,7 +3,7 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { WebhookSubscriptionEntity } from '@/modules/webhooks/entities/webhook-subscription.entity';
 import { WEBHOOK_EVENT_TYPES } from '@/modules/webhooks/event-types';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
 
 /** Subscription management: CRUD, validation, plan gating, tenancy, URL rules, OpenAPI. */
 describe('webhook subscriptions API', () => {
@@ -301,19 +301,12 @@ describe('webhook URLs when private addresses are not allowed', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: {
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
-        WEBHOOK_RETRY_DELAYS_MS: '100,100,100,100,100,100',
-      },
-    });
+    ({ t, receiver } = await startAppAndReceiver({
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_RETRY_DELAYS_MS: '100,100,100,100,100,100' },
+    }));
     tenant = await createTenant(t);
-    receiver = await WebhookReceiver.start();
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   it.each([
     'https://127.0.0.1/hook',

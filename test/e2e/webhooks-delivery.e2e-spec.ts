@@ -7,8 +7,13 @@ import { postEventData } from '@/modules/posts/post-events';
 import { WebhookFanoutProcessor } from '@/modules/webhooks/jobs/webhook-fanout.processor';
 import { WebhookSweepProcessor } from '@/modules/webhooks/jobs/webhook-sweep.processor';
 import { verifySignature } from '@/modules/webhooks/webhook-signature';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import {
+  ReceivedWebhook,
+  WebhookReceiver,
+  startAppAndReceiver,
+  closeAppAndReceiver,
+} from '../support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_unused').webhooks.signature!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,18 +37,11 @@ describe('webhook delivery', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: {
-        WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200',
-        WEBHOOK_TIMEOUT_MS: '1500',
-      },
-    });
-    receiver = await WebhookReceiver.start();
+    ({ t, receiver } = await startAppAndReceiver({
+      env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200', WEBHOOK_TIMEOUT_MS: '1500' },
+    }));
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   async function subscribe(
     tenant: Tenant,

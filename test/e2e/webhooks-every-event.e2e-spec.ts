@@ -4,8 +4,14 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
 import { CLIENT_RETURN_URL, connectThroughSandbox, defaultJar, follow } from '../support/connect-flow';
 import { inFuture } from '../support/post-fixtures';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import {
+  ReceivedWebhook,
+  WebhookReceiver,
+  startAppAndReceiver,
+  closeAppAndReceiver,
+  subscribeWebhook,
+} from '../support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_x').webhooks.signature!;
 const PATH = '/every-event';
@@ -166,22 +172,13 @@ describe('webhooks: every event type, once per state change', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200', SCHEDULER_SWEEP_MS: '500' } });
+    ({ t, receiver } = await startAppAndReceiver({
+      env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200', SCHEDULER_SWEEP_MS: '500' },
+    }));
     tenant = await createTenant(t);
-    receiver = await WebhookReceiver.start();
-    const sub = await t
-      .http()
-      .post('/v1/webhooks')
-      .set(tenant.auth)
-      .send({ url: receiver.url(PATH), events: ['*'] })
-      .expect(201);
-    secret = sub.body.secret as string;
-    subscriptionId = sub.body.subscription.id as string;
+    ({ id: subscriptionId, secret } = await subscribeWebhook(t, tenant, receiver.url(PATH), ['*']));
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   it('should deliver connection.completed and account.connected for facebook and linkedin connected through the hosted flow', async () => {
     fb = await connect('facebook');

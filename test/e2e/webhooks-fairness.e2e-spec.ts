@@ -1,6 +1,6 @@
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, Tenant, TestApp } from '../support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
 
 /**
  * Webhook delivery concurrency per workspace. One tenant's 50 hanging receivers
@@ -15,17 +15,13 @@ describe('fan-out fairness', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({
+    ({ t, receiver } = await startAppAndReceiver({
       env: { WEBHOOK_TIMEOUT_MS: String(HANG_TIMEOUT_MS), WEBHOOK_CONCURRENCY_PER_WORKSPACE: '5' },
-    });
-    receiver = await WebhookReceiver.start();
+    }));
     // Never answers: each delivery holds its connection until the time-out.
     receiver.on('/hang', () => new Promise<void>(() => undefined));
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   const subscribe = (tenant: Tenant, path: string) =>
     t

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { QueueService } from '@/common/queue/queue.service';
-import { createTenant, createTestApp, eventually, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, TestApp } from '../support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
 
 /**
  * The fan-out sends an event's first attempts itself, within the workspace's share of deliveries
@@ -13,18 +13,11 @@ describe('webhook first attempts', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: {
-        WEBHOOK_RETRY_DELAYS_MS: '60000,60000,60000,60000,60000,60000',
-        WEBHOOK_CONCURRENCY_PER_WORKSPACE: '4',
-      },
-    });
-    receiver = await WebhookReceiver.start();
+    ({ t, receiver } = await startAppAndReceiver({
+      env: { WEBHOOK_RETRY_DELAYS_MS: '60000,60000,60000,60000,60000,60000', WEBHOOK_CONCURRENCY_PER_WORKSPACE: '4' },
+    }));
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   it('should send every first attempt within the share, record each, and queue retries only for the failures', async () => {
     const tenant = await createTenant(t, { plan: 'enterprise' });

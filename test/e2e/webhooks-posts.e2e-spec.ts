@@ -2,8 +2,13 @@ import Stripe from 'stripe';
 import { verifySignature } from '@/modules/webhooks/webhook-signature';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTenant, Tenant, TestApp } from '../support/test-app';
+import {
+  WebhookReceiver,
+  startAppAndReceiver,
+  closeAppAndReceiver,
+  subscribeWebhook,
+} from '../support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_unused').webhooks.signature!;
 
@@ -16,26 +21,14 @@ describe('webhooks fed by real writes', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200' },
-    });
+    ({ t, receiver } = await startAppAndReceiver({ env: { WEBHOOK_RETRY_DELAYS_MS: '200,200,200,200,200,200' } }));
     tenant = await createTenant(t);
-    receiver = await WebhookReceiver.start();
-    const sub = await t
-      .http()
-      .post('/v1/webhooks')
-      .set(tenant.auth)
-      .send({ url: receiver.url('/real'), events: ['*'] })
-      .expect(201);
-    secret = sub.body.secret as string;
+    ({ secret } = await subscribeWebhook(t, tenant, receiver.url('/real'), ['*']));
     await connectThroughSandbox(t, tenant, 'facebook');
     const [account] = await accountsOf(t, tenant.profileId);
     accountId = account.id;
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => closeAppAndReceiver(t, receiver));
 
   const hitsOf = (type: string, postId?: string) =>
     receiver.at('/real').filter((h) => h.body.type === type && (!postId || h.body.data.postId === postId));

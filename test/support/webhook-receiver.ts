@@ -1,6 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventually } from './test-app';
+import { createTestApp, eventually, type Tenant, type TestApp, type TestAppOptions } from './test-app';
 
 export interface ReceivedWebhook {
   path: string;
@@ -87,4 +87,30 @@ export class WebhookReceiver {
     this.server.closeAllConnections();
     await new Promise((ok) => this.server.close(ok));
   }
+}
+
+/** A test app and a started receiver: what a webhook spec's `beforeAll` makes. */
+export async function startAppAndReceiver(opts?: TestAppOptions): Promise<{ t: TestApp; receiver: WebhookReceiver }> {
+  const t = await createTestApp(opts);
+  return { t, receiver: await WebhookReceiver.start() };
+}
+
+/** Closes the app first (no delivery is left in flight), then the receiver: a webhook spec's `afterAll`. */
+export async function closeAppAndReceiver(
+  t: TestApp | undefined,
+  receiver: WebhookReceiver | undefined,
+): Promise<void> {
+  await t?.close();
+  await receiver?.close();
+}
+
+/** Subscribes `url` to `events` for the tenant's profile through the API; its id and `whsec_` secret. */
+export async function subscribeWebhook(
+  t: TestApp,
+  tenant: Tenant,
+  url: string,
+  events: string[],
+): Promise<{ id: string; secret: string }> {
+  const res = await t.http().post('/v1/webhooks').set(tenant.auth).send({ url, events }).expect(201);
+  return { id: res.body.subscription.id as string, secret: res.body.secret as string };
 }

@@ -11,6 +11,7 @@ import {
   graphFail,
   graphMagicErrors,
   graphTime,
+  graphUnreachable,
   lifetimeInsights,
   numericId,
   ownObjects,
@@ -23,7 +24,7 @@ import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
-import { HTML, route } from '../kit/sandbox/sandbox-routes';
+import { HTML, routesOf } from '../kit/sandbox/sandbox-routes';
 import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 
@@ -73,11 +74,7 @@ const PAGE_METRICS: Record<string, DayMetric> = {
 /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
 async function authorizePage(store: SandboxStore, pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
   const page = await store.get<FbPage>(['facebook', 'object', pageId]);
-  if (!page)
-    throw graphFail(
-      `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { code: 100, subcode: 33, type: 'GraphMethodException' },
-    );
+  if (!page) throw graphUnreachable(pageId, 'GraphMethodException', 'post ');
   const own =
     token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
   if (!own)
@@ -162,17 +159,14 @@ export class FacebookSandbox extends SimulatorState {
     });
   }
 
-  /** Applies the magic words to a publish call; throws Graph's error when the post must fail. */
-  magic(pageId: string, text: string, contentKey: string): Promise<void> {
-    return enforceMagicWords(this.store, { platform: NET, accountId: pageId, text, contentKey }, FB_MAGIC);
-  }
-
-  async createItem(
-    page: FbPage,
-    item: Omit<FbItem, 'id' | 'createdTime' | 'permalinkUrl' | 'pageId'>,
-    id?: string,
-  ): Promise<FbItem> {
-    const itemId = id ?? `${page.id}_${numericId()}`;
+  /**
+   * The Page's new item, once the magic words in its text (and `key`, its content) let it through (Graph's
+   * error otherwise). Its id is `id`, or a new one: `<page id>_<post id>` except for a video.
+   */
+  async publish(page: FbPage, item: Pick<FbItem, 'kind' | 'message' | 'link' | 'mediaUrls'>, key: string, id?: string) {
+    const attempt = { platform: NET, accountId: page.id, text: item.message, contentKey: key };
+    await enforceMagicWords(this.store, attempt, FB_MAGIC);
+    const itemId = id ?? (item.kind === 'video' ? numericId() : `${page.id}_${numericId()}`);
     const local = itemId.includes('_') ? itemId.split('_')[1] : itemId;
     const base = `${this.base}/www/${page.id}`;
     const full: FbItem = {
@@ -199,18 +193,18 @@ export class FacebookSandbox extends SimulatorState {
   }
 }
 
-type Fb = FacebookSandbox;
+const route = routesOf<FacebookSandbox>();
 
 /** Simulated Facebook Pages API (Graph v23.0) under /sandbox/facebook. */
 const FACEBOOK_ROUTES = [
-  route(`GET ${V}/me`, FB_TOKEN, async ({ caller: info }, fb: Fb) => {
+  route(`GET ${V}/me`, FB_TOKEN, async ({ caller: info }, fb) => {
     if (info.subject) {
       const page = await fb.store.get<FbPage>([NET, 'object', info.subject]);
       return { id: info.subject, name: page?.name ?? 'Sandbox Page' };
     }
     return { id: info.grant.userId, name: `Sandbox User ${info.grant.userId.slice(-4)}` };
   }),
-  route(`GET ${V}/me/accounts`, FB_TOKEN, async ({ caller: info }, fb: Fb) => {
+  route(`GET ${V}/me/accounts`, FB_TOKEN, async ({ caller: info }, fb) => {
     if (info.subject)
       throw graphFail('(#100) Tried accessing nonexisting field (accounts) on node type (Page)', { code: 100 });
     const pages = await fb.pagesOf(info.grant);
@@ -228,7 +222,7 @@ const FACEBOOK_ROUTES = [
       paging: { cursors: { before: 'MAZDZD', after: 'MgZDZD' } },
     };
   }),
-  route({ at: `POST ${V}/:pageId/feed`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb: Fb) => {
+  route({ at: `POST ${V}/:pageId/feed`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb) => {
     const message = body.message ?? '';
     const photoIds = Object.keys(body)
       .filter((k) => /^attached_media\[\d+\]$/.test(k))
@@ -242,48 +236,31 @@ const FACEBOOK_ROUTES = [
       if (!photo || photo.pageId !== page.id) throw graphFail(`(#100) Invalid media_fbid: ${id}`, { code: 100 });
       urls.push(photo.url);
     }
-    await fb.magic(page.id, message, [body.link ?? '', ...urls].join('|'));
-    const item = await fb.createItem(page, {
-      kind: photoIds.length ? 'album' : 'status',
-      message,
-      link: body.link,
-      mediaUrls: urls,
-    });
-    return { id: item.id };
+    const kind = photoIds.length ? 'album' : 'status';
+    const contentKey = [body.link ?? '', ...urls].join('|');
+    return { id: (await fb.publish(page, { kind, message, link: body.link, mediaUrls: urls }, contentKey)).id };
   }),
-  route({ at: `POST ${V}/:pageId/photos`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb: Fb) => {
+  route({ at: `POST ${V}/:pageId/photos`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb) => {
     const problem = await fb.media.problem(body.url, 'image');
     if (problem) throw graphFail(`(#324) Missing or invalid image file. ${problem}`, { code: 324 });
     const photo: FbPhoto = { id: numericId(), pageId: page.id, url: body.url ?? '' };
     await fb.uploads.put(photo);
     if (body.published === 'false') return { id: photo.id };
     const caption = body.caption ?? body.message ?? '';
-    await fb.magic(page.id, caption, photo.url);
-    const item = await fb.createItem(
-      page,
-      { kind: 'photo', message: caption, mediaUrls: [photo.url] },
-      `${page.id}_${photo.id}`,
-    );
-    return { id: photo.id, post_id: item.id };
+    const item = { kind: 'photo' as const, message: caption, mediaUrls: [photo.url] };
+    return { id: photo.id, post_id: (await fb.publish(page, item, photo.url, `${page.id}_${photo.id}`)).id };
   }),
-  route({ at: `POST ${V}/:pageId/videos`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb: Fb) => {
+  route({ at: `POST ${V}/:pageId/videos`, status: 201 }, FB_PAGE_WRITE, async ({ body, caller: page }, fb) => {
     const problem = await fb.media.problem(body.file_url, 'video');
-    if (problem)
-      throw graphFail(`(#352) Sorry, the video file you selected is in a format that we don't support. ${problem}`, {
-        code: 352,
-      });
-    const description = body.description ?? '';
-    await fb.magic(page.id, description, body.file_url ?? '');
-    const item = await fb.createItem(
-      page,
-      { kind: 'video', message: description, mediaUrls: [body.file_url ?? ''] },
-      numericId(),
-    );
+    const unsupported = "(#352) Sorry, the video file you selected is in a format that we don't support.";
+    if (problem) throw graphFail(`${unsupported} ${problem}`, { code: 352 });
+    const url = body.file_url ?? '';
+    const item = await fb.publish(page, { kind: 'video', message: body.description ?? '', mediaUrls: [url] }, url);
     return { id: item.id };
   }),
-  route(`GET ${V}/:pageId/published_posts`, FB_PAGE_READ, ({ q, caller: page }, fb: Fb) => fb.list(page, q, false)),
-  route(`GET ${V}/:pageId/videos`, FB_PAGE_READ, ({ q, caller: page }, fb: Fb) => fb.list(page, q, true)),
-  route(`GET ${V}/:id/insights`, FB_TOKEN, async ({ q, params: { id }, caller: token }, fb: Fb) => {
+  route(`GET ${V}/:pageId/published_posts`, FB_PAGE_READ, ({ q, caller: page }, fb) => fb.list(page, q, false)),
+  route(`GET ${V}/:pageId/videos`, FB_PAGE_READ, ({ q, caller: page }, fb) => fb.list(page, q, true)),
+  route(`GET ${V}/:id/insights`, FB_TOKEN, async ({ q, params: { id }, caller: token }, fb) => {
     // A post's (its Page may read it) or the Page's own.
     const item = await fb.items.get(id);
     const page = await authorizePage(fb.store, item?.pageId ?? id, token, false);
@@ -298,7 +275,7 @@ const FACEBOOK_ROUTES = [
     const days = graphDays(q.since, q.until, { until: new Date(), days: 7 }).slice(0, 93);
     return { data: dayInsights(page.id, days, wanted, PAGE_METRICS), paging: {} };
   }),
-  route(`GET ${V}/:id`, FB_TOKEN, async ({ params: { id }, caller: token }, fb: Fb) => {
+  route(`GET ${V}/:id`, FB_TOKEN, async ({ params: { id }, caller: token }, fb) => {
     const item = await fb.items.get(id);
     const page = await authorizePage(fb.store, item?.pageId ?? id, token, false);
     if (!item) return { id: page.id, name: page.name, username: page.username, category: page.category };
@@ -310,7 +287,7 @@ const FACEBOOK_ROUTES = [
     };
   }),
   /** What a permalink opens: a tiny page showing the post. */
-  route({ at: 'GET www/:pageId/:kind/:id', headers: HTML }, null, async ({ params: { pageId, kind, id } }, fb: Fb) => {
+  route({ at: 'GET www/:pageId/:kind/:id', headers: HTML }, null, async ({ params: { pageId, kind, id } }, fb) => {
     const item = await fb.items.get(kind === 'videos' ? id : `${pageId}_${id}`);
     return permalinkPage('Facebook', item && { text: item.message, mediaUrls: item.mediaUrls, time: item.createdTime });
   }),

@@ -13,7 +13,7 @@ import { lookedFirst, progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
-export const FACEBOOK_SCOPES = [
+const FACEBOOK_SCOPES = [
   'pages_show_list',
   'pages_read_engagement',
   'pages_manage_posts',
@@ -55,11 +55,8 @@ interface PageAccount {
   picture?: { data?: { url?: string } };
 }
 
-interface PostStats {
-  shares?: { count: number };
-  comments?: { summary?: { total_count: number } };
-  reactions?: { summary?: { total_count: number } };
-}
+type Count = { summary?: { total_count: number } };
+type PostStats = { shares?: { count: number }; comments?: Count; reactions?: Count };
 
 type DatedPost = { created_time: string; shares?: { count: number } };
 
@@ -68,20 +65,15 @@ type DatedPost = { created_time: string; shares?: { count: number } };
  * 2–10 → /photos { published=false } each, then /feed { attached_media[i] }; video → /videos.
  * Photo ids and the publish call's time are saved before each next call.
  */
-type Kind = 'feed' | 'photo' | 'album' | 'video';
-
-export type FacebookPublishState = {
-  kind?: Kind;
+type FacebookPublishState = {
+  kind?: 'feed' | 'photo' | 'album' | 'video';
   photoIds?: string[];
   /** When the creating call was sent (ISO); present = the post may exist. */
   sentAt?: string;
   postId?: string;
 };
 
-interface PhotoResponse {
-  id: string;
-  post_id?: string;
-}
+type PhotoResponse = { id: string; post_id?: string };
 
 /** Facebook Pages through the Graph API: Facebook Login → long-lived user token → Page tokens. */
 export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
@@ -108,19 +100,19 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
-    const { account, content } = req;
+    const { content, account } = req;
+    const [page, token] = [account.platformAccountId, account.accessToken];
     const { state, save } = progress<FacebookPublishState>(req);
-    const page = account.platformAccountId;
-    const token = account.accessToken;
     if (state.postId) return this.postResult(state.postId, token);
     // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
     const cannotTell = 'An earlier attempt may have published this post; Facebook cannot tell.';
     const found = state.sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
     if (found) return found;
     /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
+    type Kind = FacebookPublishState['kind'];
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });
-      return this.graph.post<T>(`/${page}/${edge}`, params, token, { publish: true });
+      return this.graph.create<T>(`/${page}/${edge}`, params, token);
     };
     let postId: string;
     if (content.contentType === 'video') {
@@ -152,8 +144,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   /** Looks for the post among the Page's recent posts (or videos) created since the call was sent. */
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as FacebookPublishState;
-    const token = req.account.accessToken;
-    const page = req.account.platformAccountId;
+    const [page, token] = [req.account.platformAccountId, req.account.accessToken];
     if (state.postId) return this.postResult(state.postId, token);
     if (!state.sentAt) return null;
     const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;

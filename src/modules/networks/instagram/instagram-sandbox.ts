@@ -10,12 +10,8 @@ import {
   graphMagicErrors,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import {
-  type ContainerDialect,
-  containerRoutes,
-  ContainerSandbox,
-  publishedMedia,
-} from '../kit/sandbox/meta-containers';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import { containerRoutes, ContainerSandbox, publishedMedia } from '../kit/sandbox/meta-containers';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
@@ -23,7 +19,6 @@ import { INSTAGRAM_GRAPH_VERSION as V, INSTAGRAM_RULES } from './instagram.adapt
 
 const NET = 'instagram';
 
-/** Accounts of the simulated Instagram: each grant's new user has one Page with one IG professional account. */
 interface IgAccount {
   id: string;
   pageId: string;
@@ -54,12 +49,7 @@ const ACCOUNT_METRICS: Record<string, DayMetric> = {
 /** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
-  routes: {
-    version: V,
-    collection: 'media',
-    publish: 'media_publish',
-    limit: 'content_publishing_limit',
-  },
+  routes: { version: V, collection: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },
   profile: {
     route: 'me/accounts',
     /** The user's Page with its IG professional account. */
@@ -79,12 +69,9 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   permalink: { route: 'www/p/:id', label: 'Instagram' },
   ownerOf: (store, id, token) => ACCOUNTS.owned(store, id, token),
   statusView: (c, status) => {
-    const text = {
-      ERROR: c.error,
-      IN_PROGRESS: 'In Progress',
-      FINISHED: 'Finished: Media has been uploaded and it is ready to be published.',
-    };
-    return { id: c.id, status_code: status, status: status in text ? text[status as keyof typeof text] : status };
+    const finished = 'Finished: Media has been uploaded and it is ready to be published.';
+    const text: Record<string, string | null> = { ERROR: c.error, IN_PROGRESS: 'In Progress', FINISHED: finished };
+    return { id: c.id, status_code: status, status: status in text ? text[status] : status };
   },
   insights: ({ saves: saved, engagement: total_interactions, ...m }) => ({ ...m, saved, total_interactions }),
   owner: {

@@ -10,7 +10,7 @@ import type { FetchFn } from '../kit/graph/graph-client';
 import { str } from '../kit/http';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
-export const INSTAGRAM_SCOPES = [
+const INSTAGRAM_SCOPES = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_comments',

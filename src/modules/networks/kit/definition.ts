@@ -3,13 +3,10 @@ import type { AdapterEndpoints, PlatformAdapter } from './adapter';
 import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
-export interface NetworkAppKeys {
-  clientId: string;
-  clientSecret: string;
-}
+export type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
 
 /** Base URLs of a network (its simulator serves each under /sandbox/<name> + the URL's path). */
-export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl' | 'uploadBaseUrl'>;
+export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;
 
 /**
  * Everything the service knows about one network, in its folder's `<net>.network.ts`: its
@@ -53,11 +50,7 @@ export function defineNetwork<Name extends string>(
 /** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */
 export function sandboxUrls(name: string, real: NetworkUrls, base: string): NetworkUrls {
   const at = (url: string): string => `${base}/sandbox/${name}${new URL(url).pathname.replace(/\/$/, '')}`;
-  return {
-    apiBaseUrl: at(real.apiBaseUrl),
-    authBaseUrl: at(real.authBaseUrl),
-    ...(real.uploadBaseUrl ? { uploadBaseUrl: at(real.uploadBaseUrl) } : {}),
-  };
+  return { apiBaseUrl: at(real.apiBaseUrl), authBaseUrl: at(real.authBaseUrl) };
 }
 
 /** The values a network app's credentials have when their env vars are unset (the sandbox accepts any). */

@@ -42,12 +42,9 @@ export interface MediaResponse {
 
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
-export interface FetchedMedia {
-  bytes: Uint8Array;
-  contentType: string;
-}
+export type FetchedMedia = { bytes: Uint8Array; contentType: string };
 
-export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxImageBytes: 20 * 1024 * 1024,
   maxVideoBytes: 256 * 1024 * 1024,
   timeoutMs: 120_000,
@@ -76,19 +73,18 @@ export async function downloadMedia(
   const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
   const rejected = (why: string, details = {}) =>
     new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
+  const failed = (why: string, details = {}) =>
+    new PlatformError(`Could not download the media at ${url}: ${why}.`, 'network_error', true, details);
   const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
   let res: MediaResponse | undefined;
   try {
     res = await fetchMedia(url, { signal });
-    if (res.status >= 500)
-      throw new PlatformError(`Could not download the media at ${url}: HTTP ${res.status}.`, 'network_error', true, {
-        status: res.status,
-      });
+    if (res.status >= 500) throw failed(`HTTP ${res.status}`, { status: res.status });
     if (!res.ok) throw rejected(`could not be downloaded: HTTP ${res.status}`, { status: res.status });
-    if (Number(res.headers.get('content-length') ?? 0) > cap)
-      throw rejected(`is larger than the ${kind} limit of ${cap} bytes`);
-    const bytes = await readCapped(res.body, cap, () => rejected(`is larger than the ${kind} limit of ${cap} bytes`));
+    const tooLarge = () => rejected(`is larger than the ${kind} limit of ${cap} bytes`);
+    if (Number(res.headers.get('content-length') ?? 0) > cap) throw tooLarge();
+    const bytes = await readCapped(res.body, cap, tooLarge);
     if (bytes.byteLength === 0) throw rejected('is empty');
     return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream' };
   } catch (err) {
@@ -96,17 +92,12 @@ export async function downloadMedia(
     if (err instanceof PlatformError) throw err;
     if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
     if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
-    const why = err instanceof Error ? causeOf(err) : String(err);
-    throw new PlatformError(`Could not download the media at ${url}: ${why}.`, 'network_error', true);
+    throw failed(err instanceof Error ? causeOf(err) : String(err));
   }
 }
 
 /** Reads a body into one buffer, giving up (with `tooLarge()`) as soon as it passes `cap` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-  tooLarge: () => Error,
-): Promise<Uint8Array> {
+async function readCapped(body: MediaResponse['body'], cap: number, tooLarge: () => Error): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (body) {

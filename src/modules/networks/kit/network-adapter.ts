@@ -1,6 +1,6 @@
 import type { PlatformName } from '../platform-name';
 import { PlatformError } from './adapter';
-import type { CommentsPage, OAuthTokens, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
+import type { CommentsPage, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
 import type { PublishResult, ValidationIssue } from './adapter';
 import { checkContent, ContentRules } from './content-rules';
 
@@ -8,28 +8,22 @@ import { checkContent, ContentRules } from './content-rules';
 export type NetworkLogin = Pick<PlatformAdapter, 'authorizeUrl' | 'exchangeCode' | 'refresh'>;
 
 /**
- * What every adapter shares: its login answers the OAuth calls, its content rules are what
- * `validate` checks, and a network without comments says so. An adapter extends this (or
- * GraphAdapter) and `implements PlatformAdapter`; it writes only what its network does its own way.
+ * What every adapter shares: its login (an OAuth2App, Facebook Login or a network's own token flow)
+ * answers the OAuth calls, its content rules are what `validate` checks, and a network without
+ * comments says so. An adapter extends this (or GraphAdapter) and `implements PlatformAdapter`; it
+ * writes only what its network does its own way.
  */
 export abstract class NetworkAdapter {
   abstract readonly platform: PlatformName;
   /** Whether the network offers comments through its API (override listComments with it). */
   readonly supportsComments: boolean = false;
   protected abstract readonly rules: ContentRules;
-  protected abstract readonly login: NetworkLogin;
 
-  authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string {
-    return this.login.authorizeUrl(params);
-  }
+  constructor(protected readonly login: NetworkLogin) {}
 
-  exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
-    return this.login.exchangeCode(params);
-  }
-
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens> {
-    return this.login.refresh(tokens);
-  }
+  readonly authorizeUrl: NetworkLogin['authorizeUrl'] = (params) => this.login.authorizeUrl(params);
+  readonly exchangeCode: NetworkLogin['exchangeCode'] = (params) => this.login.exchangeCode(params);
+  readonly refresh: NetworkLogin['refresh'] = (tokens) => this.login.refresh(tokens);
 
   validate(content: PublishContent): ValidationIssue[] {
     return checkContent(this.rules, content);

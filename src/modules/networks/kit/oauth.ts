@@ -1,16 +1,11 @@
 import type { AdapterEndpoints, OAuthTokens } from './adapter';
 import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
-import { NetworkAdapter, NetworkLogin } from './network-adapter';
+import type { NetworkLogin } from './network-adapter';
 
 /** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
-export function parseTokenResponse(
-  reply: NetworkReply,
-  network: string,
-  previousRefreshToken: string | null = null,
-  now = Date.now(),
-): OAuthTokens {
-  const body = obj(reply.json);
+function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
+  const [body, now] = [obj(reply.json), Date.now()];
   const accessToken = str(body.access_token);
   if (!accessToken) throw oauthError(reply, network);
   const expiresIn = num(body.expires_in);
@@ -26,7 +21,7 @@ export function parseTokenResponse(
 }
 
 /** An OAuth error answer (`{ error, error_description }`): auth_expired, but 5xx and throttling are transient. */
-export function oauthError(reply: NetworkReply, network: string): PlatformError {
+function oauthError(reply: NetworkReply, network: string): PlatformError {
   const body = obj(reply.json);
   const description =
     str(body.error_description) ?? str(body.message) ?? (reply.text.slice(0, 200) || `HTTP ${reply.status}`);
@@ -107,15 +102,5 @@ export class OAuth2App implements NetworkLogin {
       (r) => oauthError(r, this.app.network),
     );
     return parseTokenResponse(reply, this.app.network, previousRefreshToken);
-  }
-}
-
-/** The base of an adapter whose network speaks plain OAuth 2 (LinkedIn, TikTok, YouTube): its login is an OAuth2App. */
-export abstract class OAuth2Adapter extends NetworkAdapter {
-  protected readonly login: OAuth2App;
-
-  constructor(endpoints: AdapterEndpoints, app: OAuth2AppOptions) {
-    super();
-    this.login = new OAuth2App(endpoints, app);
   }
 }

@@ -2,13 +2,13 @@ import type { AdapterEndpoints, PlatformError } from '../kit/adapter';
 import { answerError, NetworkApi, NetworkReply, num, obj, str } from '../kit/http';
 
 /** Versioned LinkedIn APIs (/rest) need a YYYYMM version; each is supported for a year. */
-export const LINKEDIN_VERSION = '202606';
+const LINKEDIN_VERSION = '202606';
 
 /**
  * LinkedIn's error body: `{ status, serviceErrorCode, code, message }`
  * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling).
  */
-export function linkedinError(reply: NetworkReply): PlatformError {
+function linkedinError(reply: NetworkReply): PlatformError {
   const body = obj(reply.json);
   const status = num(body.status) || reply.status;
   const message = str(body.message) ?? (reply.text.slice(0, 300) || `LinkedIn answered HTTP ${reply.status}.`);

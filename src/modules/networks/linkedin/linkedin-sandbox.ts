@@ -9,9 +9,9 @@ import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics, dateRange, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
 import type { OAuthFailure } from '../kit/sandbox/sandbox-oauth';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
-import { unescapeLittleText } from './linkedin-api';
-import { route } from '../kit/sandbox/sandbox-routes';
+import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
+import { unescapeLittleText } from './linkedin-api';
 import { LINKEDIN_RULES } from './linkedin.adapter';
 
 /** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
@@ -50,7 +50,6 @@ interface LiImage {
 interface LiVideo {
   urn: string;
   owner: string;
-  size: number;
   parts: { firstByte: number; lastByte: number; etag: string | null }[];
   finalizedAt: string | null;
 }
@@ -151,12 +150,6 @@ export class LinkedInSandbox extends SimulatorState {
   /** By author. */
   readonly posts = this.records<LiPost>('post', (p) => p.id);
 
-  /** May the member act as `owner` (itself or an organisation it administers)? */
-  assertOwner(member: LiMember, owner: unknown, what: string): string {
-    if (typeof owner === 'string' && (owner === member.urn || member.orgs.some((o) => o.urn === owner))) return owner;
-    throw denied(`${what} for owner ${String(owner)}`);
-  }
-
   newId(): string {
     return `${Date.now()}${randomInt(100000, 999999)}`.slice(0, 19);
   }
@@ -164,6 +157,12 @@ export class LinkedInSandbox extends SimulatorState {
   newMediaKey(): string {
     return `C4E${randomBytes(9).toString('base64url')}`;
   }
+}
+
+/** The `owner` when the member may act as it (itself or an organisation it administers), else LinkedIn's 403. */
+function owned(member: LiMember, owner: unknown, what: string): string {
+  if (typeof owner === 'string' && (owner === member.urn || member.orgs.some((o) => o.urn === owner))) return owner;
+  throw denied(`${what} for owner ${String(owner)}`);
 }
 
 function memberOf(userId: string) {
@@ -196,8 +195,10 @@ const daysOf = (from: number, endExclusive: number): string[] =>
  * memberFollowersCount. A post's numbers come from itemMetrics(postUrn) (clicks = saves); a day's from
  * dailyAccountMetrics(authorUrn, date).
  */
+const route = routesOf<LinkedInSandbox>();
+
 const LINKEDIN_ROUTES = [
-  route('GET v2/userinfo', LI_MEMBER, ({ caller: m }, li: LinkedInSandbox) => {
+  route('GET v2/userinfo', LI_MEMBER, ({ caller: m }, li) => {
     const [given, ...family] = m.name.split(' ');
     return {
       sub: m.sub,
@@ -212,33 +213,32 @@ const LINKEDIN_ROUTES = [
   }),
   route('GET rest/organizationAcls', LI_REST, ({ q, caller: m }) => {
     finder(q, 'roleAssignee');
-    const role = qs(q.role);
-    const acl = (o: LiMember['orgs'][number]) => ({
+    const acls = m.orgs.map((o) => ({
       roleAssignee: m.urn,
       state: 'APPROVED',
       role: 'ADMINISTRATOR',
       organization: o.urn,
-    });
-    return collection(role && role !== 'ADMINISTRATOR' ? [] : m.orgs.map(acl));
+    }));
+    return collection(qs(q.role) && qs(q.role) !== 'ADMINISTRATOR' ? [] : acls);
   }),
   route('GET rest/organizations/:id', LI_REST, ({ params, caller: m }) => {
-    const id = Number(params.id);
-    const org = m.orgs.find((o) => o.id === id);
-    if (!org) throw denied(`organizations.GET.20240101 for urn:li:organization:${id}`);
+    const org = m.orgs.find((o) => o.id === Number(params.id));
+    if (!org) throw denied(`organizations.GET.20240101 for urn:li:organization:${Number(params.id)}`);
+    const { vanity, name, id, urn } = org;
+    const localizedWebsite = `https://${vanity}.example.com`;
     return {
-      vanityName: org.vanity,
-      localizedName: org.name,
-      id: org.id,
-      $URN: org.urn,
-      localizedWebsite: `https://${org.vanity}.example.com`,
+      vanityName: vanity,
+      localizedName: name,
+      id,
+      $URN: urn,
+      localizedWebsite,
       primaryOrganizationType: 'NONE',
     };
   }),
-  route({ at: 'POST rest/posts', raw: true }, LI_REST, async ({ body, caller: m, res }, li: LinkedInSandbox) => {
-    for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
+  route({ at: 'POST rest/posts', raw: true }, LI_REST, async ({ body, caller: m, res }, li) => {
+    for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'])
       if (body[field] === undefined) throw unprocessable(field, REQUIRED);
-    }
-    const author = li.assertOwner(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
+    const author = owned(m, body.author, 'partnerApiPostsExternal.CREATE.20240101');
     const plain = unescapeLittleText(qs(body.commentary));
     const max = LINKEDIN_RULES.maxText;
     if (plain.length > max)
@@ -250,14 +250,11 @@ const LINKEDIN_ROUTES = [
     const times = (await li.posts.of(author)).map((p) => p.createdAt);
     if (li.caps.reached('linkedin', times))
       throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
-    await enforceMagicWords(
-      li.store,
-      { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) },
-      LI_MAGIC,
-    );
+    const attempt = { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) };
+    await enforceMagicWords(li.store, attempt, LI_MAGIC);
     const now = Date.now();
     const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${li.newId()}`;
-    const post: LiPost = {
+    await li.posts.add(author, {
       id,
       author,
       commentary: qs(body.commentary),
@@ -267,186 +264,138 @@ const LINKEDIN_ROUTES = [
       createdAt: now,
       publishedAt: now,
       lastModifiedAt: now,
-    };
-    await li.posts.add(author, post);
+    });
     res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
   }),
   /** Comments API: the actor (the post's author or an organisation it administers) comments on a post. */
-  route(
-    { at: 'POST rest/socialActions/:urn/comments', raw: true },
-    LI_REST,
-    async ({ params: { urn }, body, caller: m, res }, li: LinkedInSandbox) => {
-      const actor = li.assertOwner(m, body.actor, 'partnerApiSocialActions.CREATE.20240101');
-      const post = await li.posts.get(urn);
-      if (!post) throw notFound(`Not Found: ${urn}`);
-      if (body.object !== undefined && body.object !== urn)
-        throw illegal(`/object must be the socialActions target ${urn}`);
-      const text = (body.message as { text?: unknown } | undefined)?.text;
-      if (typeof text !== 'string' || !text.trim()) throw unprocessable('message/text', REQUIRED);
-      const refused = commentRefusal('linkedin', text);
-      if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
-      const id = li.newId();
-      const activity = `urn:li:activity:${urn.split(':').at(-1)}`;
-      const commentUrn = `urn:li:comment:(${activity},${id})`;
-      await addOwnComment(li.store, 'linkedin', urn, { id: actor, name: m.name }, text, commentUrn);
-      const stamp = { actor, time: Date.now() };
-      res.status(201).set({ 'x-restli-id': commentUrn }).json({
-        actor,
-        commentUrn,
-        created: stamp,
-        lastModified: stamp,
-        id,
-        message: { text },
-        object: urn,
-        $URN: commentUrn,
-      });
-    },
-  ),
+  route({ at: 'POST rest/socialActions/:urn/comments', raw: true }, LI_REST, async (call, li) => {
+    const { params, body, caller: m, res } = call;
+    const urn = params.urn;
+    const actor = owned(m, body.actor, 'partnerApiSocialActions.CREATE.20240101');
+    if (!(await li.posts.get(urn))) throw notFound(`Not Found: ${urn}`);
+    if (body.object !== undefined && body.object !== urn)
+      throw illegal(`/object must be the socialActions target ${urn}`);
+    const text = (body.message as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string' || !text.trim()) throw unprocessable('message/text', REQUIRED);
+    const refused = commentRefusal('linkedin', text);
+    if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
+    const id = li.newId();
+    const commentUrn = `urn:li:comment:(urn:li:activity:${urn.split(':').at(-1)},${id})`;
+    await addOwnComment(li.store, 'linkedin', urn, { id: actor, name: m.name }, text, commentUrn);
+    const created = { actor, time: Date.now() };
+    const answer = { actor, commentUrn, $URN: commentUrn, created, lastModified: created, id, object: urn };
+    res.status(201).set({ 'x-restli-id': commentUrn });
+    res.json({ ...answer, message: { text } });
+  }),
   /** FINDER q=author: the author's posts, newest first. */
-  route('GET rest/posts', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
+  route('GET rest/posts', LI_REST, async ({ q, caller: m }, li) => {
     finder(q, 'author');
-    const author = li.assertOwner(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
+    const author = owned(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
     const start = Math.max(0, Number(qs(q.start)) || 0);
     const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
     const elements = await li.posts.of(author, start, count);
     return { paging: { start, count, links: [], total: await li.posts.countOf(author) }, elements };
   }),
-  route('POST rest/images', LI_REST, async ({ q, body, caller: m }, li: LinkedInSandbox) => {
+  route('POST rest/images', LI_REST, async ({ q, body, caller: m }, li) => {
     if (q.action !== 'initializeUpload') throw illegal(`Unknown action ${String(q.action)}`);
-    const init = (body.initializeUploadRequest ?? {}) as Q;
-    const owner = li.assertOwner(m, init.owner, 'images.ACTION-initializeUpload');
+    const owner = owned(m, ((body.initializeUploadRequest ?? {}) as Q).owner, 'images.ACTION-initializeUpload');
     const key = li.newMediaKey();
-    const urn = `urn:li:image:${key}`;
-    await li.images.put({ urn, owner, status: 'WAITING_UPLOAD' });
-    return {
-      value: {
-        uploadUrlExpiresAt: Date.now() + URL_TTL_MS,
-        uploadUrl: `${li.base}/dms-uploads/${key}/uploaded-image/0`,
-        image: urn,
-      },
-    };
+    const image = `urn:li:image:${key}`;
+    await li.images.put({ urn: image, owner, status: 'WAITING_UPLOAD' });
+    const uploadUrl = `${li.base}/dms-uploads/${key}/uploaded-image/0`;
+    return { value: { uploadUrlExpiresAt: Date.now() + URL_TTL_MS, uploadUrl, image } };
   }),
   /** Image bytes: bearer token required, an image content type, not empty. */
-  route(
-    { at: 'PUT dms-uploads/:key/uploaded-image/0', raw: true },
-    LI_MEMBER,
-    async ({ params, headers, req, res }, li: LinkedInSandbox) => {
-      const [key, type] = [params.key, headers['content-type']];
-      const image = await li.images.get(`urn:li:image:${key}`);
-      if (!image) throw notFound('Upload URL not found or expired');
-      const bytes = await readRawBody(req);
-      if (bytes.length === 0) throw liFail(400, 'The uploaded media file is empty', 'INVALID_MEDIA');
-      if (!(type ?? '').startsWith('image/'))
-        throw liFail(400, `Unsupported media type '${type ?? 'none'}' for an image upload`, 'INVALID_MEDIA');
-      await li.images.put({ ...image, status: 'AVAILABLE' });
-      res.status(201).end();
-    },
-  ),
-  route('POST rest/videos', LI_REST, async ({ q, body, caller: m }, li: LinkedInSandbox) => {
+  route({ at: 'PUT dms-uploads/:key/uploaded-image/0', raw: true }, LI_MEMBER, async (call, li) => {
+    const { params, headers, req, res } = call;
+    const image = await li.images.get(`urn:li:image:${params.key}`);
+    if (!image) throw notFound('Upload URL not found or expired');
+    const [bytes, type] = [await readRawBody(req), headers['content-type']];
+    if (bytes.length === 0) throw liFail(400, 'The uploaded media file is empty', 'INVALID_MEDIA');
+    if (!(type ?? '').startsWith('image/'))
+      throw liFail(400, `Unsupported media type '${type ?? 'none'}' for an image upload`, 'INVALID_MEDIA');
+    await li.images.put({ ...image, status: 'AVAILABLE' });
+    res.status(201).end();
+  }),
+  route('POST rest/videos', LI_REST, async ({ q, body, caller: m }, li) => {
     const action = String(q.action);
     if (action === 'initializeUpload') {
       const init = (body.initializeUploadRequest ?? {}) as Q;
-      const owner = li.assertOwner(m, init.owner, 'videos.ACTION-initializeUpload');
+      const owner = owned(m, init.owner, 'videos.ACTION-initializeUpload');
       const size = Number(init.fileSizeBytes);
       if (!Number.isInteger(size) || size <= 0) throw illegal('fileSizeBytes must be a positive number of bytes');
       const key = li.newMediaKey();
-      const video: LiVideo = { urn: `urn:li:video:${key}`, owner, size, parts: [], finalizedAt: null };
+      const video: LiVideo = { urn: `urn:li:video:${key}`, owner, parts: [], finalizedAt: null };
       for (let first = 0; first < size; first += LI_PART_BYTES)
         video.parts.push({ firstByte: first, lastByte: Math.min(size, first + LI_PART_BYTES) - 1, etag: null });
       await li.videos.put(video);
-      return {
-        value: {
-          uploadUrlsExpireAt: Date.now() + URL_TTL_MS,
-          video: video.urn,
-          uploadInstructions: video.parts.map((p, i) => ({
-            uploadUrl: `${li.base}/dms-uploads/${key}/uploadedVideo/${i}`,
-            lastByte: p.lastByte,
-            firstByte: p.firstByte,
-          })),
-          uploadToken: '',
-          thumbnailUploadUrl: '',
-        },
-      };
+      const uploadInstructions = video.parts.map(({ firstByte, lastByte }, i) => {
+        return { uploadUrl: `${li.base}/dms-uploads/${key}/uploadedVideo/${i}`, lastByte, firstByte };
+      });
+      const urls = { uploadUrlsExpireAt: Date.now() + URL_TTL_MS, video: video.urn, uploadInstructions };
+      return { value: { ...urls, uploadToken: '', thumbnailUploadUrl: '' } };
     }
-    if (action === 'finalizeUpload') {
-      const fin = (body.finalizeUploadRequest ?? {}) as Q;
-      const video = await li.videos.get(qs(fin.video));
-      if (!video) throw notFound(`Video ${qs(fin.video)} not found`);
-      li.assertOwner(m, video.owner, 'videos.ACTION-finalizeUpload');
-      const ids = Array.isArray(fin.uploadedPartIds) ? fin.uploadedPartIds : [];
-      if (video.parts.some((p, i) => !p.etag || p.etag !== ids[i]) || ids.length !== video.parts.length) {
-        throw liFail(400, 'The uploaded part ids do not match the parts of this video upload', 'INVALID_UPLOAD');
-      }
-      await li.videos.put({ ...video, finalizedAt: new Date().toISOString() });
-      return {};
-    }
-    throw illegal(`Unknown action ${action}`);
+    if (action !== 'finalizeUpload') throw illegal(`Unknown action ${action}`);
+    const fin = (body.finalizeUploadRequest ?? {}) as Q;
+    const video = await li.videos.get(qs(fin.video));
+    if (!video) throw notFound(`Video ${qs(fin.video)} not found`);
+    owned(m, video.owner, 'videos.ACTION-finalizeUpload');
+    const ids = Array.isArray(fin.uploadedPartIds) ? fin.uploadedPartIds : [];
+    if (video.parts.some((p, i) => !p.etag || p.etag !== ids[i]) || ids.length !== video.parts.length)
+      throw liFail(400, 'The uploaded part ids do not match the parts of this video upload', 'INVALID_UPLOAD');
+    await li.videos.put({ ...video, finalizedAt: new Date().toISOString() });
+    return {};
   }),
-  route('GET rest/videos/:urn', LI_REST, async ({ params: { urn }, caller: m }, li: LinkedInSandbox) => {
+  route('GET rest/videos/:urn', LI_REST, async ({ params: { urn }, caller: m }, li) => {
     const video = await li.videos.get(urn);
     if (!video) throw notFound(`Video ${urn} not found`);
-    li.assertOwner(m, video.owner, 'videos.GET');
-    const status = !video.finalizedAt
-      ? 'WAITING_UPLOAD'
-      : Date.now() - Date.parse(video.finalizedAt) < LI_VIDEO_PROCESSING_MS
-        ? 'PROCESSING'
-        : 'AVAILABLE';
+    owned(m, video.owner, 'videos.GET');
+    const processing = video.finalizedAt && Date.now() - Date.parse(video.finalizedAt) < LI_VIDEO_PROCESSING_MS;
+    const status = !video.finalizedAt ? 'WAITING_UPLOAD' : processing ? 'PROCESSING' : 'AVAILABLE';
     return { id: video.urn, owner: video.owner, status, duration: 0, aspectRatioWidth: 16, aspectRatioHeight: 9 };
   }),
   /** One pre-signed part (no token); the ETag is the part id finalizeUpload expects. */
-  route(
-    { at: 'PUT dms-uploads/:key/uploadedVideo/:part', raw: true },
-    null,
-    async ({ params: { key, part }, req, res }, li: LinkedInSandbox) => {
-      const video = await li.videos.get(`urn:li:video:${key}`);
-      const p = video?.parts[Number(part)];
-      if (!video || !p) throw notFound('Upload URL not found or expired');
-      const bytes = await readRawBody(req);
-      const size = p.lastByte - p.firstByte + 1;
-      if (bytes.length !== size)
-        throw liFail(
-          400,
-          `Part ${part} of the video upload must be ${size} bytes, got ${bytes.length}`,
-          'INVALID_MEDIA',
-        );
-      p.etag = `/${createHash('sha256').update(bytes).digest('base64url').slice(0, 40)}`;
-      await li.videos.put(video);
-      res.status(200).set('ETag', p.etag).end();
-    },
-  ),
-  route('GET rest/organizationalEntityShareStatistics', LI_REST, ({ q, caller: m }, li: LinkedInSandbox) => {
-    const what = 'organizationalEntityShareStatistics.FINDER-organizationalEntity';
-    const org = li.assertOwner(m, qs(q.organizationalEntity), what);
+  route({ at: 'PUT dms-uploads/:key/uploadedVideo/:part', raw: true }, null, async ({ params, req, res }, li) => {
+    const video = await li.videos.get(`urn:li:video:${params.key}`);
+    const p = video?.parts[Number(params.part)];
+    if (!video || !p) throw notFound('Upload URL not found or expired');
+    const bytes = await readRawBody(req);
+    const size = p.lastByte - p.firstByte + 1;
+    if (bytes.length !== size)
+      throw liFail(
+        400,
+        `Part ${params.part} of the video upload must be ${size} bytes, got ${bytes.length}`,
+        'INVALID_MEDIA',
+      );
+    p.etag = `/${createHash('sha256').update(bytes).digest('base64url').slice(0, 40)}`;
+    await li.videos.put(video);
+    res.status(200).set('ETag', p.etag).end();
+  }),
+  route('GET rest/organizationalEntityShareStatistics', LI_REST, ({ q, caller: m }) => {
+    const org = owned(m, qs(q.organizationalEntity), 'organizationalEntityShareStatistics.FINDER-organizationalEntity');
     if (!org.startsWith('urn:li:organization:')) throw illegal('organizationalEntity must be an organization URN');
     const posts = listParam(qs(q.shares) || qs(q.ugcPosts));
+    const kind = (urn: string) => (urn.includes(':ugcPost:') ? 'ugcPost' : 'share');
     if (posts.length)
       return collection(
-        posts.map((urn) => ({
-          organizationalEntity: org,
-          [urn.includes(':ugcPost:') ? 'ugcPost' : 'share']: urn,
-          totalShareStatistics: postStats(urn),
-        })),
+        posts.map((urn) => ({ organizationalEntity: org, [kind(urn)]: urn, totalShareStatistics: postStats(urn) })),
       );
     const interval = /timeRange:\(start:(\d+),end:(\d+)\)/.exec(qs(q.timeIntervals));
     if (!interval) return collection([{ organizationalEntity: org, totalShareStatistics: postStats(org) }]);
     const elements = daysOf(Number(interval[1]), Number(interval[2])).map((d) => {
-      const t = Date.parse(`${d}T00:00:00Z`);
-      const day = dailyAccountMetrics(org, d);
-      return {
-        organizationalEntity: org,
-        timeRange: { start: t, end: t + DAY_MS },
-        totalShareStatistics: shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares),
-      };
+      const [t, day] = [Date.parse(`${d}T00:00:00Z`), dailyAccountMetrics(org, d)];
+      const totalShareStatistics = shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares);
+      return { organizationalEntity: org, timeRange: { start: t, end: t + DAY_MS }, totalShareStatistics };
     });
     return collection(elements, elements.length);
   }),
-  route('GET rest/networkSizes/:urn', LI_REST, ({ q, params, caller: m }, li: LinkedInSandbox) => {
-    const [urn, edgeType] = [params.urn, String(q.edgeType)];
-    li.assertOwner(m, urn, 'networkSizes.GET');
-    if (edgeType !== 'COMPANY_FOLLOWED_BY_MEMBER') throw illegal(`Unsupported edgeType ${edgeType}`);
+  route('GET rest/networkSizes/:urn', LI_REST, ({ q, params: { urn }, caller: m }) => {
+    owned(m, urn, 'networkSizes.GET');
+    if (String(q.edgeType) !== 'COMPANY_FOLLOWED_BY_MEMBER')
+      throw illegal(`Unsupported edgeType ${String(q.edgeType)}`);
     return { firstDegreeSize: dailyAccountMetrics(urn, today()).followers };
   }),
-  route('GET rest/memberCreatorPostAnalytics', LI_REST, async ({ q, caller: m }, li: LinkedInSandbox) => {
+  route('GET rest/memberCreatorPostAnalytics', LI_REST, async ({ q, caller: m }, li) => {
     const type = qs(q.queryType);
     if (!Object.hasOwn(QUERY_TYPES, type)) throw illegal(`Invalid queryType ${type}`);
     const metricType = { [METRIC_TYPE_KEY]: type };
@@ -471,11 +420,8 @@ const LINKEDIN_ROUTES = [
     };
     if (qs(q.aggregation) === 'TOTAL')
       return collection([{ count: days.reduce((s, d) => s + pick(d), 0), metricType }], 1);
-    const elements = days.map((d) => ({
-      count: pick(d),
-      metricType,
-      dateRange: { start: liDate(d), end: liDate(addDays(d, 1)) },
-    }));
+    const range = (d: string) => ({ start: liDate(d), end: liDate(addDays(d, 1)) });
+    const elements = days.map((d) => ({ count: pick(d), metricType, dateRange: range(d) }));
     return collection(elements, elements.length);
   }),
   route('GET rest/memberFollowersCount', LI_REST, ({ q, caller: m }) => {
@@ -485,11 +431,7 @@ const LINKEDIN_ROUTES = [
 ];
 
 /** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
-async function checkContent(
-  li: LinkedInSandbox,
-  author: string,
-  content: Record<string, unknown> | undefined,
-): Promise<boolean> {
+async function checkContent(li: LinkedInSandbox, author: string, content: Record<string, unknown> | undefined) {
   if (!content) return false;
   const media = content.media as { id?: unknown } | undefined;
   const multi = (content.multiImage as { images?: { id?: unknown }[] } | undefined)?.images;

@@ -6,15 +6,12 @@ import {
   graphMagicErrors,
   graphNotFound,
   longLivedToken,
+  MISSING_CLIENT,
   oauthFail,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import {
-  type ContainerDialect,
-  containerOwner,
-  containerRoutes,
-  ContainerSandbox,
-} from '../kit/sandbox/meta-containers';
+import type { ContainerDialect } from '../kit/sandbox/meta-containers';
+import { containerOwner, containerRoutes, ContainerSandbox } from '../kit/sandbox/meta-containers';
 import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
 import { route } from '../kit/sandbox/sandbox-routes';
@@ -115,12 +112,10 @@ export const THREADS_LOGIN: SandboxLogin = {
   authorize: 'oauth/authorize',
   tokens: [
     {
-      method: 'POST',
-      path: 'oauth/access_token',
+      at: 'POST oauth/access_token',
       status: 201,
       answer: async (oauth, b) => {
-        if (!b.client_id || !b.client_secret)
-          throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+        if (!b.client_id || !b.client_secret) throw MISSING_CLIENT();
         if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
         const grant = await oauth
           .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
@@ -130,8 +125,7 @@ export const THREADS_LOGIN: SandboxLogin = {
       },
     },
     {
-      method: 'GET',
-      path: 'access_token',
+      at: 'GET access_token',
       answer: (oauth, q) => {
         if (q.grant_type !== 'th_exchange_token' || !q.client_secret)
           throw graphFail('Invalid grant_type or missing client_secret.', { code: 100 });
@@ -139,8 +133,7 @@ export const THREADS_LOGIN: SandboxLogin = {
       },
     },
     {
-      method: 'GET',
-      path: 'refresh_access_token',
+      at: 'GET refresh_access_token',
       answer: (oauth, q) => {
         if (q.grant_type !== 'th_refresh_token') throw graphFail('Invalid grant_type.', { code: 100 });
         return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');

@@ -10,7 +10,7 @@ import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
 
-export const THREADS_SCOPES = [
+const THREADS_SCOPES = [
   'threads_basic',
   'threads_content_publish',
   'threads_manage_insights',

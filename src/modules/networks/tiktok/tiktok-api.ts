@@ -37,7 +37,7 @@ const CATEGORY_BY_FAIL_REASON = categoryTable({
   internal: 'network_error',
 });
 
-export function tiktokError(reply: NetworkReply): PlatformError {
+function tiktokError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const networkCode = str(err.code) ?? `http_${reply.status}`;
   const category = CATEGORY_BY_CODE.get(networkCode);

@@ -1,22 +1,18 @@
-import { AppConfig } from '@/config/config';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { Injectable } from '@nestjs/common';
-import {
-  enforceMagicWords,
-  parseMagicWords,
-  MagicErrors,
-  SANDBOX_RATE_LIMIT_SECONDS,
-} from '../kit/sandbox/magic-words';
-import { qs, pickFields, Q } from '../kit/sandbox/sandbox-request';
-import { TIKTOK_RULES } from './tiktok.adapter';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { MagicErrors } from '../kit/sandbox/magic-words';
+import { enforceMagicWords, parseMagicWords, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
-import { type SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
-import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
-import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
+import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { route } from '../kit/sandbox/sandbox-routes';
+import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
+import { pickFields, Q, qs } from '../kit/sandbox/sandbox-request';
+import { routesOf } from '../kit/sandbox/sandbox-routes';
+import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
+import { AppConfig } from '@/config/config';
+import { TIKTOK_RULES } from './tiktok.adapter';
 
 /**
  * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
@@ -33,14 +29,9 @@ export function ttFail(status: number, code: string, message: string): SandboxHt
 }
 const invalidParams = (message: string) => ttFail(400, 'invalid_params', message);
 
-export function ttOk(data: unknown): { data: unknown; error: { code: string; message: string; log_id: string } } {
-  return { data, error: { code: 'ok', message: '', log_id: logId() } };
-}
-
-/** The same envelope as raw JSON text, for bodies carrying int64 ids as bare numbers. */
-export function ttOkText(dataJson: string): string {
-  return `{"data":${dataJson},"error":{"code":"ok","message":"","log_id":"${logId()}"}}`;
-}
+/** TikTok's envelope of a success, as JSON text (bodies carrying int64 ids as bare numbers need the text). */
+const okText = (dataJson: string) => `{"data":${dataJson},"error":{"code":"ok","message":"","log_id":"${logId()}"}}`;
+export const ttOk = (data: unknown) => ({ data, error: { code: 'ok', message: '', log_id: logId() } });
 
 /** The creator calling, as creatorOf makes it from the token and its grant. */
 type TtCreator = ReturnType<typeof creatorOf>;
@@ -48,16 +39,14 @@ type TtCreator = ReturnType<typeof creatorOf>;
 export interface TtPublish {
   publishId: string;
   openId: string;
-  kind: 'video' | 'photo';
   title: string;
   description: string;
   privacy: string;
   failReason: string | null;
   polls: number;
   /** #sandbox-review: still processing (moderation) until this time (ms since epoch). */
-  readyAt?: number | null;
+  readyAt: number | null;
   videoId: string | null;
-  mediaBytes: number;
 }
 
 export interface TtVideo {
@@ -69,6 +58,9 @@ export interface TtVideo {
   shareUrl: string;
 }
 
+/** What the simulator says it downloaded of every publish's media. */
+const MEDIA_BYTES = 10_000;
+const AVATAR = 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg';
 export const TT_PRIVACY_OPTIONS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 /** Direct Post init requests allowed per access token per minute (as documented). */
 export const TT_INITS_PER_MINUTE = 6;
@@ -93,7 +85,6 @@ function creatorOf({ userId, scopes }: SandboxGrant, token: string) {
   return { openId: openIdOf(userId), userId, username, displayName, scopes, token };
 }
 
-const ACCESS_TTL = 86_400;
 const REFRESH_TTL = 365 * 86_400;
 
 /** TikTok Login Kit (OAuth v2, client_key); refresh tokens rotate: every refresh answers with a new one. */
@@ -115,7 +106,7 @@ export const TIKTOK_LOGIN = oauth2Login({
   },
   grants: {
     prefix: 'act.',
-    accessTtl: ACCESS_TTL,
+    accessTtl: 86_400,
     refreshTtl: REFRESH_TTL,
     onRefresh: 'rotate',
     scopeJoin: ',',
@@ -155,8 +146,16 @@ export class TikTokSandbox extends SimulatorState {
       throw ttFail(403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
   }
 
+  /** A Direct Post init (6 per token per minute): the publish it starts, checked like TikTok checks it. */
   async init(c: TtCreator, kind: 'video' | 'photo', info: Q, text: string, urls: string[]): Promise<unknown> {
-    await this.countInit(c.token);
+    const minute = Math.floor(Date.now() / 60_000);
+    const token = createHash('sha256').update(c.token).digest('hex').slice(0, 24);
+    if ((await this.store.incr(['tiktok', 'init-rate', token, String(minute)], 70)) > TT_INITS_PER_MINUTE)
+      throw ttFail(
+        429,
+        'rate_limit_exceeded',
+        `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`,
+      );
     await this.assertUnderCap(c);
     const privacy = qs(info.privacy_level);
     if (!TT_PRIVACY_OPTIONS.includes(privacy))
@@ -169,15 +168,11 @@ export class TikTokSandbox extends SimulatorState {
       throw invalidParams(
         `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
       );
-    await enforceMagicWords(
-      this.store,
-      { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') },
-      TT_MAGIC,
-    );
+    const attempt = { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') };
+    await enforceMagicWords(this.store, attempt, TT_MAGIC);
     const p: TtPublish = {
-      publishId: this.newPublishId(kind),
+      publishId: `${kind === 'video' ? 'v' : 'p'}_pub_url~v2.${randomInt(1e9, 9e9)}${randomInt(1e8, 9e8)}`,
       openId: c.openId,
-      kind,
       title: kind === 'video' ? text : qs(info.title),
       description: text,
       privacy,
@@ -185,25 +180,9 @@ export class TikTokSandbox extends SimulatorState {
       polls: 0,
       readyAt: parseMagicWords(text).review ? Date.now() + this.config.sandbox.reviewMs : null,
       videoId: null,
-      mediaBytes: 10_000,
     };
     await this.publishes.put(p);
     return ttOk({ publish_id: p.publishId });
-  }
-
-  /** 6 init calls per minute per token. */
-  async countInit(token: string): Promise<void> {
-    const minute = Math.floor(Date.now() / 60_000);
-    const n = await this.store.incr(
-      ['tiktok', 'init-rate', createHash('sha256').update(token).digest('hex').slice(0, 24), String(minute)],
-      70,
-    );
-    if (n > TT_INITS_PER_MINUTE)
-      throw ttFail(
-        429,
-        'rate_limit_exceeded',
-        `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`,
-      );
   }
 
   /** TikTok pulls the media from the URL; a failed download shows up later as the publish's fail_reason. */
@@ -216,14 +195,6 @@ export class TikTokSandbox extends SimulatorState {
     }
     return null;
   }
-
-  newPublishId(kind: 'video' | 'photo'): string {
-    return `${kind === 'video' ? 'v' : 'p'}_pub_url~v2.${randomInt(1e9, 9e9)}${randomInt(1e8, 9e8)}`;
-  }
-
-  newVideoId(): string {
-    return `7${Date.now()}${randomInt(10000, 99999)}`.slice(0, 19);
-  }
 }
 
 /** A stable UUID-shaped open_id per sandbox user. */
@@ -232,21 +203,20 @@ export function openIdOf(userId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-const TT_VIDEO_LIST = TT_CREATOR('video.list');
-const TT_PUBLISH = TT_CREATOR('video.publish');
+const [TT_VIDEO_LIST, TT_PUBLISH] = [TT_CREATOR('video.list'), TT_CREATOR('video.publish')];
+const route = routesOf<TikTokSandbox>();
 
 const TIKTOK_ROUTES = [
-  route('GET v2/user/info', TT_CREATOR(), async ({ q, caller: c }, tt: TikTokSandbox) => {
-    const today = new Date().toISOString().slice(0, 10);
-    const all: Record<string, unknown> = {
+  route('GET v2/user/info', TT_CREATOR(), async ({ q, caller: c }, tt) => {
+    const all = {
       open_id: c.openId,
       union_id: `u-${c.openId}`,
-      avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
+      avatar_url: AVATAR,
       display_name: c.displayName,
       username: c.username,
       bio_description: 'A simulated TikTok creator.',
       is_verified: false,
-      follower_count: dailyAccountMetrics(c.openId, today).followers,
+      follower_count: dailyAccountMetrics(c.openId, new Date().toISOString().slice(0, 10)).followers,
       following_count: 42,
       likes_count: 1000,
       video_count: (await tt.videos.of(c.openId, 0, 1000)).length,
@@ -255,10 +225,10 @@ const TIKTOK_ROUTES = [
     if (!user) throw invalidParams('The fields parameter is missing or has no valid field.');
     return ttOk({ user });
   }),
-  route('POST v2/post/publish/creator_info/query', TT_PUBLISH, async ({ caller: c }, tt: TikTokSandbox) => {
+  route('POST v2/post/publish/creator_info/query', TT_PUBLISH, async ({ caller: c }, tt) => {
     await tt.assertUnderCap(c);
     return ttOk({
-      creator_avatar_url: 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg',
+      creator_avatar_url: AVATAR,
       creator_username: c.username,
       creator_nickname: c.displayName,
       privacy_level_options: TT_PRIVACY_OPTIONS,
@@ -268,16 +238,14 @@ const TIKTOK_ROUTES = [
       max_video_post_duration_sec: 600,
     });
   }),
-  route('POST v2/post/publish/video/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
-    const info = (body.post_info ?? {}) as Q;
-    const source = (body.source_info ?? {}) as Q;
+  route('POST v2/post/publish/video/init', TT_PUBLISH, ({ body, caller: c }, tt) => {
+    const [info, source] = [(body.post_info ?? {}) as Q, (body.source_info ?? {}) as Q];
     if (qs(source.source) !== 'PULL_FROM_URL') throw invalidParams('The sandbox supports source PULL_FROM_URL only.');
     if (!qs(source.video_url)) throw invalidParams('source_info.video_url is required.');
     return tt.init(c, 'video', info, qs(info.title), [qs(source.video_url)]);
   }),
-  route('POST v2/post/publish/content/init', TT_PUBLISH, ({ body, caller: c }, tt: TikTokSandbox) => {
-    const info = (body.post_info ?? {}) as Q;
-    const source = (body.source_info ?? {}) as Q;
+  route('POST v2/post/publish/content/init', TT_PUBLISH, ({ body, caller: c }, tt) => {
+    const [info, source] = [(body.post_info ?? {}) as Q, (body.source_info ?? {}) as Q];
     const images = Array.isArray(source.photo_images) ? source.photo_images.map(qs) : [];
     if (qs(body.media_type) !== 'PHOTO' || qs(body.post_mode) !== 'DIRECT_POST')
       throw invalidParams('media_type must be PHOTO and post_mode DIRECT_POST.');
@@ -286,61 +254,47 @@ const TIKTOK_ROUTES = [
       throw invalidParams(`source_info.photo_images must list 1 to ${max} URLs pulled from URL.`);
     return tt.init(c, 'photo', info, qs(info.description), images);
   }),
-  route(
-    { at: 'POST v2/post/publish/status/fetch', raw: true },
-    TT_CREATOR(),
-    async ({ body, caller: c, res }, tt: TikTokSandbox) => {
-      const p = await tt.publishes.get(qs(body.publish_id));
-      if (!p || p.openId !== c.openId)
-        throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
-      p.polls += 1;
-      /** The data, or its JSON text where it carries bare int64s. */
-      const answer = async (data: object | string): Promise<void> => {
-        await tt.publishes.put(p);
-        res.type('application/json').send(ttOkText(typeof data === 'string' ? data : JSON.stringify(data)));
-      };
-      if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
-        return answer({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(p.mediaBytes / 2) });
-      const failed = {
-        status: 'FAILED',
-        fail_reason: p.failReason,
-        publicaly_available_post_id: [],
-        uploaded_bytes: 0,
-      };
-      if (p.failReason) return answer(failed);
-      if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-        const [id, createTime] = [tt.newVideoId(), Math.floor(Date.now() / 1000)];
-        const { title, description } = p;
-        const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
-        await tt.videos.add(c.openId, { id, openId: c.openId, title, description, createTime, shareUrl });
-        p.videoId = id;
-      }
-      // Post ids are int64: sent as bare numbers, like TikTok does.
-      const ids = p.videoId ?? '';
-      return answer(
-        `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${ids}],"downloaded_bytes":${p.mediaBytes}}`,
-      );
-    },
-  ),
-  route('POST v2/video/list', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt: TikTokSandbox) => {
+  route({ at: 'POST v2/post/publish/status/fetch', raw: true }, TT_CREATOR(), async ({ body, caller: c, res }, tt) => {
+    const p = await tt.publishes.get(qs(body.publish_id));
+    if (!p || p.openId !== c.openId)
+      throw ttFail(400, 'invalid_publish_id', 'The publish_id does not exist or does not belong to this user.');
+    p.polls += 1;
+    const data = await publishStatus(tt, p, c);
+    await tt.publishes.put(p);
+    res.type('application/json').send(okText(data));
+  }),
+  route('POST v2/video/list', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt) => {
     const start = Number(body.cursor) || 0;
     const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
     const page = await tt.videos.of(c.openId, start, count + 1);
-    const videos = page.slice(0, count);
-    const hasMore = page.length > count;
-    return ttOk({
-      videos: videos.map((v) => videoFields(v, q.fields)),
-      cursor: start + videos.length,
-      has_more: hasMore,
-    });
+    const videos = page.slice(0, count).map((v) => videoFields(v, q.fields));
+    return ttOk({ videos, cursor: start + videos.length, has_more: page.length > count });
   }),
-  route('POST v2/video/query', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt: TikTokSandbox) => {
+  route('POST v2/video/query', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt) => {
     const filters = body.filters as Record<string, unknown> | undefined;
     const ids = Array.isArray(filters?.video_ids) ? filters.video_ids.map(qs).slice(0, 20) : [];
     const videos = (await tt.videos.many(ids)).filter((v) => v.openId === c.openId);
     return ttOk({ videos: videos.map((v) => videoFields(v, q.fields)), cursor: 0, has_more: false });
   }),
 ];
+
+/** A publish's status data as JSON text: its post ids are int64s, bare numbers as TikTok sends them. */
+async function publishStatus(tt: TikTokSandbox, p: TtPublish, c: TtCreator): Promise<string> {
+  if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
+    return JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(MEDIA_BYTES / 2) });
+  const failed = { status: 'FAILED', fail_reason: p.failReason, publicaly_available_post_id: [], uploaded_bytes: 0 };
+  if (p.failReason) return JSON.stringify(failed);
+  if (!p.videoId && p.privacy !== 'SELF_ONLY') {
+    const id = `7${Date.now()}${randomInt(10000, 99999)}`.slice(0, 19);
+    const createTime = Math.floor(Date.now() / 1000);
+    const { title, description } = p;
+    const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
+    await tt.videos.add(c.openId, { id, openId: c.openId, title, description, createTime, shareUrl });
+    p.videoId = id;
+  }
+  const ids = p.videoId ?? '';
+  return `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${ids}],"downloaded_bytes":${MEDIA_BYTES}}`;
+}
 
 function videoFields(v: TtVideo, fields: unknown): Record<string, unknown> {
   const m = itemMetrics(v.id);

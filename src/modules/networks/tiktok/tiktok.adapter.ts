@@ -5,8 +5,8 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
-import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
-import { OAuth2Adapter } from '../kit/oauth';
+import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -16,7 +16,7 @@ import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
  * https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
  */
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
+const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.list'];
 export const TIKTOK_RULES: ContentRules = {
   label: 'TikTok',
   maxText: 2200,
@@ -35,8 +35,8 @@ export const TIKTOK_CAPS: PublishingCap[] = [
 
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
-/** What one status/fetch tells: the post id, or why TikTok gave up; undefined while it is still processing. */
-type Outcome = { postId: string } | { error: PlatformError } | undefined;
+/** What one status/fetch tells (never `ready`: the publish_id is known). */
+type Status = Exclude<ProcessingCheck, { status: 'ready' }>;
 
 interface TikTokState {
   /** Set just before video/init or content/init: from here on a publish may exist. */
@@ -45,7 +45,7 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   static readonly real = { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' };
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
@@ -54,7 +54,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   private readonly pollDelaysMs: number[];
 
   constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
-    super(endpoints, {
+    const login = new OAuth2App(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
@@ -64,6 +64,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
       noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
+    super(login);
     this.api = new TikTokApi(endpoints);
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
@@ -86,10 +87,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     ];
   }
 
-  /**
-   * creator_info/query: TikTok gives no count, but answers spam_risk_too_many_posts once the
-   * creator reached the daily post cap of the API.
-   */
+  /** creator_info/query gives no count, but answers spam_risk_too_many_posts once the daily cap is reached. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     const exhausted = await this.creatorInfo(account.accessToken).then(
       () => false,
@@ -102,7 +100,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   private creatorInfo(token: string): Promise<Json> {
-    return this.api.json(token, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
+    return this.api.post(token, '/v2/post/publish/creator_info/query/', {});
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
@@ -116,90 +114,74 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
       await save({ initAttemptedAt: new Date().toISOString() });
-      const reply = await this.api
-        .json(token, init.path, { method: 'POST', json: init.body, creates: true })
-        .catch(async (err: unknown) => {
-          // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
-          if (answeredWithError(err)) {
-            delete state.initAttemptedAt;
-            await save();
-          }
-          throw err;
-        });
+      const reply = await this.api.post(token, init.path, init.body, { creates: true }).catch(async (err: unknown) => {
+        // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
+        if (answeredWithError(err)) {
+          delete state.initAttemptedAt;
+          await save();
+        }
+        throw err;
+      });
       const publishId = str(obj(reply.data).publish_id);
       if (!publishId)
         throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
       await save({ publishId });
     }
     const stillBusy = 'TikTok is still processing the post (moderation); it is checked again later.';
-    const check = () => this.fetchStatus(token, state.publishId!);
+    const check = () => this.settled(req.account, state.publishId!);
     const outcome = await pollOrThrow(this.pollDelaysMs, new StillProcessingError(stillBusy), check);
-    if ('error' in outcome) {
+    if (outcome.status === 'failed') {
       // Certainly not published: forget the publish so a retry starts over.
       await req.saveState({});
       throw outcome.error;
     }
-    await save({ postId: outcome.postId });
-    return postResult(outcome.postId, req.account);
+    await save({ postId: outcome.result.externalId });
+    return outcome.result;
   }
 
   private initRequest(c: PublishContent, privacy: string): { path: string; body: Record<string, unknown> } {
     const o = c.options;
     const shared = { privacy_level: privacy, disable_comment: o.disableComment === true };
     if (c.contentType === 'image') {
-      return {
-        path: '/v2/post/publish/content/init/',
-        body: {
-          post_info: {
-            title: str(o.title) ?? '',
-            description: c.text,
-            ...shared,
-            auto_add_music: o.autoAddMusic !== false,
-          },
-          source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls },
-          post_mode: 'DIRECT_POST',
-          media_type: 'PHOTO',
-        },
+      const info = {
+        title: str(o.title) ?? '',
+        description: c.text,
+        ...shared,
+        auto_add_music: o.autoAddMusic !== false,
       };
+      const source = { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls };
+      const body = { post_info: info, source_info: source, post_mode: 'DIRECT_POST', media_type: 'PHOTO' };
+      return { path: '/v2/post/publish/content/init/', body };
     }
-    return {
-      path: '/v2/post/publish/video/init/',
-      body: {
-        post_info: {
-          title: c.text,
-          ...shared,
-          disable_duet: o.disableDuet === true,
-          disable_stitch: o.disableStitch === true,
-        },
-        source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl },
-      },
-    };
+    const [duet, stitch] = [o.disableDuet === true, o.disableStitch === true];
+    const info = { title: c.text, ...shared, disable_duet: duet, disable_stitch: stitch };
+    const body = { post_info: info, source_info: { source: 'PULL_FROM_URL', video_url: c.videoUrl } };
+    return { path: '/v2/post/publish/video/init/', body };
   }
 
   /** A complete post is known by its public id (or its publish_id when private). */
-  private async fetchStatus(token: string, publishId: string): Promise<Outcome> {
-    const reply = await this.api.call(token, '/v2/post/publish/status/fetch/', {
-      method: 'POST',
-      json: { publish_id: publishId },
-    });
+  private async fetchStatus(account: AccountCredentials, publishId: string): Promise<Status> {
+    const json = { publish_id: publishId };
+    const reply = await this.api.call(account.accessToken, '/v2/post/publish/status/fetch/', { method: 'POST', json });
     const data = obj(obj(reply.json).data);
     const status = str(data.status);
     if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
-      return { postId: publicPostIds(reply.text)[0] ?? publishId };
-    if (status === 'FAILED') return { error: failReasonError(str(data.fail_reason) ?? 'unknown') };
-    return undefined;
+      return { status: 'published', result: postResult(publicPostIds(reply.text)[0] ?? publishId, account) };
+    if (status === 'FAILED') return { status: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
+    return { status: 'processing' };
+  }
+
+  /** fetchStatus once TikTok is done with the post; undefined while it is still processing (for polls). */
+  private async settled(account: AccountCredentials, publishId: string) {
+    const status = await this.fetchStatus(account, publishId);
+    return status.status === 'processing' ? undefined : status;
   }
 
   /** One status/fetch of the saved publish_id. */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
     if (state.postId) return { status: 'published', result: postResult(state.postId, req.account) };
-    if (!state.publishId) return { status: 'ready' };
-    const outcome = await this.fetchStatus(req.account.accessToken, state.publishId);
-    if (!outcome) return { status: 'processing' };
-    return 'error' in outcome
-      ? { status: 'failed', error: outcome.error }
-      : { status: 'published', result: postResult(outcome.postId, req.account) };
+    return state.publishId ? this.fetchStatus(req.account, state.publishId) : { status: 'ready' };
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
@@ -207,9 +189,8 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
     if (state.postId) return postResult(state.postId, req.account);
     const token = req.account.accessToken;
     if (state.publishId) {
-      const outcome = await pollUntil(this.pollDelaysMs, () => this.fetchStatus(token, state.publishId!));
-      if (!outcome) return 'unknown';
-      return 'error' in outcome ? null : postResult(outcome.postId, req.account);
+      const outcome = await pollUntil(this.pollDelaysMs, () => this.settled(req.account, state.publishId!));
+      return outcome === undefined ? 'unknown' : outcome.status === 'failed' ? null : outcome.result;
     }
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.

@@ -27,7 +27,7 @@ const REASONS = categoryTable({
   videoFileTooLarge: 'media_rejected',
 });
 
-export function youtubeError(reply: NetworkReply): PlatformError {
+function youtubeError(reply: NetworkReply): PlatformError {
   const err = obj(obj(reply.json).error);
   const status = num(err.code) || reply.status;
   const reason = str(obj(arr(err.errors)[0]).reason) ?? str(err.status);
@@ -56,13 +56,13 @@ export class YouTubeClient {
   readonly data: NetworkApi;
   /** YouTube Analytics API v2 reports. */
   readonly reports: NetworkApi;
-  /** The upload host, for resumable upload sessions. */
+  /** The API host's /upload paths, for resumable upload sessions. */
   readonly upload: NetworkApi;
 
   constructor(readonly endpoints: AdapterEndpoints) {
-    const { apiBaseUrl, uploadBaseUrl, timeoutMs } = endpoints;
+    const { apiBaseUrl, timeoutMs } = endpoints;
     this.data = new NetworkApi(`${apiBaseUrl}/youtube/v3`, timeoutMs, youtubeError);
     this.reports = new NetworkApi(`${googleHosts(endpoints).analyticsBaseUrl}/v2/reports`, timeoutMs, youtubeError);
-    this.upload = new NetworkApi(uploadBaseUrl ?? apiBaseUrl, timeoutMs, youtubeError);
+    this.upload = new NetworkApi(apiBaseUrl, timeoutMs, youtubeError);
   }
 }

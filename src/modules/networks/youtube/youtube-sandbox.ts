@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
 import { createHash, randomBytes } from 'node:crypto';
-import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
-import { dailyAccountMetrics, dateRange, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
-import { type MagicErrors, enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
-import { type SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
-import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
-import { pickFields, qs, Q, readRawBody } from '../kit/sandbox/sandbox-request';
-import { SimulatorState } from '../kit/sandbox/sandbox-store';
-import { type Response } from 'express';
-import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
-import { route } from '../kit/sandbox/sandbox-routes';
-import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 import { windowStart } from '../kit/caps';
 import { addDays } from '../kit/days';
+import { type MagicErrors, enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
+import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
+import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
+import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
+import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
+import { dailyAccountMetrics, dateRange, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
+import { pickFields, qs, Q, readRawBody } from '../kit/sandbox/sandbox-request';
+import { routesOf } from '../kit/sandbox/sandbox-routes';
+import { SimulatorState } from '../kit/sandbox/sandbox-store';
+import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 
 /**
  * Simulated Google OAuth and YouTube Data API v3: channels?mine=true, the resumable upload protocol
@@ -21,19 +21,13 @@ import { addDays } from '../kit/days';
  */
 
 /** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
-export function ytFail(
-  code: number,
-  reason: string,
-  message: string,
-  domain = 'youtube.video',
-  status?: string,
-): SandboxHttpError {
-  return new SandboxHttpError(code, {
-    error: { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) },
-  });
+export function ytFail(code: number, reason: string, message: string, domain = 'youtube.video', status?: string) {
+  const error = { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) };
+  return new SandboxHttpError(code, { error });
 }
 /** Google's 400 for a request it cannot read. */
 const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
+const QUOTA = 'The request cannot be completed because you have exceeded your';
 
 /** A sandbox Google account's one channel, as channelOf makes it. */
 type YtChannel = ReturnType<typeof channelOf>;
@@ -57,22 +51,15 @@ export interface YtVideo {
   status: Record<string, unknown>;
 }
 
+const UNAUTHENTICATED =
+  'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+
 /** The channel behind a bearer token (one channel per sandbox Google account). */
 export const YT_CHANNEL: SandboxAuthSpec<YtChannel> = {
   network: 'youtube',
-  fail: () =>
-    ytFail(
-      401,
-      'authError',
-      'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
-      'global',
-      'UNAUTHENTICATED',
-    ),
+  fail: () => ytFail(401, 'authError', UNAUTHENTICATED, 'global', 'UNAUTHENTICATED'),
   caller: (info) => channelOf(info.grant.userId),
 };
-
-const ACCESS_TTL = 3599;
-const BEARER = () => ({ token_type: 'Bearer' });
 
 /** Google OAuth: authorization_code (with a refresh token that does not expire) and refresh_token. */
 export const YOUTUBE_LOGIN = oauth2Login({
@@ -89,11 +76,11 @@ export const YOUTUBE_LOGIN = oauth2Login({
   }),
   grants: {
     prefix: 'ya29.',
-    accessTtl: ACCESS_TTL,
+    accessTtl: 3599,
     refreshTtl: null,
     onRefresh: 'omit',
     scopeJoin: ' ',
-    extra: BEARER,
+    extra: () => ({ token_type: 'Bearer' }),
   },
 });
 
@@ -102,13 +89,7 @@ export const YT_MAGIC: MagicErrors = {
   invalid_content: (m) => ytFail(400, 'invalidVideoMetadata', m),
   auth_expired: (m) => ytFail(401, 'authError', `Invalid Credentials. ${m}`, 'global', 'UNAUTHENTICATED'),
   media_rejected: (m) => ytFail(400, 'mediaBodyRequired', m),
-  rate_limited: (m) =>
-    ytFail(
-      403,
-      'quotaExceeded',
-      `The request cannot be completed because you have exceeded your quota. ${m}`,
-      'youtube.quota',
-    ),
+  rate_limited: (m) => ytFail(403, 'quotaExceeded', `${QUOTA} quota. ${m}`, 'youtube.quota'),
   transient: (m) => ytFail(503, 'backendError', m, 'global'),
 };
 
@@ -121,35 +102,6 @@ export class YouTubeSandbox extends SimulatorState {
 
   newId(bytes: number): string {
     return randomBytes(bytes).toString('base64url');
-  }
-
-  /** The channel resource with the requested parts. */
-  channelResource(ch: YtChannel, parts: string[], videoCount: number): Record<string, unknown> {
-    const today = new Date().toISOString().slice(0, 10);
-    const all: Record<string, unknown> = {
-      snippet: {
-        title: ch.title,
-        description: 'A simulated YouTube channel.',
-        customUrl: ch.customUrl,
-        publishedAt: '2024-01-01T00:00:00Z',
-        thumbnails: {
-          default: { url: `${this.base.replace('/youtube', '/_control')}/media/image.jpg`, width: 88, height: 88 },
-        },
-      },
-      contentDetails: { relatedPlaylists: { likes: '', uploads: ch.uploadsPlaylistId } },
-      statistics: {
-        viewCount: '0',
-        subscriberCount: String(dailyAccountMetrics(ch.id, today).followers),
-        hiddenSubscriberCount: false,
-        videoCount: String(videoCount),
-      },
-    };
-    return {
-      kind: 'youtube#channel',
-      etag: etag(ch.id),
-      id: ch.id,
-      ...pickFields(all, parts.join()),
-    };
   }
 }
 
@@ -167,6 +119,22 @@ export function etag(seed: string): string {
   return createHash('sha1').update(seed).digest('base64url').slice(0, 27);
 }
 
+/** A Data API resource with the parts (of `all`) that the comma-separated `part` names. */
+const resource = (kind: string, id: string, all: Record<string, unknown>, part: string) => ({
+  kind,
+  etag: etag(id),
+  id,
+  ...pickFields(all, part),
+});
+
+/** A Data API list answer (`youtube#<kind>ListResponse`). */
+const list = (kind: string, tag: string, items: unknown[], resultsPerPage: number) => ({
+  kind: `youtube#${kind}ListResponse`,
+  etag: etag(tag),
+  items,
+  pageInfo: { totalResults: items.length, resultsPerPage },
+});
+
 /** Per-day numbers of the YouTube Analytics report, from sandbox-metrics. likes = engagement − shares. */
 const REPORT_METRICS: Record<string, (m: SandboxDailyMetrics, channelId: string) => number> = {
   views: (m) => m.views,
@@ -178,10 +146,12 @@ const REPORT_METRICS: Record<string, (m: SandboxDailyMetrics, channelId: string)
   estimatedMinutesWatched: (m) => m.views * 2,
 };
 
+const route = routesOf<YouTubeSandbox>();
+
 const YOUTUBE_ROUTES = [
-  route('GET youtube/v3/channels', YT_CHANNEL, async ({ q, caller: ch }, yt: YouTubeSandbox) => {
-    const parts = qs(q.part).split(',').filter(Boolean);
-    if (parts.length === 0)
+  route('GET youtube/v3/channels', YT_CHANNEL, async ({ q, caller: ch }, yt) => {
+    const part = qs(q.part).split(',').filter(Boolean).join();
+    if (!part)
       throw ytFail(
         400,
         'missingRequiredParameter',
@@ -189,177 +159,140 @@ const YOUTUBE_ROUTES = [
         'youtube.parameter',
       );
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const items = mine ? [yt.channelResource(ch, parts, await yt.videos.countOf(ch.id))] : [];
-    return {
-      kind: 'youtube#channelListResponse',
-      etag: etag(`${ch.id}:${parts.join()}`),
-      pageInfo: { totalResults: items.length, resultsPerPage: 5 },
-      items,
+    const control = yt.base.replace('/youtube', '/_control');
+    const all = {
+      snippet: {
+        title: ch.title,
+        description: 'A simulated YouTube channel.',
+        customUrl: ch.customUrl,
+        publishedAt: '2024-01-01T00:00:00Z',
+        thumbnails: { default: { url: `${control}/media/image.jpg`, width: 88, height: 88 } },
+      },
+      contentDetails: { relatedPlaylists: { likes: '', uploads: ch.uploadsPlaylistId } },
+      statistics: {
+        viewCount: '0',
+        subscriberCount: String(dailyAccountMetrics(ch.id, new Date().toISOString().slice(0, 10)).followers),
+        hiddenSubscriberCount: false,
+        videoCount: String(await yt.videos.countOf(ch.id)),
+      },
     };
+    return list('channel', `${ch.id}:${part}`, mine ? [resource('youtube#channel', ch.id, all, part)] : [], 5);
   }),
   /** commentThreads.insert: the channel's top-level comment on one of its videos; answers the commentThread. */
-  route(
-    { at: 'POST youtube/v3/commentThreads', status: 201 },
-    YT_CHANNEL,
-    async ({ q, body, caller: ch }, yt: YouTubeSandbox) => {
-      if (!qs(q.part).split(',').includes('snippet'))
-        throw ytFail(400, 'invalidPart', "The 'part' parameter must include snippet.", 'global');
-      const snippet = (body.snippet ?? {}) as Q;
-      const videoId = qs(snippet.videoId);
-      const text = qs(((snippet.topLevelComment ?? {}) as { snippet?: Q }).snippet?.textOriginal);
-      const video = videoId ? await yt.videos.get(videoId) : null;
-      if (!video)
-        throw ytFail(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
-      if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
-      const refused = commentRefusal('youtube', text);
-      if (refused) throw ytFail(400, 'processingFailure', refused);
-      const author = { id: ch.id, name: ch.title };
-      const comment = await addOwnComment(yt.store, 'youtube', videoId, author, text, yt.newId(18));
-      const at = comment.createdAt;
-      return {
-        kind: 'youtube#commentThread',
-        etag: etag(comment.id),
-        id: comment.id,
-        snippet: {
-          channelId: ch.id,
-          videoId,
-          topLevelComment: {
-            kind: 'youtube#comment',
-            etag: etag(`${comment.id}:c`),
-            id: comment.id,
-            snippet: {
-              channelId: ch.id,
-              videoId,
-              textDisplay: text,
-              textOriginal: text,
-              authorDisplayName: ch.title,
-              authorChannelId: { value: ch.id },
-              canRate: true,
-              viewerRating: 'none',
-              likeCount: 0,
-              publishedAt: at,
-              updatedAt: at,
-            },
-          },
-          canReply: true,
-          totalReplyCount: 0,
-          isPublic: true,
-        },
-      };
-    },
-  ),
+  route({ at: 'POST youtube/v3/commentThreads', status: 201 }, YT_CHANNEL, async ({ q, body, caller: ch }, yt) => {
+    if (!qs(q.part).split(',').includes('snippet'))
+      throw ytFail(400, 'invalidPart', "The 'part' parameter must include snippet.", 'global');
+    const snippet = (body.snippet ?? {}) as Q;
+    const videoId = qs(snippet.videoId);
+    const text = qs(((snippet.topLevelComment ?? {}) as { snippet?: Q }).snippet?.textOriginal);
+    if (!videoId || !(await yt.videos.get(videoId)))
+      throw ytFail(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    if (!text.trim()) throw ytFail(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
+    const refused = commentRefusal('youtube', text);
+    if (refused) throw ytFail(400, 'processingFailure', refused);
+    const author = { id: ch.id, name: ch.title };
+    const { id, createdAt: at } = await addOwnComment(yt.store, 'youtube', videoId, author, text, yt.newId(18));
+    const by = { channelId: ch.id, videoId };
+    const comment = {
+      ...by,
+      textDisplay: text,
+      textOriginal: text,
+      authorDisplayName: ch.title,
+      authorChannelId: { value: ch.id },
+      canRate: true,
+      viewerRating: 'none',
+      likeCount: 0,
+      publishedAt: at,
+      updatedAt: at,
+    };
+    const topLevelComment = { kind: 'youtube#comment', etag: etag(`${id}:c`), id, snippet: comment };
+    const thread = { ...by, topLevelComment, canReply: true, totalReplyCount: 0, isPublic: true };
+    return { kind: 'youtube#commentThread', etag: etag(id), id, snippet: thread };
+  }),
   /** Step 1: the video resource → a session URL in Location. */
-  route(
-    { at: 'POST upload/youtube/v3/videos', raw: true },
-    YT_CHANNEL,
-    async ({ q, body, headers: h, caller: ch, res }, yt: YouTubeSandbox) => {
-      if (qs(q.uploadType) !== 'resumable') throw badRequest('The sandbox supports uploadType=resumable only.');
-      const snippet = (body.snippet ?? {}) as Q;
-      const status = (body.status ?? {}) as Q;
-      const title = qs(snippet.title);
-      const description = qs(snippet.description);
-      if (!title.trim() || title.length > YOUTUBE_TITLE_LIMIT || /[<>]/.test(title))
-        throw ytFail(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
-      if (Buffer.byteLength(description) > YOUTUBE_RULES.maxText || /[<>]/.test(description))
-        throw ytFail(400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
-      const privacy = qs(status.privacyStatus) || 'public';
-      if (!PRIVACY.includes(privacy))
-        throw ytFail(400, 'invalidVideoMetadata', `The request metadata is invalid: privacyStatus '${privacy}'.`);
-      const size = Number(h['x-upload-content-length']);
-      if (!Number.isInteger(size) || size <= 0)
-        throw badRequest('X-Upload-Content-Length must give the size of the video in bytes.');
-      // videos.insert has its own bucket per project per day, reset at midnight Pacific time
-      // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
-      const cap = yt.caps.cap('youtube');
-      const day = ['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()];
-      if ((await yt.store.incr(day)) > cap.limit)
-        throw ytFail(
-          403,
-          'quotaExceeded',
-          'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
-          'youtube.quota',
-        );
-      // The upload (PUT) creates the video: a lost answer happens there.
-      await enforceMagicWords(
-        yt.store,
-        { platform: 'youtube', accountId: ch.id, text: `${title}\n${description}`, contentKey: String(size) },
-        YT_MAGIC,
-        'later',
+  route({ at: 'POST upload/youtube/v3/videos', raw: true }, YT_CHANNEL, async (call, yt) => {
+    const { q, body, headers: h, caller: ch, res } = call;
+    if (qs(q.uploadType) !== 'resumable') throw badRequest('The sandbox supports uploadType=resumable only.');
+    const snippet = (body.snippet ?? {}) as Q;
+    const status = (body.status ?? {}) as Q;
+    const [title, description] = [qs(snippet.title), qs(snippet.description)];
+    if (!title.trim() || title.length > YOUTUBE_TITLE_LIMIT || /[<>]/.test(title))
+      throw ytFail(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+    if (Buffer.byteLength(description) > YOUTUBE_RULES.maxText || /[<>]/.test(description))
+      throw ytFail(400, 'invalidDescription', 'The request metadata specifies an invalid video description.');
+    const privacy = qs(status.privacyStatus) || 'public';
+    if (!PRIVACY.includes(privacy))
+      throw ytFail(400, 'invalidVideoMetadata', `The request metadata is invalid: privacyStatus '${privacy}'.`);
+    const size = Number(h['x-upload-content-length']);
+    if (!Number.isInteger(size) || size <= 0)
+      throw badRequest('X-Upload-Content-Length must give the size of the video in bytes.');
+    // videos.insert has its own bucket per project per day, reset at midnight Pacific time
+    // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
+    const cap = yt.caps.cap('youtube');
+    if ((await yt.store.incr(['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()])) > cap.limit)
+      throw ytFail(
+        403,
+        'quotaExceeded',
+        `${QUOTA} <a href="/youtube/v3/getting-started#quota">quota</a>.`,
+        'youtube.quota',
       );
-      const session: YtSession = {
-        id: yt.newId(24),
-        channelId: ch.id,
-        snippet: { ...snippet, title, description },
-        status: { ...status, privacyStatus: privacy },
-        size,
-        contentType: h['x-upload-content-type'] ?? 'application/octet-stream',
-        received: 0,
-        videoId: null,
-      };
-      await yt.sessions.put(session);
-      const part = qs(q.part) || 'snippet,status';
-      res
-        .status(200)
-        .set(
-          'Location',
-          `${yt.base}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${session.id}&part=${part}`,
-        )
-        .end();
-    },
-  ),
+    // The upload (PUT) creates the video: a lost answer happens there.
+    const attempt = {
+      platform: 'youtube',
+      accountId: ch.id,
+      text: `${title}\n${description}`,
+      contentKey: String(size),
+    };
+    await enforceMagicWords(yt.store, attempt, YT_MAGIC, 'later');
+    const session: YtSession = {
+      id: yt.newId(24),
+      channelId: ch.id,
+      snippet: { ...snippet, title, description },
+      status: { ...status, privacyStatus: privacy },
+      size,
+      contentType: h['x-upload-content-type'] ?? 'application/octet-stream',
+      received: 0,
+      videoId: null,
+    };
+    await yt.sessions.put(session);
+    const part = qs(q.part) || 'snippet,status';
+    const location = `${yt.base}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${session.id}&part=${part}`;
+    res.status(200).set('Location', location).end();
+  }),
   /** Step 2/3: bytes (whole or from an offset with Content-Range), or a status query (`bytes * /size`, no body). */
-  route(
-    { at: 'PUT upload/youtube/v3/videos', raw: true },
-    YT_CHANNEL,
-    async ({ q, headers: h, caller: ch, req, res }, yt: YouTubeSandbox) => {
-      const session = await yt.sessions.get(String(q.upload_id ?? ''));
-      if (!session || session.channelId !== ch.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
-      const bytes = await readRawBody(req);
-      const range = h['content-range'] ?? '';
-      if (session.videoId || /^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range))
-        return answer(yt, session, res);
-      const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
-      const first = m ? Number(m[1]) : 0;
-      if (first !== session.received)
-        throw badRequest(`Invalid Content-Range: expected bytes from ${session.received}.`);
-      session.received = Math.min(session.size, session.received + bytes.length);
-      if (session.received === session.size) session.videoId = await createVideo(yt, session, ch.title);
-      await yt.sessions.put(session);
-      if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
-        await loseAnswer(yt.store);
-      return answer(yt, session, res, 201);
-    },
-  ),
-  route('GET youtube/v3/videos', YT_CHANNEL, async ({ q }, yt: YouTubeSandbox) => {
+  route({ at: 'PUT upload/youtube/v3/videos', raw: true }, YT_CHANNEL, async ({ q, headers, caller, req, res }, yt) => {
+    const session = await yt.sessions.get(String(q.upload_id ?? ''));
+    if (!session || session.channelId !== caller.id) throw ytFail(404, 'notFound', 'Not Found', 'global');
+    const bytes = await readRawBody(req);
+    const range = headers['content-range'] ?? '';
+    if (session.videoId || /^bytes \*\/\d+$/.test(range) || (bytes.length === 0 && range))
+      return answer(yt, session, res);
+    const first = Number(/^bytes (\d+)-(\d+)\/(\d+)$/.exec(range)?.[1] ?? 0);
+    if (first !== session.received) throw badRequest(`Invalid Content-Range: expected bytes from ${session.received}.`);
+    session.received = Math.min(session.size, session.received + bytes.length);
+    if (session.received === session.size) session.videoId = await createVideo(yt, session, caller.title);
+    await yt.sessions.put(session);
+    if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
+      await loseAnswer(yt.store);
+    return answer(yt, session, res, 201);
+  }),
+  route('GET youtube/v3/videos', YT_CHANNEL, async ({ q }, yt) => {
     const ids = qs(q.id).split(',').filter(Boolean).slice(0, 50);
     const items = (await yt.videos.many(ids)).map((v) => {
       const m = itemMetrics(v.id);
-      const all: Record<string, unknown> = {
-        snippet: v.snippet,
-        status: v.status,
-        statistics: {
-          viewCount: String(m.views),
-          likeCount: String(m.likes),
-          favoriteCount: '0',
-          commentCount: String(m.comments),
-        },
+      const statistics = {
+        viewCount: String(m.views),
+        likeCount: String(m.likes),
+        favoriteCount: '0',
+        commentCount: String(m.comments),
       };
-      return {
-        kind: v.kind,
-        etag: v.etag,
-        id: v.id,
-        ...pickFields(all, qs(q.part)),
-      };
+      return resource(v.kind, v.id, { snippet: v.snippet, status: v.status, statistics }, qs(q.part));
     });
-    return {
-      kind: 'youtube#videoListResponse',
-      etag: etag(ids.join()),
-      items,
-      pageInfo: { totalResults: items.length, resultsPerPage: items.length },
-    };
+    return list('video', ids.join(), items, items.length);
   }),
-  route('GET youtube/v3/playlistItems', YT_CHANNEL, async ({ q, caller: ch }, yt: YouTubeSandbox) => {
-    if (qs(q.playlistId) !== ch.uploadsPlaylistId)
+  route('GET youtube/v3/playlistItems', YT_CHANNEL, async ({ q, caller: ch }, yt) => {
+    const playlistId = ch.uploadsPlaylistId;
+    if (qs(q.playlistId) !== playlistId)
       throw ytFail(
         404,
         'playlistNotFound',
@@ -367,69 +300,55 @@ const YOUTUBE_ROUTES = [
         'youtube.playlistItem',
       );
     const max = Math.min(50, Math.max(1, Number(qs(q.maxResults)) || 5));
-    const videos = await yt.videos.of(ch.id, 0, max);
-    const items = videos.map((v, i) => ({
+    const items = (await yt.videos.of(ch.id, 0, max)).map(({ id: videoId, snippet: s }, position) => ({
       kind: 'youtube#playlistItem',
-      etag: etag(`${ch.uploadsPlaylistId}:${v.id}`),
-      id: `${ch.uploadsPlaylistId}.${v.id}`,
+      etag: etag(`${playlistId}:${videoId}`),
+      id: `${playlistId}.${videoId}`,
       snippet: {
-        publishedAt: v.snippet.publishedAt,
+        publishedAt: s.publishedAt,
         channelId: ch.id,
-        title: v.snippet.title,
-        description: v.snippet.description,
+        title: s.title,
+        description: s.description,
         channelTitle: ch.title,
-        playlistId: ch.uploadsPlaylistId,
-        position: i,
-        resourceId: { kind: 'youtube#video', videoId: v.id },
+        playlistId,
+        position,
+        resourceId: { kind: 'youtube#video', videoId },
       },
     }));
-    return {
-      kind: 'youtube#playlistItemListResponse',
-      etag: etag(ch.uploadsPlaylistId),
-      items,
-      pageInfo: { totalResults: items.length, resultsPerPage: max },
-    };
+    return list('playlistItem', playlistId, items, max);
   }),
   /** youtubeanalytics.googleapis.com/v2/reports with dimensions=day. */
   route('GET v2/reports', YT_CHANNEL, ({ q, caller: ch }) => {
-    const ids = qs(q.ids);
-    if (ids !== 'channel==MINE' && ids !== `channel==${ch.id}`) throw ytFail(403, 'forbidden', 'Forbidden', 'global');
+    if (qs(q.ids) !== 'channel==MINE' && qs(q.ids) !== `channel==${ch.id}`)
+      throw ytFail(403, 'forbidden', 'Forbidden', 'global');
     const metrics = qs(q.metrics).split(',').filter(Boolean);
     const unknown = metrics.find((m) => !Object.hasOwn(REPORT_METRICS, m));
     if (unknown || metrics.length === 0)
       throw badRequest(`Unknown identifier (${unknown ?? ''}) given in field parameters.metrics.`);
     if (qs(q.dimensions) !== 'day') throw badRequest('The sandbox reports support dimensions=day only.');
-    const from = qs(q.startDate);
-    const to = qs(q.endDate);
+    const [from, to] = [qs(q.startDate), qs(q.endDate)];
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
       throw badRequest('startDate and endDate must be YYYY-MM-DD with startDate <= endDate.');
     const rows = dateRange(from, to, 366).map((d) => {
       const day = dailyAccountMetrics(ch.id, d);
       return [d, ...metrics.map((m) => REPORT_METRICS[m](day, ch.id))];
     });
-    return {
-      kind: 'youtubeAnalytics#resultTable',
-      columnHeaders: [
-        { name: 'day', columnType: 'DIMENSION', dataType: 'STRING' },
-        ...metrics.map((name) => ({ name, columnType: 'METRIC', dataType: 'INTEGER' })),
-      ],
-      rows,
-    };
+    const columns = metrics.map((name) => ({ name, columnType: 'METRIC', dataType: 'INTEGER' }));
+    const day = { name: 'day', columnType: 'DIMENSION', dataType: 'STRING' };
+    return { kind: 'youtubeAnalytics#resultTable', columnHeaders: [day, ...columns], rows };
   }),
 ];
 
 /** 308 + Range while bytes are missing; the video once the upload is complete. */
 async function answer(yt: YouTubeSandbox, session: YtSession, res: Response, completeStatus = 200): Promise<void> {
-  if (!session.videoId) {
-    if (session.received > 0) res.set('Range', `bytes=0-${session.received - 1}`);
-    res.status(308).end();
-    return;
-  }
-  res.status(completeStatus).json(await yt.videos.get(session.videoId));
+  if (session.videoId) return void res.status(completeStatus).json(await yt.videos.get(session.videoId));
+  if (session.received > 0) res.set('Range', `bytes=0-${session.received - 1}`);
+  res.status(308).end();
 }
 
 async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle: string): Promise<string> {
   const id = yt.newId(8).slice(0, 11);
+  const { channelId, snippet: s, status } = session;
   // Processing fails for bytes that were not declared as a video, as YouTube reports it.
   const playable = session.contentType.startsWith('video/') || session.contentType === 'application/octet-stream';
   const video: YtVideo = {
@@ -438,25 +357,25 @@ async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle:
     id,
     snippet: {
       publishedAt: new Date().toISOString(),
-      channelId: session.channelId,
-      title: session.snippet.title,
-      description: session.snippet.description,
+      channelId,
+      title: s.title,
+      description: s.description,
       channelTitle,
-      categoryId: session.snippet.categoryId ?? '22',
-      tags: session.snippet.tags,
+      categoryId: s.categoryId ?? '22',
+      tags: s.tags,
       liveBroadcastContent: 'none',
     },
     status: {
       uploadStatus: playable ? 'uploaded' : 'failed',
       ...(playable ? {} : { failureReason: 'invalidFile' }),
-      privacyStatus: session.status.privacyStatus,
+      privacyStatus: status.privacyStatus,
       license: 'youtube',
       embeddable: true,
       publicStatsViewable: true,
-      selfDeclaredMadeForKids: session.status.selfDeclaredMadeForKids === true,
+      selfDeclaredMadeForKids: status.selfDeclaredMadeForKids === true,
     },
   };
-  await yt.videos.add(session.channelId, video);
+  await yt.videos.add(channelId, video);
   return id;
 }
 

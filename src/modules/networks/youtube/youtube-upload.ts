@@ -19,13 +19,11 @@ export interface YouTubeState {
   videoId?: string;
 }
 
-export async function sessionStatus(
-  client: YouTubeClient,
-  token: string,
-  uploadUrl: string,
-  size: number,
-): Promise<{ kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' }> {
-  const reply = await client.upload.call(token, uploadUrl, {
+/** What an upload session has received: the whole video, a part of it, or nothing (the session expired). */
+type Status = { kind: 'complete'; video: Json } | { kind: 'incomplete'; received: number } | { kind: 'gone' };
+
+export async function sessionStatus(client: YouTubeClient, token: string, url: string, size: number): Promise<Status> {
+  const reply = await client.upload.call(token, url, {
     method: 'PUT',
     headers: { 'Content-Range': `bytes */${size}` },
     bytes: new Uint8Array(0),

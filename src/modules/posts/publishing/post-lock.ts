@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
+import { preparedQuery } from '@/database/plain-query';
 import { sleep } from './network-concurrency';
 
 export interface HeldPostLock {
@@ -25,9 +26,11 @@ export class PostLocks {
     try {
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const [row] = (await runner.query(`SELECT pg_try_advisory_lock(${KEY_SQL}) AS ok`, [postId])) as {
-          ok: boolean;
-        }[];
+        const {
+          rows: [row],
+        } = await preparedQuery<{ ok: boolean }>(runner.manager, `SELECT pg_try_advisory_lock(${KEY_SQL}) AS ok`, [
+          postId,
+        ]);
         if (row?.ok) break;
         if (Date.now() >= deadline) {
           await runner.release();
@@ -45,7 +48,7 @@ export class PostLocks {
         if (released) return;
         released = true;
         try {
-          await runner.query(`SELECT pg_advisory_unlock(${KEY_SQL})`, [postId]);
+          await preparedQuery(runner.manager, `SELECT pg_advisory_unlock(${KEY_SQL})`, [postId]);
         } catch {
           // Never hand a connection that may still hold the lock back to the pool.
           await runner.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
+import { AccountCredentialsService, PublishingAccountRead } from '@/modules/accounts/account-credentials.service';
 import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
+import { preparedQuery } from '@/database/plain-query';
 import type {
   AccountCredentials,
   PlatformAdapter,
@@ -69,10 +70,15 @@ export class TargetPublisher {
     return this.policy;
   }
 
-  async publish(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
+  /** `accountRead`: the target's account as the run read it with its targets (used while still fresh). */
+  async publish(
+    post: PostForPublishing,
+    initial: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
     // Settled, or waiting on the network (followUp's business).
     if (initial.status !== 'pending' && initial.status !== 'publishing') return;
-    await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial));
+    await this.concurrency.run(initial.platform, () => this.publishHoldingSlot(post, initial, accountRead));
   }
 
   /** Fails a target that was not sent (and will not be): no network call, no slot taken. */
@@ -87,11 +93,19 @@ export class TargetPublisher {
    * long the slot took, so it is not read again. Every write below is guarded by the status (and
    * the move to `publishing` by the attempt count) it expects anyway.
    */
-  private async publishHoldingSlot(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
-    return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target));
+  private async publishHoldingSlot(
+    post: PostForPublishing,
+    target: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
+    return this.platforms.duringPublishRun(runIdOf(target), () => this.publishLoaded(post, target, accountRead));
   }
 
-  private async publishLoaded(post: PostForPublishing, target: PostTargetEntity): Promise<void> {
+  private async publishLoaded(
+    post: PostForPublishing,
+    target: PostTargetEntity,
+    accountRead?: PublishingAccountRead,
+  ): Promise<void> {
     let adapter: PlatformAdapter;
     try {
       adapter = this.platforms.get(target.platform);
@@ -111,7 +125,13 @@ export class TargetPublisher {
       if (over) return this.overCap(target, over);
     }
 
-    const account = await this.withRetries(() => this.credentials.forPublishing(target.accountId), 'throw');
+    // The run's read of the account on the first try only; a retry reads it again.
+    let read = accountRead;
+    const account = await this.withRetries(() => {
+      const first = read;
+      read = undefined;
+      return this.credentials.forPublishing(target.accountId, first);
+    }, 'throw');
     if (!account.ok) {
       // Without credentials nothing is sent; but a target left mid-call may already be out there.
       if (target.status === 'publishing')
@@ -395,12 +415,13 @@ export class TargetPublisher {
    */
   private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
     // Plain SQL on this hot path (the query builder cost more CPU than the statement).
-    const [, affected] = await m.query<[unknown, number]>(
+    const { rowCount } = await preparedQuery(
+      m,
       `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
         WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
       [target.id, UNSETTLED, target.attempts],
     );
-    if (!affected) {
+    if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       return false;
     }
@@ -408,10 +429,11 @@ export class TargetPublisher {
   }
 
   private async saveState(target: PostTargetEntity, state: Record<string, unknown>): Promise<void> {
-    await this.ds.query(`UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`, [
-      target.id,
-      JSON.stringify(state),
-    ]);
+    await preparedQuery(
+      this.ds,
+      `UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`,
+      [target.id, JSON.stringify(state)],
+    );
     target.publishState = state;
   }
 
@@ -457,11 +479,12 @@ export class TargetPublisher {
     const meta = this.ds.getMetadata(TargetRow);
     const entries = Object.entries(set);
     const columns = entries.map(([prop], i) => `${meta.findColumnWithPropertyName(prop)!.databaseName} = $${i + 3}`);
-    const [, affected] = await this.ds.query<[unknown, number]>(
+    const { rowCount } = await preparedQuery(
+      this.ds,
       `UPDATE post_targets SET ${columns.join(', ')}, updated_at = now() WHERE id = $1 AND status = ANY($2::text[])`,
       [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
     );
-    if (affected && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
+    if (rowCount && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     Object.assign(target, set);
   }
 }

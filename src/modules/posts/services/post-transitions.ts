@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from '@/common/outbox/event.entity';
 import { ApiError } from '@/common/errors/api-error';
+import { entityFromRow, preparedQuery } from '@/database/plain-query';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { PostEntity, PostState } from '../entities/post.entity';
 import { releaseQueueSlot } from '../queue/queue-slot-release';
@@ -98,7 +99,9 @@ export class PostTransitions {
           'EXISTS (SELECT 1 FROM moved)',
         )})`
       : '';
-    const rows = await m.query<Record<string, unknown>[]>(
+    // Prepared: the publisher runs this twice per post (its text varies only with the events' count).
+    const { rows } = await preparedQuery(
+      m,
       `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT * FROM moved`,
       params,
     );
@@ -159,11 +162,5 @@ function historyInsert(ids: string, to: string, reason: string, actor: string): 
 
 /** A PostEntity from a `RETURNING *` row. */
 function hydrate(m: EntityManager, raw: Record<string, unknown>): PostEntity {
-  return m.create(
-    PostEntity,
-    m.getRepository(PostEntity).metadata.columns.reduce<Record<string, unknown>>((acc, c) => {
-      acc[c.propertyName] = raw[c.databaseName];
-      return acc;
-    }, {}),
-  );
+  return entityFromRow(m, PostEntity, raw);
 }

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { ApiError } from '@/common/errors/api-error';
+import { preparedQuery } from '@/database/plain-query';
 import { PLANS, PlanName } from '@/modules/plans/plans';
 import { assertDailyCap } from '../post-rules';
 
@@ -22,7 +23,7 @@ interface Caller {
  * of a post it inserts, so the periods are the ones its insert counts in.
  */
 export async function readPostUsage(m: EntityManager, c: Caller): Promise<PostUsage> {
-  const rows = await m.query<PostUsage[]>(`SELECT ${postUsageSql('$1', '$2')}`, [c.workspaceId, c.keyId]);
+  const { rows } = await preparedQuery<PostUsage>(m, `SELECT ${postUsageSql('$1', '$2')}`, [c.workspaceId, c.keyId]);
   return rows[0] ?? { month: 0, day: 0 };
 }
 

@@ -15,7 +15,7 @@ import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { POST_DTO_FIELDS, TARGET_DTO_FIELDS } from '../post-mapper';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
 import { PostUsage, postUsageSql } from './post-usage';
-import { plainQuery, sqlParams } from '@/database/plain-query';
+import { plainQuery, preparedQuery, sqlParams } from '@/database/plain-query';
 
 export interface PostFilters {
   state?: PostState;
@@ -187,9 +187,11 @@ export class PostsRepository {
     auth: Pick<AuthContext, 'workspaceId' | 'profileId' | 'keyId'>,
     usage: boolean,
   ): Promise<{ policy: EffectivePolicy; usage: PostUsage; active: ActiveAccount[] }> {
-    const [row] = await m.query<
-      (PostUsage & { policy: Omit<EffectivePolicy, 'profileId'> | null; active: ActiveAccount[] })[]
-    >(
+    // Prepared (once per creation, as is insertCreated): parsed and planned once per connection.
+    const {
+      rows: [row],
+    } = await preparedQuery<PostUsage & { policy: Omit<EffectivePolicy, 'profileId'> | null; active: ActiveAccount[] }>(
+      m,
       `SELECT ${this.policies.effectiveSql('$1')} AS policy, ${this.accounts.activeSql('$2', '$1')} AS active,
               ${usage ? postUsageSql('$2', '$3') : '0 AS month, 0 AS day'}`,
       usage ? [auth.profileId, auth.workspaceId, auth.keyId] : [auth.profileId, auth.workspaceId],
@@ -217,7 +219,10 @@ export class PostsRepository {
     const { values, bind } = sqlParams();
     const id = bind(post.id);
     const column = <T>(f: (t: PostTargetEntity) => T): string => bind(targets.map(f));
-    const [row] = await m.query<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>[]>(
+    const {
+      rows: [row],
+    } = await preparedQuery<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>>(
+      m,
       `WITH p AS (
          INSERT INTO posts (id, workspace_id, profile_id, state, content_type, message, caption, content, scheduled_at,
                             created_by_key_id, created_by_user_id, approved_by_user_id, rejection_reason, published_at)

@@ -2,10 +2,12 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
+import { markHandledSql } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
+import { preparedQuery } from '@/database/plain-query';
 import { DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
@@ -95,13 +97,21 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
    * retry after the first configured delay, with the attempts it has left. Nothing is lost to a
    * crash meanwhile: the deliveries are rows already, still `pending` until attempted, and the
    * fan-out job (not yet marked handled) runs again.
+   *
+   * `handledEventId`: the event of a fan-out to a single delivery (the usual case: one
+   * subscription) is marked handled in the statement that records that delivery's outcome, when
+   * nothing is left to queue (answers true; otherwise false and the caller marks it).
    */
-  async attemptFirst(workspaceId: string, deliveryIds: string[]): Promise<void> {
+  async attemptFirst(workspaceId: string, deliveryIds: string[], handledEventId?: string): Promise<boolean> {
     const deadline = Date.now() + FIRST_ATTEMPTS_WINDOW_MS;
     const queued: string[] = [];
     const retries: string[] = [];
-    // Outcomes are written in batches while the lanes go on sending (one UPDATE per batch).
+    // Outcomes are written in batches while the lanes go on sending (one UPDATE per batch); a
+    // single delivery's is held to the end, to be written with the event's handled mark.
     const outcomes = new OutcomeWriter((rows) => this.writeOutcomes(rows));
+    const hold = handledEventId !== undefined && deliveryIds.length === 1;
+    let held: DeliveryOutcome | null = null;
+    const record = hold ? (o: DeliveryOutcome) => void (held = o) : (o: DeliveryOutcome) => outcomes.add(o);
     let handOff = false;
     let next = 0;
     // A lane takes one slot and sends one delivery after another within it: its lease (twice the
@@ -117,7 +127,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
             continue;
           }
           try {
-            await this.attempt(id, FIRST_ATTEMPT, (o) => outcomes.add(o));
+            await this.attempt(id, FIRST_ATTEMPT, record);
           } catch (err) {
             // Not sent or not recorded (the database refused): the queued job tries it again.
             (err instanceof DeliveryAttemptFailed ? retries : queued).push(id);
@@ -129,6 +139,15 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     };
     const lanes = Math.min(deliveryIds.length, this.config.webhooks.concurrencyPerWorkspace);
     await Promise.all(Array.from({ length: lanes }, lane));
+    let handled = false;
+    const last = held as DeliveryOutcome | null;
+    if (last && queued.length === 0 && retries.length === 0) {
+      // Sent and settled (succeeded, or abandoned): its outcome and the event's mark together.
+      handled = await this.writeOutcomes([last], handledEventId).then(
+        () => true,
+        () => (queued.push(last.id), false), // not recorded: still pending (attempt counted), its job sends it again
+      );
+    } else if (last) outcomes.add(last);
     await outcomes.flushed();
     // An outcome the database refused: still `pending` (attempt counted), its job sends it again.
     const unrecorded = new Set(outcomes.unrecorded);
@@ -145,6 +164,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     ];
     for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK)
       await this.queues.enqueueMany('deliver-webhook', jobs.slice(i, i + ENQUEUE_CHUNK));
+    return handled;
   }
 
   /**
@@ -257,15 +277,17 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
   }
 
-  /** Attempts' outcomes, in one statement however many. */
-  private async writeOutcomes(rows: DeliveryOutcome[]): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhook_deliveries d
+  /** Attempts' outcomes, in one statement however many; with `handledEventId`, the event marked handled in it too. */
+  private async writeOutcomes(rows: DeliveryOutcome[], handledEventId?: string): Promise<void> {
+    const update = `UPDATE webhook_deliveries d
           SET status = o.status, response_code = o.response_code, response_body = o.response_body, error = o.error,
               next_attempt_at = o.next_attempt_at, updated_at = now()
          FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::timestamptz[])
               AS o(id, status, response_code, response_body, error, next_attempt_at)
-        WHERE d.id = o.id`,
+        WHERE d.id = o.id`;
+    await preparedQuery(
+      this.dataSource,
+      handledEventId ? `WITH outcomes AS (${update}) ${markHandledSql('$7')}` : update,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.status),
@@ -273,14 +295,14 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         rows.map((r) => r.responseBody),
         rows.map((r) => r.error),
         rows.map((r) => r.nextAttemptAt),
+        ...(handledEventId ? [handledEventId] : []),
       ],
     );
   }
 
-  /** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
+  /** An UPDATE … RETURNING's rows (a prepared statement: once per attempt). */
   private async updateReturning<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const [rows] = await this.dataSource.query<[T[], number]>(sql, params);
-    return rows;
+    return (await preparedQuery<T>(this.dataSource, sql, params)).rows;
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { JobHandler } from '@/common/queue/job-handler.decorator';
+import { preparedQuery } from '@/database/plain-query';
 import type { JobPayloads } from '@/common/queue/jobs';
 import { WEBHOOK_EVENT_TYPES, WILDCARD } from '../event-types';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
@@ -21,20 +22,29 @@ export class WebhookFanoutProcessor {
 
   @JobHandler('dispatch-event')
   async onDispatchEvent({ eventId }: JobPayloads['dispatch-event']): Promise<unknown> {
-    const queued = await this.fanOut(eventId);
-    await this.relay.markHandled(eventId);
+    const { queued, handled } = await this.deliver(eventId, true);
+    if (!handled) await this.relay.markHandled(eventId);
     return queued;
   }
 
   /** Returns the number of deliveries attempted or queued. */
   async fanOut(eventId: string): Promise<number> {
+    return (await this.deliver(eventId, false)).queued;
+  }
+
+  /**
+   * fanOut; with `markHandled`, the first attempts may mark the event handled with their outcome
+   * (`handled`: they did, in the same statement, once nothing is left to queue).
+   */
+  private async deliver(eventId: string, markHandled: boolean): Promise<{ queued: number; handled: boolean }> {
     // One round trip: the event (read here, its time to the millisecond as the envelope carries it;
     // audit-only types such as api_key.created or webhook.updated, and events without a profile,
     // are never delivered: nothing matches), its new deliveries, and those of an earlier run still
     // pending (the statement's snapshot does not see its own inserts, so the two sets do not overlap).
     // Paused (inactive) subscriptions do not match: events while paused are dropped, not queued.
     // A subscription created after the event does not receive it either.
-    const pending = await this.dataSource.query<{ id: string; workspace_id: string }[]>(
+    const { rows: pending } = await preparedQuery<{ id: string; workspace_id: string }>(
+      this.dataSource,
       `WITH e AS (
          SELECT id, workspace_id, profile_id, type, data, date_trunc('milliseconds', created_at) AS created_at FROM events
           WHERE id = $1 AND profile_id IS NOT NULL AND type = ANY($2::text[])),
@@ -56,12 +66,13 @@ export class WebhookFanoutProcessor {
         WHERE d.status = 'pending'`,
       [eventId, WEBHOOK_EVENT_TYPES, WILDCARD],
     );
-    if (pending.length === 0) return 0;
+    if (pending.length === 0) return { queued: 0, handled: false };
     // First attempts right here (no job per delivery unless the workspace's share is taken).
-    await this.deliveries.attemptFirst(
+    const handled = await this.deliveries.attemptFirst(
       pending[0].workspace_id,
       pending.map((d) => d.id),
+      markHandled ? eventId : undefined,
     );
-    return pending.length;
+    return { queued: pending.length, handled };
   }
 }

@@ -12,7 +12,7 @@ import type { NetworkCapUsage } from '../caps';
  * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }. Ids and the
  * publish call's time are saved before the next call, for findPublished after a lost answer.
  */
-export type ContainerPublishState = {
+type ContainerPublishState = {
   childIds?: string[];
   containerId?: string;
   /** ISO time the publish call was sent (its outcome may be unknown). */
@@ -39,10 +39,7 @@ export interface ContainerFlavor {
   beforePublish?(usage: NetworkCapUsage): void;
 }
 
-export interface PollOptions {
-  intervalMs: number;
-  maxPolls: number;
-}
+export type PollOptions = { intervalMs: number; maxPolls: number };
 
 /** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
 type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
@@ -92,10 +89,8 @@ export class ContainerPublisher {
     if (status !== 'PUBLISHED') {
       f.beforePublish?.(await this.usage(user, token));
       await save({ publishSentAt: new Date().toISOString() });
-      const publish = { creation_id: containerId };
-      const media = await this.graph.post<{ id: string }>(`/${user}/${f.publishEdge}`, publish, token, {
-        publish: true,
-      });
+      const publishEdge = `/${user}/${f.publishEdge}`;
+      const media = await this.graph.create<{ id: string }>(publishEdge, { creation_id: containerId }, token);
       await save({ mediaId: media.id });
       return this.result(media.id, token);
     }

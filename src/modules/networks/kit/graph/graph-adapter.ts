@@ -1,7 +1,5 @@
 import type { AccountCredentials, AdapterEndpoints, CommentsPage, DailyAccountMetrics, ItemMetrics } from '../adapter';
-import type { ProcessingCheck, PublishLookup, PublishRequest, PublishResult } from '../adapter';
-import type { CommentRequest, CommentResult } from '../adapter';
-import type { NetworkCapUsage } from '../caps';
+import type { CommentRequest, CommentResult, PlatformAdapter } from '../adapter';
 import { daysBetween } from '../days';
 import { num, str, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
@@ -23,7 +21,6 @@ export interface GraphComments {
 /** What the Graph adapters share: the client and its login, insights through a metrics mapping, comment pages. */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
-  protected readonly login: NetworkLogin;
   /** A post's insights (`GET /{id}/insights`) → our numbers. */
   protected abstract readonly postCounters: Counters;
   /** Where the network lists a post's comments; absent = it offers none (NetworkAdapter's answer). */
@@ -31,16 +28,15 @@ export abstract class GraphAdapter extends NetworkAdapter {
 
   /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
   constructor(endpoints: AdapterEndpoints, fetchFn: FetchFn | undefined, login: (graph: GraphClient) => NetworkLogin) {
-    super();
-    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
-    this.login = login(this.graph);
+    const graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+    super(login(graph));
+    this.graph = graph;
   }
 
   /** The account's comment on its own object: POST /{object-id}/comments { message } → `{ id }`. */
   async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
     const path = `/${externalId}/comments`;
-    const res = await this.graph.post<{ id: string }>(path, { message: text }, account.accessToken, { publish: true });
-    return { id: res.id };
+    return { id: (await this.graph.create<{ id: string }>(path, { message: text }, account.accessToken)).id };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
@@ -105,22 +101,12 @@ export abstract class ContainerAdapter extends GraphAdapter {
     this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? pollWithin(endpoints.processingWaitMs));
   }
 
-  publish(req: PublishRequest): Promise<PublishResult> {
-    return this.publisher.publish(req);
-  }
-
-  findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
-    return this.publisher.findPublished(req);
-  }
-
-  checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
-    return this.publisher.checkProcessing(req);
-  }
-
+  readonly publish: PlatformAdapter['publish'] = (req) => this.publisher.publish(req);
+  readonly findPublished: PlatformAdapter['findPublished'] = (req) => this.publisher.findPublished(req);
+  readonly checkProcessing: Required<PlatformAdapter>['checkProcessing'] = (req) => this.publisher.checkProcessing(req);
   /** The rolling 24 h cap as the network counts it (its publishing-limit edge). */
-  publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
-    return this.publisher.usage(account.platformAccountId, account.accessToken);
-  }
+  readonly publishingUsage: Required<PlatformAdapter>['publishingUsage'] = (account) =>
+    this.publisher.usage(account.platformAccountId, account.accessToken);
 
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const { accessToken: token, platformAccountId: user } = account;

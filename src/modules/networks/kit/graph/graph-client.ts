@@ -6,9 +6,6 @@ import type { GraphList } from './graph-shapes';
 export type { FetchFn } from '../http';
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
 
-/** `publish`: the call creates something on the network (see callNetwork's `creates`). */
-type GraphCallOptions = { publish?: boolean };
-
 /** The Graph API on the kit's HTTP client: form POSTs, query GETs with `access_token`; error bodies even on a 200. */
 export class GraphClient {
   constructor(
@@ -18,14 +15,19 @@ export class GraphClient {
   ) {}
 
   /** `path` is relative to the base URL ('/me/accounts'), or absolute (a paging `next` URL). */
-  async get<T>(path: string, params: GraphParams, token?: string | null, opts: GraphCallOptions = {}): Promise<T> {
+  get<T>(path: string, params: GraphParams, token?: string | null): Promise<T> {
     const url = new URL(this.url(path));
     for (const [k, v] of Object.entries(withToken(params, token))) url.searchParams.set(k, v);
-    return this.send<T>({ url: url.toString() }, opts);
+    return this.send<T>({ url: url.toString() });
   }
 
-  async post<T>(path: string, params: GraphParams, token?: string | null, opts: GraphCallOptions = {}): Promise<T> {
-    return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) }, opts);
+  post<T>(path: string, params: GraphParams, token?: string | null): Promise<T> {
+    return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) });
+  }
+
+  /** A POST that creates the item (a post, a comment): see callNetwork's `creates`. */
+  create<T>(path: string, params: GraphParams, token: string): Promise<T> {
+    return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token), creates: true });
   }
 
   /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
@@ -77,18 +79,17 @@ export class GraphClient {
     return /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
   }
 
-  private async send<T>(call: Omit<NetworkCall, 'timeoutMs'>, opts: GraphCallOptions): Promise<T> {
-    const reply = await callNetwork(
-      { ...call, timeoutMs: this.timeoutMs, creates: opts.publish, fetchFn: this.fetchFn },
-      (r) => graphError(r.status, r.json, r.headers),
+  private async send<T>(call: Omit<NetworkCall, 'timeoutMs'>): Promise<T> {
+    const reply = await callNetwork({ ...call, timeoutMs: this.timeoutMs, fetchFn: this.fetchFn }, (r) =>
+      graphError(r.status, r.json, r.headers),
     );
     const body = reply.json;
     if (body !== null && typeof body === 'object' && 'error' in body)
       throw graphError(reply.status, body, reply.headers);
     // A creating call answered without a body may have created the item; any other call is worth a retry.
     const empty = `The network answered HTTP ${reply.status} without a JSON body.`;
-    const category = opts.publish ? 'unknown_outcome' : 'network_error';
-    if (body === null) throw new PlatformError(empty, category, !opts.publish, { status: reply.status });
+    const category = call.creates ? 'unknown_outcome' : 'network_error';
+    if (body === null) throw new PlatformError(empty, category, !call.creates, { status: reply.status });
     return body as T;
   }
 }

@@ -8,15 +8,9 @@ import { OAuthFailure, SandboxGrant, SandboxOAuth, SandboxOAuthError, TokenInfo 
 import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
-import { route, type SandboxRoute } from './sandbox-routes';
-import { addDays } from '../days';
-import {
-  dailyAccountMetrics,
-  dateRange,
-  itemComments,
-  SandboxComment,
-  type SandboxDailyMetrics,
-} from './sandbox-metrics';
+import { routesOf, type SandboxRoute } from './sandbox-routes';
+import { addDays, daysBetween } from '../days';
+import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
 
 /** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
 
@@ -66,7 +60,6 @@ const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', GraphErrorRow> = {
   invalid_token: ['Invalid OAuth access token - Cannot parse access token', { code: 190 }],
   invalid_client: ['Error validating application. Invalid application ID.', { code: 101 }],
   invalid_grant: ['Error validating verification code. {m}', { code: 100, subcode: 36008 }],
-  invalid_request: ['{m}', { code: 100 }],
 };
 
 function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
@@ -101,10 +94,8 @@ const MAGIC_ROWS: Record<MagicFailure, GraphErrorRow> = {
 };
 
 export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
-  const errors: Partial<MagicErrors> = {};
-  for (const key of Object.keys(MAGIC_ROWS) as MagicFailure[])
-    errors[key] = (m) => graphRowFail(MAGIC_ROWS[key], { m }, type);
-  return errors as MagicErrors;
+  const error = ([key, row]: [string, GraphErrorRow]) => [key, (m: string) => graphRowFail(row, { m }, type)];
+  return Object.fromEntries(Object.entries(MAGIC_ROWS).map(error)) as MagicErrors;
 }
 
 /** Rethrows a kit OAuth failure as Graph's error. */
@@ -112,29 +103,24 @@ export function oauthFail(err: unknown): never {
   throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
 }
 
+/** Graph's answer to a token request without the app's credentials. */
+export const MISSING_CLIENT = () => graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+
 /** How a Graph network authenticates a call: `access_token` (form, query) or a bearer header; Graph's errors. */
 export function graphAuth(network: string): SandboxAuthSpec {
   return { network, accessTokenParam: true, fail: graphOAuthError };
 }
 
-const LONG_LIVED_SECONDS = 60 * 24 * 3600;
-
-export interface GraphToken {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
+/** Graph's answer with a new token (of `ttl` seconds) for a grant. */
+export async function graphToken(oauth: SandboxOAuth, grant: SandboxGrant, ttl: number, prefix: string) {
+  const t = await oauth.issueTokens(grant, { accessTtlSeconds: ttl, prefix });
+  return { access_token: t.accessToken, token_type: 'bearer', expires_in: ttl };
 }
 
 /** A long-lived (60-day) token for the grant of a valid token (fb_exchange_token, th_exchange_token, th_refresh_token). */
-export async function longLivedToken(
-  oauth: SandboxOAuth,
-  network: string,
-  token: string | undefined,
-  prefix: string,
-): Promise<GraphToken> {
+export async function longLivedToken(oauth: SandboxOAuth, network: string, token: string | undefined, prefix: string) {
   const info = await oauth.verify(network, token).catch(oauthFail);
-  const t = await oauth.issueTokens(info.grant, { accessTtlSeconds: LONG_LIVED_SECONDS, prefix });
-  return { access_token: t.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
+  return graphToken(oauth, info.grant, 60 * 24 * 3600, prefix);
 }
 
 /**
@@ -145,23 +131,17 @@ export function facebookLogin(
   network: string,
   appLabel: string,
   version: string,
-  prefixes: { short: string; long: string },
+  prefixes: Record<'short' | 'long', string>,
 ): SandboxLogin {
-  const answer = async (oauth: SandboxOAuth, q: Q): Promise<GraphToken> => {
-    if (!q.client_id || !q.client_secret)
-      throw graphFail('Missing client_id or client_secret parameter.', { code: 101 });
+  const answer = async (oauth: SandboxOAuth, q: Q) => {
+    if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
     const code = { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '' };
     const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
-    const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: prefixes.short });
-    return { access_token: t.accessToken, token_type: 'bearer', expires_in: 3600 };
+    return graphToken(oauth, grant, 3600, prefixes.short);
   };
-  return {
-    network,
-    appLabel,
-    authorize: `${version}/dialog/oauth`,
-    tokens: [{ method: 'GET', path: `${version}/oauth/access_token`, answer }],
-  };
+  const tokens = [{ at: `GET ${version}/oauth/access_token` as const, answer }];
+  return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens };
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
@@ -173,7 +153,7 @@ export function graphDays(
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);
-  return dateRange(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+  return daysBetween(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
 }
 
 /**
@@ -187,41 +167,30 @@ export interface DayMetric {
   last?: boolean;
 }
 
-/** The account's period=day insights `names` (each in `metrics`) over `days`; `describe` adds Instagram's description. */
+/** The account's period=day insights `names` (from `metrics`) over `dates`; `describe` adds Instagram's description. */
 export function dayInsights(
   accountId: string,
-  days: string[],
+  dates: string[],
   names: string[],
   metrics: Record<string, DayMetric>,
   describe = false,
 ): unknown[] {
-  const daily = days.map((d) => dailyAccountMetrics(accountId, d));
+  const days = dates.map((d) => dailyAccountMetrics(accountId, d));
   return names.map((name) => {
     const { pick, endTime, last } = metrics[name];
     const [id, head] = [`${accountId}/insights/${name}/day`, { name, period: 'day', title: name }];
-    if (endTime)
-      return {
-        ...head,
-        id,
-        values: daily.map((m) => ({ value: pick(m), end_time: `${addDays(m.date, 1)}${endTime}` })),
-      };
-    const lastDay = daily.at(-1);
-    const value = last ? (lastDay ? pick(lastDay) : 0) : daily.reduce((s, m) => s + pick(m), 0);
+    const daily = (m: SandboxDailyMetrics) => ({ value: pick(m), end_time: `${addDays(m.date, 1)}${endTime}` });
+    if (endTime) return { ...head, id, values: days.map(daily) };
+    const lastDay = days.at(-1);
+    const value = last ? (lastDay ? pick(lastDay) : 0) : days.reduce((s, m) => s + pick(m), 0);
     return { ...head, ...(describe ? { description: name } : {}), total_value: { value }, id };
   });
 }
 
 /** An item's lifetime insights: the asked `names` that `values` has. */
 export function lifetimeInsights(id: string, values: Record<string, number>, names: string[]): unknown[] {
-  return names
-    .filter((n) => n in values)
-    .map((name) => ({
-      name,
-      period: 'lifetime',
-      values: [{ value: values[name] }],
-      title: name,
-      id: `${id}/insights/${name}/lifetime`,
-    }));
+  const insight = (name: string) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name });
+  return names.filter((n) => n in values).map((name) => ({ ...insight(name), id: `${id}/insights/${name}/lifetime` }));
 }
 
 /** Graph's time format: 2026-03-01T10:00:00+0000 */
@@ -234,22 +203,21 @@ export function numericId(): string {
 }
 
 /** What a sandbox permalink opens: a tiny page showing the post (Graph's 404 when there is none). */
-export function permalinkPage(
-  network: string,
-  post: { text: string; mediaUrls: string[]; time: string } | null,
-): string {
+export function permalinkPage(network: string, post: { text: string; mediaUrls: string[]; time: string } | null) {
   if (!post) throw graphFail("This content isn't available right now.", { code: 100, status: 404 });
   const esc = (v: string): string => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${esc(network)} post</title></head><body><main><h1>Sandbox ${esc(network)} post</h1><p>${esc(post.text)}</p>${post.mediaUrls.map((u) => `<p><a href="${esc(u)}">${esc(u)}</a></p>`).join('')}<p><small>${esc(post.time)}</small></p></main></body></html>`;
 }
 
 /** Graph's answer for an id that names nothing (Threads words it without the lead). */
-export function graphNotFound(
-  id: string,
-  type = 'GraphMethodException',
-  lead = 'Unsupported get request. ',
-): SandboxHttpError {
+export function graphNotFound(id: string, type = 'GraphMethodException', lead = 'Unsupported get request. ') {
   return graphFail(`${lead}Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type });
+}
+
+/** Graph's answer for an object the call cannot reach (`method`: 'post ', or '' for any). */
+export function graphUnreachable(id: string, type: string, method = '') {
+  const message = `Unsupported ${method}request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`;
+  return graphFail(message, { code: 100, subcode: 33, type });
 }
 
 /** The objects a sandbox user gets on first sight (Facebook Pages, an Instagram account…), each also stored by id. */
@@ -283,11 +251,7 @@ export function graphProfiles<T extends { id: string; ownerUserId: string }>(
       (await ownObjects(store, network, grant.userId, () => [make(grant, grant.userId.slice(-4))]))[0],
     owned: async (store: SandboxStore, id: string, token: TokenInfo): Promise<T> => {
       const object = await store.get<T>([network, 'object', id]);
-      if (!object)
-        throw graphFail(
-          `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-          { code: 100, subcode: 33, type },
-        );
+      if (!object) throw graphUnreachable(id, type);
       if (object.ownerUserId !== token.grant.userId)
         throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
       return object;
@@ -324,6 +288,7 @@ type Commented = { store: SandboxStore; config: AppConfig };
 
 /** GET …/:id/comments (generated, then the owner's own) and POST …/:id/comments (the owner comments). */
 export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commented>[] {
+  const route = routesOf<Commented>();
   /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
   const item = (write: boolean): SandboxAuthSpec<CommentedItem> => ({
     ...graphAuth(d.network),
@@ -339,7 +304,7 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
      * A page of the item's deterministic comments, each rendered by the network; cursors are base64
      * indexes and `paging.next` repeats the request with `after` replaced.
      */
-    route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim: Commented) => {
+    route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim) => {
       // The generated comments, then the account's own (first comments).
       const own = await ownComments(sim.store, d.network, item.id);
       const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
@@ -356,19 +321,15 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
       return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
     }),
     /** The owner's comment on its own item: `d.missing` when `message` is empty; #sandbox-comment-fails refuses it. */
-    route(
-      { at: `POST ${d.version}/:id/comments`, status: 201 },
-      item(true),
-      async ({ q, body, caller: item }, sim: Commented) => {
-        const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
-        // The id is drawn before the checks (a refused comment uses one up too).
-        const id = d.commentId?.(item.id);
-        if (!message.trim()) throw graphFail(d.missing, { code: 100 });
-        const refused = commentRefusal(d.network, message);
-        if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
-        const comment = await addOwnComment(sim.store, d.network, item.id, item.author, message, id);
-        return { id: comment.id };
-      },
-    ),
+    route({ at: `POST ${d.version}/:id/comments`, status: 201 }, item(true), async ({ q, body, caller: item }, sim) => {
+      const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
+      // The id is drawn before the checks (a refused comment uses one up too).
+      const id = d.commentId?.(item.id);
+      if (!message.trim()) throw graphFail(d.missing, { code: 100 });
+      const refused = commentRefusal(d.network, message);
+      if (refused) throw graphFail(`(#100) ${refused}`, { code: 100 });
+      const comment = await addOwnComment(sim.store, d.network, item.id, item.author, message, id);
+      return { id: comment.id };
+    }),
   ];
 }

@@ -1,15 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import {
-  graphAuth,
-  type GraphErrorRow,
-  graphRowFail,
-  graphTime,
-  lifetimeInsights,
-  numericId,
-  permalinkPage,
-} from './graph-sandbox';
+import type { GraphErrorRow } from './graph-sandbox';
+import { graphAuth, graphRowFail, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
 import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
@@ -19,7 +12,7 @@ import { SandboxMediaFetch } from './sandbox-media';
 import { itemMetrics, type SandboxItemMetrics } from './sandbox-metrics';
 import type { SandboxGrant, TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
-import { HTML, route, type SandboxRoute } from './sandbox-routes';
+import { HTML, routesOf, type SandboxRoute } from './sandbox-routes';
 import { SandboxStore } from './sandbox-store';
 
 /**
@@ -36,19 +29,17 @@ export interface SandboxContainer {
   mediaType: string;
   mediaUrls: string[];
   text: string;
-  children: string[];
   isCarouselItem: boolean;
   createdAt: string;
   polls: number;
   /** Why processing failed (shown once the container reports ERROR). */
   error: string | null;
   mediaId: string | null;
-  extra: Record<string, string>;
   /** #sandbox-review: processing lasts until this time (ms since epoch). */
   readyAt?: number | null;
 }
 
-export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls' | 'extra'> & {
+export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls'> & {
   timestamp: string;
   permalink: string;
 };
@@ -168,6 +159,7 @@ type Sim = ContainerSandbox;
  */
 export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   const { version, collection, publish, limit } = d.routes;
+  const route = routesOf<Sim>();
   const [owner, token] = [containerOwner(d), graphAuth(d.network)];
   /** The dialect's error `e` (an optional one only where the dialect has it). */
   const fail = (e: ContainerError | OptionalContainerError, words?: Record<string, string>) =>
@@ -207,10 +199,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     return answer(d.owner, await d.ownerOf(sim.store, id, info));
   };
 
-  const save = async (
-    sim: Sim,
-    c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>,
-  ): Promise<{ id: string }> => {
+  const save = async (sim: Sim, c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>) => {
     const saved: SandboxContainer = {
       ...c,
       id: numericId(),
@@ -232,9 +221,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       ownerId,
       text,
       isCarouselItem: body.is_carousel_item === 'true',
-      extra: (body.link_attachment ? { link: body.link_attachment } : {}) as Record<string, string>,
       mediaUrls: [] as string[],
-      children: [] as string[],
       error: null,
     };
     const type = (body.media_type ?? '').toUpperCase();
@@ -272,18 +259,13 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
           if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw fail('invalidChild', { id });
           urls.push(...child.mediaUrls);
         }
-        return save(sim, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls, children });
+        return save(sim, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls });
       }
     }
   };
 
   /** A FINISHED container becomes a post within the cap; a reply (Threads) is no post: no quota, no magic words. */
-  const publishFrom = async (
-    sim: Sim,
-    owner: ContainerOwner,
-    creationId: string | undefined,
-    reply = false,
-  ): Promise<{ id: string }> => {
+  const publishFrom = async (sim: Sim, owner: ContainerOwner, creationId: string | undefined, reply = false) => {
     const c = creationId ? await container(sim, creationId) : null;
     if (!c || c.ownerId !== owner.id) throw fail('invalidCreationId');
     const status = statusOf(c);
@@ -297,9 +279,9 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       await enforceMagicWords(sim.store, attempt, d.magic);
     }
     const id = numericId();
-    const { ownerId, mediaType, text, mediaUrls, extra } = c;
+    const { ownerId, mediaType, text, mediaUrls } = c;
     const [timestamp, permalink] = [graphTime(new Date()), `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`];
-    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp, permalink, extra };
+    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp, permalink };
     await sim.store.put(key('media', id), post);
     await sim.store.update<SandboxContainer>(key('container', c.id), (x) => ({ ...x, mediaId: id }));
     if (reply) return { id };
@@ -310,10 +292,10 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
 
   return [
     /** Before GET …/:id, which would take its path. */
-    route(`GET ${version}/${d.profile.route}`, token, ({ caller }, sim: Sim) =>
+    route(`GET ${version}/${d.profile.route}`, token, ({ caller }, sim) =>
       d.profile.answer(sim.store, caller.grant, sim.config.publicBaseUrl),
     ),
-    route({ at: `POST ${version}/:owner/${collection}`, status: 201 }, owner, async ({ body, caller }, sim: Sim) => {
+    route({ at: `POST ${version}/:owner/${collection}`, status: 201 }, owner, async ({ body, caller }, sim) => {
       if (!d.replies || !body.reply_to_id) return createFrom(sim, caller.id, body);
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
       const root = await media(sim, body.reply_to_id);
@@ -322,7 +304,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       await sim.store.put(key('reply-to', created.id), root.id);
       return created;
     }),
-    route({ at: `POST ${version}/:owner/${publish}`, status: 201 }, owner, async ({ body, caller }, sim: Sim) => {
+    route({ at: `POST ${version}/:owner/${publish}`, status: 201 }, owner, async ({ body, caller }, sim) => {
       const replyTo =
         d.replies && body.creation_id ? await sim.store.get<string>(key('reply-to', body.creation_id)) : null;
       if (!d.replies || !replyTo) return publishFrom(sim, caller, body.creation_id);
@@ -336,27 +318,27 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       return reply;
     }),
     /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
-    route(`GET ${version}/:owner/${limit}`, owner, async ({ caller }, sim: Sim) => {
+    route(`GET ${version}/:owner/${limit}`, owner, async ({ caller }, sim) => {
       const config = { quota_total: sim.caps.limit(d.network), quota_duration: 86400 };
       return { data: [{ quota_usage: await publishedLastDay(sim, caller.id), config }] };
     }),
     /** What a permalink opens: a tiny page showing the post. */
-    route({ at: `GET ${d.permalink.route}`, headers: HTML }, null, async ({ params: { id } }, sim: Sim) => {
+    route({ at: `GET ${d.permalink.route}`, headers: HTML }, null, async ({ params: { id } }, sim) => {
       const post = await media(sim, id);
       return permalinkPage(d.permalink.label, post && { ...post, time: post.timestamp });
     }),
-    route(`GET ${version}/:owner/${collection}`, owner, async ({ q, caller }, sim: Sim) => {
+    route(`GET ${version}/:owner/${collection}`, owner, async ({ q, caller }, sim) => {
       const posts = await recent(sim, caller.id, Math.min(Number(q.limit) || 25, 100));
       return { data: posts.map((m) => d.view(m, caller)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
     }),
-    route(`GET ${version}/:id/insights`, token, async ({ q, params: { id }, caller }, sim: Sim) => {
+    route(`GET ${version}/:id/insights`, token, async ({ q, params: { id }, caller }, sim) => {
       const post = await media(sim, id);
       if (!post) return ownerAnswer(sim, id, caller, (routes, o) => routes.insights(o, q));
       await d.ownerOf(sim.store, post.ownerId, caller);
       return { data: lifetimeInsights(id, d.insights(itemMetrics(id)), (q.metric ?? '').split(',')) };
     }),
     /** A container (its status; a read counts as one poll), a published post, or the owner. */
-    route(`GET ${version}/:id`, token, async ({ params: { id }, caller }, sim: Sim) => {
+    route(`GET ${version}/:id`, token, async ({ params: { id }, caller }, sim) => {
       const c = await sim.store.update<SandboxContainer>(key('container', id), (x) => ({ ...x, polls: x.polls + 1 }));
       if (c) {
         await d.ownerOf(sim.store, c.ownerId, caller);

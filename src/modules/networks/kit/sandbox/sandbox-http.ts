@@ -16,12 +16,9 @@ import { ApiError } from '@/common/errors/api-error';
 import { AppConfig } from '@/config/config';
 
 /**
- * HTTP plumbing shared by every simulated network: the controller decorator, the "sandbox is
- * off → 404" guard, and an error type whose body is sent verbatim (each network has its own
- * error format, e.g. Graph's `{ error: { message, type, code } }`).
+ * Thrown by simulators; the filter sends `body` as-is with `status`, not our API envelope: each network
+ * has its own error format, e.g. Graph's `{ error: { message, type, code } }`.
  */
-
-/** Thrown by simulators; the filter sends `body` as-is with `status` (not our API envelope). */
 export class SandboxHttpError extends Error {
   constructor(
     readonly status: number,

@@ -12,8 +12,8 @@ import { route, type SandboxCall, type SandboxRoute, SimulatorRoutes } from './s
 export interface SandboxLogin extends AuthorizeQueryOptions {
   /** The authorize route, under /sandbox/<network>. */
   authorize: string;
-  /** GET endpoints read the query, POST ones the form; POST answers 200 unless `status` says otherwise. */
-  tokens: { method: 'GET' | 'POST'; path: string; status?: number; answer: (oauth: SandboxOAuth, p: Q) => unknown }[];
+  /** `'POST <path>'`: a GET reads the query, a POST the form; each answers 200 unless `status` says otherwise. */
+  tokens: { at: `${'GET' | 'POST'} ${string}`; status?: number; answer: (oauth: SandboxOAuth, p: Q) => unknown }[];
 }
 
 /** An RFC 6749 error answer `{ error, error_description }`: its status, error and description. */
@@ -102,7 +102,7 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
     });
     return answer(oauth, grant, refreshing, body);
   };
-  return { ...login, tokens: [{ method: 'POST', path: token, answer: grantAnswer }] };
+  return { ...login, tokens: [{ at: `POST ${token}`, answer: grantAnswer }] };
 }
 
 /** The controller serving a network's login routes. */
@@ -110,8 +110,9 @@ function LoginRoutes(login: SandboxLogin): Type {
   return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [
     route({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) => oauth.authorize(q, login, res)),
     ...login.tokens.map((t) => {
-      const answer = ({ q, body }: SandboxCall, oauth: SandboxOAuth) => t.answer(oauth, t.method === 'GET' ? q : body);
-      return route({ at: `${t.method} ${t.path}`, status: t.status }, null, answer);
+      const answer = ({ q, body }: SandboxCall, oauth: SandboxOAuth) =>
+        t.answer(oauth, t.at.startsWith('GET') ? q : body);
+      return route({ at: t.at, status: t.status }, null, answer);
     }),
   ]);
 }

@@ -31,11 +31,9 @@ interface AuthorizeRequest {
 export interface SandboxGrant {
   id: string;
   network: string;
-  clientId: string;
   /** The sandbox user this grant belongs to (new for every grant). */
   userId: string;
   scopes: string[];
-  createdAt: string;
   revoked: boolean;
 }
 
@@ -45,8 +43,7 @@ export interface TokenInfo {
   subject: string | null;
 }
 
-export type OAuthFailure =
-  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
+export type OAuthFailure = 'invalid_client' | 'invalid_grant' | 'invalid_token' | 'expired_token' | 'revoked_token';
 
 /** How a network names the fields of its authorize URL (defaults: RFC 6749 with PKCE). */
 export interface AuthorizeQueryOptions {
@@ -68,6 +65,18 @@ export class SandboxOAuthError extends Error {
     super(message);
   }
 }
+
+/** The kit's words for each way a code or token fails (each network answers them in its own format). */
+const FAILURES = {
+  usedCode: ['invalid_grant', 'This authorization code has expired or has already been used.'],
+  otherClient: ['invalid_client', 'The client id does not match the one the code was issued to.'],
+  otherRedirect: ['invalid_grant', 'redirect_uri is not identical to the one used in the authorization request.'],
+  pkce: ['invalid_grant', 'The code_verifier does not match the code_challenge.'],
+  invalidToken: ['invalid_token', 'Invalid OAuth access token - Cannot parse access token'],
+  revoked: ['revoked_token', 'The user has revoked this authorization or the session was invalidated.'],
+} as const satisfies Record<string, readonly [OAuthFailure, string]>;
+
+const oauthError = (f: keyof typeof FAILURES) => new SandboxOAuthError(FAILURES[f][0], FAILURES[f][1]);
 
 type PendingConsent = AuthorizeRequest & { id: string };
 type CodeRecord = AuthorizeRequest & { userId: string };
@@ -133,30 +142,13 @@ export class SandboxOAuth {
     p: { code: string; clientId: string; redirectUri: string; codeVerifier?: string | null },
   ): Promise<SandboxGrant> {
     const rec = p.code ? await this.store.take<CodeRecord>(['oauth', 'code', network, p.code]) : null;
-    if (!rec)
-      throw new SandboxOAuthError('invalid_grant', 'This authorization code has expired or has already been used.');
-    if (rec.clientId !== p.clientId)
-      throw new SandboxOAuthError('invalid_client', 'The client id does not match the one the code was issued to.');
-    if (rec.redirectUri !== p.redirectUri)
-      throw new SandboxOAuthError(
-        'invalid_grant',
-        'redirect_uri is not identical to the one used in the authorization request.',
-      );
-    if (
-      rec.codeChallenge &&
-      !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? '')
-    ) {
-      throw new SandboxOAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
-    }
-    const grant: SandboxGrant = {
-      id: randomBytes(12).toString('hex'),
-      network,
-      clientId: rec.clientId,
-      userId: rec.userId,
-      scopes: rec.scopes,
-      createdAt: new Date().toISOString(),
-      revoked: false,
-    };
+    if (!rec) throw oauthError('usedCode');
+    if (rec.clientId !== p.clientId) throw oauthError('otherClient');
+    if (rec.redirectUri !== p.redirectUri) throw oauthError('otherRedirect');
+    if (rec.codeChallenge && !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? ''))
+      throw oauthError('pkce');
+    const { userId, scopes } = rec;
+    const grant: SandboxGrant = { id: randomBytes(12).toString('hex'), network, userId, scopes, revoked: false };
     await this.store.put(['oauth', 'grant', grant.id], grant);
     return grant;
   }
@@ -187,13 +179,8 @@ export class SandboxOAuth {
   ): Promise<TokenInfo> {
     const rec = token ? await this.store.get<TokenRecord>(['oauth', 'token', token]) : null;
     const grant = rec ? await this.store.get<SandboxGrant>(['oauth', 'grant', rec.grantId]) : null;
-    if (!rec || !grant || grant.network !== network || rec.kind !== kind)
-      throw new SandboxOAuthError('invalid_token', 'Invalid OAuth access token - Cannot parse access token');
-    if (grant.revoked)
-      throw new SandboxOAuthError(
-        'revoked_token',
-        'The user has revoked this authorization or the session was invalidated.',
-      );
+    if (!rec || !grant || grant.network !== network || rec.kind !== kind) throw oauthError('invalidToken');
+    if (grant.revoked) throw oauthError('revoked');
     if (rec.expiresAt && Date.parse(rec.expiresAt) <= Date.now())
       throw new SandboxOAuthError('expired_token', `The token expired on ${rec.expiresAt}.`);
     return { grant, subject: rec.subject };
@@ -202,21 +189,15 @@ export class SandboxOAuth {
   /** Marks the grant of a token revoked (every token of the grant stops working). */
   async revoke(token: string): Promise<boolean> {
     const rec = await this.store.get<TokenRecord>(['oauth', 'token', token]);
-    if (!rec) return false;
-    return (
-      (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true }))) !==
-      null
-    );
+    const revoked =
+      rec && (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true })));
+    return !!revoked;
   }
 
   /** Makes one token expire now. */
   async expire(token: string): Promise<boolean> {
-    return (
-      (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({
-        ...t,
-        expiresAt: new Date(Date.now() - 1000).toISOString(),
-      }))) !== null
-    );
+    const expiresAt = new Date(Date.now() - 1000).toISOString();
+    return (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({ ...t, expiresAt }))) !== null;
   }
 
   private async approve(req: AuthorizeRequest): Promise<string> {

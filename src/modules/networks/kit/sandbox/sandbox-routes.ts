@@ -30,15 +30,25 @@ export interface SandboxRoute<S> {
   handle: (call: SandboxCall, sim: S) => unknown;
 }
 
+type RouteAt = At | { at: At; status?: number; raw?: boolean; headers?: Record<string, string> };
+
 /** A route (`at`, or with its status and rawness) whose handler gets the caller `auth` verifies (null: none). */
 export function route<S, C = never>(
-  at: At | { at: At; status?: number; raw?: boolean; headers?: Record<string, string> },
+  at: RouteAt,
   auth: SandboxAuthSpec<C> | null,
   handle: (call: SandboxCall<C>, sim: S) => unknown,
 ): SandboxRoute<S> {
   const spec = typeof at === 'string' ? { at } : at;
   return { ...spec, auth: auth ?? undefined, handle } as SandboxRoute<S>;
 }
+
+/** `route` for one simulator's table, whose handlers are all given its state `S`. */
+export const routesOf = <S>() =>
+  route as <C = never>(
+    at: RouteAt,
+    auth: SandboxAuthSpec<C> | null,
+    handle: (call: SandboxCall<C>, sim: S) => unknown,
+  ) => SandboxRoute<S>;
 
 /** The `headers` of a route answering an HTML page. */
 export const HTML = { 'Content-Type': 'text/html; charset=utf-8' };

@@ -101,7 +101,7 @@ export class SandboxRecords<T> {
     return this.store.put([...this.parts, this.idOf(record)], record);
   }
 
-  /** Stores a new record first in its owner's list. */
+  /** Stores a new record, first in its owner's list. */
   async add(owner: string, record: T): Promise<void> {
     await this.put(record);
     await this.store.push([...this.parts, 'of', owner], this.idOf(record));
