@@ -28,11 +28,7 @@ export interface GrantedAccount {
 }
 
 /** What an adapter needs to act for a connected account. */
-export interface AccountCredentials {
-  platformAccountId: string;
-  accessToken: string;
-  metadata: Record<string, unknown>;
-}
+export type AccountCredentials = { platformAccountId: string; accessToken: string; metadata: Record<string, unknown> };
 
 export interface PublishContent {
   contentType: 'text' | 'image' | 'video';
@@ -54,10 +50,7 @@ export interface PublishRequest {
   saveState: (state: Record<string, unknown>) => Promise<void>;
 }
 
-export interface PublishResult {
-  externalId: string;
-  url?: string | null;
-}
+export type PublishResult = { externalId: string; url?: string | null };
 
 /** A comment by the account on its own published item (the post's first comment). */
 export interface CommentRequest {
@@ -67,24 +60,12 @@ export interface CommentRequest {
   text: string;
 }
 
-export interface CommentResult {
-  /** The network's id of the comment. */
-  id: string;
-}
+/** The network's id of the comment. */
+export type CommentResult = { id: string };
 
-export interface ValidationIssue {
-  field: string;
-  message: string;
-}
+export type ValidationIssue = { field: string; message: string };
 
-export interface ItemMetrics {
-  views: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  reach: number;
-  engagement: number;
-}
+export type ItemMetrics = Record<'views' | 'likes' | 'comments' | 'shares' | 'reach' | 'engagement', number>;
 
 /** An account's day: an item's numbers but likes and comments (in engagement), and its followers. */
 export interface DailyAccountMetrics extends Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> {
@@ -178,10 +159,7 @@ export interface PlatformAdapter {
 /** What findPublished and checkProcessing read: a publish request without saveState. */
 export type PublishLookup = Omit<PublishRequest, 'saveState'>;
 
-export interface CommentsPage {
-  comments: NetworkComment[];
-  nextCursor: string | null;
-}
+export type CommentsPage = { comments: NetworkComment[]; nextCursor: string | null };
 
 /** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */
 export interface AdapterEndpoints {

@@ -91,6 +91,11 @@ export class NetworkApi {
   async json(token: string | null, path: string, call: ApiCall = {}): Promise<Json> {
     return obj((await this.call(token, path, call)).json);
   }
+
+  /** POST a JSON `body`, answering the reply's JSON object. */
+  post(token: string | null, path: string, body: unknown, call: ApiCall = {}): Promise<Json> {
+    return this.json(token, path, { ...call, method: 'POST', json: body });
+  }
 }
 
 /** A network's own codes → our categories, as a Map (a code named `constructor` matches nothing inherited). */
@@ -114,9 +119,8 @@ export function answerError(
 const STATUS_CATEGORY: Partial<Record<number, ErrorCategory>> = { 429: 'network_rate_limited', 401: 'auth_expired' };
 
 /** Whether a failure of this category is worth another try (network errors and rate limits). */
-export function isTransient(category: ErrorCategory): boolean {
-  return category === 'network_error' || category === 'network_rate_limited';
-}
+export const isTransient = (category: ErrorCategory): boolean =>
+  category === 'network_error' || category === 'network_rate_limited';
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
   const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
@@ -161,26 +165,17 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
 
 export type Json = Record<string, unknown>;
 
-export function obj(v: unknown): Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-}
-
-export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-}
+export const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
 export function num(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : 0;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */
 export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | undefined>): Promise<T | undefined> {

@@ -42,10 +42,7 @@ export interface MediaResponse {
 
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
-export interface FetchedMedia {
-  bytes: Uint8Array;
-  contentType: string;
-}
+export type FetchedMedia = { bytes: Uint8Array; contentType: string };
 
 const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxImageBytes: 20 * 1024 * 1024,

@@ -8,16 +8,18 @@ import { checkContent, ContentRules } from './content-rules';
 export type NetworkLogin = Pick<PlatformAdapter, 'authorizeUrl' | 'exchangeCode' | 'refresh'>;
 
 /**
- * What every adapter shares: its login answers the OAuth calls, its content rules are what
- * `validate` checks, and a network without comments says so. An adapter extends this (or
- * GraphAdapter) and `implements PlatformAdapter`; it writes only what its network does its own way.
+ * What every adapter shares: its login (an OAuth2App, Facebook Login or a network's own token flow)
+ * answers the OAuth calls, its content rules are what `validate` checks, and a network without
+ * comments says so. An adapter extends this (or GraphAdapter) and `implements PlatformAdapter`; it
+ * writes only what its network does its own way.
  */
 export abstract class NetworkAdapter {
   abstract readonly platform: PlatformName;
   /** Whether the network offers comments through its API (override listComments with it). */
   readonly supportsComments: boolean = false;
   protected abstract readonly rules: ContentRules;
-  protected abstract readonly login: NetworkLogin;
+
+  constructor(protected readonly login: NetworkLogin) {}
 
   readonly authorizeUrl: NetworkLogin['authorizeUrl'] = (params) => this.login.authorizeUrl(params);
   readonly exchangeCode: NetworkLogin['exchangeCode'] = (params) => this.login.exchangeCode(params);

@@ -1,7 +1,7 @@
 import type { AdapterEndpoints, OAuthTokens } from './adapter';
 import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
-import { NetworkAdapter, NetworkLogin } from './network-adapter';
+import type { NetworkLogin } from './network-adapter';
 
 /** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
 function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
@@ -102,15 +102,5 @@ export class OAuth2App implements NetworkLogin {
       (r) => oauthError(r, this.app.network),
     );
     return parseTokenResponse(reply, this.app.network, previousRefreshToken);
-  }
-}
-
-/** The base of an adapter whose network speaks plain OAuth 2 (LinkedIn, TikTok, YouTube): its login is an OAuth2App. */
-export abstract class OAuth2Adapter extends NetworkAdapter {
-  protected readonly login: OAuth2App;
-
-  constructor(endpoints: AdapterEndpoints, app: OAuth2AppOptions) {
-    super();
-    this.login = new OAuth2App(endpoints, app);
   }
 }

@@ -37,13 +37,9 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
   for (const [i, url] of urls.entries()) {
     if (done[i]) continue;
     const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
-    const init = await ctx.client.rest.json(ctx.token, '/images?action=initializeUpload', {
-      method: 'POST',
-      json: { initializeUploadRequest: { owner: ctx.owner } },
-    });
-    const value = obj(init.value);
-    const uploadUrl = str(value.uploadUrl);
-    const urn = str(value.image);
+    const request = { initializeUploadRequest: { owner: ctx.owner } };
+    const value = obj((await ctx.client.rest.post(ctx.token, '/images?action=initializeUpload', request)).value);
+    const [uploadUrl, urn] = [str(value.uploadUrl), str(value.image)];
     if (!uploadUrl || !urn)
       throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
     await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
@@ -72,12 +68,8 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
       video.partIds[i] = etag;
       await ctx.save();
     }
-    await ctx.client.rest.call(ctx.token, '/videos?action=finalizeUpload', {
-      method: 'POST',
-      json: {
-        finalizeUploadRequest: { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds },
-      },
-    });
+    const parts = { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds };
+    await ctx.client.rest.post(ctx.token, '/videos?action=finalizeUpload', { finalizeUploadRequest: parts });
     video.finalized = true;
     await ctx.save();
   }
@@ -86,11 +78,9 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
 }
 
 async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
-  const init = await ctx.client.rest.json(ctx.token, '/videos?action=initializeUpload', {
-    method: 'POST',
-    json: {
-      initializeUploadRequest: { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false },
-    },
+  const request = { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false };
+  const init = await ctx.client.rest.post(ctx.token, '/videos?action=initializeUpload', {
+    initializeUploadRequest: request,
   });
   const value = obj(init.value);
   const urn = str(value.video);

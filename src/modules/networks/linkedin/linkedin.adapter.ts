@@ -4,8 +4,8 @@ import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
-import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
-import { OAuth2Adapter } from '../kit/oauth';
+import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
 import { dailyMetrics, isOrganization, itemMetrics } from './linkedin-metrics';
@@ -48,7 +48,7 @@ export const LINKEDIN_CAPS: PublishingCap[] = [
 
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
-export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   static readonly real = { apiBaseUrl: 'https://api.linkedin.com', authBaseUrl: 'https://www.linkedin.com/oauth/v2' };
   readonly platform = 'linkedin' as const;
   protected readonly rules = LINKEDIN_RULES;
@@ -58,7 +58,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
     endpoints: AdapterEndpoints,
     private readonly options: PollingOptions = {},
   ) {
-    super(endpoints, {
+    const login = new OAuth2App(endpoints, {
       network: 'LinkedIn',
       url: `${endpoints.authBaseUrl}/authorization`,
       tokenUrl: `${endpoints.authBaseUrl}/accessToken`,
@@ -66,6 +66,7 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
       // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
       noRefreshToken: 'LinkedIn granted no refresh token; reconnect the account.',
     });
+    super(login);
     this.client = new LinkedInClient(endpoints);
   }
 
@@ -170,12 +171,10 @@ export class LinkedInAdapter extends OAuth2Adapter implements PlatformAdapter {
    * `{ actor, object, message: { text } }`; 201 answers the comment (its URN in `commentUrn`/`$URN`).
    */
   async postComment(req: CommentRequest): Promise<CommentResult> {
-    const urn = req.externalId;
-    const reply = await this.client.rest.call(req.account.accessToken, `/socialActions/${enc(urn)}/comments`, {
-      method: 'POST',
-      json: { actor: req.account.platformAccountId, object: urn, message: { text: req.text } },
-      creates: true,
-    });
+    const [urn, actor] = [req.externalId, req.account.platformAccountId];
+    const json = { actor, object: urn, message: { text: req.text } };
+    const path = `/socialActions/${enc(urn)}/comments`;
+    const reply = await this.client.rest.call(req.account.accessToken, path, { method: 'POST', json, creates: true });
     const body = obj(reply.json);
     const id = str(body.commentUrn) ?? str(body.$URN) ?? reply.headers.get('x-restli-id') ?? str(body.id);
     if (!id) throw new PlatformError('LinkedIn accepted the comment but returned no id.', 'unknown_outcome', false);

@@ -14,19 +14,11 @@ const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,view_coun
 /** A video's counters (read into our names by readVideo): TikTok has no reach counter, views stand in. */
 const VIDEO_COUNTERS: Counters = { reach: 'views' };
 
-export interface TikTokVideo {
-  id: string;
-  title: string;
-  description: string;
-  createTime: number;
-  shareUrl: string | null;
-  counters: Record<string, number>;
-}
-
-function readVideo(raw: unknown): TikTokVideo {
+/** A video of video/list or video/query, its counters named as ours. */
+function readVideo(raw: unknown) {
   const v = obj(raw);
   const [title, description, shareUrl] = [str(v.title) ?? '', str(v.video_description) ?? '', str(v.share_url) ?? null];
-  const counters = {
+  const counters: Record<string, number> = {
     views: num(v.view_count),
     likes: num(v.like_count),
     comments: num(v.comment_count),
@@ -35,15 +27,15 @@ function readVideo(raw: unknown): TikTokVideo {
   return { id: str(v.id) ?? '', title, description, createTime: num(v.create_time), shareUrl, counters };
 }
 
+type Video = ReturnType<typeof readVideo>;
+
 /** The creator's latest videos, newest first, until `stopBefore` (unix seconds) or `maxPages`. */
-export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, maxPages = 5): Promise<TikTokVideo[]> {
-  const out: TikTokVideo[] = [];
+export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, maxPages = 5): Promise<Video[]> {
+  const out: Video[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const body = await api.json(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, {
-      method: 'POST',
-      json: { max_count: 20, ...(cursor ? { cursor } : {}) },
-    });
+    const page = { max_count: 20, ...(cursor ? { cursor } : {}) };
+    const body = await api.post(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, page);
     const data = obj(body.data);
     const videos = arr(data.videos).map(readVideo);
     out.push(...videos);
@@ -54,10 +46,8 @@ export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, 
 }
 
 export async function itemMetrics(api: TikTokApi, account: AccountCredentials, videoId: string): Promise<ItemMetrics> {
-  const body = await api.json(account.accessToken, `/v2/video/query/?fields=${VIDEO_FIELDS}`, {
-    method: 'POST',
-    json: { filters: { video_ids: [videoId] } },
-  });
+  const filters = { video_ids: [videoId] };
+  const body = await api.post(account.accessToken, `/v2/video/query/?fields=${VIDEO_FIELDS}`, { filters });
   // A private (SELF_ONLY) post is known only by its publish_id and has no public counters.
   const { counters } = readVideo(arr(obj(body.data).videos)[0]);
   return itemFromCounters(VIDEO_COUNTERS, (name) => counters[name] ?? 0);

@@ -5,8 +5,8 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
-import { lookedFirst, PollingOptions, progress } from '../kit/network-adapter';
-import { OAuth2Adapter } from '../kit/oauth';
+import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
 
@@ -45,7 +45,7 @@ interface TikTokState {
   postId?: string;
 }
 
-export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   static readonly real = { apiBaseUrl: 'https://open.tiktokapis.com', authBaseUrl: 'https://www.tiktok.com' };
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
@@ -54,7 +54,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   private readonly pollDelaysMs: number[];
 
   constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
-    super(endpoints, {
+    const login = new OAuth2App(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',
       url: `${endpoints.authBaseUrl}/v2/auth/authorize/`,
@@ -64,6 +64,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
       noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
+    super(login);
     this.api = new TikTokApi(endpoints);
     this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
@@ -99,7 +100,7 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
   }
 
   private creatorInfo(token: string): Promise<Json> {
-    return this.api.json(token, '/v2/post/publish/creator_info/query/', { method: 'POST', json: {} });
+    return this.api.post(token, '/v2/post/publish/creator_info/query/', {});
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
@@ -113,16 +114,14 @@ export class TikTokAdapter extends OAuth2Adapter implements PlatformAdapter {
       const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
       await save({ initAttemptedAt: new Date().toISOString() });
-      const reply = await this.api
-        .json(token, init.path, { method: 'POST', json: init.body, creates: true })
-        .catch(async (err: unknown) => {
-          // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
-          if (answeredWithError(err)) {
-            delete state.initAttemptedAt;
-            await save();
-          }
-          throw err;
-        });
+      const reply = await this.api.post(token, init.path, init.body, { creates: true }).catch(async (err: unknown) => {
+        // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
+        if (answeredWithError(err)) {
+          delete state.initAttemptedAt;
+          await save();
+        }
+        throw err;
+      });
       const publishId = str(obj(reply.data).publish_id);
       if (!publishId)
         throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);

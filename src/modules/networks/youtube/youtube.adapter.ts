@@ -8,8 +8,8 @@ import { cap, PublishingCap } from '../kit/caps';
 import { arr, type Json, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
 import { Counters, dayRows, itemFromCounters } from '../kit/metrics';
-import { progress } from '../kit/network-adapter';
-import { OAuth2Adapter } from '../kit/oauth';
+import { NetworkAdapter, progress } from '../kit/network-adapter';
+import { OAuth2App } from '../kit/oauth';
 import { googleHosts, YouTubeClient } from './youtube-api';
 import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
@@ -54,7 +54,7 @@ const VIDEO_COUNTERS: Counters = {
 /** A day of the channel's Analytics report (views, likes, comments, shares columns). */
 const DAY_COUNTERS: Counters = { reach: 'views' };
 
-export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
+export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
   static readonly real = {
     apiBaseUrl: 'https://www.googleapis.com',
     authBaseUrl: 'https://accounts.google.com/o/oauth2/v2',
@@ -64,7 +64,7 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
   private readonly client: YouTubeClient;
 
   constructor(endpoints: AdapterEndpoints) {
-    super(endpoints, {
+    const login = new OAuth2App(endpoints, {
       network: 'Google',
       url: `${endpoints.authBaseUrl}/auth`,
       tokenUrl: googleHosts(endpoints).tokenUrl,
@@ -73,6 +73,7 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
       extra: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
       noRefreshToken: 'Google granted no refresh token; reconnect the channel.',
     });
+    super(login);
     this.client = new YouTubeClient(endpoints);
   }
 
@@ -181,11 +182,8 @@ export class YouTubeAdapter extends OAuth2Adapter implements PlatformAdapter {
         topLevelComment: { snippet: { textOriginal: req.text } },
       },
     };
-    const thread = await this.client.data.json(req.account.accessToken, '/commentThreads?part=snippet', {
-      method: 'POST',
-      json: body,
-      creates: true,
-    });
+    const path = '/commentThreads?part=snippet';
+    const thread = await this.client.data.post(req.account.accessToken, path, body, { creates: true });
     const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
     if (!id) throw new PlatformError('YouTube accepted the comment but returned no id.', 'unknown_outcome', false);
     return { id };

@@ -39,10 +39,7 @@ export interface ContainerFlavor {
   beforePublish?(usage: NetworkCapUsage): void;
 }
 
-export interface PollOptions {
-  intervalMs: number;
-  maxPolls: number;
-}
+export type PollOptions = { intervalMs: number; maxPolls: number };
 
 /** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
 type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };

@@ -21,7 +21,6 @@ export interface GraphComments {
 /** What the Graph adapters share: the client and its login, insights through a metrics mapping, comment pages. */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
-  protected readonly login: NetworkLogin;
   /** A post's insights (`GET /{id}/insights`) → our numbers. */
   protected abstract readonly postCounters: Counters;
   /** Where the network lists a post's comments; absent = it offers none (NetworkAdapter's answer). */
@@ -29,9 +28,9 @@ export abstract class GraphAdapter extends NetworkAdapter {
 
   /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
   constructor(endpoints: AdapterEndpoints, fetchFn: FetchFn | undefined, login: (graph: GraphClient) => NetworkLogin) {
-    super();
-    this.graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
-    this.login = login(this.graph);
+    const graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+    super(login(graph));
+    this.graph = graph;
   }
 
   /** The account's comment on its own object: POST /{object-id}/comments { message } → `{ id }`. */

@@ -132,7 +132,7 @@ export function facebookLogin(
   appLabel: string,
   version: string,
   prefixes: Record<'short' | 'long', string>,
-) {
+): SandboxLogin {
   const answer = async (oauth: SandboxOAuth, q: Q) => {
     if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
@@ -140,7 +140,7 @@ export function facebookLogin(
     const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
     return graphToken(oauth, grant, 3600, prefixes.short);
   };
-  const tokens: SandboxLogin['tokens'] = [{ at: `GET ${version}/oauth/access_token`, answer }];
+  const tokens = [{ at: `GET ${version}/oauth/access_token` as const, answer }];
   return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens };
 }
 
@@ -149,7 +149,7 @@ export function graphDays(
   since: string | undefined,
   until: string | undefined,
   defaults: { until: Date; days: number },
-) {
+): string[] {
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);
@@ -167,7 +167,7 @@ export interface DayMetric {
   last?: boolean;
 }
 
-/** The account's period=day insights `names` (each in `metrics`) over `days`; `describe` adds Instagram's description. */
+/** The account's period=day insights `names` (from `metrics`) over `dates`; `describe` adds Instagram's description. */
 export function dayInsights(
   accountId: string,
   dates: string[],
