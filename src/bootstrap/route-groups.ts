@@ -1,5 +1,7 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { createExpressServer } from './express-server';
 
 /** Registrations a group takes: method routes, and route-bound middleware (Nest registers it the same way). */
 const GROUPED = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
@@ -36,6 +38,16 @@ export class RouteGroupsExpressAdapter extends ExpressAdapter {
       app[method] = (...args: unknown[]) =>
         args.length > 1 && this.grouped(method, args[0], args.slice(1)) ? app : register(...args);
     }
+  }
+
+  /**
+   * The plain HTTP server builds requests and responses on the app's prototypes
+   * (express-server.ts); HTTPS and Nest's shutdown options keep Nest's own server.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections)
+      return super.initHttpServer(options);
+    this.setHttpServer(createExpressServer(this.app));
   }
 
   private get app(): Express {
