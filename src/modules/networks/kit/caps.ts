@@ -27,10 +27,7 @@ export function cap(
 export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
 
 const DAY_MS = 86_400_000;
-const ZONE: Record<Exclude<CapWindow, 'rolling_24h'>, string> = {
-  day_utc: 'UTC',
-  day_pacific: 'America/Los_Angeles',
-};
+const ZONE: Record<Exclude<CapWindow, 'rolling_24h'>, string> = { day_utc: 'UTC', day_pacific: 'America/Los_Angeles' };
 
 /** Where the window that contains `at` starts. */
 export function windowStart(window: CapWindow, at: Date): Date {
