@@ -49,7 +49,8 @@ const metric = (value: number, previousValue: number) => ({
   value,
   previousValue,
   delta: r2(value - previousValue),
-  deltaPercent: previousValue === 0 ? null : r2(((value - previousValue) / previousValue) * 100),
+  // Of the rounded delta, as the API computes it (rates are two-decimal values: 6.6 − 6.4 is 0.2, not 0.1999…).
+  deltaPercent: previousValue === 0 ? null : r2((r2(value - previousValue) / previousValue) * 100),
 });
 const rate = (d: Day) => (d.reach > 0 ? r2((d.engagement / d.reach) * 100) : 0);
 

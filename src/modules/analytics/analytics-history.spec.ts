@@ -116,6 +116,11 @@ describe('buildHistory', () => {
     ]);
   });
 
+  it('should take deltaPercent from the rounded delta, so two-decimal rates on a half-cent edge round half up', () => {
+    // 6.6 − 6.4 is 0.1999…93 in floating point: from the raw difference 3.125% would round down to 3.12.
+    expect(compare(6.6, 6.4)).toEqual({ value: 6.6, previousValue: 6.4, delta: 0.2, deltaPercent: 3.13 });
+  });
+
   it('should give deltaPercent null when the previous value is 0, and say when there is no history', () => {
     expect(compare(5, 0)).toEqual({ value: 5, previousValue: 0, delta: 5, deltaPercent: null });
     expect(engagementRate(3, 0)).toBe(0);
