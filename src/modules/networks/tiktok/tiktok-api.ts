@@ -37,11 +37,12 @@ const CATEGORY_BY_FAIL_REASON = categoryTable({
   internal: 'network_error',
 });
 
+/** A failed answer: its error code's category, else the HTTP status's (a code TikTok never sent reads `http_<status>`). */
 function tiktokError(reply: NetworkReply): PlatformError {
-  const err = obj(obj(reply.json).error);
-  const networkCode = str(err.code) ?? `http_${reply.status}`;
+  const { code, message } = obj(obj(reply.json).error);
+  const networkCode = str(code) ?? `http_${reply.status}`;
   const category = CATEGORY_BY_CODE.get(networkCode);
-  return answerError(str(err.message) || networkCode, { status: reply.status, networkCode, category }, reply.headers);
+  return answerError(str(message) || networkCode, { status: reply.status, networkCode, category }, reply.headers);
 }
 
 export function failReasonError(reason: string): PlatformError {
