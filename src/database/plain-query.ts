@@ -62,6 +62,19 @@ export function entityFromRow<E extends ObjectLiteral>(
   return m.create(entity, plain as E);
 }
 
+/** entityFromRow for a row read as jsonb (`to_jsonb(t)`): its timestamptz columns as Dates, as `pg` would parse them. */
+export function entityFromJson<E extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<E>,
+  json: Record<string, unknown>,
+): E {
+  const values: Record<string, unknown> = { ...json };
+  for (const c of m.dataSource.getMetadata(entity).columns)
+    if (c.type === 'timestamptz' && typeof values[c.databaseName] === 'string')
+      values[c.databaseName] = new Date(values[c.databaseName] as string);
+  return entityFromRow(m, entity, values);
+}
+
 /** Positional parameters for hand-written SQL: `bind(value)` appends the value and answers its `$n`. */
 export function sqlParams(...initial: unknown[]): { values: unknown[]; bind: (value: unknown) => string } {
   const values = [...initial];

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, IsNull, LessThan, Repository } from 'typeorm
 import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { entityFromRow, preparedQuery } from '@/database/plain-query';
+import { entityFromJson, entityFromRow, preparedQuery } from '@/database/plain-query';
 import { AccountCredentials, PlatformError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { expiresWithin, openTokens, refreshedTokens, sealTokens } from './account-tokens';
@@ -121,12 +121,7 @@ export class AccountCredentialsService {
 
   /** A publishingRowSql value as the entity (its times as Dates, as `pg` would have parsed them). */
   private fromJson(row: Record<string, unknown> | null): SocialAccountEntity | null {
-    if (!row) return null;
-    const values: Record<string, unknown> = { ...row };
-    for (const c of this.dataSource.getMetadata(SocialAccountEntity).columns)
-      if (c.type === 'timestamptz' && typeof values[c.databaseName] === 'string')
-        values[c.databaseName] = new Date(values[c.databaseName] as string);
-    return entityFromRow(this.dataSource.manager, SocialAccountEntity, values);
+    return row ? entityFromJson(this.dataSource.manager, SocialAccountEntity, row) : null;
   }
 
   /** The `refresh-tokens` job: active accounts whose token expires within 24 hours (not refreshed in the last 12). */

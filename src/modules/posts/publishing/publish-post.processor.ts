@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from '@/common/auth/auth-context';
 import { AccountCredentialsService, PublishingAccountRead } from '@/modules/accounts/account-credentials.service';
 import { QueueService } from '@/common/queue/queue.service';
 import { EffectivePolicy, PolicyService } from '@/modules/policy/policy.service';
-import { entityFromRow, preparedQuery } from '@/database/plain-query';
+import { entityFromJson, entityFromRow, preparedQuery } from '@/database/plain-query';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
@@ -17,6 +17,12 @@ import { TargetPublisher } from './target-publisher';
 
 /** The policy as PolicyService.effectiveSql answers it. */
 type PolicyRow = Parameters<PolicyService['effectiveFrom']>[1];
+
+/** publishingReadSql's value. */
+interface PublishingRead {
+  policy: PolicyRow | null;
+  targets: { row: Record<string, unknown>; account: Record<string, unknown> | null }[];
+}
 
 /** How long a job waits for another live worker to let go of the same post. */
 const LOCK_WAIT_MS = 30_000;
@@ -85,23 +91,35 @@ export class PublishPostProcessor {
   }
 
   private async runLocked(postId: string): Promise<PublishRunOutcome> {
-    // The usual case in one round trip: queued → processing (with its history row). Otherwise the
-    // post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
-    let post = await this.transitions.transitionAlone(this.ds.manager, { id: postId }, ['queued'], 'processing', {
-      actor: SYSTEM_ACTOR,
-      reason: 'publishing started',
-    });
-    if (!post) {
+    // The usual case in one round trip: queued → processing (with its history row), the targets,
+    // the policy in force and the targets' accounts read in the same statement. Otherwise the post
+    // as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
+    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
+    const started = await this.transitions.transitionAloneReading<PublishingRead>(
+      this.ds.manager,
+      { id: postId },
+      ['queued'],
+      'processing',
+      { actor: SYSTEM_ACTOR, reason: 'publishing started' },
+      this.publishingReadSql('moved.id', 'moved.profile_id'),
+    );
+    let post: PostEntity;
+    let read: PublishingRead;
+    if (started) ({ post, read } = started);
+    else {
       const current = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
       if (!current) return 'missing';
       if (current.state !== 'processing') return 'skipped';
       this.logger.log({ postId }, 'Resuming a post left in processing');
       post = current;
+      const { rows } = await preparedQuery<{ read: PublishingRead }>(
+        this.ds,
+        `SELECT ${this.publishingReadSql('$1::uuid', '$2::uuid')} AS read`,
+        [post.id, post.profileId],
+      );
+      read = rows[0].read;
     }
-
-    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under
-    // (read with the targets, in one round trip).
-    const { targets, policy, accounts } = await this.readTargetsAndPolicy(post);
+    const { targets, policy, accounts } = this.fromPublishingRead(post, read);
     // The targets go out at once (each keeps its own at-most-once protocol and its network's
     // concurrency slot); every one is settled before the post lock is let go, errors included.
     const outcomes = await Promise.allSettled(
@@ -136,30 +154,28 @@ export class PublishPostProcessor {
   }
 
   /**
-   * readTargets, the profile's policy in force and each target's account (as the publisher reads
-   * it, the credentials service's SQL), in one round trip (read apart for a post without targets).
+   * The post's targets in their order (readTargets' rows, as jsonb), the profile's policy in force
+   * and each target's account (as the publisher reads it, the credentials service's SQL): one
+   * jsonb value, an SQL expression over the post's id and profile id.
    */
-  private async readTargetsAndPolicy(post: PostEntity): Promise<{
-    targets: PostTargetEntity[];
-    policy: EffectivePolicy;
-    accounts: Map<string, PublishingAccountRead>;
-  }> {
+  private publishingReadSql(postId: string, profileId: string): string {
+    return `jsonb_build_object('policy', ${this.policies.effectiveSql(profileId)},
+      'targets', (SELECT coalesce(jsonb_agg(jsonb_build_object('row', to_jsonb(t),
+                   'account', ${this.credentials.publishingRowSql('t.account_id')}) ORDER BY t.created_at, t.id), '[]'::jsonb)
+                  FROM post_targets t WHERE t.post_id = ${postId}))`;
+  }
+
+  private fromPublishingRead(
+    post: PostEntity,
+    read: PublishingRead,
+  ): { targets: PostTargetEntity[]; policy: EffectivePolicy; accounts: Map<string, PublishingAccountRead> } {
     const at = Date.now();
-    const { rows } = await preparedQuery<
-      Record<string, unknown> & { policy_in_force: PolicyRow | null; account_row: Record<string, unknown> | null }
-    >(
-      this.ds,
-      `SELECT t.*, ${this.policies.effectiveSql('$2::uuid')} AS policy_in_force,
-              ${this.credentials.publishingRowSql('t.account_id')} AS account_row
-         FROM post_targets t WHERE t.post_id = $1 ORDER BY t.created_at, t.id`,
-      [post.id, post.profileId],
-    );
-    const policy = rows.length
-      ? this.policies.effectiveFrom(post.profileId, rows[0].policy_in_force)
-      : await this.policies.effective(post.profileId);
-    const targets = rows.map((r) => entityFromRow(this.ds.manager, PostTargetEntity, r));
-    const accounts = new Map(targets.map((t, i) => [t.id, { row: rows[i].account_row, at }]));
-    return { targets, policy, accounts };
+    const targets = read.targets.map((t) => entityFromJson(this.ds.manager, PostTargetEntity, t.row));
+    return {
+      targets,
+      policy: this.policies.effectiveFrom(post.profileId, read.policy),
+      accounts: new Map(targets.map((t, i) => [t.id, { row: read.targets[i].account, at }])),
+    };
   }
 
   /**

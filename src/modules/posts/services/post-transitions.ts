@@ -77,6 +77,34 @@ export class PostTransitions {
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
   ): Promise<PostEntity | null> {
+    const raw = await this.moveAlone(m, post, from, to, opts);
+    return raw ? hydrate(m, raw) : null;
+  }
+
+  /**
+   * transitionAlone that also reads `select` (an SQL expression over the moved row, `moved`) in the
+   * same statement: the publisher's queued → processing with the post's targets. null as there.
+   */
+  async transitionAloneReading<T>(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    select: string,
+  ): Promise<{ post: PostEntity; read: T } | null> {
+    const raw = await this.moveAlone(m, post, from, to, opts, select);
+    return raw ? { post: hydrate(m, raw), read: raw.extra_read as T } : null;
+  }
+
+  private async moveAlone(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    select?: string,
+  ): Promise<Record<string, unknown> | null> {
     if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
     const { workspaceId, profileId } = post;
@@ -102,10 +130,10 @@ export class PostTransitions {
     // Prepared: the publisher runs this twice per post (its text varies only with the events' count).
     const { rows } = await preparedQuery(
       m,
-      `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT * FROM moved`,
+      `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`,
       params,
     );
-    return rows[0] ? hydrate(m, rows[0]) : null;
+    return rows[0] ?? null;
   }
 
   /**
