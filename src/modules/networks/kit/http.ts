@@ -112,8 +112,9 @@ async function undiciCall(
     const text = UTF8.decode(decoded(bytes, replyHeaders.get('content-encoding'), method, res.statusCode));
     return { status: res.statusCode, headers: replyHeaders, text, json: parseJson(text) };
   } catch (err) {
-    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw err;
-    if (err instanceof TypeError && !(err as { code?: unknown }).code) throw err;
+    // The abort signal's reason, and fetch's own TypeErrors, as fetch throws them (by name: errors of node's realm too).
+    const { name, code } = (err ?? {}) as { name?: unknown; code?: unknown };
+    if (name === 'TimeoutError' || name === 'AbortError' || (name === 'TypeError' && code === undefined)) throw err;
     throw new TypeError('fetch failed', { cause: err });
   }
 }
