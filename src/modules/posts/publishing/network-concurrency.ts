@@ -116,13 +116,17 @@ export class NetworkConcurrency {
     };
   }
 
-  /** Runs `fn` holding one of the network's slots. */
+  /**
+   * Runs `fn` holding one of the network's slots. The release is sent, not waited for: the slot
+   * stays counted until Redis drops it (held a little longer, never shorter: the cap stays exact),
+   * and this process's next acquire goes on the same connection, after it. (Release never rejects.)
+   */
   async run<T>(platform: PlatformName, fn: () => Promise<T>): Promise<T> {
     const slot = await this.acquire(platform);
     try {
       return await fn();
     } finally {
-      await slot.release();
+      void slot.release();
     }
   }
 }

@@ -76,7 +76,11 @@ export class PublishPostProcessor {
     try {
       return await this.runLocked(postId);
     } finally {
-      await lock.release();
+      // Let go of without waiting: the post is settled (or the job fails and is retried later);
+      // holding the lock a moment longer only makes a duplicate job wait for it.
+      lock
+        .release()
+        .catch((err: Error) => this.logger.warn({ postId, err: err.message }, 'Could not release post lock'));
     }
   }
 
@@ -112,14 +116,16 @@ export class PublishPostProcessor {
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    // Before the post.* event, so its results carry each first comment's outcome (read again
-    // only when a comment changed a target row).
-    const settled = await this.readTargets(postId);
+    // The targets as their publishing left them (each write mirrors itself on the object; read
+    // again only when one may not: a write that found its row moved, a follow-up). Before the
+    // post.* event, so its results carry each first comment's outcome (read again only when a
+    // comment changed a target row).
+    const settled = targets.every((t) => this.targets.isCurrent(t)) ? targets : await this.readTargets(postId);
     const commented = await this.firstComments.postAll(post, settled);
     return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled);
   }
 
-  /** The post's targets in their order (a prepared statement, mapped by hand: twice per post). */
+  /** The post's targets in their order (a prepared statement, mapped by hand). */
   private async readTargets(postId: string): Promise<PostTargetEntity[]> {
     const { rows } = await preparedQuery(
       this.ds,
@@ -176,8 +182,8 @@ export class PublishPostProcessor {
   }
 
   /**
-   * `targets`: read after every target and first comment settled (the post lock keeps other
-   * publishers off them); the move itself is guarded by the state, as it was in a transaction
+   * `targets`: as they stand after every target and first comment settled (the post lock keeps
+   * other publishers off them); the move itself is guarded by the state, as it was in a transaction
    * at read committed.
    */
   private async finish(post: PostEntity, targets: PostTargetEntity[]): Promise<PublishRunOutcome> {

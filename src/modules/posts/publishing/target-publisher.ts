@@ -50,6 +50,8 @@ type PostForPublishing = Pick<PostEntity, 'id' | 'contentType' | 'message' | 'ca
 export class TargetPublisher {
   private readonly logger = new Logger('TargetPublisher');
   private policy: RetryPolicy = DEFAULT_RETRY_POLICY;
+  /** Targets whose object may no longer mirror their row (a guarded write found it moved, a follow-up). */
+  private readonly stale = new WeakSet<PostTargetEntity>();
 
   constructor(
     private readonly ds: DataSource,
@@ -68,6 +70,15 @@ export class TargetPublisher {
   /** The in-attempt retries, also those of a target's first comment. */
   get retryPolicy(): RetryPolicy {
     return this.policy;
+  }
+
+  /**
+   * Whether `target` (as passed to publish, followUp or refuse, and settled) is still its row as
+   * it stands: every write here mirrors itself on the object; one that found the row moved, or a
+   * follow-up (which works on a reloaded copy), leaves it to be read again.
+   */
+  isCurrent(target: PostTargetEntity): boolean {
+    return !this.stale.has(target);
   }
 
   /** `accountRead`: the target's account as the run read it with its targets (used while still fresh). */
@@ -251,6 +262,7 @@ export class TargetPublisher {
    */
   async followUp(post: PostForPublishing, initial: PostTargetEntity): Promise<void> {
     if (initial.status !== 'waiting_on_network') return;
+    this.stale.add(initial);
     await this.concurrency.run(initial.platform, () => this.followUpHoldingSlot(post, initial));
   }
 
@@ -317,7 +329,10 @@ export class TargetPublisher {
       .set(set)
       .where('id = :id AND status = :from', { id: target.id, from: 'publishing' satisfies TargetStatus })
       .execute();
-    if (!res.affected) return;
+    if (!res.affected) {
+      this.stale.add(target);
+      return;
+    }
     Object.assign(target, set);
     this.logger.log(
       { targetId: target.id, platform: target.platform, nextCheckAt: set.nextCheckAt, err: message },
@@ -423,6 +438,7 @@ export class TargetPublisher {
     );
     if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
+      this.stale.add(target);
       return false;
     }
     return true;
@@ -485,6 +501,7 @@ export class TargetPublisher {
       [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
     );
     if (rowCount && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
+    if (!rowCount) this.stale.add(target);
     Object.assign(target, set);
   }
 }
