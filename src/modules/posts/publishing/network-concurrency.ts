@@ -7,7 +7,8 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 
 /**
  * Slots: a sorted set per network, member = holder token, score = lease expiry (Redis clock).
- * Expired leases (a worker that died holding one) are dropped before counting.
+ * Expired leases (a worker that died holding one) are dropped before counting. Takes a slot for
+ * each of the tokens ARGV[3..] in order while one is free; answers how many it took (the first n).
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
@@ -15,12 +16,24 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local limit = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < limit then
-  redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], ttl * 2)
-  return 1
+local granted = 0
+for i = 3, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) or redis.call('ZCARD', KEYS[1]) < limit then
+    redis.call('ZADD', KEYS[1], now + ttl, ARGV[i])
+    granted = granted + 1
+  else
+    break
+  end
 end
-return 0`;
+if granted > 0 then redis.call('PEXPIRE', KEYS[1], ttl * 2) end
+return granted`;
+
+/** An acquire try waiting for its turn's script (see tryAcquire). */
+interface PendingTry {
+  token: string;
+  resolve: (got: boolean) => void;
+  reject: (err: unknown) => void;
+}
 
 const RENEW = `
 local t = redis.call('TIME')
@@ -63,6 +76,7 @@ export class NetworkConcurrency {
   private readonly logger = new Logger('NetworkConcurrency');
   private readonly limits = new Map<string, number>();
   private options: SemaphoreOptions = DEFAULTS;
+  private readonly pending = new Map<string, PendingTry[]>();
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
@@ -90,8 +104,7 @@ export class NetworkConcurrency {
     const { leaseMs, pollMs, maxWaitMs } = this.options;
     const started = Date.now();
     for (;;) {
-      const got = (await this.redis.eval(ACQUIRE, 1, key, this.limitOf(platform), leaseMs, token)) as number;
-      if (got === 1) break;
+      if (await this.tryAcquire(platform, key, token)) break;
       if (Date.now() - started > maxWaitMs) throw new SlotTimeoutError(platform, Date.now() - started);
       await sleep(pollMs * (0.5 + Math.random()));
     }
@@ -114,6 +127,30 @@ export class NetworkConcurrency {
         await this.redis.zrem(key, token).catch(() => 0);
       },
     };
+  }
+
+  /**
+   * One try for a slot. The tries of one network made in the same turn (a post's targets, which
+   * start together) go to Redis as one script: one round trip for all of them.
+   */
+  private tryAcquire(platform: PlatformName, key: string, token: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      let batch = this.pending.get(key);
+      if (!batch) {
+        const tries: PendingTry[] = [];
+        batch = tries;
+        this.pending.set(key, tries);
+        queueMicrotask(() => {
+          this.pending.delete(key);
+          const tokens = tries.map((t) => t.token);
+          this.redis.eval(ACQUIRE, 1, key, this.limitOf(platform), this.options.leaseMs, ...tokens).then(
+            (granted) => tries.forEach((t, i) => t.resolve(i < (granted as number))),
+            (err: unknown) => tries.forEach((t) => t.reject(err)),
+          );
+        });
+      }
+      batch.push({ token, resolve, reject });
+    });
   }
 
   /**
