@@ -1,12 +1,6 @@
 import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
-/**
- * The adapters' one HTTP client: fetch with a time-out and one transport classification. A
- * creating call refused before sending is a retryable `network_error`; timed out or lost after
- * sending, an `unknown_outcome`. Any other call: a retryable `network_error`.
- */
-
 /** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -19,11 +13,9 @@ export interface NetworkCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  /** JSON body (sets Content-Type). */
+  /** The body: JSON or form-encoded (each sets its Content-Type), or raw bytes (media uploads). */
   json?: unknown;
-  /** application/x-www-form-urlencoded body. */
   form?: Record<string, string>;
-  /** Raw bytes (media uploads). */
   bytes?: Uint8Array;
   timeoutMs: number;
   /** This call creates the item on the network: a time-out or lost connection is an unknown outcome. */
@@ -42,23 +34,23 @@ export interface NetworkReply {
 }
 
 /** Builds the PlatformError for a reply the network marked as failed (network-specific body). */
-export type ErrorMapper = (reply: NetworkReply) => PlatformError;
+type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
+/**
+ * The adapters' one HTTP client: fetch with a time-out and one transport classification. A creating call refused
+ * before sending is a retryable `network_error`; timed out or lost after sending, an `unknown_outcome`. Any other
+ * call: a retryable `network_error`.
+ */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   const isJson = call.json !== undefined;
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
   const type = isJson ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
   if (type) headers['Content-Type'] ??= type;
+  const init: RequestInit = { method: call.method ?? 'GET', headers, body, redirect: 'manual' };
   let reply: NetworkReply;
   try {
-    const res = await (call.fetchFn ?? fetch)(call.url, {
-      method: call.method ?? 'GET',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(call.timeoutMs),
-    });
+    const res = await (call.fetchFn ?? fetch)(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
     const text = await res.text();
     reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
   } catch (err) {
@@ -175,12 +167,10 @@ export function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */
 export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | undefined>): Promise<T | undefined> {
   for (const delay of [0, ...delaysMs]) {
-    if (delay) await sleep(delay);
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     const answer = await check();
     if (answer !== undefined) return answer;
   }
