@@ -74,8 +74,7 @@ export class NetworkApi {
 
   call(token: string | null, path: string, call: ApiCall = {}): Promise<NetworkReply> {
     const url = /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path}`;
-    const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-    const headers = { ...auth, ...this.headers, ...call.headers };
+    const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...this.headers, ...call.headers };
     return callNetwork({ ...call, url, headers, timeoutMs: this.timeoutMs }, this.mapError);
   }
 
@@ -119,7 +118,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   const what = timedOut
     ? `timed out after ${call.timeoutMs} ms`
     : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
-  const host = safeHost(call.url);
+  const host = URL.canParse(call.url) ? new URL(call.url).host : 'the network';
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
     const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
@@ -134,8 +133,6 @@ export function causeOf(err: Error): string {
   return cause instanceof Error ? cause.message : err.message;
 }
 
-const safeHost = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'the network');
-
 export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
@@ -149,10 +146,8 @@ export function parseJson(text: string): unknown {
 export function retryAfterSeconds(headers: Headers): number | undefined {
   const v = headers.get('retry-after');
   if (!v) return undefined;
-  const n = Number(v);
-  if (Number.isFinite(n)) return Math.max(0, Math.round(n));
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
+  const seconds = Number.isFinite(Number(v)) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, Math.round(seconds));
 }
 
 export type Json = Record<string, unknown>;
