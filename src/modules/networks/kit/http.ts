@@ -162,10 +162,12 @@ export function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */
 export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | undefined>): Promise<T | undefined> {
   for (const delay of [0, ...delaysMs]) {
-    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (delay) await sleep(delay);
     const answer = await check();
     if (answer !== undefined) return answer;
   }
