@@ -76,15 +76,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     const openId = str(user.open_id);
     if (!openId) throw new PlatformError('TikTok user info returned no open_id.', 'network_error', true);
     const username = str(user.username) ?? null;
-    return [
-      {
-        platformAccountId: openId,
-        name: str(user.display_name) ?? username ?? openId,
-        username,
-        avatarUrl: str(user.avatar_url) ?? null,
-        metadata: { username, unionId: str(user.union_id) ?? null },
-      },
-    ];
+    const name = str(user.display_name) ?? username ?? openId;
+    const metadata = { username, unionId: str(user.union_id) ?? null };
+    return [{ platformAccountId: openId, name, username, avatarUrl: str(user.avatar_url) ?? null, metadata }];
   }
 
   /** creator_info/query gives no count, but answers spam_risk_too_many_posts once the daily cap is reached. */
@@ -209,16 +203,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
 }
 
 /** The poll delays that fit in `budgetMs` (the last one shortened); all of them without a budget. */
-function withinBudget(delays: number[], budgetMs: number | undefined): number[] {
-  if (budgetMs === undefined) return delays;
-  const out: number[] = [];
-  let left = budgetMs;
-  for (const d of delays) {
-    if (left <= 0) break;
-    out.push(Math.min(d, left));
-    left -= d;
-  }
-  return out;
+function withinBudget(delays: number[], budgetMs = Infinity): number[] {
+  const startsAt = delays.map((_, i) => delays.slice(0, i).reduce((sum, d) => sum + d, 0));
+  return delays.flatMap((d, i) => (startsAt[i] < budgetMs ? [Math.min(d, budgetMs - startsAt[i])] : []));
 }
 
 function answeredWithError(err: unknown): boolean {

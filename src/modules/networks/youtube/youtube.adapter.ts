@@ -18,13 +18,10 @@ import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './
  * channel, resumable upload of one video per post, YouTube Analytics for daily numbers.
  */
 
-const YOUTUBE_SCOPES = [
-  'https://www.googleapis.com/auth/youtube.upload',
-  'https://www.googleapis.com/auth/youtube.readonly',
-  'https://www.googleapis.com/auth/yt-analytics.readonly',
-  // commentThreads.insert (a post's first comment).
-  'https://www.googleapis.com/auth/youtube.force-ssl',
-];
+// youtube.force-ssl: commentThreads.insert (a post's first comment).
+const YOUTUBE_SCOPES = ['youtube.upload', 'youtube.readonly', 'yt-analytics.readonly', 'youtube.force-ssl'].map(
+  (scope) => `https://www.googleapis.com/auth/${scope}`,
+);
 export const YOUTUBE_TITLE_LIMIT = 100;
 /** The description is the post's text, counted in UTF-8 bytes. */
 export const YOUTUBE_RULES: ContentRules = {
@@ -170,18 +167,10 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     return obj(arr(reply.items)[0]);
   }
 
-  /**
-   * The channel comments on its own video: commentThreads.insert (part=snippet) with
-   * `snippet.{channelId, videoId, topLevelComment.snippet.textOriginal}`; the thread's top-level comment id.
-   */
+  /** The channel comments on its own video (commentThreads.insert): the thread's top-level comment id. */
   async postComment(req: CommentRequest): Promise<CommentResult> {
-    const body = {
-      snippet: {
-        channelId: req.account.platformAccountId,
-        videoId: req.externalId,
-        topLevelComment: { snippet: { textOriginal: req.text } },
-      },
-    };
+    const topLevelComment = { snippet: { textOriginal: req.text } };
+    const body = { snippet: { channelId: req.account.platformAccountId, videoId: req.externalId, topLevelComment } };
     const path = '/commentThreads?part=snippet';
     const thread = await this.client.data.post(req.account.accessToken, path, body, { creates: true });
     const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
