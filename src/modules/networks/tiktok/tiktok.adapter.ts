@@ -137,12 +137,8 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     const o = c.options;
     const shared = { privacy_level: privacy, disable_comment: o.disableComment === true };
     if (c.contentType === 'image') {
-      const info = {
-        title: str(o.title) ?? '',
-        description: c.text,
-        ...shared,
-        auto_add_music: o.autoAddMusic !== false,
-      };
+      const title = str(o.title) ?? '';
+      const info = { title, description: c.text, ...shared, auto_add_music: o.autoAddMusic !== false };
       const source = { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls };
       const body = { post_info: info, source_info: source, post_mode: 'DIRECT_POST', media_type: 'PHOTO' };
       return { path: '/v2/post/publish/content/init/', body };
@@ -181,7 +177,6 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as TikTokState;
     if (state.postId) return postResult(state.postId, req.account);
-    const token = req.account.accessToken;
     if (state.publishId) {
       const outcome = await pollUntil(this.pollDelaysMs, () => this.settled(req.account, state.publishId!));
       return outcome === undefined ? 'unknown' : outcome.status === 'failed' ? null : outcome.result;
@@ -189,10 +184,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.
     const since = Date.parse(state.initAttemptedAt) / 1000 - 120;
-    const videos = await listVideos(this.api, token, since, 1);
-    const match = videos.find(
-      (v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text),
-    );
+    const videos = await listVideos(this.api, req.account.accessToken, since, 1);
+    const text = req.content.text;
+    const match = videos.find((v) => v.createTime >= since && (v.title === text || v.description === text));
     if (match) return { externalId: match.id, url: match.shareUrl ?? postResult(match.id, req.account).url };
     // Moderation can keep a new post invisible for a while: absence proves nothing.
     return 'unknown';
@@ -227,8 +221,6 @@ function choosePrivacy(requested: string | undefined, available: (string | undef
 function postResult(postId: string, account: AccountCredentials): PublishResult {
   const username = str(account.metadata.username);
   const isPublic = /^\d+$/.test(postId);
-  return {
-    externalId: postId,
-    url: isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null,
-  };
+  const url = isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null;
+  return { externalId: postId, url };
 }

@@ -40,14 +40,8 @@ export const YOUTUBE_CAPS: PublishingCap[] = [
 ];
 export const PRIVACY = ['public', 'unlisted', 'private'];
 
-/** A video's statistics: the Data API has no share or reach counters per video. */
-const VIDEO_COUNTERS: Counters = {
-  views: 'viewCount',
-  reach: 'viewCount',
-  likes: 'likeCount',
-  comments: 'commentCount',
-  shares: [],
-};
+/** A video's statistics: the Data API has no share or reach counters per video (shares read none: 0). */
+const STATISTICS: Counters = { views: 'viewCount', reach: 'viewCount', likes: 'likeCount', comments: 'commentCount' };
 /** A day of the channel's Analytics report (views, likes, comments, shares columns). */
 const DAY_COUNTERS: Counters = { reach: 'views' };
 
@@ -78,15 +72,11 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     const reply = await this.client.data.json(tokens.accessToken, '/channels?part=snippet,contentDetails&mine=true');
     return arr(reply.items).map((raw) => {
       const ch = obj(raw);
-      const snippet = obj(ch.snippet);
-      const id = str(ch.id) ?? '';
-      return {
-        platformAccountId: id,
-        name: str(snippet.title) ?? id,
-        username: str(snippet.customUrl) ?? null,
-        avatarUrl: str(obj(obj(snippet.thumbnails).default).url) ?? null,
-        metadata: { uploadsPlaylistId: uploadsOf(ch) ?? null },
-      };
+      const [id, snippet] = [str(ch.id) ?? '', obj(ch.snippet)];
+      const [name, username] = [str(snippet.title) ?? id, str(snippet.customUrl) ?? null];
+      const avatarUrl = str(obj(obj(snippet.thumbnails).default).url) ?? null;
+      const metadata = { uploadsPlaylistId: uploadsOf(ch) ?? null };
+      return { platformAccountId: id, name, username, avatarUrl, metadata };
     });
   }
 
@@ -181,7 +171,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const path = `/videos?part=statistics&id=${encodeURIComponent(externalId)}`;
     const s = obj(obj(arr((await this.client.data.json(account.accessToken, path)).items)[0]).statistics);
-    return itemFromCounters(VIDEO_COUNTERS, (name) => num(s[name]));
+    return itemFromCounters(STATISTICS, (name) => num(s[name]));
   }
 
   /** YouTube Analytics by day; subscribers per day counted back from today's total. */
