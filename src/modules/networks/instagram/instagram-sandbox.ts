@@ -65,8 +65,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
       };
     },
   },
-  permalinkBase: (base) => `${base}/sandbox/instagram/www/p`,
-  permalink: { route: 'www/p/:id', label: 'Instagram' },
+  permalink: { route: 'www/p/:id', label: 'Instagram', path: () => 'www/p' },
   ownerOf: (store, id, token) => ACCOUNTS.owned(store, id, token),
   statusView: (c, status) => {
     const finished = 'Finished: Media has been uploaded and it is ready to be published.';
