@@ -1,12 +1,6 @@
 import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
-/**
- * The adapters' one HTTP client: fetch with a time-out and one transport classification. A
- * creating call refused before sending is a retryable `network_error`; timed out or lost after
- * sending, an `unknown_outcome`. Any other call: a retryable `network_error`.
- */
-
 /** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -19,11 +13,9 @@ export interface NetworkCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  /** JSON body (sets Content-Type). */
+  /** The body: JSON or form-encoded (each sets its Content-Type), or raw bytes (media uploads). */
   json?: unknown;
-  /** application/x-www-form-urlencoded body. */
   form?: Record<string, string>;
-  /** Raw bytes (media uploads). */
   bytes?: Uint8Array;
   timeoutMs: number;
   /** This call creates the item on the network: a time-out or lost connection is an unknown outcome. */
@@ -42,23 +34,23 @@ export interface NetworkReply {
 }
 
 /** Builds the PlatformError for a reply the network marked as failed (network-specific body). */
-export type ErrorMapper = (reply: NetworkReply) => PlatformError;
+type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
+/**
+ * The adapters' one HTTP client: fetch with a time-out and one transport classification. A creating call refused
+ * before sending is a retryable `network_error`; timed out or lost after sending, an `unknown_outcome`. Any other
+ * call: a retryable `network_error`.
+ */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   const isJson = call.json !== undefined;
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
   const type = isJson ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
   if (type) headers['Content-Type'] ??= type;
+  const init: RequestInit = { method: call.method ?? 'GET', headers, body, redirect: 'manual' };
   let reply: NetworkReply;
   try {
-    const res = await (call.fetchFn ?? fetch)(call.url, {
-      method: call.method ?? 'GET',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(call.timeoutMs),
-    });
+    const res = await (call.fetchFn ?? fetch)(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
     const text = await res.text();
     reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
   } catch (err) {
@@ -82,8 +74,7 @@ export class NetworkApi {
 
   call(token: string | null, path: string, call: ApiCall = {}): Promise<NetworkReply> {
     const url = /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path}`;
-    const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-    const headers = { ...auth, ...this.headers, ...call.headers };
+    const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...this.headers, ...call.headers };
     return callNetwork({ ...call, url, headers, timeoutMs: this.timeoutMs }, this.mapError);
   }
 
@@ -127,7 +118,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   const what = timedOut
     ? `timed out after ${call.timeoutMs} ms`
     : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
-  const host = safeHost(call.url);
+  const host = URL.canParse(call.url) ? new URL(call.url).host : 'the network';
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
     const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
@@ -142,8 +133,6 @@ export function causeOf(err: Error): string {
   return cause instanceof Error ? cause.message : err.message;
 }
 
-const safeHost = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'the network');
-
 export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
@@ -157,10 +146,8 @@ export function parseJson(text: string): unknown {
 export function retryAfterSeconds(headers: Headers): number | undefined {
   const v = headers.get('retry-after');
   if (!v) return undefined;
-  const n = Number(v);
-  if (Number.isFinite(n)) return Math.max(0, Math.round(n));
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
+  const seconds = Number.isFinite(Number(v)) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, Math.round(seconds));
 }
 
 export type Json = Record<string, unknown>;
