@@ -38,18 +38,9 @@ const collection = (elements: unknown[], count = 10) => ({ paging: { count, star
 /** A sandbox member, as memberOf makes it from the grant's user. */
 type LiMember = ReturnType<typeof memberOf>;
 
-interface LiImage {
-  urn: string;
-  owner: string;
-  status: 'WAITING_UPLOAD' | 'AVAILABLE';
-}
-
-interface LiVideo {
-  urn: string;
-  owner: string;
-  parts: { firstByte: number; lastByte: number; etag: string | null }[];
-  finalizedAt: string | null;
-}
+type LiImage = { urn: string; owner: string; status: 'WAITING_UPLOAD' | 'AVAILABLE' };
+type LiVideoPart = { firstByte: number; lastByte: number; etag: string | null };
+type LiVideo = { urn: string; owner: string; parts: LiVideoPart[]; finalizedAt: string | null };
 
 interface LiPost {
   id: string;
@@ -160,7 +151,7 @@ function memberOf(userId: string) {
     const vanityName = `${name.toLowerCase().replace(/\s+/g, '-')}-${tail}`;
     return { urn: `urn:li:organization:${id}`, id, localizedName: `${name} ${tail}`, vanityName };
   });
-  return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${tail}`, orgs };
+  return { sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${tail}`, orgs };
 }
 
 const URL_TTL_MS = 3_600_000;
@@ -172,8 +163,10 @@ const today = (): string => dayOf(Date.now());
 const daysOf = (from: number, endExclusive: number): string[] =>
   dateRange(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
 
-/** Analytics are sandbox-metrics': a post's from itemMetrics(postUrn) (clicks = saves), a day's from dailyAccountMetrics(authorUrn, date). */
 const route = routesOf<LinkedInSandbox>();
+
+// Analytics are sandbox-metrics': a post's numbers from itemMetrics(postUrn) (clicks = saves), a day's from
+// dailyAccountMetrics(authorUrn, date).
 
 const LINKEDIN_ROUTES = [
   route('GET v2/userinfo', LI_MEMBER, ({ caller: m }, li) => {

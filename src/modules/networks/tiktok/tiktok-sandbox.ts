@@ -76,9 +76,9 @@ export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
   },
 });
 
-function creatorOf({ userId, scopes }: SandboxGrant, token: string) {
+function creatorOf({ userId }: SandboxGrant, token: string) {
   const [username, displayName] = [`sandbox.creator${userId.slice(-6)}`, `Sandbox Creator ${userId.slice(-4)}`];
-  return { openId: openIdOf(userId), userId, username, displayName, scopes, token };
+  return { openId: openIdOf(userId), username, displayName, token };
 }
 
 const REFRESH_TTL = 365 * 86_400;
