@@ -71,16 +71,32 @@ export class PublishPostProcessor {
   ) {}
 
   async run(postId: string): Promise<PublishRunOutcome> {
-    const lock = await this.locks.acquire(postId, LOCK_WAIT_MS);
-    if (!lock) {
+    // The usual case in one round trip, on the lock's connection: the post's lock taken, and with it
+    // queued → processing (with its history row) and the targets, the policy in force and the
+    // targets' accounts read (Guardrails hold at publish time: the policy in force now, not the one
+    // the post was saved under).
+    const acquired = await this.locks.acquireWith(postId, LOCK_WAIT_MS, async (m) => {
+      const { passed, moved } = await this.transitions.transitionGatedReading<PublishingRead>(
+        m,
+        { id: postId },
+        ['queued'],
+        'processing',
+        { actor: SYSTEM_ACTOR, reason: 'publishing started' },
+        this.publishingReadSql('moved.id', 'moved.profile_id'),
+        (bind) => this.locks.trySql(bind(postId)),
+      );
+      return { locked: passed, value: moved };
+    });
+    if (!acquired) {
       const post = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
       // A live worker is publishing this post; it finishes the job. A queued post waiting behind
       // it (a retry right after a run) must not be dropped: fail so it is picked up again.
       if (post?.state === 'queued') throw new Error(`Post ${postId} is locked by another worker`);
       return 'busy';
     }
+    const { lock, value } = acquired;
     try {
-      return await this.runLocked(postId);
+      return await this.runLocked(postId, value);
     } finally {
       // Let go of without waiting: the post is settled (or the job fails and is retried later);
       // holding the lock a moment longer only makes a duplicate job wait for it.
@@ -90,19 +106,26 @@ export class PublishPostProcessor {
     }
   }
 
-  private async runLocked(postId: string): Promise<PublishRunOutcome> {
-    // The usual case in one round trip: queued → processing (with its history row), the targets,
-    // the policy in force and the targets' accounts read in the same statement. Otherwise the post
-    // as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
-    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
-    const started = await this.transitions.transitionAloneReading<PublishingRead>(
-      this.ds.manager,
-      { id: postId },
-      ['queued'],
-      'processing',
-      { actor: SYSTEM_ACTOR, reason: 'publishing started' },
-      this.publishingReadSql('moved.id', 'moved.profile_id'),
-    );
+  /**
+   * `first`: what the lock's first try did: the post moved to processing with its read; null when
+   * it was not queued; undefined when the lock was taken by a later try (nothing moved yet).
+   */
+  private async runLocked(
+    postId: string,
+    first: { post: PostEntity; read: PublishingRead } | null | undefined,
+  ): Promise<PublishRunOutcome> {
+    // Otherwise the post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
+    const started =
+      first !== undefined
+        ? first
+        : await this.transitions.transitionAloneReading<PublishingRead>(
+            this.ds.manager,
+            { id: postId },
+            ['queued'],
+            'processing',
+            { actor: SYSTEM_ACTOR, reason: 'publishing started' },
+            this.publishingReadSql('moved.id', 'moved.profile_id'),
+          );
     let post: PostEntity;
     let read: PublishingRead;
     if (started) ({ post, read } = started);

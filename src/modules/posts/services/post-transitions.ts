@@ -97,6 +97,26 @@ export class PostTransitions {
     return raw ? { post: hydrate(m, raw), read: raw.extra_read as T } : null;
   }
 
+  /**
+   * transitionAloneReading behind a gate: `gate(bind)` is an SQL boolean expression evaluated once,
+   * first, in the same statement (the publisher's post lock, taken on the connection `m` runs on);
+   * the move is made only when it is true. `passed`: the gate's value; `moved`: as
+   * transitionAloneReading answers (null when the gate was false or the state was not one of `from`).
+   */
+  async transitionGatedReading<T>(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    select: string,
+    gate: (bind: (value: unknown) => string) => string,
+  ): Promise<{ passed: boolean; moved: { post: PostEntity; read: T } | null }> {
+    const raw = (await this.moveAlone(m, post, from, to, opts, select, gate))!;
+    const passed = raw.gate_passed === true;
+    return { passed, moved: passed && raw.id ? { post: hydrate(m, raw), read: raw.extra_read as T } : null };
+  }
+
   private async moveAlone(
     m: EntityManager,
     post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
@@ -104,6 +124,7 @@ export class PostTransitions {
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
     select?: string,
+    gate?: (bind: (value: unknown) => string) => string,
   ): Promise<Record<string, unknown> | null> {
     if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
@@ -113,7 +134,9 @@ export class PostTransitions {
     const bind = (value: unknown): string => `$${params.push(value)}`;
     const sets = [`state = ${bind(to)}`, `version = version + 1`, `updated_at = now()`];
     if (opts.set && 'publishedAt' in opts.set) sets.push(`published_at = ${bind(opts.set.publishedAt ?? null)}`);
-    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[]) RETURNING *`;
+    // The gate, when there is one, is its own CTE (referenced twice, so evaluated once), before the move.
+    const gated = gate ? `gate AS (SELECT (${gate(bind)}) AS passed), ` : '';
+    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${gate ? ' AND (SELECT passed FROM gate)' : ''} RETURNING *`;
     const history = historyInsert(
       'SELECT id FROM moved',
       bind(to),
@@ -128,9 +151,13 @@ export class PostTransitions {
         )})`
       : '';
     // Prepared: the publisher runs this twice per post (its text varies only with the events' count).
+    // Gated: one row whatever happened (the gate's value, and the moved post's columns when it moved).
+    const result = gate
+      ? `SELECT gate.passed AS gate_passed, moved.*${select ? `, CASE WHEN moved.id IS NULL THEN NULL ELSE ${select} END AS extra_read` : ''} FROM gate LEFT JOIN moved ON true`
+      : `SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`;
     const { rows } = await preparedQuery(
       m,
-      `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`,
+      `WITH ${gated}moved AS (${moved}), history AS (${history})${outbox} ${result}`,
       params,
     );
     return rows[0] ?? null;
