@@ -13,7 +13,7 @@ import { PostLocks } from './post-lock';
 import { FirstCommentPoster } from './first-comment';
 import { finalPostState } from './publish-outcome';
 import { policyViolation } from './publish-policy';
-import { TargetPublisher } from './target-publisher';
+import { OutcomeHold, TargetPublisher } from './target-publisher';
 
 /** The policy as PolicyService.effectiveSql answers it. */
 type PolicyRow = Parameters<PolicyService['effectiveFrom']>[1];
@@ -145,6 +145,8 @@ export class PublishPostProcessor {
     const { targets, policy, accounts } = this.fromPublishingRead(post, read);
     // The targets go out at once (each keeps its own at-most-once protocol and its network's
     // concurrency slot); every one is settled before the post lock is let go, errors included.
+    // Their outcomes are written with the post's final move (or before anything else reads them).
+    const hold = this.targets.holdOutcomes(targets);
     const outcomes = await Promise.allSettled(
       targets.map(async (target) => {
         const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
@@ -156,11 +158,18 @@ export class PublishPostProcessor {
       }),
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (failed) {
+      await hold.flush().catch(() => undefined);
+      throw failed.reason;
+    }
     // The targets as their publishing left them (each write mirrors itself on the object; read
-    // again only when one may not: a write that found its row moved, a follow-up). Before the
-    // post.* event, so its results carry each first comment's outcome (read again only when a
-    // comment changed a target row).
+    // again only when one may not: a write that found its row moved, a follow-up). The usual case,
+    // nothing to read again and no first comment: their held outcomes go with the final move.
+    // Otherwise they are written first, and the first comments go before the post.* event, so its
+    // results carry each comment's outcome (read again only when a comment changed a target row).
+    const current = targets.every((t) => this.targets.isCurrent(t));
+    if (current && this.firstComments.due(post, targets).length === 0) return this.finish(post, targets, hold);
+    await hold.flush();
     const settled = targets.every((t) => this.targets.isCurrent(t)) ? targets : await this.readTargets(postId);
     const commented = await this.firstComments.postAll(post, settled);
     return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled);
@@ -225,9 +234,10 @@ export class PublishPostProcessor {
    * other publishers off them); the move itself is guarded by the state, as it was in a transaction
    * at read committed.
    */
-  private async finish(post: PostEntity, targets: PostTargetEntity[]): Promise<PublishRunOutcome> {
+  private async finish(post: PostEntity, targets: PostTargetEntity[], hold?: OutcomeHold): Promise<PublishRunOutcome> {
     const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
     const waiting = open.filter((t) => t.status === 'waiting_on_network');
+    if (open.length > 0) await hold?.flush();
     if (open.length > waiting.length)
       throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
     if (waiting.length > 0) {
@@ -242,13 +252,31 @@ export class PublishPostProcessor {
         : to === 'failed'
           ? 'failed on every target'
           : `published on ${ok} of ${targets.length} targets`;
-    // The post, its history row and its post.* event in one statement; null: the state moved (cancelled).
-    const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, {
+    // The targets' held outcomes, the post, its history row and its post.* event in one statement;
+    // the post moves only when every held outcome was written. null: the state moved (cancelled).
+    const move = {
       actor: SYSTEM_ACTOR,
       reason,
       set: { publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt },
       events: [{ type: `post.${to}`, data: postEventData({ ...post, state: to }, targets) }],
-    });
+    };
+    const held = (await hold?.take()) ?? [];
+    if (held.length === 0) {
+      const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, move);
+      return moved ? to : 'skipped';
+    }
+    const { written, moved } = await this.transitions.transitionAloneAfter(
+      this.ds.manager,
+      post,
+      ['processing'],
+      to,
+      move,
+      (bind) => this.targets.outcomesSql(held, bind),
+      held.length,
+    );
+    this.targets.outcomesWritten(held, written);
+    // A held outcome found its row moved (never under the post's lock): decide on the rows as they are.
+    if (written.length < held.length) return this.finish(post, await this.readTargets(post.id));
     return moved ? to : 'skipped';
   }
 }

@@ -112,11 +112,43 @@ export class PostTransitions {
     select: string,
     gate: (bind: (value: unknown) => string) => string,
   ): Promise<{ passed: boolean; moved: { post: PostEntity; read: T } | null }> {
-    const raw = (await this.moveAlone(m, post, from, to, opts, select, gate))!;
+    const raw = (await this.moveAlone(m, post, from, to, opts, select, (bind) => ({
+      ctes: `gate AS (SELECT (${gate(bind)}) AS passed)`,
+      where: '(SELECT passed FROM gate)',
+      answer: '(SELECT passed FROM gate) AS gate_passed',
+    })))!;
     const passed = raw.gate_passed === true;
     return { passed, moved: passed && raw.id ? { post: hydrate(m, raw), read: raw.extra_read as T } : null };
   }
 
+  /**
+   * transitionAlone with the writes of `before` in the same statement: `before(bind)` is one
+   * data-modifying CTE named `written` answering `id` for each row it wrote (the publisher's
+   * held target outcomes) and `expected` how many rows it must write; the post moves only when it
+   * wrote all of them. `written`: the ids it wrote (whether or not the post moved).
+   */
+  async transitionAloneAfter(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    before: (bind: (value: unknown) => string) => string,
+    expected: number,
+  ): Promise<{ written: string[]; moved: PostEntity | null }> {
+    const raw = (await this.moveAlone(m, post, from, to, opts, undefined, (bind) => ({
+      ctes: `written AS (${before(bind)})`,
+      where: `(SELECT count(*) FROM written) = ${bind(expected)}`,
+      answer: `(SELECT coalesce(array_agg(id), '{}') FROM written) AS written_ids`,
+    })))!;
+    return { written: raw.written_ids as string[], moved: raw.id ? hydrate(m, raw) : null };
+  }
+
+  /**
+   * The move as one statement. `extra(bind)`: CTEs put before the move, a condition added to its
+   * WHERE, and columns of the answer, which is then one row whatever happened (the answer's
+   * columns, and the moved post's when it moved).
+   */
   private async moveAlone(
     m: EntityManager,
     post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
@@ -124,9 +156,8 @@ export class PostTransitions {
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
     select?: string,
-    gate?: (bind: (value: unknown) => string) => string,
+    extra?: (bind: (value: unknown) => string) => { ctes: string; where: string; answer: string },
   ): Promise<Record<string, unknown> | null> {
-    if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
     const { workspaceId, profileId } = post;
     if (events.length > 0 && !workspaceId) throw new Error('Events of a move need the post’s workspace');
@@ -134,9 +165,8 @@ export class PostTransitions {
     const bind = (value: unknown): string => `$${params.push(value)}`;
     const sets = [`state = ${bind(to)}`, `version = version + 1`, `updated_at = now()`];
     if (opts.set && 'publishedAt' in opts.set) sets.push(`published_at = ${bind(opts.set.publishedAt ?? null)}`);
-    // The gate, when there is one, is its own CTE (referenced twice, so evaluated once), before the move.
-    const gated = gate ? `gate AS (SELECT (${gate(bind)}) AS passed), ` : '';
-    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${gate ? ' AND (SELECT passed FROM gate)' : ''} RETURNING *`;
+    const more = extra?.(bind);
+    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${more ? ` AND ${more.where}` : ''} RETURNING *`;
     const history = historyInsert(
       'SELECT id FROM moved',
       bind(to),
@@ -151,13 +181,12 @@ export class PostTransitions {
         )})`
       : '';
     // Prepared: the publisher runs this twice per post (its text varies only with the events' count).
-    // Gated: one row whatever happened (the gate's value, and the moved post's columns when it moved).
-    const result = gate
-      ? `SELECT gate.passed AS gate_passed, moved.*${select ? `, CASE WHEN moved.id IS NULL THEN NULL ELSE ${select} END AS extra_read` : ''} FROM gate LEFT JOIN moved ON true`
+    const result = more
+      ? `SELECT answer.*, moved.*${select ? `, CASE WHEN moved.id IS NULL THEN NULL ELSE ${select} END AS extra_read` : ''} FROM (SELECT ${more.answer}) AS answer LEFT JOIN moved ON true`
       : `SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`;
     const { rows } = await preparedQuery(
       m,
-      `WITH ${gated}moved AS (${moved}), history AS (${history})${outbox} ${result}`,
+      `WITH ${more ? `${more.ctes}, ` : ''}moved AS (${moved}), history AS (${history})${outbox} ${result}`,
       params,
     );
     return rows[0] ?? null;
