@@ -8,12 +8,7 @@ import { NETWORKS } from './networks';
 import { withPublishRun } from './kit/publish-run';
 import type { PlatformName } from './platform-name';
 
-const NETWORK_TIMEOUT_MS = 30_000;
-
-/**
- * Builds and caches each network's adapter from its definition: the real endpoints, or in
- * sandbox mode the same adapter pointed at `${PUBLIC_BASE_URL}/sandbox/...`.
- */
+/** Each network's adapter, built once from its definition: real endpoints, or in sandbox mode its simulator's. */
 @Injectable()
 export class PlatformRegistry implements OnApplicationShutdown {
   private readonly adapters = new Map<PlatformName, PlatformAdapter>();
@@ -22,11 +17,11 @@ export class PlatformRegistry implements OnApplicationShutdown {
 
   constructor(private readonly config: AppConfig) {
     this.media = new SafeMediaFetch(mediaAllowsPrivateUrls(config));
-    const known = new Set(Object.values(NETWORKS).flatMap((n) => n.caps.map((c) => `${n.name}.${c.name}`)));
-    const unknown = Object.keys(config.networkCaps).filter((k) => !known.has(k));
+    const known = Object.values(NETWORKS).flatMap((n) => n.caps.map((c) => `${n.name}.${c.name}`));
+    const unknown = Object.keys(config.networkCaps).filter((k) => !known.includes(k));
     if (unknown.length > 0)
       throw new Error(
-        `NETWORK_CAPS names no cap a network declares: ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+        `NETWORK_CAPS names no cap a network declares: ${unknown.join(', ')} (known: ${known.join(', ')})`,
       );
   }
 
@@ -36,35 +31,27 @@ export class PlatformRegistry implements OnApplicationShutdown {
   }
 
   get(platform: PlatformName): PlatformAdapter {
-    let adapter = this.adapters.get(platform);
-    if (!adapter) {
-      adapter = NETWORKS[platform].create(this.endpointsFor(platform));
-      this.adapters.set(platform, adapter);
-    }
+    const adapter = this.adapters.get(platform) ?? NETWORKS[platform].create(this.endpointsFor(platform));
+    this.adapters.set(platform, adapter);
     return adapter;
   }
 
   endpointsFor(platform: PlatformName): AdapterEndpoints {
-    const network = NETWORKS[platform];
-    const keys = network.configKeys;
+    const { configKeys: keys, real } = NETWORKS[platform];
     const fallback = sandboxCredentials(platform, keys);
     const { enabled, networkUrl } = this.config.sandbox;
-    const base = enabled ? sandboxUrls(platform, network.real, networkUrl) : network.real;
     return {
-      ...base,
+      ...(enabled ? sandboxUrls(platform, real, networkUrl) : real),
       clientId: this.config.setting(keys.clientId, fallback.clientId),
       clientSecret: this.config.setting(keys.clientSecret, fallback.clientSecret),
-      timeoutMs: NETWORK_TIMEOUT_MS,
+      timeoutMs: 30_000,
       processingWaitMs: this.config.publishing.processingWaitMs,
       fetchMedia: this.media.fetch,
       mediaLimits: this.config.mediaDownloads,
     };
   }
 
-  /**
-   * Runs one target's publish run; in sandbox mode its calls tell the simulators which run it is
-   * (`runId`: `<targetId>/<run>`), so `#sandbox-flaky` can fail the first run only. Real networks never see it.
-   */
+  /** Runs one target's publish run; in sandbox mode its calls tell the simulators which run it is (`#sandbox-flaky`). */
   duringPublishRun<T>(runId: () => string, fn: () => Promise<T>): Promise<T> {
     if (!this.config.sandbox.enabled) return fn();
     return withPublishRun({ sandboxPrefix: `${this.config.sandbox.networkUrl}/sandbox/`, runId }, fn);

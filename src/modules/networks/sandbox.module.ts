@@ -8,29 +8,27 @@ import { SandboxRunMiddleware } from './kit/sandbox/sandbox-run';
 import { SandboxStore } from './kit/sandbox/sandbox-store';
 import { NETWORKS } from './networks';
 
-const simulators = Object.values(NETWORKS).map((n) => n.simulator);
+const networks = Object.values(NETWORKS);
+const simulatorControllers = networks.flatMap((n) => n.simulator.controllers);
 
-/**
- * The simulated networks under /sandbox/<network>/… (404 unless SANDBOX_PLATFORMS is on): each
- * network's simulator from its definition, on the shared kit (store, OAuth, magic words, metrics).
- */
+/** Each network's simulator under /sandbox/<network>/… (404 unless SANDBOX_PLATFORMS is on) on the sandbox kit. */
 @Module({
-  controllers: [SandboxControlController, ...simulators.flatMap((s) => s.controllers)],
+  controllers: [SandboxControlController, ...simulatorControllers],
   providers: [
     SandboxStore,
     SandboxOAuth,
     SandboxMediaFetch,
     {
       provide: SandboxCaps,
-      useFactory: (config: AppConfig) => new SandboxCaps(Object.values(NETWORKS), config.networkCaps),
+      useFactory: (c: AppConfig) => new SandboxCaps(networks, c.networkCaps),
       inject: [AppConfig],
     },
-    ...simulators.flatMap((s) => s.providers),
+    ...networks.flatMap((n) => n.simulator.providers),
   ],
   exports: [SandboxStore, SandboxOAuth],
 })
 export class SandboxModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(SandboxRunMiddleware).forRoutes(...simulators.flatMap((s) => s.controllers));
+    consumer.apply(SandboxRunMiddleware).forRoutes(...simulatorControllers);
   }
 }

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@/config/config';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   dayInsights,
   type DayMetric,
@@ -25,7 +24,7 @@ import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, SandboxOAuth, sandboxNumericId, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { HTML, routesOf } from '../kit/sandbox/sandbox-routes';
-import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
+import { type SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 
 const NET = 'facebook';
@@ -118,15 +117,8 @@ export class FacebookSandbox extends SimulatorState {
   readonly uploads = this.records<FbPhoto>('photo', (p) => p.id);
   /** By page, newest first. */
   readonly items = this.records<FbItem>('item', (i) => i.id);
-
-  constructor(
-    store: SandboxStore,
-    config: AppConfig,
-    readonly media: SandboxMediaFetch,
-    private readonly oauth: SandboxOAuth,
-  ) {
-    super(store, config);
-  }
+  @Inject(SandboxMediaFetch) readonly media!: SandboxMediaFetch;
+  @Inject(SandboxOAuth) private readonly oauth!: SandboxOAuth;
 
   /** The Page's items (videos or the others) created in [since, until) (unix seconds), newest first. */
   async list(page: FbPage, q: Q, videos: boolean): Promise<unknown> {
@@ -146,14 +138,9 @@ export class FacebookSandbox extends SimulatorState {
       for (const [name, category] of PAGE_NAMES) {
         const id = sandboxNumericId();
         const token = await this.oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
-        pages.push({
-          id,
-          name: `${name} ${suffix}`,
-          username: `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`,
-          category,
-          ownerUserId: grant.userId,
-          accessToken: token.accessToken,
-        });
+        const username = `${name.toLowerCase().replace(/\s+/g, '')}${suffix}`;
+        const page = { id, name: `${name} ${suffix}`, username, category, ownerUserId: grant.userId };
+        pages.push({ ...page, accessToken: token.accessToken });
       }
       return pages;
     });
@@ -167,15 +154,9 @@ export class FacebookSandbox extends SimulatorState {
     const attempt = { platform: NET, accountId: page.id, text: item.message, contentKey: key };
     await enforceMagicWords(this.store, attempt, FB_MAGIC);
     const itemId = id ?? (item.kind === 'video' ? numericId() : `${page.id}_${numericId()}`);
-    const local = itemId.includes('_') ? itemId.split('_')[1] : itemId;
-    const base = `${this.base}/www/${page.id}`;
-    const full: FbItem = {
-      ...item,
-      id: itemId,
-      pageId: page.id,
-      createdTime: graphTime(new Date()),
-      permalinkUrl: item.kind === 'video' ? `${base}/videos/${local}` : `${base}/posts/${local}`,
-    };
+    const local = itemId.split('_').at(-1);
+    const permalinkUrl = `${this.base}/www/${page.id}/${item.kind === 'video' ? 'videos' : 'posts'}/${local}`;
+    const full: FbItem = { ...item, id: itemId, pageId: page.id, createdTime: graphTime(new Date()), permalinkUrl };
     await this.items.add(page.id, full);
     return full;
   }

@@ -28,14 +28,8 @@ export const INSTAGRAM_RULES: ContentRules = {
 };
 // "Instagram accounts are limited to 100 API-published posts within a 24-hour moving period.
 // Carousels count as a single post." (enforced on media_publish; read with content_publishing_limit)
-export const INSTAGRAM_CAPS: PublishingCap[] = [
-  cap(
-    'posts_per_24h',
-    'rolling_24h',
-    100,
-    'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit',
-  ),
-];
+const CAP_DOC = 'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit';
+export const INSTAGRAM_CAPS: PublishingCap[] = [cap('posts_per_24h', 'rolling_24h', 100, CAP_DOC)];
 
 interface PageWithIg {
   id: string;
@@ -98,18 +92,10 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const fields = 'id,name,instagram_business_account{id,username,name,profile_picture_url}';
     const pages = await this.graph.list<PageWithIg>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
-    return pages.flatMap(({ id, name, instagram_business_account: ig }) =>
-      ig
-        ? [
-            {
-              platformAccountId: ig.id,
-              name: ig.name ?? ig.username ?? name,
-              username: ig.username ?? null,
-              avatarUrl: ig.profile_picture_url ?? null,
-              metadata: { pageId: id, pageName: name },
-            },
-          ]
-        : [],
-    );
+    return pages.flatMap(({ id, name, instagram_business_account: ig }) => {
+      if (!ig) return [];
+      const account = { platformAccountId: ig.id, name: ig.name ?? ig.username ?? name, username: ig.username ?? null };
+      return [{ ...account, avatarUrl: ig.profile_picture_url ?? null, metadata: { pageId: id, pageName: name } }];
+    });
   }
 }

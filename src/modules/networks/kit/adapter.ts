@@ -10,7 +10,7 @@ export type ErrorCategory =
 export interface OAuthTokens {
   accessToken: string;
   refreshToken?: string | null;
-  /** When the access token stops working; null = does not expire. */
+  /** null = does not expire. */
   expiresAt?: Date | null;
   refreshExpiresAt?: Date | null;
   scopes?: string[];
@@ -50,37 +50,31 @@ export interface PublishRequest {
   saveState: (state: Record<string, unknown>) => Promise<void>;
 }
 
+/** What findPublished and checkProcessing read: a publish request without saveState. */
+export type PublishLookup = Omit<PublishRequest, 'saveState'>;
 export type PublishResult = { externalId: string; url?: string | null };
 
-/** A comment by the account on its own published item (the post's first comment). */
-export interface CommentRequest {
-  account: AccountCredentials;
-  /** The published item: PublishResult.externalId. */
-  externalId: string;
-  text: string;
-}
-
-/** The network's id of the comment. */
+/** The account's comment on its own published item (`externalId`: PublishResult's), the post's first comment. */
+export type CommentRequest = { account: AccountCredentials; externalId: string; text: string };
 export type CommentResult = { id: string };
-
-export type ValidationIssue = { field: string; message: string };
-
-export type ItemMetrics = Record<'views' | 'likes' | 'comments' | 'shares' | 'reach' | 'engagement', number>;
-
-/** An account's day: an item's numbers but likes and comments (in engagement), and its followers. */
-export interface DailyAccountMetrics extends Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> {
-  /** YYYY-MM-DD (UTC) */
-  date: string;
-  followers: number;
-}
-
-export interface NetworkComment {
+export type NetworkComment = {
   id: string;
   externalPostId: string;
   authorName: string;
   text: string;
   createdAt: string;
-}
+};
+export type CommentsPage = { comments: NetworkComment[]; nextCursor: string | null };
+
+export type ValidationIssue = { field: string; message: string };
+
+export type ItemMetrics = Record<'views' | 'likes' | 'comments' | 'shares' | 'reach' | 'engagement', number>;
+
+/** An account's day (`date`: YYYY-MM-DD, UTC): an item's numbers but likes and comments (in engagement), and its followers. */
+export type DailyAccountMetrics = Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> & {
+  date: string;
+  followers: number;
+};
 
 /** Every failure an adapter reports; `category` is the failed target's `errorCategory`, `retryable` = transient. */
 export class PlatformError extends Error {
@@ -96,20 +90,14 @@ export class PlatformError extends Error {
 }
 
 /**
- * Thrown by `publish` when the network still processes the item (TikTok moderation, YouTube
- * processing, an Instagram video container) after `processingWaitMs`: publishState holds all a
- * follow-up needs, nothing is sent again, and the publisher asks `checkProcessing` later. Code
- * that does not know it sees a retryable network_error.
+ * Thrown by `publish` when the network still processes the item (TikTok moderation, YouTube processing, an Instagram
+ * video container) after `processingWaitMs`: publishState holds all a follow-up needs and the publisher asks
+ * `checkProcessing` later. Code that does not know it sees a retryable network_error.
  */
 export class StillProcessingError extends PlatformError {
-  readonly stillProcessing = true;
   constructor(message: string) {
     super(message, 'network_error', true);
   }
-}
-
-export function isStillProcessing(err: unknown): err is PlatformError {
-  return err instanceof Error && (err as { stillProcessing?: unknown }).stillProcessing === true;
 }
 
 /** One look at an item the network is still processing (see StillProcessingError). */
@@ -141,13 +129,10 @@ export interface PlatformAdapter {
   publish(req: PublishRequest): Promise<PublishResult>;
   /** After an unknown outcome: the item, null (certainly not published) or 'unknown' (the network cannot tell). */
   findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
-
   /** Networks that throw StillProcessingError: one status call about the saved publishState, never a new publish. */
   checkProcessing?(req: PublishLookup): Promise<ProcessingCheck>;
-
   /** What a network says of the definition's first cap (content_publishing_limit, creator_info…). */
   publishingUsage?(account: AccountCredentials): Promise<NetworkCapUsage>;
-
   /** The account's comment on its own item (first comment), where the API allows it; never repeated on its own. */
   postComment?(req: CommentRequest): Promise<CommentResult>;
 
@@ -155,11 +140,6 @@ export interface PlatformAdapter {
   getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]>;
   listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<CommentsPage>;
 }
-
-/** What findPublished and checkProcessing read: a publish request without saveState. */
-export type PublishLookup = Omit<PublishRequest, 'saveState'>;
-
-export type CommentsPage = { comments: NetworkComment[]; nextCursor: string | null };
 
 /** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */
 export interface AdapterEndpoints {
@@ -175,6 +155,6 @@ export interface AdapterEndpoints {
   processingWaitMs?: number;
   /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; global fetch in unit tests. */
   fetchMedia?: MediaFetch;
-  /** Size caps and the per-target time limit of those downloads (defaults: config's). */
-  mediaLimits?: MediaLimits;
+  /** Size caps and the time limit of those downloads (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+  mediaLimits: MediaLimits;
 }

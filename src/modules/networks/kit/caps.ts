@@ -1,10 +1,12 @@
 import { startOfDayIn, startOfNextDayIn } from '@/common/dates/zoned-time';
 
+/** `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day there. */
+export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
+
 /** A documented publishing cap: our publish records count against it (limits, validate, worker), simulators too. */
 export interface PublishingCap {
   /** e.g. `posts_per_24h`; `NETWORK_CAPS=<network>.<name>=<n>` replaces the limit. */
   name: string;
-  /** `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day there. */
   window: CapWindow;
   limit: number;
   /** `account`: each connected account has its own; `app`: one for every account of this service (YouTube's per-project quota). */
@@ -16,15 +18,13 @@ export interface PublishingCap {
 /** A cap the network documents at `source`: of each connected account, or of the whole app. */
 export function cap(
   name: string,
-  window: PublishingCap['window'],
+  window: CapWindow,
   limit: number,
   source: string,
   scope: PublishingCap['scope'] = 'account',
 ): PublishingCap {
   return { name, window, limit, scope, source };
 }
-
-export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
 
 const DAY_MS = 86_400_000;
 const ZONE: Record<Exclude<CapWindow, 'rolling_24h'>, string> = { day_utc: 'UTC', day_pacific: 'America/Los_Angeles' };
@@ -41,39 +41,28 @@ export function windowResetsAt(window: CapWindow, at: Date, oldestCounted: Date 
 }
 
 /** A network's caps with the operator's NETWORK_CAPS overrides (`<network>.<cap>` → limit) applied. */
-export function capsWithOverrides(
-  network: string,
-  caps: readonly PublishingCap[],
-  overrides: Record<string, number>,
-): PublishingCap[] {
-  return caps.map((c) => {
-    const limit = overrides[`${network}.${c.name}`];
-    return limit === undefined ? c : { ...c, limit };
-  });
+export function capsWithOverrides(network: string, caps: readonly PublishingCap[], overrides: Record<string, number>) {
+  return caps.map((c): PublishingCap => ({ ...c, limit: overrides[`${network}.${c.name}`] ?? c.limit }));
 }
 
-/** What a network itself says about its cap (adapters' `publishingUsage`). */
-export interface NetworkCapUsage {
-  /** Posts counted by the network in its window; null when it does not say. */
-  used: number | null;
-  /** The network's own limit; null when it does not say. */
-  limit: number | null;
-  /** The network says no post can go out now (TikTok's creator_info answers spam_risk_too_many_posts). */
-  exhausted: boolean;
+/** A network's first cap with NETWORK_CAPS applied (simulators refuse past it). */
+export function firstCap(network: { name: string; caps: readonly PublishingCap[] }, overrides: Record<string, number>) {
+  const [first] = capsWithOverrides(network.name, network.caps, overrides);
+  if (!first) throw new Error(`${network.name} declares no publishing cap`);
+  return first;
 }
 
-/** A network's first cap with NETWORK_CAPS applied. */
-export function firstCap(
-  network: { name: string; caps: readonly PublishingCap[] },
-  overrides: Record<string, number>,
-): PublishingCap {
-  const [cap] = capsWithOverrides(network.name, network.caps, overrides);
-  if (!cap) throw new Error(`${network.name} declares no publishing cap`);
-  return cap;
-}
-
-/** Whether items made at `times` (ms) already fill the cap's window at `now` (simulators refuse the next). */
+/** Whether items made at `times` (ms) already fill the cap's window at `now`. */
 export function capReached(cap: PublishingCap, times: readonly number[], now: Date = new Date()): boolean {
   const start = windowStart(cap.window, now).getTime();
   return times.filter((t) => t >= start && t <= now.getTime()).length >= cap.limit;
 }
+
+/** What a network itself says about its cap (adapters' `publishingUsage`); null where it does not say. */
+export type NetworkCapUsage = {
+  /** Posts counted by the network in its window. */
+  used: number | null;
+  limit: number | null;
+  /** The network says no post can go out now (TikTok's creator_info answers spam_risk_too_many_posts). */
+  exhausted: boolean;
+};

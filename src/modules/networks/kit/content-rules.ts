@@ -1,15 +1,11 @@
 import type { PublishContent, ValidationIssue } from './adapter';
 
-/**
- * A network's rules for a post, checked by `checkContent` with PublishContent's own field names
- * (`text`, `imageUrls`, `videoUrl`, `link`, `contentType`). Each adapter declares its table;
- * its simulator enforces the same numbers.
- */
+/** A network's rules for a post in PublishContent's own field names; its simulator enforces the same numbers. */
 export interface ContentRules {
   /** How messages name the network ("Facebook"). */
   label: string;
   maxText: number;
-  /** How the network counts text (default: Unicode code points), and its unit in messages. */
+  /** How the network counts text (default: code points), and its unit in messages. */
   textLength?: (text: string) => number;
   textUnit?: string;
   maxHashtags?: number;
@@ -17,21 +13,16 @@ export interface ContentRules {
   textPost?: 'text' | 'text-or-link';
   /** Refusing a text-only post names this field (default `imageUrls`). */
   mediaField?: 'imageUrls' | 'contentType';
-  /** Every post is one video (YouTube). */
   requireVideo?: boolean;
   /** Images per image post (`min` and up publish as a carousel); max 0 = no images at all. */
   images: { max: number; carouselMin?: number };
-  /** Images cannot ride along with a video. */
   noImagesWithVideo?: boolean;
   /** Where a link preview may go: any post (default), text posts only, or nowhere. */
   links?: 'any' | 'text-posts' | 'never';
 }
 
 export const codePoints = (text: string): number => [...text].length;
-
-export function countHashtags(text: string): number {
-  return (text.match(/(^|\s)#[^\s#]+/gu) ?? []).length;
-}
+export const countHashtags = (text: string): number => (text.match(/(^|\s)#[^\s#]+/gu) ?? []).length;
 
 /** Whether an image post of these rules publishes as a carousel. */
 export function isCarousel(rules: ContentRules, content: PublishContent): boolean {
@@ -60,10 +51,8 @@ export function checkContent(r: ContentRules, c: PublishContent): ValidationIssu
     add('imageUrls', `${r.label} allows at most ${r.images.max} images in one post.`);
   if (r.noImagesWithVideo && c.contentType === 'video' && c.imageUrls.length > 0)
     add('imageUrls', `${r.label} posts cannot mix a video with images.`);
-  if (c.link && (r.links === 'never' || (r.links === 'text-posts' && c.contentType !== 'text')))
-    add(
-      'link',
-      `${r.label} shows link previews ${r.links === 'never' ? 'on no post' : 'on text posts only'}; put the link in the text.`,
-    );
+  const previews = r.links === 'never' ? 'on no post' : r.links === 'text-posts' ? 'on text posts only' : null;
+  if (c.link && previews && (r.links === 'never' || c.contentType !== 'text'))
+    add('link', `${r.label} shows link previews ${previews}; put the link in the text.`);
   return issues;
 }

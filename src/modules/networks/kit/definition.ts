@@ -3,42 +3,26 @@ import type { AdapterEndpoints, PlatformAdapter } from './adapter';
 import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
-export type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
-
-/** Base URLs of a network (its simulator serves each under /sandbox/<name> + the URL's path). */
+type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
+/** A network's base URLs (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;
 
-/**
- * Everything the service knows about one network, in its folder's `<net>.network.ts`: its
- * app's env vars, where it lives, how its adapter is built, and its simulator's parts.
- * networks.ts lists them; PlatformName is that list's keys.
- */
+/** An adapter class: built from its endpoints, it knows the network's real base URLs (`static real`). */
+type AdapterClass = { new (endpoints: AdapterEndpoints): PlatformAdapter; readonly real: NetworkUrls };
+
+/** Everything the service knows about one network, in its folder's `<net>.network.ts`; networks.ts lists them. */
 export interface NetworkDefinition<Name extends string = PlatformName> {
   name: Name;
-  /**
-   * Env vars of the app's client id and secret: the registry reads them through AppConfig (unset =
-   * `sandbox-<name>-app`/`-client` and `sandbox-<name>-secret`, which the sandbox accepts);
-   * .env.example lists them with those values (networks.spec.ts checks).
-   */
+  /** Env vars of the app's client id and secret (unset: `sandboxCredentials`; .env.example lists them). */
   configKeys: NetworkAppKeys;
   real: NetworkUrls;
   create: (endpoints: AdapterEndpoints) => PlatformAdapter;
-  /**
-   * The publishing caps the network documents (figure and source cited); the first one is the
-   * cap the adapter's `publishingUsage` reads from the network where it offers it.
-   */
+  /** The caps the network documents (figure and source cited); the adapter's `publishingUsage` reads the first. */
   caps: PublishingCap[];
   /** The simulator under /sandbox/<name> (registered by SandboxModule). */
   simulator: { controllers: Type[]; providers: Provider[] };
 }
 
-/** An adapter class: built from its endpoints, it knows the network's real base URLs (`static real`). */
-export interface AdapterClass {
-  new (endpoints: AdapterEndpoints): PlatformAdapter;
-  readonly real: NetworkUrls;
-}
-
-/** A network's definition: its name, its adapter class (and through it the real URLs) and the rest. */
 export function defineNetwork<Name extends string>(
   name: Name,
   adapter: AdapterClass,
@@ -53,10 +37,8 @@ export function sandboxUrls(name: string, real: NetworkUrls, base: string): Netw
   return { apiBaseUrl: at(real.apiBaseUrl), authBaseUrl: at(real.authBaseUrl) };
 }
 
-/** The values a network app's credentials have when their env vars are unset (the sandbox accepts any). */
+/** A network app's credentials when their env vars are unset (the sandbox accepts any). */
 export function sandboxCredentials(name: string, keys: NetworkAppKeys): NetworkAppKeys {
-  return {
-    clientId: `sandbox-${name}-${keys.clientId.endsWith('_APP_ID') ? 'app' : 'client'}`,
-    clientSecret: `sandbox-${name}-secret`,
-  };
+  const id = keys.clientId.endsWith('_APP_ID') ? 'app' : 'client';
+  return { clientId: `sandbox-${name}-${id}`, clientSecret: `sandbox-${name}-secret` };
 }

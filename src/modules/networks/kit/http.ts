@@ -1,36 +1,8 @@
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { Agent, request } from 'undici';
 import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
-/**
- * The adapters' one HTTP client: undici's `request` with a time-out and one transport
- * classification. A creating call refused before sending is a retryable `network_error`; timed
- * out or lost after sending, an `unknown_outcome`. Any other call: a retryable `network_error`.
- * It sends what fetch sent (fetch's default headers, names lower-cased, repeated names joined)
- * and reads what fetch read, without fetch's WHATWG Request/Response/stream machinery. A fetch
- * given as `fetchFn`, or a replaced global fetch (the tests' fakes and recorders), is used instead.
- */
-
-/** The fetch signature adapters use (tests may pass a fake; production uses undici's `request`). */
+/** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
-
-/** What callers read of a reply's headers (fetch's Headers fits). */
-export interface ReplyHeaders {
-  get(name: string): string | null;
-}
-
-/** The global fetch this module was loaded with: another one at call time is a test's fake. */
-const nativeFetch = globalThis.fetch;
-/** undici's default Agent settings, those of the dispatcher global fetch uses (connect 10 s, headers/body 300 s). */
-const dispatcher = new Agent();
-/** The headers fetch adds when the caller gives none (accept-encoding left out: fetch's decoding is done below). */
-const FETCH_DEFAULTS: Record<string, string> = {
-  accept: '*/*',
-  'accept-language': '*',
-  'sec-fetch-mode': 'cors',
-  'user-agent': 'node',
-};
 
 /** Causes that prove the request never reached the network (safe to resend). */
 const NOT_SENT = new Set(
@@ -41,11 +13,9 @@ export interface NetworkCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  /** JSON body (sets Content-Type). */
+  /** The body: JSON or form-encoded (each sets its Content-Type), or raw bytes (media uploads). */
   json?: unknown;
-  /** application/x-www-form-urlencoded body. */
   form?: Record<string, string>;
-  /** Raw bytes (media uploads). */
   bytes?: Uint8Array;
   timeoutMs: number;
   /** This call creates the item on the network: a time-out or lost connection is an unknown outcome. */
@@ -57,117 +27,38 @@ export interface NetworkCall {
 
 export interface NetworkReply {
   status: number;
-  headers: ReplyHeaders;
+  headers: Headers;
   text: string;
   /** Parsed JSON body, or null when the body is empty or not JSON. */
   json: unknown;
 }
 
 /** Builds the PlatformError for a reply the network marked as failed (network-specific body). */
-export type ErrorMapper = (reply: NetworkReply) => PlatformError;
+type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
+/**
+ * The adapters' one HTTP client: fetch with a time-out and one transport classification. A creating call refused
+ * before sending is a retryable `network_error`; timed out or lost after sending, an `unknown_outcome`. Any other
+ * call: a retryable `network_error`.
+ */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   const isJson = call.json !== undefined;
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
   const type = isJson ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
   if (type) headers['Content-Type'] ??= type;
-  const method = call.method ?? 'GET';
-  const signal = AbortSignal.timeout(call.timeoutMs);
-  const fetchFn = call.fetchFn ?? (globalThis.fetch !== nativeFetch ? globalThis.fetch : undefined);
+  const init: RequestInit = { method: call.method ?? 'GET', headers, body, redirect: 'manual' };
   let reply: NetworkReply;
   try {
-    if (fetchFn) {
-      const res = await fetchFn(call.url, { method, headers, body, redirect: 'manual', signal });
-      const text = await res.text();
-      reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
-    } else {
-      reply = await undiciCall(call.url, method, headers, body, signal);
-    }
+    const res = await (call.fetchFn ?? fetch)(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
+    const text = await res.text();
+    reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
   } catch (err) {
     throw transportError(err, call);
   }
   const ok = (reply.status >= 200 && reply.status < 300) || (call.accept ?? []).includes(reply.status);
   if (!ok) throw mapError(reply);
   return reply;
-}
-
-/** One call through undici, its failures in fetch's shape (a TypeError whose `cause` is undici's error). */
-async function undiciCall(
-  url: string,
-  method: string,
-  given: Record<string, string>,
-  body: string | Uint8Array | undefined,
-  signal: AbortSignal,
-): Promise<NetworkReply> {
-  try {
-    if (body !== undefined && method === 'GET') throw new TypeError('Request with GET/HEAD method cannot have body.');
-    if (BAD_PORTS.has(new URL(url).port)) throw new Error('bad port');
-    const headers = fetchHeaders(given);
-    // fetch sends Content-Length: 0 with a body-less POST or PUT.
-    if (body === undefined && (method === 'POST' || method === 'PUT')) headers['content-length'] ??= '0';
-    const res = await request(url, { method, headers, body, signal, dispatcher });
-    const bytes = Buffer.from(await res.body.arrayBuffer());
-    const replyHeaders = new UndiciHeaders(res.headers);
-    const text = UTF8.decode(decoded(bytes, replyHeaders.get('content-encoding'), method, res.statusCode));
-    return { status: res.statusCode, headers: replyHeaders, text, json: parseJson(text) };
-  } catch (err) {
-    // The abort signal's reason, and fetch's own TypeErrors, as fetch throws them (by name: errors of node's realm too).
-    const { name, code } = (err ?? {}) as { name?: unknown; code?: unknown };
-    if (name === 'TimeoutError' || name === 'AbortError' || (name === 'TypeError' && code === undefined)) throw err;
-    throw new TypeError('fetch failed', { cause: err });
-  }
-}
-
-/** The ports fetch refuses to connect to (the Fetch standard's "bad port" list). */
-const BAD_PORTS = new Set(
-  (
-    '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 ' +
-    '135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 ' +
-    '995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'
-  ).split(' '),
-);
-
-/** fetch's text(): UTF-8, a leading BOM dropped, bad sequences replaced. */
-const UTF8 = new TextDecoder();
-
-/** The caller's headers as fetch sends them: names lower-cased, values trimmed, a repeated name's values joined. */
-function fetchHeaders(given: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(given)) {
-    const key = name.toLowerCase();
-    const value = String(raw).trim();
-    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
-  }
-  for (const [name, value] of Object.entries(FETCH_DEFAULTS)) out[name] ??= value;
-  return out;
-}
-
-/** A body sent with a Content-Encoding anyway (none is asked for), decoded as fetch decodes it. */
-function decoded(bytes: Buffer, encoding: string | null, method: string, status: number): Buffer {
-  if (!encoding || method === 'HEAD' || status === 204 || status === 304 || bytes.length === 0) return bytes;
-  let out = bytes;
-  for (const coding of encoding
-    .toLowerCase()
-    .split(',')
-    .map((c) => c.trim())
-    .reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
-    else if (coding === 'deflate') out = (out[0] & 0x0f) === 0x08 ? inflateSync(out) : inflateRawSync(out);
-    else if (coding === 'br') out = brotliDecompressSync(out);
-    else return bytes;
-  }
-  return out;
-}
-
-/** undici's header object (lower-case names; a repeated header as an array) read as fetch's Headers.get reads. */
-class UndiciHeaders implements ReplyHeaders {
-  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
-
-  get(name: string): string | null {
-    const v = this.raw[name.toLowerCase()];
-    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-  }
 }
 
 export type ApiCall = Omit<NetworkCall, 'url' | 'timeoutMs'>;
@@ -183,8 +74,7 @@ export class NetworkApi {
 
   call(token: string | null, path: string, call: ApiCall = {}): Promise<NetworkReply> {
     const url = /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path}`;
-    const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-    const headers = { ...auth, ...this.headers, ...call.headers };
+    const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...this.headers, ...call.headers };
     return callNetwork({ ...call, url, headers, timeoutMs: this.timeoutMs }, this.mapError);
   }
 
@@ -208,7 +98,7 @@ export function categoryTable(table: Record<string, ErrorCategory>): ReadonlyMap
 export function answerError(
   message: string,
   a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
-  headers?: ReplyHeaders,
+  headers?: Headers,
 ): PlatformError {
   const byStatus = a.status >= 500 ? 'network_error' : STATUS_CATEGORY[a.status];
   const category = a.category ?? byStatus ?? a.otherwise ?? 'invalid_content';
@@ -228,7 +118,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   const what = timedOut
     ? `timed out after ${call.timeoutMs} ms`
     : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
-  const host = safeHost(call.url);
+  const host = URL.canParse(call.url) ? new URL(call.url).host : 'the network';
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
     const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
@@ -243,8 +133,6 @@ export function causeOf(err: Error): string {
   return cause instanceof Error ? cause.message : err.message;
 }
 
-const safeHost = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'the network');
-
 export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
@@ -255,13 +143,11 @@ export function parseJson(text: string): unknown {
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date). */
-export function retryAfterSeconds(headers: ReplyHeaders): number | undefined {
+export function retryAfterSeconds(headers: Headers): number | undefined {
   const v = headers.get('retry-after');
   if (!v) return undefined;
-  const n = Number(v);
-  if (Number.isFinite(n)) return Math.max(0, Math.round(n));
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
+  const seconds = Number.isFinite(Number(v)) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, Math.round(seconds));
 }
 
 export type Json = Record<string, unknown>;

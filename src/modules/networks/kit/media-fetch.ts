@@ -1,28 +1,20 @@
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { AppConfig, MediaLimits } from '@/config/config';
+import type { AppConfig } from '@/config/config';
 import { ssrfSafeConnector } from '@/common/http/ssrf-safe-agent';
 import { type AdapterEndpoints, PlatformError } from './adapter';
 import { causeOf } from './http';
-
-const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Private and loopback media hosts: only with the sandbox on (its sample media) or MEDIA_ALLOW_PRIVATE_URLS=true. */
 export function mediaAllowsPrivateUrls(config: Pick<AppConfig, 'sandbox' | 'mediaDownloads'>): boolean {
   return config.sandbox.enabled || config.mediaDownloads.allowPrivateUrls;
 }
 
-/**
- * Media downloads: undici's fetch over an Agent of its own whose every connection (redirects
- * included) goes through src/common/http's SSRF-safe connector, checked at connect time.
- */
+/** undici's fetch over an Agent whose every connection (redirects included) is checked by the SSRF-safe connector. */
 export class SafeMediaFetch {
   private readonly dispatcher: Agent;
 
   constructor(allowPrivate: boolean) {
-    this.dispatcher = new Agent({
-      connect: ssrfSafeConnector(allowPrivate, CONNECT_TIMEOUT_MS),
-      keepAliveTimeout: 4_000,
-    });
+    this.dispatcher = new Agent({ connect: ssrfSafeConnector(allowPrivate, 10_000), keepAliveTimeout: 4_000 });
   }
 
   readonly fetch: MediaFetch = (url, init) => undiciFetch(url, { signal: init.signal, dispatcher: this.dispatcher });
@@ -32,44 +24,30 @@ export class SafeMediaFetch {
   }
 }
 
-/** What a media download needs of a response (global fetch's and undici's both fit). */
-export interface MediaResponse {
-  status: number;
-  ok: boolean;
-  headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
-}
-
+/** What a media download reads of a response (global fetch's and undici's both fit). */
+type MediaResponse = Pick<Response, 'status' | 'ok' | 'headers'> & { body: ReadableStream<Uint8Array> | null };
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
-
-export type FetchedMedia = { bytes: Uint8Array; contentType: string };
-
-const DEFAULT_MEDIA_LIMITS: MediaLimits = {
-  maxImageBytes: 20 * 1024 * 1024,
-  maxVideoBytes: 256 * 1024 * 1024,
-  timeoutMs: 120_000,
-};
 
 /** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
 export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
-  return Date.now() + (endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS).timeoutMs;
+  return Date.now() + endpoints.mediaLimits.timeoutMs;
 }
 
 /**
- * Downloads a post's media for a network that does not pull URLs, through `fetchMedia`. Over the
- * type's cap, past `deadline`, a 4xx, a non-http(s) URL or a refused address rejects the media;
- * a 5xx or another transport failure is retryable. Never holds more than the cap in memory.
+ * Downloads a post's media for a network that does not pull URLs. Over the type's cap, past `deadline`, a 4xx, a
+ * non-http(s) URL or a refused address rejects the media; a 5xx or another transport failure is retryable. Never
+ * holds more than the cap in memory.
  */
 export async function downloadMedia(
   endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
   url: string,
   kind: 'image' | 'video',
   deadline = mediaDeadline(endpoints),
-): Promise<FetchedMedia> {
+): Promise<{ bytes: Uint8Array; contentType: string }> {
   const protocol = URL.canParse(url) ? new URL(url).protocol : null;
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
-  const limits = endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS;
+  const limits = endpoints.mediaLimits;
   const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
   const rejected = (why: string, details = {}) =>
     new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
@@ -100,12 +78,10 @@ export async function downloadMedia(
 async function readCapped(body: MediaResponse['body'], cap: number, tooLarge: () => Error): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (body) {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > cap) throw tooLarge();
-      chunks.push(chunk);
-    }
+  for await (const chunk of body ?? []) {
+    size += chunk.byteLength;
+    if (size > cap) throw tooLarge();
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }

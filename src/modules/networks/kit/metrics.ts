@@ -2,12 +2,11 @@ import type { DailyAccountMetrics, ItemMetrics } from './adapter';
 import { daysBetween } from './days';
 
 /**
- * A network's metrics mapping: which of its counters make each of our numbers (summed). A number
- * not named reads the counter of its own name; engagement, when not named, is likes + comments +
- * shares as named. Day rows read views, reach, engagement and shares of the same mapping.
+ * A network's metrics mapping: which of its counters make each of our numbers (summed). A number not named reads the
+ * counter of its own name; engagement, when not named, is likes + comments + shares as named.
  */
 export type Counters = Partial<Record<keyof ItemMetrics, string | readonly string[]>>;
-export type DayNumbers = Omit<DailyAccountMetrics, 'date' | 'followers'>;
+type Read = (name: string) => number;
 
 const ITEM_KEYS = ['views', 'reach', 'likes', 'comments', 'shares', 'engagement'] as const;
 const DAY_KEYS = ['views', 'reach', 'engagement', 'shares'] as const;
@@ -18,28 +17,21 @@ function sources(counters: Counters, key: keyof ItemMetrics): string[] {
   return key === 'engagement' ? (['likes', 'comments', 'shares'] as const).flatMap((k) => sources(counters, k)) : [key];
 }
 
-function sum<K extends keyof ItemMetrics>(keys: readonly K[], counters: Counters, read: (name: string) => number) {
+function sum<K extends keyof ItemMetrics>(keys: readonly K[], counters: Counters, read: Read): Record<K, number> {
   const entries = keys.map((key) => [key, sources(counters, key).reduce((total, name) => total + read(name), 0)]);
   return Object.fromEntries(entries) as Record<K, number>;
 }
 
-/** An item's numbers from the network's counters (`read(name)`). */
-export const itemFromCounters = (counters: Counters, read: (name: string) => number): ItemMetrics =>
-  sum(ITEM_KEYS, counters, read);
-
-/** A day's numbers (all but the date and followers) from the network's counters. */
-export const dayFromCounters = (counters: Counters, read: (name: string) => number): DayNumbers =>
-  sum(DAY_KEYS, counters, read);
+export const itemFromCounters = (counters: Counters, read: Read): ItemMetrics => sum(ITEM_KEYS, counters, read);
+/** A day's numbers but its date and followers. */
+export const dayFromCounters = (counters: Counters, read: Read) => sum(DAY_KEYS, counters, read);
 
 /** The counters an item's (or a day's) numbers read, each once, in our numbers' order. */
 export function counterNames(counters: Counters, kind: 'item' | 'day'): string[] {
   return [...new Set((kind === 'item' ? ITEM_KEYS : DAY_KEYS).flatMap((key) => sources(counters, key)))];
 }
 
-/**
- * Our rows for every day from `from` to `to`: `read(name, date)` is the network's counter `name`
- * on that day; `followers` the follower count the network gives (one for every day, or per day).
- */
+/** Our rows from `from` to `to`: `read(name, date)` is counter `name` that day; followers one for all days, or per day. */
 export function dayRows(
   range: { from: string; to: string },
   counters: Counters,
@@ -54,10 +46,7 @@ export function dayRows(
 }
 
 /** Items' counters summed by day: `entry(item)` is its day (YYYY-MM-DD) and counters; day → name → total. */
-export function sumByDay<T>(
-  items: readonly T[],
-  entry: (item: T) => [string, Record<string, number>],
-): Map<string, Record<string, number>> {
+export function sumByDay<T>(items: readonly T[], entry: (item: T) => [string, Record<string, number>]) {
   const out = new Map<string, Record<string, number>>();
   for (const [day, counters] of items.map(entry)) {
     const total = out.get(day) ?? {};

@@ -8,10 +8,9 @@ import { checkContent, ContentRules } from './content-rules';
 export type NetworkLogin = Pick<PlatformAdapter, 'authorizeUrl' | 'exchangeCode' | 'refresh'>;
 
 /**
- * What every adapter shares: its login (an OAuth2App, Facebook Login or a network's own token flow)
- * answers the OAuth calls, its content rules are what `validate` checks, and a network without
- * comments says so. An adapter extends this (or GraphAdapter) and `implements PlatformAdapter`; it
- * writes only what its network does its own way.
+ * What every adapter shares: its login answers the OAuth calls, `validate` checks its content rules, and a network
+ * without comments says so. An adapter extends this (or GraphAdapter), `implements PlatformAdapter` and writes only
+ * what its network does its own way.
  */
 export abstract class NetworkAdapter {
   abstract readonly platform: PlatformName;
@@ -30,33 +29,25 @@ export abstract class NetworkAdapter {
   }
 
   listComments(..._request: Parameters<PlatformAdapter['listComments']>): Promise<CommentsPage> {
-    return Promise.reject(
-      new PlatformError(`Comments are not available for ${this.rules.label} accounts.`, 'invalid_content', false),
-    );
+    const message = `Comments are not available for ${this.rules.label} accounts.`;
+    return Promise.reject(new PlatformError(message, 'invalid_content', false));
   }
 }
 
-/** Options of an adapter that polls the network's processing of an item (tests shorten the waits). */
-export interface PollingOptions {
-  /** Waits between status checks within one attempt. */
-  pollDelaysMs?: number[];
-}
+/** The waits between status checks within one attempt of an adapter that polls (tests shorten them). */
+export type PollingOptions = { pollDelaysMs?: number[] };
 
+/** A publish's saved progress: a copy of publishState; `save(patch)` merges and persists it before the next call. */
 export type Progress<S> = { state: S; save: (patch?: Partial<S>) => Promise<void> };
 
-/**
- * A publish's saved progress (publishState): `state` is a copy the publish updates, `save(patch)`
- * merges the patch into it and persists the whole state before the next network call.
- */
 export function progress<S extends object>(req: PublishRequest): Progress<S> {
   const state = { ...req.publishState } as S;
   return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
 }
 
 /**
- * An earlier attempt sent the creating call and never learned the answer: what findPublished
- * says decides before anything is sent again. The item, or null (certainly not published);
- * `unknown_outcome` (not retried blindly) when the network cannot tell.
+ * After a creating call whose answer was lost, what findPublished says decides before anything is sent again: the
+ * item, or null (certainly not published); `unknown_outcome` (not retried blindly) when the network cannot tell.
  */
 export function lookedFirst(found: PublishResult | null | 'unknown', cannotTell: string): PublishResult | null {
   if (found === 'unknown') throw new PlatformError(cannotTell, 'unknown_outcome', false);

@@ -5,18 +5,17 @@ import type { NetworkLogin } from './network-adapter';
 
 /** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
 function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
-  const [body, now] = [obj(reply.json), Date.now()];
+  const body = obj(reply.json);
   const accessToken = str(body.access_token);
   if (!accessToken) throw oauthError(reply, network);
-  const expiresIn = num(body.expires_in);
-  const refreshExpiresIn = num(body.refresh_token_expires_in ?? body.refresh_expires_in);
-  const scope = str(body.scope);
+  const now = Date.now();
+  const after = (seconds: number) => (seconds > 0 ? new Date(now + seconds * 1000) : null);
   return {
     accessToken,
     refreshToken: str(body.refresh_token) ?? previousRefreshToken,
-    expiresAt: expiresIn > 0 ? new Date(now + expiresIn * 1000) : null,
-    refreshExpiresAt: refreshExpiresIn > 0 ? new Date(now + refreshExpiresIn * 1000) : null,
-    scopes: scope ? scope.split(/[\s,]+/).filter(Boolean) : [],
+    expiresAt: after(num(body.expires_in)),
+    refreshExpiresAt: after(num(body.refresh_token_expires_in ?? body.refresh_expires_in)),
+    scopes: (str(body.scope) ?? '').split(/[\s,]+/).filter(Boolean),
   };
 }
 
@@ -30,7 +29,7 @@ function oauthError(reply: NetworkReply, network: string): PlatformError {
 }
 
 /** A network's consent page (RFC 6749 §4.1.1), with PKCE S256 unless `pkce: false`. */
-export interface ConsentPage {
+interface ConsentPage {
   url: string;
   scopes: string[];
   /** How the network joins scopes (default a space). */
@@ -42,7 +41,7 @@ export interface ConsentPage {
   extra?: Record<string, string>;
 }
 
-export type ConsentParams = { state: string; redirectUri: string; codeChallenge: string };
+export type ConsentParams = Parameters<NetworkLogin['authorizeUrl']>[0];
 
 /** The one builder of authorize URLs. */
 export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams): string {
@@ -59,36 +58,26 @@ export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams
   return u.toString();
 }
 
-/** A network's OAuth 2 app: its consent page, its token endpoint, and what to say when a grant has no refresh token. */
-export interface OAuth2AppOptions extends ConsentPage {
-  /** Names the errors ("LinkedIn OAuth: …"). */
-  network: string;
-  tokenUrl: string;
-  /** The error message when a refresh is needed but the network granted no refresh token. */
-  noRefreshToken: string;
-}
-
 /**
- * Consent, code exchange and refresh of a plain OAuth 2 network with PKCE (LinkedIn, TikTok,
- * Google): form-encoded POSTs to the token endpoint, the app's credentials in the body.
+ * Consent, code exchange (with the PKCE verifier) and refresh of a plain OAuth 2 network (LinkedIn, TikTok, Google):
+ * form-encoded POSTs to `tokenUrl` with the app's credentials in the body. `network` names the errors ("LinkedIn
+ * OAuth: …"); `noRefreshToken` is the auth_expired message when a grant without a refresh token needs one.
  */
 export class OAuth2App implements NetworkLogin {
   constructor(
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
-    private readonly app: OAuth2AppOptions,
+    private readonly app: ConsentPage & { network: string; tokenUrl: string; noRefreshToken: string },
   ) {}
 
   authorizeUrl(p: ConsentParams): string {
     return consentUrl(this.app, this.endpoints.clientId, p);
   }
 
-  /** The authorization_code grant, with the PKCE verifier. */
-  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
+  exchangeCode(p: Parameters<NetworkLogin['exchangeCode']>[0]): Promise<OAuthTokens> {
     const form = { grant_type: 'authorization_code', code: p.code, redirect_uri: p.redirectUri };
     return this.request({ ...form, code_verifier: p.codeVerifier }, null);
   }
 
-  /** The refresh_token grant; a grant without a refresh token cannot be renewed (auth_expired). */
   refresh({ refreshToken }: { refreshToken: string | null }): Promise<OAuthTokens> {
     if (!refreshToken) return Promise.reject(new PlatformError(this.app.noRefreshToken, 'auth_expired', false));
     return this.request({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken);

@@ -1,29 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Which publish run of which target a network call belongs to, told to the sandbox only.
- * The publisher runs each target inside `withPublishRun` (the registry does it only in sandbox
- * mode); the kit's HTTP client then adds `X-Sandbox-Publish-Run: <targetId>/<run>` to the calls
- * whose URL is under the sandbox. The simulators read it to rehearse outcomes that depend on the
- * run (`#sandbox-flaky` fails run 1 only) while the adapters speak the networks' own APIs.
+ * Which publish run of which target a network call belongs to, told to the sandbox only: inside `withPublishRun`
+ * the kit's HTTP client adds `X-Sandbox-Publish-Run: <targetId>/<run>` to calls whose URL starts with
+ * `sandboxPrefix`, so the simulators can rehearse run-dependent outcomes (`#sandbox-flaky` fails run 1 only) while
+ * the adapters speak the networks' own APIs. `runId` is read at call time (the run number changes when it starts).
  */
 export const PUBLISH_RUN_HEADER = 'x-sandbox-publish-run';
 
-export interface PublishRunContext {
-  /** Calls to URLs starting with this (the sandbox's `/sandbox/`) carry the header. */
-  sandboxPrefix: string;
-  /** `<targetId>/<run>`, read at call time (the run number changes when the run starts). */
-  runId: () => string;
-}
+type PublishRun = { sandboxPrefix: string; runId: () => string };
+const current = new AsyncLocalStorage<PublishRun>();
 
-const current = new AsyncLocalStorage<PublishRunContext>();
-
-export function withPublishRun<T>(context: PublishRunContext, fn: () => Promise<T>): Promise<T> {
-  return current.run(context, fn);
+export function withPublishRun<T>(run: PublishRun, fn: () => Promise<T>): Promise<T> {
+  return current.run(run, fn);
 }
 
 /** The header for a call to `url` made inside a publish run, when `url` is the sandbox's. */
 export function publishRunHeaders(url: string): Record<string, string> {
-  const context = current.getStore();
-  return context && url.startsWith(context.sandboxPrefix) ? { [PUBLISH_RUN_HEADER]: context.runId() } : {};
+  const run = current.getStore();
+  return run && url.startsWith(run.sandboxPrefix) ? { [PUBLISH_RUN_HEADER]: run.runId() } : {};
 }

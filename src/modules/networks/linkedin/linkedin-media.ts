@@ -79,10 +79,8 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
 
 async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
   const request = { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false };
-  const init = await ctx.client.rest.post(ctx.token, '/videos?action=initializeUpload', {
-    initializeUploadRequest: request,
-  });
-  const value = obj(init.value);
+  const init = { initializeUploadRequest: request };
+  const value = obj((await ctx.client.rest.post(ctx.token, '/videos?action=initializeUpload', init)).value);
   const urn = str(value.video);
   const instructions = arr(value.uploadInstructions).map((raw) => {
     const it = obj(raw);
@@ -91,14 +89,8 @@ async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUp
   if (!urn || instructions.length === 0 || instructions.some((i) => !i.uploadUrl)) {
     throw new PlatformError('LinkedIn returned no upload instructions for the video.', 'network_error', true);
   }
-  return {
-    urn,
-    uploadToken: str(value.uploadToken) ?? '',
-    instructions,
-    expiresAt: num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000,
-    partIds: [],
-    finalized: false,
-  };
+  const expiresAt = num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000;
+  return { urn, uploadToken: str(value.uploadToken) ?? '', instructions, expiresAt, partIds: [], finalized: false };
 }
 
 /** A video can be referenced by a post once processing made it AVAILABLE. */

@@ -1,4 +1,4 @@
-import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
+import type { AccountCredentials, ItemMetrics, PlatformAdapter } from '../kit/adapter';
 import { arr, num, obj } from '../kit/http';
 import { addDays, dayOf } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters } from '../kit/metrics';
@@ -41,11 +41,7 @@ function shareTotals(raw: unknown): ItemMetrics {
 const orgStatistics = (urn: string, query: string): string =>
   `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(urn)}&${query}`;
 
-export async function itemMetrics(
-  client: LinkedInClient,
-  account: AccountCredentials,
-  postUrn: string,
-): Promise<ItemMetrics> {
+export async function itemMetrics(client: LinkedInClient, account: AccountCredentials, postUrn: string) {
   const { key, union } = postEntity(postUrn);
   const { accessToken: token, platformAccountId: urn } = account;
   if (isOrganization(urn)) {
@@ -71,12 +67,8 @@ function fromLiDate(raw: unknown): string {
   return `${num(d.year)}-${String(num(d.month)).padStart(2, '0')}-${String(num(d.day)).padStart(2, '0')}`;
 }
 
-type DaysOf = (
-  client: LinkedInClient,
-  account: AccountCredentials,
-  from: string,
-  to: string,
-) => Promise<DailyAccountMetrics[]>;
+type Daily = PlatformAdapter['getDailyMetrics'];
+type DaysOf = (client: LinkedInClient, ...args: Parameters<Daily>) => ReturnType<Daily>;
 
 /** An account's days; LinkedIn reports the follower count as of now, not per day. */
 export const dailyMetrics: DaysOf = (client, account, from, to) =>

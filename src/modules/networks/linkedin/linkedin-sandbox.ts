@@ -14,14 +14,9 @@ import { SimulatorState } from '../kit/sandbox/sandbox-store';
 import { unescapeLittleText } from './linkedin-api';
 import { LINKEDIN_RULES } from './linkedin.adapter';
 
-/** LinkedIn's error body `{ status, serviceErrorCode, code, message }`. */
+/** LinkedIn's error body `{ status, serviceErrorCode, code, message }` (JSON leaves out the fields not given). */
 function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
-  return new SandboxHttpError(status, {
-    status,
-    ...(serviceErrorCode !== undefined ? { serviceErrorCode } : {}),
-    ...(code ? { code } : {}),
-    message,
-  });
+  return new SandboxHttpError(status, { status, serviceErrorCode, code, message });
 }
 /** Rest.li's answers for a bad argument, a missing resource, a resource the member may not touch, a bad body. */
 const illegal = (message: string) => liFail(400, message, 'ILLEGAL_ARGUMENT');
@@ -29,6 +24,8 @@ const notFound = (message: string) => liFail(404, message, 'NOT_FOUND');
 const denied = (what: string) => liFail(403, `Not enough permissions to access: ${what}`, 'ACCESS_DENIED', 100);
 const unprocessable = (path: string, problem: string) => liFail(422, `ERROR :: /${path} :: ${problem}\n`);
 const REQUIRED = 'field is required but not found and has no default value';
+const throttled = (limit: string) =>
+  `Resource level throttle ${limit} DAY limit for calls to this resource is reached.`;
 
 /** A FINDER call (`?q=<name>`) must name the finder the route serves. */
 function finder(q: Q, name: string): void {
@@ -41,18 +38,9 @@ const collection = (elements: unknown[], count = 10) => ({ paging: { count, star
 /** A sandbox member, as memberOf makes it from the grant's user. */
 type LiMember = ReturnType<typeof memberOf>;
 
-interface LiImage {
-  urn: string;
-  owner: string;
-  status: 'WAITING_UPLOAD' | 'AVAILABLE';
-}
-
-interface LiVideo {
-  urn: string;
-  owner: string;
-  parts: { firstByte: number; lastByte: number; etag: string | null }[];
-  finalizedAt: string | null;
-}
+type LiImage = { urn: string; owner: string; status: 'WAITING_UPLOAD' | 'AVAILABLE' };
+type LiVideoPart = { firstByte: number; lastByte: number; etag: string | null };
+type LiVideo = { urn: string; owner: string; parts: LiVideoPart[]; finalizedAt: string | null };
 
 interface LiPost {
   id: string;
@@ -91,22 +79,20 @@ const LI_REST: SandboxAuthSpec<LiMember> = {
   ...LI_MEMBER,
   check: (req) => {
     const version = req.header('linkedin-version');
-    if (!version)
-      throw liFail(
-        400,
-        'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
-        'VERSION_MISSING',
-      );
+    const missing = 'A version must be present. Please specify a version by adding the LinkedIn-Version header.';
+    if (!version) throw liFail(400, missing, 'VERSION_MISSING');
     if (!/^\d{6}(\.\d{2})?$/.test(version))
       throw liFail(426, `Requested version ${version} is not active`, 'NONEXISTENT_VERSION');
     if (req.header('x-restli-protocol-version') !== '2.0.0')
-      throw liFail(400, 'The X-Restli-Protocol-Version header must be 2.0.0 for this API.', 'ILLEGAL_ARGUMENT');
+      throw illegal('The X-Restli-Protocol-Version header must be 2.0.0 for this API.');
   },
 };
 
 const ACCESS_TTL = 60 * 24 * 3600;
 const REFRESH_TTL = 365 * 24 * 3600;
 const extra = () => ({ refresh_token_expires_in: REFRESH_TTL });
+const INVALID_CODE =
+  'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
 
 /** LinkedIn's OAuth 2.0: authorization_code and refresh_token grants (refresh tokens as LinkedIn grants them to partners). */
 const LINKEDIN_LOGIN = oauth2Login({
@@ -117,11 +103,7 @@ const LINKEDIN_LOGIN = oauth2Login({
   errors: () => ({
     invalidClient: [401, 'invalid_client', 'Client authentication failed'],
     unsupportedGrant: [400, 'unsupported_grant_type', 'The grant_type is not supported'],
-    invalidCode: [
-      400,
-      'invalid_request',
-      'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists',
-    ],
+    invalidCode: [400, 'invalid_request', INVALID_CODE],
     invalidRefresh: [400, 'invalid_request', 'The provided refresh token is invalid'],
   }),
   // A refresh keeps the grant's refresh token (a year).
@@ -134,11 +116,7 @@ const LI_MAGIC: MagicErrors = {
   auth_expired: (m) =>
     liFail(401, `The token used in the request has been revoked by the user. ${m}`, 'REVOKED_ACCESS_TOKEN', 65601),
   media_rejected: (m) => liFail(400, `The media asset failed processing. ${m}`),
-  rate_limited: (m) =>
-    withRetryAfter(
-      liFail(429, `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${m}`),
-      SANDBOX_RATE_LIMIT_SECONDS,
-    ),
+  rate_limited: (m) => withRetryAfter(liFail(429, `${throttled('APPLICATION')} ${m}`), SANDBOX_RATE_LIMIT_SECONDS),
   transient: (m) => liFail(503, m, 'SERVICE_UNAVAILABLE'),
 };
 
@@ -167,16 +145,13 @@ function owned(member: LiMember, owner: unknown, what: string): string {
 
 function memberOf(userId: string) {
   const sub = BigInt(userId).toString(36);
+  const tail = userId.slice(-4);
   const orgs = ORG_NAMES.map((name, i) => {
     const id = stableInt(10_000_000, 99_999_999, userId, 'linkedin-org', String(i));
-    return {
-      urn: `urn:li:organization:${id}`,
-      id,
-      name: `${name} ${userId.slice(-4)}`,
-      vanity: `${name.toLowerCase().replace(/\s+/g, '-')}-${userId.slice(-4)}`,
-    };
+    const vanityName = `${name.toLowerCase().replace(/\s+/g, '-')}-${tail}`;
+    return { urn: `urn:li:organization:${id}`, id, localizedName: `${name} ${tail}`, vanityName };
   });
-  return { userId, sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${userId.slice(-4)}`, orgs };
+  return { sub, urn: `urn:li:person:${sub}`, name: `Sandbox Member ${tail}`, orgs };
 }
 
 const URL_TTL_MS = 3_600_000;
@@ -188,14 +163,10 @@ const today = (): string => dayOf(Date.now());
 const daysOf = (from: number, endExclusive: number): string[] =>
   dateRange(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
 
-/**
- * Simulated LinkedIn OpenID userinfo, organizationAcls/organizations, the Posts and Comments APIs, the
- * Images and Videos APIs (initializeUpload → PUT bytes → finalizeUpload), and the analytics, deterministic
- * (sandbox-metrics): organizationalEntityShareStatistics, networkSizes, memberCreatorPostAnalytics and
- * memberFollowersCount. A post's numbers come from itemMetrics(postUrn) (clicks = saves); a day's from
- * dailyAccountMetrics(authorUrn, date).
- */
 const route = routesOf<LinkedInSandbox>();
+
+// Analytics are sandbox-metrics': a post's numbers from itemMetrics(postUrn) (clicks = saves), a day's from
+// dailyAccountMetrics(authorUrn, date).
 
 const LINKEDIN_ROUTES = [
   route('GET v2/userinfo', LI_MEMBER, ({ caller: m }, li) => {
@@ -213,27 +184,16 @@ const LINKEDIN_ROUTES = [
   }),
   route('GET rest/organizationAcls', LI_REST, ({ q, caller: m }) => {
     finder(q, 'roleAssignee');
-    const acls = m.orgs.map((o) => ({
-      roleAssignee: m.urn,
-      state: 'APPROVED',
-      role: 'ADMINISTRATOR',
-      organization: o.urn,
-    }));
+    const role = { roleAssignee: m.urn, state: 'APPROVED', role: 'ADMINISTRATOR' };
+    const acls = m.orgs.map((o) => ({ ...role, organization: o.urn }));
     return collection(qs(q.role) && qs(q.role) !== 'ADMINISTRATOR' ? [] : acls);
   }),
   route('GET rest/organizations/:id', LI_REST, ({ params, caller: m }) => {
     const org = m.orgs.find((o) => o.id === Number(params.id));
     if (!org) throw denied(`organizations.GET.20240101 for urn:li:organization:${Number(params.id)}`);
-    const { vanity, name, id, urn } = org;
-    const localizedWebsite = `https://${vanity}.example.com`;
-    return {
-      vanityName: vanity,
-      localizedName: name,
-      id,
-      $URN: urn,
-      localizedWebsite,
-      primaryOrganizationType: 'NONE',
-    };
+    const { vanityName, localizedName, id, urn } = org;
+    const localizedWebsite = `https://${vanityName}.example.com`;
+    return { vanityName, localizedName, id, $URN: urn, localizedWebsite, primaryOrganizationType: 'NONE' };
   }),
   route({ at: 'POST rest/posts', raw: true }, LI_REST, async ({ body, caller: m, res }, li) => {
     for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'])
@@ -248,23 +208,14 @@ const LINKEDIN_ROUTES = [
     const hasVideo = await checkContent(li, author, content);
     // The member's daily limit (linkedinNetwork's cap): LinkedIn's throttle answer past it.
     const times = (await li.posts.of(author)).map((p) => p.createdAt);
-    if (li.caps.reached('linkedin', times))
-      throw liFail(429, 'Resource level throttle MEMBER DAY limit for calls to this resource is reached.');
+    if (li.caps.reached('linkedin', times)) throw liFail(429, throttled('MEMBER'));
     const attempt = { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) };
     await enforceMagicWords(li.store, attempt, LI_MAGIC);
     const now = Date.now();
     const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${li.newId()}`;
-    await li.posts.add(author, {
-      id,
-      author,
-      commentary: qs(body.commentary),
-      visibility: qs(body.visibility),
-      lifecycleState: qs(body.lifecycleState),
-      content,
-      createdAt: now,
-      publishedAt: now,
-      lastModifiedAt: now,
-    });
+    const [commentary, visibility, lifecycleState] = [body.commentary, body.visibility, body.lifecycleState].map(qs);
+    const at = { createdAt: now, publishedAt: now, lastModifiedAt: now };
+    await li.posts.add(author, { id, author, commentary, visibility, lifecycleState, content, ...at });
     res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
   }),
   /** Comments API: the actor (the post's author or an organisation it administers) comments on a post. */
@@ -361,12 +312,8 @@ const LINKEDIN_ROUTES = [
     if (!video || !p) throw notFound('Upload URL not found or expired');
     const bytes = await readRawBody(req);
     const size = p.lastByte - p.firstByte + 1;
-    if (bytes.length !== size)
-      throw liFail(
-        400,
-        `Part ${params.part} of the video upload must be ${size} bytes, got ${bytes.length}`,
-        'INVALID_MEDIA',
-      );
+    const wrongSize = `Part ${params.part} of the video upload must be ${size} bytes, got ${bytes.length}`;
+    if (bytes.length !== size) throw liFail(400, wrongSize, 'INVALID_MEDIA');
     p.etag = `/${createHash('sha256').update(bytes).digest('base64url').slice(0, 40)}`;
     await li.videos.put(video);
     res.status(200).set('ETag', p.etag).end();
@@ -376,16 +323,15 @@ const LINKEDIN_ROUTES = [
     if (!org.startsWith('urn:li:organization:')) throw illegal('organizationalEntity must be an organization URN');
     const posts = listParam(qs(q.shares) || qs(q.ugcPosts));
     const kind = (urn: string) => (urn.includes(':ugcPost:') ? 'ugcPost' : 'share');
-    if (posts.length)
-      return collection(
-        posts.map((urn) => ({ organizationalEntity: org, [kind(urn)]: urn, totalShareStatistics: postStats(urn) })),
-      );
+    const entity = { organizationalEntity: org };
+    const ofPost = (urn: string) => ({ ...entity, [kind(urn)]: urn, totalShareStatistics: postStats(urn) });
+    if (posts.length) return collection(posts.map(ofPost));
     const interval = /timeRange:\(start:(\d+),end:(\d+)\)/.exec(qs(q.timeIntervals));
-    if (!interval) return collection([{ organizationalEntity: org, totalShareStatistics: postStats(org) }]);
+    if (!interval) return collection([{ ...entity, totalShareStatistics: postStats(org) }]);
     const elements = daysOf(Number(interval[1]), Number(interval[2])).map((d) => {
       const [t, day] = [Date.parse(`${d}T00:00:00Z`), dailyAccountMetrics(org, d)];
       const totalShareStatistics = shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares);
-      return { organizationalEntity: org, timeRange: { start: t, end: t + DAY_MS }, totalShareStatistics };
+      return { ...entity, timeRange: { start: t, end: t + DAY_MS }, totalShareStatistics };
     });
     return collection(elements, elements.length);
   }),

@@ -16,14 +16,10 @@ import { dailyMetrics, isOrganization, itemMetrics } from './linkedin-metrics';
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
  */
 
+/** The member's own scopes, then those of the organisation pages it administers. */
 const LINKEDIN_SCOPES = [
-  'openid',
-  'profile',
-  'w_member_social',
-  'r_member_postAnalytics',
-  'w_organization_social',
-  'r_organization_social',
-  'rw_organization_admin',
+  ...['openid', 'profile', 'w_member_social', 'r_member_postAnalytics'],
+  ...['w_organization_social', 'r_organization_social', 'rw_organization_admin'],
 ];
 export const LINKEDIN_RULES: ContentRules = {
   label: 'LinkedIn',
@@ -37,14 +33,8 @@ export const LINKEDIN_RULES: ContentRules = {
 // shows each app its figures in the Developer Portal (Analytics tab) rather than publishing
 // them; 150 posts per member per day is the figure peers document (Ayrshare's LinkedIn page).
 // NETWORK_CAPS=linkedin.posts_per_day=<n> sets your app's.
-export const LINKEDIN_CAPS: PublishingCap[] = [
-  cap(
-    'posts_per_day',
-    'day_utc',
-    150,
-    'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits',
-  ),
-];
+const RATE_LIMITS_PAGE = 'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits';
+export const LINKEDIN_CAPS: PublishingCap[] = [cap('posts_per_day', 'day_utc', 150, RATE_LIMITS_PAGE)];
 
 const DEFAULT_POLL_DELAYS_MS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 15000];
 
@@ -77,14 +67,8 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     const sub = str(me.sub);
     if (!sub) throw new PlatformError('LinkedIn userinfo returned no member id.', 'network_error', true);
     const memberUrn = `urn:li:person:${sub}`;
-    const accounts: GrantedAccount[] = [
-      {
-        platformAccountId: memberUrn,
-        name: str(me.name) ?? sub,
-        avatarUrl: str(me.picture) ?? null,
-        metadata: { kind: 'member' },
-      },
-    ];
+    const member = { platformAccountId: memberUrn, name: str(me.name) ?? sub, avatarUrl: str(me.picture) ?? null };
+    const accounts: GrantedAccount[] = [{ ...member, metadata: { kind: 'member' } }];
     // Without the organisation permissions LinkedIn answers 403: the grant then covers the member only.
     const acls = await this.client.rest
       .json(token, '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')

@@ -52,16 +52,11 @@ export const THREADS_CONTAINERS: ContainerDialect = {
     route: 'me',
     answer: async (store, grant, base) => {
       const { id, username, name } = await USERS.of(store, grant);
-      return {
-        id,
-        username,
-        name,
-        threads_profile_picture_url: `${base}/sandbox/_control/media/image.png?threads=${id}`,
-      };
+      const picture = `${base}/sandbox/_control/media/image.png?threads=${id}`;
+      return { id, username, name, threads_profile_picture_url: picture };
     },
   },
-  permalinkBase: (base, user) => `${base}/sandbox/threads/www/@${user.username}/post`,
-  permalink: { route: 'www/:handle/post/:id', label: 'Threads' },
+  permalink: { route: 'www/:handle/post/:id', label: 'Threads', path: (user) => `www/@${user.username}/post` },
   ownerOf: (store, id, token) => (id === 'me' ? USERS.of(store, token.grant) : USERS.owned(store, id, token)),
   statusView: (c, status) => ({ id: c.id, status, ...(status === 'ERROR' ? { error_message: c.error } : {}) }),
   insights: (m) => ({ views: m.views, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 }),
@@ -79,7 +74,6 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   rules: THREADS_RULES,
   textField: 'text',
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
-  review: false,
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
   replies: true,
   magic: graphMagicErrors('THApiException'),

@@ -106,15 +106,8 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const fields = 'id,username,name,threads_profile_picture_url';
     const me = await this.graph.get<ThreadsProfile>('/me', { fields }, tokens.accessToken);
-    return [
-      {
-        platformAccountId: me.id,
-        name: me.name ?? me.username ?? me.id,
-        username: me.username ?? null,
-        avatarUrl: me.threads_profile_picture_url ?? null,
-        metadata: {},
-      },
-    ];
+    const account = { platformAccountId: me.id, name: me.name ?? me.username ?? me.id, username: me.username ?? null };
+    return [{ ...account, avatarUrl: me.threads_profile_picture_url ?? null, metadata: {} }];
   }
 }
 

@@ -58,10 +58,7 @@ export function failReasonError(reason: string): PlatformError {
 export function publicPostIds(text: string): string[] {
   const m = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(text);
   if (!m?.[1]) return [];
-  return m[1]
-    .split(',')
-    .map((s) => s.trim().replace(/^"|"$/g, ''))
-    .filter(Boolean);
+  return m[1].split(',').flatMap((s) => s.trim().replace(/^"|"$/g, '') || []);
 }
 
 /** open.tiktokapis.com: an envelope whose error.code is not "ok" is a failure even on HTTP 200. */

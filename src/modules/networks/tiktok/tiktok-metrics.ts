@@ -1,4 +1,4 @@
-import type { AccountCredentials, DailyAccountMetrics, ItemMetrics } from '../kit/adapter';
+import type { AccountCredentials, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
 import { dayOf } from '../kit/days';
 import { Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
@@ -53,12 +53,7 @@ export async function itemMetrics(api: TikTokApi, account: AccountCredentials, v
   return itemFromCounters(VIDEO_COUNTERS, (name) => counters[name] ?? 0);
 }
 
-export async function dailyMetrics(
-  api: TikTokApi,
-  account: AccountCredentials,
-  from: string,
-  to: string,
-): Promise<DailyAccountMetrics[]> {
+export async function dailyMetrics(api: TikTokApi, account: AccountCredentials, from: string, to: string) {
   const token = account.accessToken;
   const [videos, info] = await Promise.all([
     listVideos(api, token, Date.parse(`${from}T00:00:00Z`) / 1000),

@@ -14,11 +14,7 @@ import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { AppConfig } from '@/config/config';
 import { TIKTOK_RULES } from './tiktok.adapter';
 
-/**
- * Simulated TikTok: Login Kit OAuth v2, user info, and the Content Posting API (Direct Post,
- * PULL_FROM_URL). A publish reports PROCESSING_DOWNLOAD on its first status fetch and its final
- * status from the second on (#sandbox-review: PROCESSING_DOWNLOAD until SANDBOX_REVIEW_MS passed).
- */
+/** A publish reports PROCESSING_DOWNLOAD on its first status fetch (#sandbox-review: until SANDBOX_REVIEW_MS passed). */
 
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
@@ -64,25 +60,25 @@ const AVATAR = 'https://p16-sign.tiktokcdn-us.com/sandbox-avatar.jpeg';
 export const TT_PRIVACY_OPTIONS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 /** Direct Post init requests allowed per access token per minute (as documented). */
 export const TT_INITS_PER_MINUTE = 6;
+const INITS_LIMITED = `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`;
+
+const INVALID_TOKEN = 'The access token is invalid or not found in the request.';
+const unauthorized = (scope: string) =>
+  `The user did not authorize the scope required for completing this request (${scope}).`;
 
 /** The creator behind a bearer token; every token problem is TikTok's access_token_invalid. */
 export const TT_CREATOR = (scope?: string): SandboxAuthSpec<TtCreator> => ({
   network: 'tiktok',
-  fail: () => ttFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
+  fail: () => ttFail(401, 'access_token_invalid', INVALID_TOKEN),
   caller: (info, { token }) => {
-    if (scope && !info.grant.scopes.includes(scope))
-      throw ttFail(
-        401,
-        'scope_not_authorized',
-        `The user did not authorize the scope required for completing this request (${scope}).`,
-      );
+    if (scope && !info.grant.scopes.includes(scope)) throw ttFail(401, 'scope_not_authorized', unauthorized(scope));
     return creatorOf(info.grant, token);
   },
 });
 
-function creatorOf({ userId, scopes }: SandboxGrant, token: string) {
+function creatorOf({ userId }: SandboxGrant, token: string) {
   const [username, displayName] = [`sandbox.creator${userId.slice(-6)}`, `Sandbox Creator ${userId.slice(-4)}`];
-  return { openId: openIdOf(userId), userId, username, displayName, scopes, token };
+  return { openId: openIdOf(userId), username, displayName, token };
 }
 
 const REFRESH_TTL = 365 * 86_400;
@@ -117,8 +113,7 @@ export const TIKTOK_LOGIN = oauth2Login({
 /** TikTok's answers to the magic words (init errors of the Content Posting API). */
 export const TT_MAGIC: MagicErrors = {
   invalid_content: (m) => ttFail(403, 'spam_risk_text', m),
-  auth_expired: (m) =>
-    ttFail(401, 'access_token_invalid', `The access token is invalid or not found in the request. ${m}`),
+  auth_expired: (m) => ttFail(401, 'access_token_invalid', `${INVALID_TOKEN} ${m}`),
   media_rejected: (m) => ttFail(403, 'url_ownership_unverified', m),
   rate_limited: (m) => withRetryAfter(ttFail(429, 'rate_limit_exceeded', m), SANDBOX_RATE_LIMIT_SECONDS),
   transient: (m) => ttFail(500, 'internal_error', m),
@@ -151,23 +146,14 @@ export class TikTokSandbox extends SimulatorState {
     const minute = Math.floor(Date.now() / 60_000);
     const token = createHash('sha256').update(c.token).digest('hex').slice(0, 24);
     if ((await this.store.incr(['tiktok', 'init-rate', token, String(minute)], 70)) > TT_INITS_PER_MINUTE)
-      throw ttFail(
-        429,
-        'rate_limit_exceeded',
-        `API rate limit was exceeded, only ${TT_INITS_PER_MINUTE} requests are allowed per minute.`,
-      );
+      throw ttFail(429, 'rate_limit_exceeded', INITS_LIMITED);
     await this.assertUnderCap(c);
     const privacy = qs(info.privacy_level);
-    if (!TT_PRIVACY_OPTIONS.includes(privacy))
-      throw ttFail(
-        400,
-        'privacy_level_option_mismatch',
-        `privacy_level ${privacy || '(none)'} is not one of the creator's options.`,
-      );
+    const mismatch = `privacy_level ${privacy || '(none)'} is not one of the creator's options.`;
+    if (!TT_PRIVACY_OPTIONS.includes(privacy)) throw ttFail(400, 'privacy_level_option_mismatch', mismatch);
+    const field = kind === 'video' ? 'title' : 'description';
     if (text.length > TIKTOK_RULES.maxText)
-      throw invalidParams(
-        `The ${kind === 'video' ? 'title' : 'description'} exceeds ${TIKTOK_RULES.maxText} characters.`,
-      );
+      throw invalidParams(`The ${field} exceeds ${TIKTOK_RULES.maxText} characters.`);
     const attempt = { platform: 'tiktok', accountId: c.openId, text, contentKey: urls.join('|') };
     await enforceMagicWords(this.store, attempt, TT_MAGIC);
     const p: TtPublish = {

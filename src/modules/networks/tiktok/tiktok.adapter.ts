@@ -76,15 +76,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     const openId = str(user.open_id);
     if (!openId) throw new PlatformError('TikTok user info returned no open_id.', 'network_error', true);
     const username = str(user.username) ?? null;
-    return [
-      {
-        platformAccountId: openId,
-        name: str(user.display_name) ?? username ?? openId,
-        username,
-        avatarUrl: str(user.avatar_url) ?? null,
-        metadata: { username, unionId: str(user.union_id) ?? null },
-      },
-    ];
+    const name = str(user.display_name) ?? username ?? openId;
+    const metadata = { username, unionId: str(user.union_id) ?? null };
+    return [{ platformAccountId: openId, name, username, avatarUrl: str(user.avatar_url) ?? null, metadata }];
   }
 
   /** creator_info/query gives no count, but answers spam_risk_too_many_posts once the daily cap is reached. */
@@ -143,12 +137,8 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     const o = c.options;
     const shared = { privacy_level: privacy, disable_comment: o.disableComment === true };
     if (c.contentType === 'image') {
-      const info = {
-        title: str(o.title) ?? '',
-        description: c.text,
-        ...shared,
-        auto_add_music: o.autoAddMusic !== false,
-      };
+      const title = str(o.title) ?? '';
+      const info = { title, description: c.text, ...shared, auto_add_music: o.autoAddMusic !== false };
       const source = { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: c.imageUrls };
       const body = { post_info: info, source_info: source, post_mode: 'DIRECT_POST', media_type: 'PHOTO' };
       return { path: '/v2/post/publish/content/init/', body };
@@ -187,7 +177,6 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as TikTokState;
     if (state.postId) return postResult(state.postId, req.account);
-    const token = req.account.accessToken;
     if (state.publishId) {
       const outcome = await pollUntil(this.pollDelaysMs, () => this.settled(req.account, state.publishId!));
       return outcome === undefined ? 'unknown' : outcome.status === 'failed' ? null : outcome.result;
@@ -195,10 +184,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     if (!state.initAttemptedAt) return null;
     // The init answer was lost, so there is no publish_id: look among the creator's latest videos.
     const since = Date.parse(state.initAttemptedAt) / 1000 - 120;
-    const videos = await listVideos(this.api, token, since, 1);
-    const match = videos.find(
-      (v) => v.createTime >= since && (v.title === req.content.text || v.description === req.content.text),
-    );
+    const videos = await listVideos(this.api, req.account.accessToken, since, 1);
+    const text = req.content.text;
+    const match = videos.find((v) => v.createTime >= since && (v.title === text || v.description === text));
     if (match) return { externalId: match.id, url: match.shareUrl ?? postResult(match.id, req.account).url };
     // Moderation can keep a new post invisible for a while: absence proves nothing.
     return 'unknown';
@@ -209,16 +197,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
 }
 
 /** The poll delays that fit in `budgetMs` (the last one shortened); all of them without a budget. */
-function withinBudget(delays: number[], budgetMs: number | undefined): number[] {
-  if (budgetMs === undefined) return delays;
-  const out: number[] = [];
-  let left = budgetMs;
-  for (const d of delays) {
-    if (left <= 0) break;
-    out.push(Math.min(d, left));
-    left -= d;
-  }
-  return out;
+function withinBudget(delays: number[], budgetMs = Infinity): number[] {
+  const startsAt = delays.map((_, i) => delays.slice(0, i).reduce((sum, d) => sum + d, 0));
+  return delays.flatMap((d, i) => (startsAt[i] < budgetMs ? [Math.min(d, budgetMs - startsAt[i])] : []));
 }
 
 function answeredWithError(err: unknown): boolean {
@@ -240,8 +221,6 @@ function choosePrivacy(requested: string | undefined, available: (string | undef
 function postResult(postId: string, account: AccountCredentials): PublishResult {
   const username = str(account.metadata.username);
   const isPublic = /^\d+$/.test(postId);
-  return {
-    externalId: postId,
-    url: isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null,
-  };
+  const url = isPublic && username ? `https://www.tiktok.com/@${username}/video/${postId}` : null;
+  return { externalId: postId, url };
 }

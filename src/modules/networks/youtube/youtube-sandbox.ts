@@ -14,12 +14,6 @@ import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
 import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 
-/**
- * Simulated Google OAuth and YouTube Data API v3: channels?mine=true, the resumable upload protocol
- * (POST → Location session URL → PUT bytes, status queries with `Content-Range: bytes * /size`), and the
- * reads: video statistics, the uploads playlist, and YouTube Analytics reports.
- */
-
 /** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
 export function ytFail(code: number, reason: string, message: string, domain = 'youtube.video', status?: string) {
   const error = { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) };
@@ -28,6 +22,8 @@ export function ytFail(code: number, reason: string, message: string, domain = '
 /** Google's 400 for a request it cannot read. */
 const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
 const QUOTA = 'The request cannot be completed because you have exceeded your';
+const NO_FILTER = 'No filter selected. Expected one of: forUsername, managedByMe, id, mine, forHandle, categoryId';
+const NO_PLAYLIST = "The playlist identified with the request's playlistId parameter cannot be found.";
 
 /** A sandbox Google account's one channel, as channelOf makes it. */
 type YtChannel = ReturnType<typeof channelOf>;
@@ -151,13 +147,7 @@ const route = routesOf<YouTubeSandbox>();
 const YOUTUBE_ROUTES = [
   route('GET youtube/v3/channels', YT_CHANNEL, async ({ q, caller: ch }, yt) => {
     const part = qs(q.part).split(',').filter(Boolean).join();
-    if (!part)
-      throw ytFail(
-        400,
-        'missingRequiredParameter',
-        'No filter selected. Expected one of: forUsername, managedByMe, id, mine, forHandle, categoryId',
-        'youtube.parameter',
-      );
+    if (!part) throw ytFail(400, 'missingRequiredParameter', NO_FILTER, 'youtube.parameter');
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
     const control = yt.base.replace('/youtube', '/_control');
     const all = {
@@ -193,18 +183,9 @@ const YOUTUBE_ROUTES = [
     const author = { id: ch.id, name: ch.title };
     const { id, createdAt: at } = await addOwnComment(yt.store, 'youtube', videoId, author, text, yt.newId(18));
     const by = { channelId: ch.id, videoId };
-    const comment = {
-      ...by,
-      textDisplay: text,
-      textOriginal: text,
-      authorDisplayName: ch.title,
-      authorChannelId: { value: ch.id },
-      canRate: true,
-      viewerRating: 'none',
-      likeCount: 0,
-      publishedAt: at,
-      updatedAt: at,
-    };
+    const shown = { textDisplay: text, textOriginal: text, authorDisplayName: ch.title };
+    const rating = { canRate: true, viewerRating: 'none', likeCount: 0 };
+    const comment = { ...by, ...shown, authorChannelId: { value: ch.id }, ...rating, publishedAt: at, updatedAt: at };
     const topLevelComment = { kind: 'youtube#comment', etag: etag(`${id}:c`), id, snippet: comment };
     const thread = { ...by, topLevelComment, canReply: true, totalReplyCount: 0, isPublic: true };
     return { kind: 'youtube#commentThread', etag: etag(id), id, snippet: thread };
@@ -229,20 +210,12 @@ const YOUTUBE_ROUTES = [
     // videos.insert has its own bucket per project per day, reset at midnight Pacific time
     // (youtubeNetwork's cap): Google's quotaExceeded past it, for every channel alike.
     const cap = yt.caps.cap('youtube');
+    const quota = `${QUOTA} <a href="/youtube/v3/getting-started#quota">quota</a>.`;
     if ((await yt.store.incr(['youtube', 'inserts', windowStart(cap.window, new Date()).toISOString()])) > cap.limit)
-      throw ytFail(
-        403,
-        'quotaExceeded',
-        `${QUOTA} <a href="/youtube/v3/getting-started#quota">quota</a>.`,
-        'youtube.quota',
-      );
+      throw ytFail(403, 'quotaExceeded', quota, 'youtube.quota');
     // The upload (PUT) creates the video: a lost answer happens there.
-    const attempt = {
-      platform: 'youtube',
-      accountId: ch.id,
-      text: `${title}\n${description}`,
-      contentKey: String(size),
-    };
+    const text = `${title}\n${description}`;
+    const attempt = { platform: 'youtube', accountId: ch.id, text, contentKey: String(size) };
     await enforceMagicWords(yt.store, attempt, YT_MAGIC, 'later');
     const session: YtSession = {
       id: yt.newId(24),
@@ -292,13 +265,7 @@ const YOUTUBE_ROUTES = [
   }),
   route('GET youtube/v3/playlistItems', YT_CHANNEL, async ({ q, caller: ch }, yt) => {
     const playlistId = ch.uploadsPlaylistId;
-    if (qs(q.playlistId) !== playlistId)
-      throw ytFail(
-        404,
-        'playlistNotFound',
-        "The playlist identified with the request's playlistId parameter cannot be found.",
-        'youtube.playlistItem',
-      );
+    if (qs(q.playlistId) !== playlistId) throw ytFail(404, 'playlistNotFound', NO_PLAYLIST, 'youtube.playlistItem');
     const max = Math.min(50, Math.max(1, Number(qs(q.maxResults)) || 5));
     const items = (await yt.videos.of(ch.id, 0, max)).map(({ id: videoId, snippet: s }, position) => ({
       kind: 'youtube#playlistItem',

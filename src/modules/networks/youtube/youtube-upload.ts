@@ -1,5 +1,5 @@
 import { PlatformError } from '../kit/adapter';
-import { Json, obj, str } from '../kit/http';
+import { ApiCall, Json, obj, str } from '../kit/http';
 import { downloadMedia } from '../kit/media-fetch';
 import type { Progress } from '../kit/network-adapter';
 import type { YouTubeClient } from './youtube-api';
@@ -70,13 +70,8 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
   await ctx.save({ uploadAttemptedAt: new Date().toISOString() });
   const headers: Record<string, string> = { 'Content-Type': media.contentType };
   if (offset > 0) headers['Content-Range'] = `bytes ${offset}-${size - 1}/${size}`;
-  const reply = await client.upload.call(token, state.uploadUrl ?? '', {
-    method: 'PUT',
-    headers,
-    bytes: media.bytes.subarray(offset),
-    accept: [308],
-    creates: true,
-  });
+  const put: ApiCall = { method: 'PUT', headers, bytes: media.bytes.subarray(offset), accept: [308], creates: true };
+  const reply = await client.upload.call(token, state.uploadUrl ?? '', put);
   const partly = 'YouTube received only part of the video; the next attempt resumes the upload.';
   if (reply.status === 308) throw new PlatformError(partly, 'network_error', true);
   return obj(reply.json);

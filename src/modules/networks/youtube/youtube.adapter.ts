@@ -18,13 +18,10 @@ import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './
  * channel, resumable upload of one video per post, YouTube Analytics for daily numbers.
  */
 
-const YOUTUBE_SCOPES = [
-  'https://www.googleapis.com/auth/youtube.upload',
-  'https://www.googleapis.com/auth/youtube.readonly',
-  'https://www.googleapis.com/auth/yt-analytics.readonly',
-  // commentThreads.insert (a post's first comment).
-  'https://www.googleapis.com/auth/youtube.force-ssl',
-];
+// youtube.force-ssl: commentThreads.insert (a post's first comment).
+const YOUTUBE_SCOPES = ['youtube.upload', 'youtube.readonly', 'yt-analytics.readonly', 'youtube.force-ssl'].map(
+  (scope) => `https://www.googleapis.com/auth/${scope}`,
+);
 export const YOUTUBE_TITLE_LIMIT = 100;
 /** The description is the post's text, counted in UTF-8 bytes. */
 export const YOUTUBE_RULES: ContentRules = {
@@ -43,14 +40,8 @@ export const YOUTUBE_CAPS: PublishingCap[] = [
 ];
 export const PRIVACY = ['public', 'unlisted', 'private'];
 
-/** A video's statistics: the Data API has no share or reach counters per video. */
-const VIDEO_COUNTERS: Counters = {
-  views: 'viewCount',
-  reach: 'viewCount',
-  likes: 'likeCount',
-  comments: 'commentCount',
-  shares: [],
-};
+/** A video's statistics: the Data API has no share or reach counters per video (shares read none: 0). */
+const STATISTICS: Counters = { views: 'viewCount', reach: 'viewCount', likes: 'likeCount', comments: 'commentCount' };
 /** A day of the channel's Analytics report (views, likes, comments, shares columns). */
 const DAY_COUNTERS: Counters = { reach: 'views' };
 
@@ -81,15 +72,11 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     const reply = await this.client.data.json(tokens.accessToken, '/channels?part=snippet,contentDetails&mine=true');
     return arr(reply.items).map((raw) => {
       const ch = obj(raw);
-      const snippet = obj(ch.snippet);
-      const id = str(ch.id) ?? '';
-      return {
-        platformAccountId: id,
-        name: str(snippet.title) ?? id,
-        username: str(snippet.customUrl) ?? null,
-        avatarUrl: str(obj(obj(snippet.thumbnails).default).url) ?? null,
-        metadata: { uploadsPlaylistId: uploadsOf(ch) ?? null },
-      };
+      const [id, snippet] = [str(ch.id) ?? '', obj(ch.snippet)];
+      const [name, username] = [str(snippet.title) ?? id, str(snippet.customUrl) ?? null];
+      const avatarUrl = str(obj(obj(snippet.thumbnails).default).url) ?? null;
+      const metadata = { uploadsPlaylistId: uploadsOf(ch) ?? null };
+      return { platformAccountId: id, name, username, avatarUrl, metadata };
     });
   }
 
@@ -170,18 +157,10 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     return obj(arr(reply.items)[0]);
   }
 
-  /**
-   * The channel comments on its own video: commentThreads.insert (part=snippet) with
-   * `snippet.{channelId, videoId, topLevelComment.snippet.textOriginal}`; the thread's top-level comment id.
-   */
+  /** The channel comments on its own video (commentThreads.insert): the thread's top-level comment id. */
   async postComment(req: CommentRequest): Promise<CommentResult> {
-    const body = {
-      snippet: {
-        channelId: req.account.platformAccountId,
-        videoId: req.externalId,
-        topLevelComment: { snippet: { textOriginal: req.text } },
-      },
-    };
+    const topLevelComment = { snippet: { textOriginal: req.text } };
+    const body = { snippet: { channelId: req.account.platformAccountId, videoId: req.externalId, topLevelComment } };
     const path = '/commentThreads?part=snippet';
     const thread = await this.client.data.post(req.account.accessToken, path, body, { creates: true });
     const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
@@ -192,7 +171,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
     const path = `/videos?part=statistics&id=${encodeURIComponent(externalId)}`;
     const s = obj(obj(arr((await this.client.data.json(account.accessToken, path)).items)[0]).statistics);
-    return itemFromCounters(VIDEO_COUNTERS, (name) => num(s[name]));
+    return itemFromCounters(STATISTICS, (name) => num(s[name]));
   }
 
   /** YouTube Analytics by day; subscribers per day counted back from today's total. */

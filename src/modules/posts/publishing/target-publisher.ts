@@ -10,7 +10,7 @@ import type {
   PublishContent,
   PublishResult,
 } from '@/modules/networks/kit/adapter';
-import { isStillProcessing } from '@/modules/networks/kit/adapter';
+import { StillProcessingError } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type {
   PostTargetEntity,
@@ -283,7 +283,7 @@ export class TargetPublisher {
         return await this.succeed(target, result);
       } catch (err) {
         // Taken by the network, still processing: free the worker, check back later.
-        if (isStillProcessing(err)) return this.park(target, (err as Error).message);
+        if (err instanceof StillProcessingError) return this.park(target, err.message);
         const decision = decideAfterError(err, tries, this.policy);
         switch (decision.kind) {
           case 'fail':

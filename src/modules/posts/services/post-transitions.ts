@@ -24,6 +24,11 @@ export interface TransitionOptions {
  * a history row and the outbox events, all on the caller's transaction. A lost race (another
  * process changed the state first) is an `invalid_state_transition`, never a silent overwrite.
  */
+/** The post a one-statement move names: its id, and its workspace and profile when it writes events. */
+type MovedPost = Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>;
+/** What a one-statement move writes beside the state: history reason and actor, events, published_at. */
+type MoveOptions = Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> };
+
 @Injectable()
 export class PostTransitions {
   constructor(private readonly outbox: OutboxService) {}
@@ -72,10 +77,10 @@ export class PostTransitions {
    */
   async transitionAlone(
     m: EntityManager,
-    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    post: MovedPost,
     from: PostState[],
     to: PostState,
-    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    opts: MoveOptions,
   ): Promise<PostEntity | null> {
     const raw = await this.moveAlone(m, post, from, to, opts);
     return raw ? hydrate(m, raw) : null;
@@ -87,10 +92,10 @@ export class PostTransitions {
    */
   async transitionAloneReading<T>(
     m: EntityManager,
-    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    post: MovedPost,
     from: PostState[],
     to: PostState,
-    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    opts: MoveOptions,
     select: string,
   ): Promise<{ post: PostEntity; read: T } | null> {
     const raw = await this.moveAlone(m, post, from, to, opts, select);
@@ -151,10 +156,10 @@ export class PostTransitions {
    */
   private async moveAlone(
     m: EntityManager,
-    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    post: MovedPost,
     from: PostState[],
     to: PostState,
-    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    opts: MoveOptions,
     select?: string,
     extra?: (bind: (value: unknown) => string) => { ctes: string; where: string; answer: string },
   ): Promise<Record<string, unknown> | null> {

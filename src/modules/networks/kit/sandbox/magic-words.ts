@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxStore } from './sandbox-store';
-import { SandboxLostAnswer, sleep } from './sandbox-http';
+import { sleep } from '../http';
+import { SandboxLostAnswer } from './sandbox-http';
 import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
 
 /**
@@ -18,33 +19,30 @@ import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
  *   #sandbox-review            the network's processing after the upload (TikTok moderation, an
  *                              Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
  */
-export const OUTCOME_WORDS = [
-  'fail',
-  'invalid-content',
-  'auth-expired',
-  'media-rejected',
-  'rate-limited',
-  'unknown-outcome',
-  'flaky',
-  'transient',
-] as const;
-export type OutcomeWord = (typeof OUTCOME_WORDS)[number];
+type OutcomeWord = keyof typeof FAILURES | 'unknown-outcome' | 'flaky' | 'transient';
 
-export interface MagicWords {
+interface MagicWords {
   /** In text order; `platform` null = every platform. */
   outcomes: { word: OutcomeWord; platform: string | null }[];
   slow: boolean;
   review: boolean;
 }
 
-export const SANDBOX_SLOW_MS = 2000;
+const SANDBOX_SLOW_MS = 2000;
 /** How long `#sandbox-rate-limited` tells the client to wait (past the worker's in-run patience). */
 export const SANDBOX_RATE_LIMIT_SECONDS = 3600;
 
-const WORD = new RegExp(
-  `(^|[^\\w-])#sandbox-(${[...OUTCOME_WORDS, 'slow', 'review'].join('|')})(?::([a-z]+))?(?![\\w-])`,
-  'gi',
-);
+/** The failing words: the outcome and what the simulator says, `… (#sandbox-<word>).` */
+const FAILURES = {
+  fail: ['invalid_content', (n: string) => `The ${n} sandbox rejected this post`],
+  'invalid-content': ['invalid_content', (n: string) => `The ${n} sandbox rejected this post`],
+  'auth-expired': ['auth_expired', (n: string) => `The ${n} sandbox no longer accepts this account's token`],
+  'media-rejected': ['media_rejected', (n: string) => `The ${n} sandbox could not process the media of this post`],
+  'rate-limited': ['rate_limited', (n: string) => `The ${n} sandbox's rate limit for this account is reached`],
+} as const satisfies Record<string, readonly [MagicFailure, (network: string) => string]>;
+
+const WORDS = [...Object.keys(FAILURES), 'unknown-outcome', 'flaky', 'transient', 'slow', 'review'];
+const WORD = new RegExp(`(^|[^\\w-])#sandbox-(${WORDS.join('|')})(?::([a-z]+))?(?![\\w-])`, 'gi');
 
 export function parseMagicWords(text: string | null | undefined): MagicWords {
   const out: MagicWords = { outcomes: [], slow: false, review: false };
@@ -77,15 +75,6 @@ export interface PublishAttempt {
   contentKey?: string;
 }
 
-/** The failing words: the outcome and what the simulator says, `… (#sandbox-<word>).` */
-const FAILURES: Partial<Record<OutcomeWord, [MagicFailure, (network: string) => string]>> = {
-  fail: ['invalid_content', (n) => `The ${n} sandbox rejected this post`],
-  'invalid-content': ['invalid_content', (n) => `The ${n} sandbox rejected this post`],
-  'auth-expired': ['auth_expired', (n) => `The ${n} sandbox no longer accepts this account's token`],
-  'media-rejected': ['media_rejected', (n) => `The ${n} sandbox could not process the media of this post`],
-  'rate-limited': ['rate_limited', (n) => `The ${n} sandbox's rate limit for this account is reached`],
-};
-
 /**
  * Applies the magic words to one publish call of a simulator: sleeps for #sandbox-slow, then
  * says how the call must end. The publish run comes from the request (X-Sandbox-Publish-Run,
@@ -98,16 +87,13 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
   if (words.slow) await sleep(SANDBOX_SLOW_MS);
   const word = outcomeFor(words, attempt.platform);
   if (word === null) return { kind: 'ok' };
-  const failure = FAILURES[word];
+  const failure = Object.hasOwn(FAILURES, word) ? FAILURES[word as keyof typeof FAILURES] : undefined;
   if (failure) return { kind: failure[0], message: `${failure[1](attempt.platform)} (#sandbox-${word}).` };
   if (word === 'unknown-outcome') return { kind: 'lost' };
   const run = currentPublishRun();
   if (word === 'flaky' && run) {
-    if (run.run > 1) return { kind: 'ok' };
-    return {
-      kind: 'transient',
-      message: `The ${attempt.platform} sandbox is unavailable for this run (#sandbox-flaky).`,
-    };
+    const message = `The ${attempt.platform} sandbox is unavailable for this run (#sandbox-flaky).`;
+    return run.run > 1 ? { kind: 'ok' } : { kind: 'transient', message };
   }
   return transientOnce(store, attempt, word);
 }
@@ -125,10 +111,8 @@ export async function enforceMagicWords(
 ): Promise<void> {
   const outcome = await applyMagicWords(store, attempt);
   if (outcome.kind === 'ok') return;
-  if (outcome.kind === 'lost') {
-    if (lostAnswer === 'later') return;
-    return loseAnswer(store);
-  }
+  if (outcome.kind === 'lost' && lostAnswer === 'here') return loseAnswer(store);
+  if (outcome.kind === 'lost') return;
   throw errors[outcome.kind](outcome.message);
 }
 
@@ -144,14 +128,9 @@ export async function loseAnswer(store: SandboxStore): Promise<never> {
 }
 
 async function transientOnce(store: SandboxStore, attempt: PublishAttempt, word: OutcomeWord): Promise<MagicOutcome> {
-  const digest = createHash('sha256')
-    .update(`${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`)
-    .digest('hex')
-    .slice(0, 32);
+  const content = `${attempt.text ?? ''}\n${attempt.contentKey ?? ''}`;
+  const digest = createHash('sha256').update(content).digest('hex').slice(0, 32);
   const n = await store.incr([word, attempt.platform, attempt.accountId, digest]);
-  if (n > 1) return { kind: 'ok' };
-  return {
-    kind: 'transient',
-    message: `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-${word}); retry.`,
-  };
+  const message = `The ${attempt.platform} sandbox is temporarily unavailable (#sandbox-${word}); retry.`;
+  return n > 1 ? { kind: 'ok' } : { kind: 'transient', message };
 }

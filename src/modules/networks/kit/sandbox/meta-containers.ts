@@ -21,9 +21,9 @@ import { SandboxStore } from './sandbox-store';
  * not be downloaded, PUBLISHED, or EXPIRED after 24 h; a #sandbox-review video stays IN_PROGRESS
  * until its `readyAt` (SANDBOX_REVIEW_MS). Published media are listed per account, newest first.
  */
-export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
+type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED';
 
-export interface SandboxContainer {
+interface SandboxContainer {
   id: string;
   ownerId: string;
   mediaType: string;
@@ -37,9 +37,11 @@ export interface SandboxContainer {
   mediaId: string | null;
   /** #sandbox-review: processing lasts until this time (ms since epoch). */
   readyAt?: number | null;
+  /** A reply (Threads): the post it comments on once published. */
+  replyTo?: string;
 }
 
-export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls'> & {
+type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType' | 'text' | 'mediaUrls'> & {
   timestamp: string;
   permalink: string;
 };
@@ -47,14 +49,14 @@ export type SandboxMedia = Pick<SandboxContainer, 'id' | 'ownerId' | 'mediaType'
 type ContainerKind = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
 /** Who posts through containers: an Instagram account, a Threads profile. */
-export interface ContainerOwner {
+interface ContainerOwner {
   id: string;
   username: string;
   name: string;
 }
 
 /** The owner as GET /{id} (given its post count) and GET /{id}/insights answer it (Instagram's account). */
-export interface OwnerRoutes {
+interface OwnerRoutes {
   node: (owner: ContainerOwner, mediaCount: number) => unknown;
   insights: (owner: ContainerOwner, q: Q) => unknown;
 }
@@ -62,24 +64,21 @@ export interface OwnerRoutes {
 /** What differs between Instagram's and Threads' container APIs. */
 export interface ContainerDialect {
   network: 'instagram' | 'threads';
-  /** The routes: `${version}/:owner/${collection}` (POST creates, GET lists), `…/${publish}` and `…/${limit}`. */
+  /** `${version}/:owner/${collection}` (POST creates, GET lists), `…/${publish}` and `…/${limit}`. */
   routes: { version: string; collection: string; publish: string; limit: string };
-  /** GET `${version}/${profile.route}`: the token's own profile (its grant's, made on first sight) as the network shows it. */
+  /** GET `${version}/${profile.route}`: the token's own profile (its grant's, made on first sight). */
   profile: {
     route: string;
     answer: (store: SandboxStore, grant: SandboxGrant, publicBaseUrl: string) => Promise<unknown>;
   };
-  /** Where an owner's published posts live (their permalinks add the post id). */
-  permalinkBase: (publicBaseUrl: string, owner: ContainerOwner) => string;
-  /** The route a permalink opens (with :id) and the network's name on that page. */
-  permalink: { route: string; label: string };
+  /** The post page's route (with :id), the network's name on it, and the path of an owner's posts (`<path>/<id>`). */
+  permalink: { route: string; label: string; path: (owner: ContainerOwner) => string };
   /** A published post as the network renders it. */
   view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** The owner `id` when the token may act for it (Graph's errors otherwise). */
   ownerOf: (store: SandboxStore, id: string, token: TokenInfo) => Promise<ContainerOwner>;
-  /** A container's status as GET /{container-id} answers it. */
   statusView: (c: SandboxContainer, status: ContainerStatus) => Record<string, unknown>;
-  /** A post's lifetime insights (GET /{media-id}/insights), named as the network names them. */
+  /** A post's lifetime insights, named as the network names them. */
   insights: (m: SandboxItemMetrics) => Record<string, number>;
   /** GET /{id} and /{id}/insights of an id that is neither a container nor a post: the owner itself, or an error. */
   owner: OwnerRoutes | ((id: string) => SandboxHttpError);
@@ -91,7 +90,7 @@ export interface ContainerDialect {
   types: Record<string, ContainerKind>;
   otherType?: ContainerKind;
   /** #sandbox-review holds a video container IN_PROGRESS (Instagram). */
-  review: boolean;
+  review?: boolean;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
   magic: MagicErrors;
@@ -113,6 +112,8 @@ type ContainerError = CreateError | 'notReady' | 'notPublishable' | 'published' 
 type OptionalContainerError =
   'missingUrl' | 'tooManyHashtags' | 'textRequired' | 'expired' | 'mediaType' | 'replyTarget' | 'replyRefused';
 
+/** The form field of an IMAGE's or VIDEO's media URL. */
+const URL_FIELD: Partial<Record<ContainerKind, string>> = { IMAGE: 'image_url', VIDEO: 'video_url' };
 const READY_AFTER_POLLS = 2;
 const READY_AFTER_MS = 3000;
 const EXPIRES_MS = 24 * 3600 * 1000;
@@ -167,15 +168,13 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   /** Store keys of this network: `[network, ...parts]`. */
   const key = (...parts: string[]): string[] => [d.network, ...parts];
 
-  const container = (sim: Sim, id: string): Promise<SandboxContainer | null> =>
-    sim.store.get<SandboxContainer>(key('container', id));
-  const media = (sim: Sim, id: string): Promise<SandboxMedia | null> => publishedMedia(sim.store, d.network, id);
+  const container = (sim: Sim, id: string) => sim.store.get<SandboxContainer>(key('container', id));
+  const media = (sim: Sim, id: string) => publishedMedia(sim.store, d.network, id);
 
   /** The owner's media, newest first. */
   const recent = async (sim: Sim, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
     const ids = await sim.store.list<string>(key('owner', ownerId, 'media'), 0, Math.max(0, limit - 1));
-    const found = await Promise.all(ids.map((id) => media(sim, id)));
-    return found.filter((m) => m !== null);
+    return (await Promise.all(ids.map((id) => media(sim, id)))).filter((m) => m !== null);
   };
 
   /** Posts published in the last 24 h (hour buckets). */
@@ -194,97 +193,92 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     id: string,
     info: TokenInfo,
     answer: (routes: OwnerRoutes, owner: ContainerOwner) => unknown,
-  ): Promise<unknown> => {
+  ) => {
     if (typeof d.owner === 'function') throw d.owner(id);
     return answer(d.owner, await d.ownerOf(sim.store, id, info));
   };
 
-  const save = async (sim: Sim, c: Omit<SandboxContainer, 'id' | 'createdAt' | 'polls' | 'mediaId'>) => {
-    const saved: SandboxContainer = {
-      ...c,
-      id: numericId(),
-      createdAt: new Date().toISOString(),
-      polls: 0,
-      mediaId: null,
-    };
-    await sim.store.put(key('container', saved.id), saved);
-    return { id: saved.id };
-  };
-
-  /** A new container's id, checked against the network's rules; video download problems show while processing. */
-  const createFrom = async (sim: Sim, ownerId: string, body: Q): Promise<{ id: string }> => {
-    const text = body[d.textField] ?? '';
-    if (codePoints(text) > d.rules.maxText) throw fail('textTooLong');
-    if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
-      throw fail('tooManyHashtags');
-    const base = {
-      ownerId,
-      text,
-      isCarouselItem: body.is_carousel_item === 'true',
-      mediaUrls: [] as string[],
-      error: null,
-    };
-    const type = (body.media_type ?? '').toUpperCase();
-    const kind = Object.hasOwn(d.types, type) ? d.types[type] : d.otherType;
-    if (!kind) throw fail('mediaType');
-    const url = kind === 'IMAGE' ? body.image_url : body.video_url;
-    if ((kind === 'IMAGE' || kind === 'VIDEO') && !url && d.errors.missingUrl)
-      throw fail('missingUrl', { field: kind === 'IMAGE' ? 'image_url' : 'video_url' });
+  /** What a container of `kind` holds: an image must download now, a video's download problem shows while processing. */
+  const contentOf = async (sim: Sim, kind: ContainerKind, ownerId: string, text: string, body: Q) => {
     switch (kind) {
       case 'TEXT':
         if (!text && d.errors.textRequired) throw fail('textRequired');
-        return save(sim, { ...base, mediaType: 'TEXT_POST' });
+        return { mediaType: 'TEXT_POST', mediaUrls: [] };
       case 'IMAGE': {
-        const problem = await sim.downloads.problem(url, 'image');
+        const problem = await sim.downloads.problem(body.image_url, 'image');
         if (problem) throw fail('imageDownload', { problem });
-        return save(sim, { ...base, mediaType: 'IMAGE', mediaUrls: [url ?? ''] });
+        return { mediaType: 'IMAGE', mediaUrls: [body.image_url ?? ''] };
       }
       case 'VIDEO': {
-        const problem = await sim.downloads.problem(url, 'video');
-        return save(sim, {
-          ...base,
-          mediaType: 'VIDEO',
-          mediaUrls: [url ?? ''],
-          error: problem ? d.videoError(problem) : null,
-          readyAt: d.review && parseMagicWords(text).review ? Date.now() + sim.config.sandbox.reviewMs : null,
-        });
+        const problem = await sim.downloads.problem(body.video_url, 'video');
+        const review = d.review && parseMagicWords(text).review;
+        const readyAt = review ? Date.now() + sim.config.sandbox.reviewMs : null;
+        const error = problem && d.videoError(problem);
+        return { mediaType: 'VIDEO', mediaUrls: [body.video_url ?? ''], error, readyAt };
       }
       case 'CAROUSEL': {
         const children = (body.children ?? '').split(',').filter(Boolean);
         if (children.length < (d.rules.images.carouselMin ?? 2) || children.length > d.rules.images.max)
           throw fail('carouselSize');
-        const urls: string[] = [];
+        const mediaUrls: string[] = [];
         for (const id of children) {
           const child = await container(sim, id);
           if (!child || child.ownerId !== ownerId || !child.isCarouselItem) throw fail('invalidChild', { id });
-          urls.push(...child.mediaUrls);
+          mediaUrls.push(...child.mediaUrls);
         }
-        return save(sim, { ...base, mediaType: 'CAROUSEL_ALBUM', mediaUrls: urls });
+        return { mediaType: 'CAROUSEL_ALBUM', mediaUrls };
       }
     }
   };
 
-  /** A FINISHED container becomes a post within the cap; a reply (Threads) is no post: no quota, no magic words. */
-  const publishFrom = async (sim: Sim, owner: ContainerOwner, creationId: string | undefined, reply = false) => {
+  /** A new container's id (a reply's to `replyTo`), checked against the network's rules. */
+  const createFrom = async (sim: Sim, ownerId: string, body: Q, replyTo?: string): Promise<{ id: string }> => {
+    const text = body[d.textField] ?? '';
+    if (codePoints(text) > d.rules.maxText) throw fail('textTooLong');
+    if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
+      throw fail('tooManyHashtags');
+    const type = (body.media_type ?? '').toUpperCase();
+    const kind = Object.hasOwn(d.types, type) ? d.types[type] : d.otherType;
+    if (!kind) throw fail('mediaType');
+    const field = URL_FIELD[kind];
+    if (field && !body[field] && d.errors.missingUrl) throw fail('missingUrl', { field });
+    const content = await contentOf(sim, kind, ownerId, text, body);
+    const isCarouselItem = body.is_carousel_item === 'true';
+    const made = { id: numericId(), createdAt: new Date().toISOString(), polls: 0, mediaId: null, error: null };
+    const c: SandboxContainer = { ...made, ownerId, text, isCarouselItem, ...content, replyTo };
+    await sim.store.put(key('container', c.id), c);
+    return { id: c.id };
+  };
+
+  /**
+   * A FINISHED container becomes a post within the cap; a reply (Threads) becomes a comment on its
+   * post: its own magic word, no post quota, no post magic words.
+   */
+  const publishFrom = async (sim: Sim, owner: ContainerOwner, creationId: string | undefined) => {
     const c = creationId ? await container(sim, creationId) : null;
+    const refused = c?.replyTo && commentRefusal(d.network, c.text);
+    if (refused) throw fail('replyRefused', { m: refused });
     if (!c || c.ownerId !== owner.id) throw fail('invalidCreationId');
     const status = statusOf(c);
     if (status === 'IN_PROGRESS') throw fail('notReady');
     if (status === 'EXPIRED' && d.errors.expired) throw fail('expired');
     if (status === 'ERROR' || status === 'EXPIRED') throw fail('notPublishable', { reason: c.error ?? status });
     if (status === 'PUBLISHED') throw fail('published');
-    if (!reply) {
+    if (!c.replyTo) {
       if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw fail('quota');
       const attempt = { platform: d.network, accountId: owner.id, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(sim.store, attempt, d.magic);
     }
     const id = numericId();
     const { ownerId, mediaType, text, mediaUrls } = c;
-    const [timestamp, permalink] = [graphTime(new Date()), `${d.permalinkBase(sim.config.publicBaseUrl, owner)}/${id}`];
-    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp, permalink };
+    const permalink = `${sim.config.publicBaseUrl}/sandbox/${d.network}/${d.permalink.path(owner)}/${id}`;
+    const post: SandboxMedia = { id, ownerId, mediaType, text, mediaUrls, timestamp: graphTime(new Date()), permalink };
     await sim.store.put(key('media', id), post);
     await sim.store.update<SandboxContainer>(key('container', c.id), (x) => ({ ...x, mediaId: id }));
-    if (reply) return { id };
+    if (c.replyTo) {
+      await addOwnComment(sim.store, d.network, c.replyTo, { id: owner.id, name: owner.username }, text, id);
+      return { id };
+    }
     await sim.store.push(key('owner', ownerId, 'media'), id);
     await sim.store.incr(key('owner', ownerId, 'published', new Date().toISOString().slice(0, 13)), 26 * 3600);
     return { id };
@@ -300,23 +294,11 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
       const root = await media(sim, body.reply_to_id);
       if (!root || root.ownerId !== caller.id) throw fail('replyTarget');
-      const created = await createFrom(sim, caller.id, body);
-      await sim.store.put(key('reply-to', created.id), root.id);
-      return created;
+      return createFrom(sim, caller.id, body, root.id);
     }),
-    route({ at: `POST ${version}/:owner/${publish}`, status: 201 }, owner, async ({ body, caller }, sim) => {
-      const replyTo =
-        d.replies && body.creation_id ? await sim.store.get<string>(key('reply-to', body.creation_id)) : null;
-      if (!d.replies || !replyTo) return publishFrom(sim, caller, body.creation_id);
-      // A reply (a first comment): its own magic word; no post quota, no post magic words.
-      const c = await container(sim, body.creation_id ?? '');
-      const refused = commentRefusal(d.network, c?.text ?? '');
-      if (refused) throw fail('replyRefused', { m: refused });
-      const reply = await publishFrom(sim, caller, body.creation_id, true);
-      const author = { id: caller.id, name: caller.username };
-      await addOwnComment(sim.store, d.network, replyTo, author, c?.text ?? '', reply.id);
-      return reply;
-    }),
+    route({ at: `POST ${version}/:owner/${publish}`, status: 201 }, owner, ({ body, caller }, sim) =>
+      publishFrom(sim, caller, body.creation_id),
+    ),
     /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
     route(`GET ${version}/:owner/${limit}`, owner, async ({ caller }, sim) => {
       const config = { quota_total: sim.caps.limit(d.network), quota_duration: 86400 };

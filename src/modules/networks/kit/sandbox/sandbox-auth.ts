@@ -1,4 +1,3 @@
-import { ArgumentMetadata, createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
 import type { SandboxStore } from './sandbox-store';
@@ -20,35 +19,18 @@ export interface SandboxAuthSpec<T = TokenInfo> {
   caller?: (info: TokenInfo, ctx: { token: string; req: Request; store: SandboxStore }) => T | Promise<T>;
 }
 
-/** The token of an `Authorization: Bearer …` header. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
-}
-
-const requestToken = createParamDecorator((spec: SandboxAuthSpec<unknown>, ctx: ExecutionContext) => {
-  const req = ctx.switchToHttp().getRequest<Request>();
+/** The verified caller of a simulator's request, as `spec` says (SimulatorRoutes asks it for each route with one). */
+export async function authenticate(spec: SandboxAuthSpec<unknown>, req: Request, oauth: SandboxOAuth) {
   spec.check?.(req);
+  const { authorization } = req.headers;
   // An empty parameter is no token: the header still counts.
   const param = spec.accessTokenParam
     ? (req.body as { access_token?: string } | undefined)?.access_token || (req.query.access_token as string)
     : undefined;
-  return { token: param || bearerToken(req.headers.authorization), req };
-});
-
-@Injectable()
-export class VerifySandboxTokenPipe implements PipeTransform<{ token?: string; req: Request }, Promise<unknown>> {
-  constructor(private readonly oauth: SandboxOAuth) {}
-
-  async transform({ token, req }: { token?: string; req: Request }, meta: ArgumentMetadata): Promise<unknown> {
-    const spec = meta.data as unknown as SandboxAuthSpec<unknown>;
-    if (!token) throw spec.fail('missing_token', 'No access token.');
-    const info = await this.oauth.verify(spec.network, token).catch((err: unknown) => {
-      throw err instanceof SandboxOAuthError ? spec.fail(err.reason, err.message) : err;
-    });
-    return spec.caller ? spec.caller(info, { token, req, store: this.oauth.store }) : info;
-  }
+  const token = param || (authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined);
+  if (!token) throw spec.fail('missing_token', 'No access token.');
+  const info = await oauth.verify(spec.network, token).catch((err: unknown) => {
+    throw err instanceof SandboxOAuthError ? spec.fail(err.reason, err.message) : err;
+  });
+  return spec.caller ? spec.caller(info, { token, req, store: oauth.store }) : info;
 }
-
-/** The verified caller of a simulator's request (SimulatorRoutes puts it on each route with an `auth` spec). */
-export const SandboxAuth = <T>(spec: SandboxAuthSpec<T>): ParameterDecorator =>
-  requestToken(spec as SandboxAuthSpec<unknown>, VerifySandboxTokenPipe);

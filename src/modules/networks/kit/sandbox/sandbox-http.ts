@@ -42,7 +42,7 @@ export class SandboxLostAnswer extends SandboxHttpError {
 }
 
 @Catch(SandboxHttpError)
-export class SandboxErrorFilter implements ExceptionFilter<SandboxHttpError> {
+class SandboxErrorFilter implements ExceptionFilter<SandboxHttpError> {
   catch(err: SandboxHttpError, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (err instanceof SandboxLostAnswer) res.socket?.destroy();
@@ -51,7 +51,7 @@ export class SandboxErrorFilter implements ExceptionFilter<SandboxHttpError> {
 }
 
 @Injectable()
-export class SandboxEnabledGuard implements CanActivate {
+class SandboxEnabledGuard implements CanActivate {
   constructor(private readonly config: AppConfig) {}
   canActivate(): boolean {
     // Answer exactly like an unknown route when the sandbox is off.
@@ -70,5 +70,3 @@ export function SandboxController(network: string): ClassDecorator {
     UseFilters(SandboxErrorFilter),
   );
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,8 @@
 import { Get, Header, HttpCode, Inject, Post, Put, Req, Res, type Type } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SandboxAuth, type SandboxAuthSpec } from './sandbox-auth';
+import { authenticate, type SandboxAuthSpec } from './sandbox-auth';
 import { SandboxController } from './sandbox-http';
+import { SandboxOAuth } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 
 /** What a simulator's route handler is given: the request's parts and, behind `auth`, the verified caller. */
@@ -57,20 +58,23 @@ const METHODS = { GET: Get, POST: Post, PUT: Put };
 
 /**
  * The controller serving a simulator's routes, in their order; each handler's `sim` is the injected
- * `state`. A route is decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @SandboxAuth(auth)
- * caller, @Res() res)` would be.
+ * `state`. A route is decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @Res() res)` would be.
  */
 export function SimulatorRoutes<S>(name: string, network: string, state: Type<S>, routes: SandboxRoute<S>[]): Type {
   @SandboxController(network)
   class Routes {
-    constructor(@Inject(state) readonly sim: S) {}
+    constructor(
+      @Inject(state) readonly sim: S,
+      readonly oauth: SandboxOAuth,
+    ) {}
   }
   const proto = Routes.prototype;
   routes.forEach((r, i) => {
     const [method, path] = r.at.split(' ') as [keyof typeof METHODS, string];
     const key = `${method.toLowerCase()}${i}`;
     const descriptor = {
-      value: function (this: Routes, req: Request, caller: unknown, res: Response): unknown {
+      value: async function (this: Routes, req: Request, res: Response): Promise<unknown> {
+        const caller = r.auth && (await authenticate(r.auth, req, this.oauth));
         const { query: q, params, headers } = req;
         const call = { caller, q, body: req.body as Q, params, headers, req, res } as SandboxCall;
         return r.handle(call, this.sim);
@@ -80,8 +84,7 @@ export function SimulatorRoutes<S>(name: string, network: string, state: Type<S>
     };
     Object.defineProperty(proto, key, descriptor);
     Req()(proto, key, 0);
-    if (r.auth) SandboxAuth(r.auth)(proto, key, 1);
-    if (r.raw) Res()(proto, key, 2);
+    if (r.raw) Res()(proto, key, 1);
     METHODS[method](path)(proto, key, descriptor);
     HttpCode(r.status ?? 200)(proto, key, descriptor);
     for (const [name, value] of Object.entries(r.headers ?? {})) Header(name, value)(proto, key, descriptor);

@@ -5,7 +5,7 @@ import { AppConfig } from '@/config/config';
 import { SandboxCaps } from './sandbox-caps';
 
 /** Simulated networks forget everything after a week. */
-export const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
+const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
  * State of the simulated networks, kept in Redis (several API processes serve one sandbox).
@@ -32,14 +32,12 @@ export class SandboxStore {
   }
 
   async get<T>(parts: string[]): Promise<T | null> {
-    const raw = await this.redis.get(this.key(parts));
-    return raw === null ? null : (JSON.parse(raw) as T);
+    return parsed<T>(await this.redis.get(this.key(parts)));
   }
 
   /** Reads and deletes in one step (single-use values such as authorization codes). */
   async take<T>(parts: string[]): Promise<T | null> {
-    const raw = await this.redis.getdel(this.key(parts));
-    return raw === null ? null : (JSON.parse(raw) as T);
+    return parsed<T>(await this.redis.getdel(this.key(parts)));
   }
 
   /** Read-modify-write of a stored object; returns the new value (null when absent). */
@@ -55,10 +53,7 @@ export class SandboxStore {
   /** Atomic counter; the TTL is (re)set on every increment. */
   async incr(parts: string[], ttlSeconds = SANDBOX_TTL_SECONDS): Promise<number> {
     const key = this.key(parts);
-    const [[, n]] = (await this.redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [
-      [Error | null, number],
-      unknown,
-    ];
+    const [[, n]] = (await this.redis.multi().incr(key).expire(key, ttlSeconds).exec()) as [[null, number]];
     return n;
   }
 
@@ -84,6 +79,8 @@ export class SandboxStore {
     return raw.map((r) => JSON.parse(r) as T);
   }
 }
+
+const parsed = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
 /** A simulated network's records of one kind (posts, videos, uploads), each listed under its owner, newest first. */
 export class SandboxRecords<T> {
