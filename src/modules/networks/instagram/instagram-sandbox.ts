@@ -55,14 +55,10 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
     /** The user's Page with its IG professional account. */
     answer: async (store, grant, base) => {
       const a = await ACCOUNTS.of(store, grant);
-      const account = { id: a.id, username: a.username, name: a.name };
       const picture = `${base}/sandbox/_control/media/image.png?ig=${a.id}`;
-      return {
-        data: [
-          { id: a.pageId, name: a.pageName, instagram_business_account: { ...account, profile_picture_url: picture } },
-        ],
-        paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } },
-      };
+      const ig = { id: a.id, username: a.username, name: a.name, profile_picture_url: picture };
+      const data = [{ id: a.pageId, name: a.pageName, instagram_business_account: ig }];
+      return { data, paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } } };
     },
   },
   permalink: { route: 'www/p/:id', label: 'Instagram', path: () => 'www/p' },
@@ -74,13 +70,10 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   },
   insights: ({ saves: saved, engagement: total_interactions, ...m }) => ({ ...m, saved, total_interactions }),
   owner: {
-    node: (account, mediaCount) => ({
-      id: account.id,
-      username: account.username,
-      name: account.name,
-      followers_count: dailyAccountMetrics(account.id, new Date().toISOString().slice(0, 10)).followers,
-      media_count: mediaCount,
-    }),
+    node: ({ id, username, name }, mediaCount) => {
+      const { followers } = dailyAccountMetrics(id, new Date().toISOString().slice(0, 10));
+      return { id, username, name, followers_count: followers, media_count: mediaCount };
+    },
     /** The account's totals over the asked days (today by default). */
     insights: (account, q) => {
       const names = (q.metric ?? '').split(',').filter(Boolean);

@@ -56,7 +56,6 @@ export type PublishResult = { externalId: string; url?: string | null };
 
 /** The account's comment on its own published item (`externalId`: PublishResult's), the post's first comment. */
 export type CommentRequest = { account: AccountCredentials; externalId: string; text: string };
-/** The network's id of the comment. */
 export type CommentResult = { id: string };
 export type NetworkComment = {
   id: string;
@@ -156,6 +155,6 @@ export interface AdapterEndpoints {
   processingWaitMs?: number;
   /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; global fetch in unit tests. */
   fetchMedia?: MediaFetch;
-  /** Size caps and the time limit of those downloads (defaults: config's). */
-  mediaLimits?: MediaLimits;
+  /** Size caps and the time limit of those downloads (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+  mediaLimits: MediaLimits;
 }

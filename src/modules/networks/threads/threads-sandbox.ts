@@ -52,12 +52,8 @@ export const THREADS_CONTAINERS: ContainerDialect = {
     route: 'me',
     answer: async (store, grant, base) => {
       const { id, username, name } = await USERS.of(store, grant);
-      return {
-        id,
-        username,
-        name,
-        threads_profile_picture_url: `${base}/sandbox/_control/media/image.png?threads=${id}`,
-      };
+      const picture = `${base}/sandbox/_control/media/image.png?threads=${id}`;
+      return { id, username, name, threads_profile_picture_url: picture };
     },
   },
   permalink: { route: 'www/:handle/post/:id', label: 'Threads', path: (user) => `www/@${user.username}/post` },

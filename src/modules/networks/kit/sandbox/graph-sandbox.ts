@@ -312,10 +312,10 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
       const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
       const items = all.slice(start, start + size);
       const data = items.map(d.render);
-      if (items.length === 0) return { data, paging: undefined };
+      if (items.length === 0) return { data };
       const cursor = (i: number): string => Buffer.from(String(i)).toString('base64url');
       const end = start + items.length - 1;
-      const cursors = { before: cursor(start), after: cursor(Math.max(end, start)) };
+      const cursors = { before: cursor(start), after: cursor(end) };
       const next = new URL(req.originalUrl, sim.config.publicBaseUrl);
       next.searchParams.set('after', cursors.after);
       return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };

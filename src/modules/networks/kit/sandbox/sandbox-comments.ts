@@ -29,13 +29,8 @@ export async function addOwnComment(
   text: string,
   id = `${Date.now()}${randomBytes(3).readUIntBE(0, 3)}`,
 ): Promise<SandboxComment> {
-  const comment: SandboxComment = {
-    id,
-    authorId: author.id,
-    authorName: author.name,
-    text,
-    createdAt: new Date().toISOString(),
-  };
+  const createdAt = new Date().toISOString();
+  const comment: SandboxComment = { id, authorId: author.id, authorName: author.name, text, createdAt };
   await store.push([platform, 'item-comments', itemId], comment);
   return comment;
 }
