@@ -1,7 +1,7 @@
 import { ErrorCategory, PlatformError } from './adapter';
 import { publishRunHeaders } from './publish-run';
 
-/** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
+/** A fetch for one call instead of the global one (the Graph client's constructor seam; tests replace global fetch). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Causes that prove the request never reached the network (safe to resend). */
