@@ -1,5 +1,5 @@
 import { ErrorCategory, PlatformError } from './adapter';
-import { publishRunHeaders } from './publish-run';
+import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
 /** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
@@ -42,6 +42,7 @@ type ErrorMapper = (reply: NetworkReply) => PlatformError;
  * call: a retryable `network_error`.
  */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
+  await beforeNetworkCall();
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   const isJson = call.json !== undefined;
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
