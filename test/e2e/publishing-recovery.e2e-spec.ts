@@ -346,6 +346,20 @@ describe('publishing worker: outcomes and recovery', () => {
     expect((await postEvents(t, postId)).map((e) => e.type)).toEqual(['post.published']);
   });
 
+  it('should start a queued post once the lock its first try found held is let go', async () => {
+    const { postId } = await insertPost(t, tenant, [threads]);
+    const held = await t.app.get(PostLocks).acquire(postId, 0);
+    expect(held).not.toBeNull();
+    const run = processor.run(postId);
+    // The run's first try (the lock with the move) found the lock held: nothing moved meanwhile.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await postState(t, postId)).toBe('queued');
+    await held!.release();
+    await expect(run).resolves.toBe('published');
+    expect(fakes.threads.items).toHaveLength(1);
+    expect((await postEvents(t, postId)).map((e) => e.type)).toEqual(['post.published']);
+  });
+
   it('should do nothing for a post that is not queued or processing', async () => {
     const { postId } = await insertPost(t, tenant, [threads], {
       state: 'cancelled',

@@ -164,6 +164,9 @@ export function graphFetch(): DocFetch {
   }));
 }
 
+/** The media download limits config defaults to (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+const mediaLimits = { maxImageBytes: 20 * 1024 * 1024, maxVideoBytes: 256 * 1024 * 1024, timeoutMs: 120_000 };
+
 /** Endpoints as the Graph adapters' tests build them (fake app credentials, short time-out). */
 export const graphEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({
   apiBaseUrl,
@@ -171,13 +174,14 @@ export const graphEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({
   clientId: 'app-id',
   clientSecret: 'app-secret',
   timeoutMs: 5000,
+  mediaLimits,
 });
 
 export const timeout = (): Error => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 
 /** Endpoints as the registry would build them for a real network (fake credentials, short time-out). */
 export function testEndpoints<T extends { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl?: string }>(real: T) {
-  return { ...real, clientId: 'client-id', clientSecret: 'client-secret', timeoutMs: 5000 };
+  return { ...real, clientId: 'client-id', clientSecret: 'client-secret', timeoutMs: 5000, mediaLimits };
 }
 
 /** The consent page an adapter sends a user to, for fixed state, redirect URI and PKCE challenge. */

@@ -6,10 +6,7 @@ import { threadsNetwork } from './threads/threads.network';
 import { tiktokNetwork } from './tiktok/tiktok.network';
 import { youtubeNetwork } from './youtube/youtube.network';
 
-/**
- * Every network, one line each (in the order the API lists them): adding a network is its folder
- * plus its line here. PlatformName is this list's keys; each definition's `name` must be its key.
- */
+/** Every network in the order the API lists them: adding one is its folder plus its line here (keys: PlatformName). */
 export const NETWORKS = networkList({
   facebook: facebookNetwork,
   instagram: instagramNetwork,
@@ -19,7 +16,7 @@ export const NETWORKS = networkList({
   threads: threadsNetwork,
 });
 
-/** The list as it is, once the compiler has checked that each definition is named by its key. */
+/** The list as it is, once the compiler has checked that each definition's `name` is its key. */
 function networkList<T extends { [K in keyof T]: NetworkDefinition<K & string> }>(list: T): T {
   return list;
 }

@@ -37,7 +37,7 @@ export interface PublishContent {
   link?: string | null;
   imageUrls: string[];
   videoUrl?: string | null;
-  /** Per-platform options (e.g. youtube { title, privacyStatus }, tiktok { privacyLevel }), perAccount overrides merged in. */
+  /** Per-platform options (youtube { title, privacyStatus }, tiktok { privacyLevel }…), with perAccount's merged in. */
   options: Record<string, unknown>;
 }
 
@@ -56,7 +56,6 @@ export type PublishResult = { externalId: string; url?: string | null };
 
 /** The account's comment on its own published item (`externalId`: PublishResult's), the post's first comment. */
 export type CommentRequest = { account: AccountCredentials; externalId: string; text: string };
-/** The network's id of the comment. */
 export type CommentResult = { id: string };
 export type NetworkComment = {
   id: string;
@@ -71,7 +70,7 @@ export type ValidationIssue = { field: string; message: string };
 
 export type ItemMetrics = Record<'views' | 'likes' | 'comments' | 'shares' | 'reach' | 'engagement', number>;
 
-/** An account's day (`date`: YYYY-MM-DD, UTC): an item's numbers but likes and comments (in engagement), and its followers. */
+/** An account's day (`date`: YYYY-MM-DD, UTC): an item's numbers but likes and comments (in engagement), followers. */
 export type DailyAccountMetrics = Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> & {
   date: string;
   followers: number;
@@ -156,6 +155,6 @@ export interface AdapterEndpoints {
   processingWaitMs?: number;
   /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; global fetch in unit tests. */
   fetchMedia?: MediaFetch;
-  /** Size caps and the time limit of those downloads (defaults: config's). */
-  mediaLimits?: MediaLimits;
+  /** Size caps and the time limit of those downloads (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
+  mediaLimits: MediaLimits;
 }

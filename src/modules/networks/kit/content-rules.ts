@@ -13,11 +13,9 @@ export interface ContentRules {
   textPost?: 'text' | 'text-or-link';
   /** Refusing a text-only post names this field (default `imageUrls`). */
   mediaField?: 'imageUrls' | 'contentType';
-  /** Every post is one video (YouTube). */
   requireVideo?: boolean;
   /** Images per image post (`min` and up publish as a carousel); max 0 = no images at all. */
   images: { max: number; carouselMin?: number };
-  /** Images cannot ride along with a video. */
   noImagesWithVideo?: boolean;
   /** Where a link preview may go: any post (default), text posts only, or nowhere. */
   links?: 'any' | 'text-posts' | 'never';

@@ -1,5 +1,5 @@
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { AppConfig, MediaLimits } from '@/config/config';
+import type { AppConfig } from '@/config/config';
 import { ssrfSafeConnector } from '@/common/http/ssrf-safe-agent';
 import { type AdapterEndpoints, PlatformError } from './adapter';
 import { causeOf } from './http';
@@ -28,15 +28,9 @@ export class SafeMediaFetch {
 type MediaResponse = Pick<Response, 'status' | 'ok' | 'headers'> & { body: ReadableStream<Uint8Array> | null };
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
-const DEFAULT_MEDIA_LIMITS: MediaLimits = {
-  maxImageBytes: 20 * 1024 * 1024,
-  maxVideoBytes: 256 * 1024 * 1024,
-  timeoutMs: 120_000,
-};
-
 /** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
 export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
-  return Date.now() + (endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS).timeoutMs;
+  return Date.now() + endpoints.mediaLimits.timeoutMs;
 }
 
 /**
@@ -53,7 +47,7 @@ export async function downloadMedia(
   const protocol = URL.canParse(url) ? new URL(url).protocol : null;
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new PlatformError(`The media URL ${url} is not an http(s) URL.`, 'media_rejected', false);
-  const limits = endpoints.mediaLimits ?? DEFAULT_MEDIA_LIMITS;
+  const limits = endpoints.mediaLimits;
   const cap = kind === 'video' ? limits.maxVideoBytes : limits.maxImageBytes;
   const rejected = (why: string, details = {}) =>
     new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);

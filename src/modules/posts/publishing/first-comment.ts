@@ -51,11 +51,18 @@ export class FirstCommentPoster {
         where: { postId: post.id, status: 'success' },
         order: { createdAt: 'ASC', id: 'ASC' },
       }));
-    const due = published.filter((t) => this.unsettled(t) && composeFirstComment(post.content, t) !== null);
+    const due = this.due(post, published);
     const outcomes = await Promise.allSettled(due.map((t) => this.post(post, t)));
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     return due.length;
+  }
+
+  /** Of these targets, the published ones whose requested first comment is not settled yet. */
+  due(post: Pick<PostEntity, 'content'>, targets: PostTargetEntity[]): PostTargetEntity[] {
+    return targets.filter(
+      (t) => t.status === 'success' && this.unsettled(t) && composeFirstComment(post.content, t) !== null,
+    );
   }
 
   private unsettled(t: PostTargetEntity): boolean {

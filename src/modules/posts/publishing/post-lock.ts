@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { preparedQuery } from '@/database/plain-query';
 import { sleep } from './network-concurrency';
 
@@ -7,7 +7,8 @@ export interface HeldPostLock {
   release(): Promise<void>;
 }
 
-const KEY_SQL = `hashtextextended('publish-post:' || $1::text, 0)`;
+/** The post's lock key, from its id (`param`: a statement parameter). */
+const keySql = (param = '$1'): string => `hashtextextended('publish-post:' || ${param}::text, 0)`;
 
 /**
  * One publisher per post at a time, across processes: a PostgreSQL session advisory lock held
@@ -21,17 +22,48 @@ export class PostLocks {
 
   /** Waits up to `waitMs` for the post's lock; null when another live worker keeps it. */
   async acquire(postId: string, waitMs: number, pollMs = 250): Promise<HeldPostLock | null> {
+    return (await this.acquireWith(postId, waitMs, undefined, pollMs))?.lock ?? null;
+  }
+
+  /**
+   * The SQL boolean expression that tries for the post's lock (`postIdParam`: the post's id as a
+   * statement parameter, `$n`), for `first` of acquireWith: true when it took it.
+   */
+  trySql(postIdParam: string): string {
+    return `pg_try_advisory_lock(${keySql(postIdParam)})`;
+  }
+
+  /**
+   * acquire, whose first try is the caller's own statement: `first(m)` runs on the lock's
+   * connection (`m`) one statement that tries for the lock with trySql and does the caller's first
+   * step only when it took it (one round trip for both), and answers whether it took it and the
+   * step's value. Later tries, while another live worker keeps the lock, take the lock alone:
+   * `value` is undefined then (the step was not done).
+   */
+  async acquireWith<T>(
+    postId: string,
+    waitMs: number,
+    first: ((m: EntityManager) => Promise<{ locked: boolean; value: T }>) | undefined,
+    pollMs = 250,
+  ): Promise<{ lock: HeldPostLock; value: T | undefined } | null> {
     const runner: QueryRunner = this.ds.createQueryRunner();
     await runner.connect();
+    let value: T | undefined;
     try {
       const deadline = Date.now() + waitMs;
-      for (;;) {
-        const {
-          rows: [row],
-        } = await preparedQuery<{ ok: boolean }>(runner.manager, `SELECT pg_try_advisory_lock(${KEY_SQL}) AS ok`, [
-          postId,
-        ]);
-        if (row?.ok) break;
+      for (let tries = 0; ; tries++) {
+        let ok: boolean;
+        if (tries === 0 && first) {
+          const tried = await first(runner.manager);
+          ok = tried.locked;
+          if (ok) value = tried.value;
+        } else {
+          const {
+            rows: [row],
+          } = await preparedQuery<{ ok: boolean }>(runner.manager, `SELECT ${this.trySql('$1')} AS ok`, [postId]);
+          ok = row?.ok === true;
+        }
+        if (ok) break;
         if (Date.now() >= deadline) {
           await runner.release();
           return null;
@@ -39,16 +71,18 @@ export class PostLocks {
         await sleep(pollMs);
       }
     } catch (err) {
+      // A statement that failed after taking the lock keeps it (advisory locks are not transactional).
+      await runner.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
       await runner.release();
       throw err;
     }
     let released = false;
-    return {
+    const lock: HeldPostLock = {
       release: async () => {
         if (released) return;
         released = true;
         try {
-          await preparedQuery(runner.manager, `SELECT pg_advisory_unlock(${KEY_SQL})`, [postId]);
+          await preparedQuery(runner.manager, `SELECT pg_advisory_unlock(${keySql()})`, [postId]);
         } catch {
           // Never hand a connection that may still hold the lock back to the pool.
           await runner.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
@@ -57,12 +91,13 @@ export class PostLocks {
         }
       },
     };
+    return { lock, value };
   }
 
   /** Whether a live worker holds the post's lock right now (probes without keeping it). */
   async isHeld(postId: string): Promise<boolean> {
     const [row] = await this.ds.query<{ held: boolean }[]>(
-      `SELECT CASE WHEN pg_try_advisory_lock(${KEY_SQL}) THEN NOT pg_advisory_unlock(${KEY_SQL}) ELSE true END AS held`,
+      `SELECT CASE WHEN pg_try_advisory_lock(${keySql()}) THEN NOT pg_advisory_unlock(${keySql()}) ELSE true END AS held`,
       [postId],
     );
     return row?.held ?? false;

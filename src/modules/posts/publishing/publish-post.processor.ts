@@ -13,7 +13,7 @@ import { PostLocks } from './post-lock';
 import { FirstCommentPoster } from './first-comment';
 import { finalPostState } from './publish-outcome';
 import { policyViolation } from './publish-policy';
-import { TargetPublisher } from './target-publisher';
+import { OutcomeHold, TargetPublisher } from './target-publisher';
 
 /** The policy as PolicyService.effectiveSql answers it. */
 type PolicyRow = Parameters<PolicyService['effectiveFrom']>[1];
@@ -71,16 +71,32 @@ export class PublishPostProcessor {
   ) {}
 
   async run(postId: string): Promise<PublishRunOutcome> {
-    const lock = await this.locks.acquire(postId, LOCK_WAIT_MS);
-    if (!lock) {
+    // The usual case in one round trip, on the lock's connection: the post's lock taken, and with it
+    // queued → processing (with its history row) and the targets, the policy in force and the
+    // targets' accounts read (Guardrails hold at publish time: the policy in force now, not the one
+    // the post was saved under).
+    const acquired = await this.locks.acquireWith(postId, LOCK_WAIT_MS, async (m) => {
+      const { passed, moved } = await this.transitions.transitionGatedReading<PublishingRead>(
+        m,
+        { id: postId },
+        ['queued'],
+        'processing',
+        { actor: SYSTEM_ACTOR, reason: 'publishing started' },
+        this.publishingReadSql('moved.id', 'moved.profile_id'),
+        (bind) => this.locks.trySql(bind(postId)),
+      );
+      return { locked: passed, value: moved };
+    });
+    if (!acquired) {
       const post = await this.ds.getRepository(PostEntity).findOne({ where: { id: postId } });
       // A live worker is publishing this post; it finishes the job. A queued post waiting behind
       // it (a retry right after a run) must not be dropped: fail so it is picked up again.
       if (post?.state === 'queued') throw new Error(`Post ${postId} is locked by another worker`);
       return 'busy';
     }
+    const { lock, value } = acquired;
     try {
-      return await this.runLocked(postId);
+      return await this.runLocked(postId, value);
     } finally {
       // Let go of without waiting: the post is settled (or the job fails and is retried later);
       // holding the lock a moment longer only makes a duplicate job wait for it.
@@ -90,19 +106,26 @@ export class PublishPostProcessor {
     }
   }
 
-  private async runLocked(postId: string): Promise<PublishRunOutcome> {
-    // The usual case in one round trip: queued → processing (with its history row), the targets,
-    // the policy in force and the targets' accounts read in the same statement. Otherwise the post
-    // as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
-    // Guardrails hold at publish time: the policy in force now, not the one the post was saved under.
-    const started = await this.transitions.transitionAloneReading<PublishingRead>(
-      this.ds.manager,
-      { id: postId },
-      ['queued'],
-      'processing',
-      { actor: SYSTEM_ACTOR, reason: 'publishing started' },
-      this.publishingReadSql('moved.id', 'moved.profile_id'),
-    );
+  /**
+   * `first`: what the lock's first try did: the post moved to processing with its read; null when
+   * it was not queued; undefined when the lock was taken by a later try (nothing moved yet).
+   */
+  private async runLocked(
+    postId: string,
+    first: { post: PostEntity; read: PublishingRead } | null | undefined,
+  ): Promise<PublishRunOutcome> {
+    // Otherwise the post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
+    const started =
+      first !== undefined
+        ? first
+        : await this.transitions.transitionAloneReading<PublishingRead>(
+            this.ds.manager,
+            { id: postId },
+            ['queued'],
+            'processing',
+            { actor: SYSTEM_ACTOR, reason: 'publishing started' },
+            this.publishingReadSql('moved.id', 'moved.profile_id'),
+          );
     let post: PostEntity;
     let read: PublishingRead;
     if (started) ({ post, read } = started);
@@ -122,6 +145,8 @@ export class PublishPostProcessor {
     const { targets, policy, accounts } = this.fromPublishingRead(post, read);
     // The targets go out at once (each keeps its own at-most-once protocol and its network's
     // concurrency slot); every one is settled before the post lock is let go, errors included.
+    // Their outcomes are written with the post's final move (or before anything else reads them).
+    const hold = this.targets.holdOutcomes(targets);
     const outcomes = await Promise.allSettled(
       targets.map(async (target) => {
         const violation = target.status === 'pending' ? policyViolation(policy, post, target) : null;
@@ -133,11 +158,18 @@ export class PublishPostProcessor {
       }),
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (failed) {
+      await hold.flush().catch(() => undefined);
+      throw failed.reason;
+    }
     // The targets as their publishing left them (each write mirrors itself on the object; read
-    // again only when one may not: a write that found its row moved, a follow-up). Before the
-    // post.* event, so its results carry each first comment's outcome (read again only when a
-    // comment changed a target row).
+    // again only when one may not: a write that found its row moved, a follow-up). The usual case,
+    // nothing to read again and no first comment: their held outcomes go with the final move.
+    // Otherwise they are written first, and the first comments go before the post.* event, so its
+    // results carry each comment's outcome (read again only when a comment changed a target row).
+    const current = targets.every((t) => this.targets.isCurrent(t));
+    if (current && this.firstComments.due(post, targets).length === 0) return this.finish(post, targets, hold);
+    await hold.flush();
     const settled = targets.every((t) => this.targets.isCurrent(t)) ? targets : await this.readTargets(postId);
     const commented = await this.firstComments.postAll(post, settled);
     return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled);
@@ -202,9 +234,10 @@ export class PublishPostProcessor {
    * other publishers off them); the move itself is guarded by the state, as it was in a transaction
    * at read committed.
    */
-  private async finish(post: PostEntity, targets: PostTargetEntity[]): Promise<PublishRunOutcome> {
+  private async finish(post: PostEntity, targets: PostTargetEntity[], hold?: OutcomeHold): Promise<PublishRunOutcome> {
     const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
     const waiting = open.filter((t) => t.status === 'waiting_on_network');
+    if (open.length > 0) await hold?.flush();
     if (open.length > waiting.length)
       throw new Error(`Post ${post.id} still has ${open.length - waiting.length} unfinished target(s)`);
     if (waiting.length > 0) {
@@ -219,13 +252,31 @@ export class PublishPostProcessor {
         : to === 'failed'
           ? 'failed on every target'
           : `published on ${ok} of ${targets.length} targets`;
-    // The post, its history row and its post.* event in one statement; null: the state moved (cancelled).
-    const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, {
+    // The targets' held outcomes, the post, its history row and its post.* event in one statement;
+    // the post moves only when every held outcome was written. null: the state moved (cancelled).
+    const move = {
       actor: SYSTEM_ACTOR,
       reason,
       set: { publishedAt: ok > 0 ? (post.publishedAt ?? new Date()) : post.publishedAt },
       events: [{ type: `post.${to}`, data: postEventData({ ...post, state: to }, targets) }],
-    });
+    };
+    const held = (await hold?.take()) ?? [];
+    if (held.length === 0) {
+      const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, move);
+      return moved ? to : 'skipped';
+    }
+    const { written, moved } = await this.transitions.transitionAloneAfter(
+      this.ds.manager,
+      post,
+      ['processing'],
+      to,
+      move,
+      (bind) => this.targets.outcomesSql(held, bind),
+      held.length,
+    );
+    this.targets.outcomesWritten(held, written);
+    // A held outcome found its row moved (never under the post's lock): decide on the rows as they are.
+    if (written.length < held.length) return this.finish(post, await this.readTargets(post.id));
     return moved ? to : 'skipped';
   }
 }

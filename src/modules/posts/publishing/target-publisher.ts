@@ -52,6 +52,8 @@ export class TargetPublisher {
   private policy: RetryPolicy = DEFAULT_RETRY_POLICY;
   /** Targets whose object may no longer mirror their row (a guarded write found it moved, a follow-up). */
   private readonly stale = new WeakSet<PostTargetEntity>();
+  /** Targets whose outcomes are held back (holdOutcomes). */
+  private readonly holds = new WeakMap<PostTargetEntity, OutcomeHold>();
 
   constructor(
     private readonly ds: DataSource,
@@ -79,6 +81,63 @@ export class TargetPublisher {
    */
   isCurrent(target: PostTargetEntity): boolean {
     return !this.stale.has(target);
+  }
+
+  /**
+   * From now on the outcomes (success, failed) of these targets are mirrored on the objects but
+   * held back for at most OUTCOME_HOLD_MS: the caller writes them with the post's final move
+   * (OutcomeHold.take, outcomesSql, outcomesWritten), or OutcomeHold.flush writes them, which it
+   * does by itself once the first held one has waited that long (a target still in flight beside
+   * them: the others' results show without waiting for it). The at-most-once protocol holds: an
+   * outcome comes after the target's last network call, so a run that dies before it is written
+   * leaves the target `publishing` with its progress saved, which the next run checks on the
+   * network before anything is sent again, as when a run dies during the call.
+   */
+  holdOutcomes(targets: PostTargetEntity[]): OutcomeHold {
+    const hold = new OutcomeHold(
+      (held) => this.writeOutcomes(held),
+      (err) => this.logger.warn({ err: err.message }, 'Could not record target outcomes; kept for the final move'),
+    );
+    for (const t of targets) this.holds.set(t, hold);
+    return hold;
+  }
+
+  /**
+   * A data-modifying statement writing these held outcomes (OutcomeHold.take), each guarded by the
+   * status as finish guards it, answering the `id` of each row written.
+   */
+  outcomesSql(held: HeldOutcomes, bind: (value: unknown) => string): string {
+    const column = <K extends keyof HeldOutcome>(key: K) => held.map(([, o]) => o[key] ?? null);
+    // A failure leaves the target's earlier external id, URL and publish time as they were (as finish's SET).
+    const ifSuccess = (col: string) => `CASE WHEN o.status = 'success' THEN o.${col} ELSE t.${col} END`;
+    return `UPDATE post_targets t SET status = o.status, error = o.error, error_category = o.error_category,
+        external_id = ${ifSuccess('external_id')}, external_url = ${ifSuccess('external_url')},
+        published_at = ${ifSuccess('published_at')}, next_check_at = NULL, waiting_since = NULL, updated_at = now()
+      FROM unnest(${bind(held.map(([t]) => t.id))}::uuid[], ${bind(column('status'))}::text[], ${bind(column('error'))}::text[],
+        ${bind(column('errorCategory'))}::text[], ${bind(column('externalId'))}::text[], ${bind(column('externalUrl'))}::text[],
+        ${bind(column('publishedAt'))}::timestamptz[]) AS o(id, status, error, error_category, external_id, external_url, published_at)
+      WHERE t.id = o.id AND t.status = ANY(${bind(UNSETTLED)}::text[])
+      RETURNING t.id`;
+  }
+
+  /** After outcomesSql ran: `written`, the ids of the rows it wrote (a target not written is read again). */
+  outcomesWritten(held: HeldOutcomes, written: string[]): void {
+    const ids = new Set(written);
+    for (const [t, outcome] of held) {
+      if (ids.has(t.id)) recordPublishOutcome(t.platform, outcome.status, outcome.errorCategory);
+      else this.stale.add(t);
+    }
+  }
+
+  /** These held outcomes written now, in one statement. */
+  private async writeOutcomes(held: HeldOutcomes): Promise<void> {
+    const params: unknown[] = [];
+    const sql = this.outcomesSql(held, (v) => `$${params.push(v)}`);
+    const { rows } = await preparedQuery<{ id: string }>(this.ds, sql, params);
+    this.outcomesWritten(
+      held,
+      rows.map((r) => r.id),
+    );
   }
 
   /** `accountRead`: the target's account as the run read it with its targets (used while still fresh). */
@@ -487,10 +546,14 @@ export class TargetPublisher {
     });
   }
 
-  private async finish(
-    target: PostTargetEntity,
-    set: Partial<Pick<PostTargetEntity, TargetOutcomeField | 'nextCheckAt' | 'waitingSince'>>,
-  ): Promise<void> {
+  private async finish(target: PostTargetEntity, set: HeldOutcome): Promise<void> {
+    const hold = this.holds.get(target);
+    if (hold) {
+      // Held for the post's final move (holdOutcomes): mirrored now, written with it or by the hold.
+      this.holds.delete(target);
+      Object.assign(target, set);
+      return hold.hold(target, set);
+    }
     // Plain SQL, the columns named by the entity's metadata (as the query builder would, for less CPU).
     const meta = this.ds.getMetadata(TargetRow);
     const entries = Object.entries(set);
@@ -500,9 +563,74 @@ export class TargetPublisher {
       `UPDATE post_targets SET ${columns.join(', ')}, updated_at = now() WHERE id = $1 AND status = ANY($2::text[])`,
       [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
     );
-    if (rowCount && set.status) recordPublishOutcome(target.platform, set.status, set.errorCategory);
+    if (rowCount) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     if (!rowCount) this.stale.add(target);
     Object.assign(target, set);
+  }
+}
+
+/** A target's outcome as finish writes it. */
+type HeldOutcome = Partial<Pick<PostTargetEntity, TargetOutcomeField | 'nextCheckAt' | 'waitingSince'>> & {
+  status: 'success' | 'failed';
+};
+
+type HeldOutcomes = [PostTargetEntity, HeldOutcome][];
+
+/** How long a target's outcome waits at most for the post's final move (see holdOutcomes). */
+export const OUTCOME_HOLD_MS = 250;
+
+/**
+ * The held outcomes of one run's targets (TargetPublisher.holdOutcomes). `take` hands them to the
+ * caller's statement; `flush` writes them (one statement), after any write under way; the first
+ * held outcome starts a timer that flushes after OUTCOME_HOLD_MS. A flush that fails keeps them
+ * held (the final move writes them, or the next flush).
+ */
+export class OutcomeHold {
+  private readonly pending: HeldOutcomes = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly write: (held: HeldOutcomes) => Promise<void>,
+    private readonly warn: (err: Error) => void,
+  ) {}
+
+  hold(target: PostTargetEntity, outcome: HeldOutcome): void {
+    this.pending.push([target, outcome]);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush().catch(() => undefined), OUTCOME_HOLD_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** The outcomes held now, no longer held (a write under way finishes first). */
+  async take(): Promise<HeldOutcomes> {
+    this.stopTimer();
+    await this.writing;
+    return this.pending.splice(0);
+  }
+
+  /** Writes what is held (after any write under way); rejects when that write fails. */
+  flush(): Promise<void> {
+    this.stopTimer();
+    const run = this.writing.then(async () => {
+      const held = this.pending.splice(0);
+      if (held.length === 0) return;
+      try {
+        await this.write(held);
+      } catch (err) {
+        this.pending.unshift(...held);
+        this.warn(err as Error);
+        throw err;
+      }
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 

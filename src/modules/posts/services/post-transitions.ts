@@ -102,6 +102,58 @@ export class PostTransitions {
     return raw ? { post: hydrate(m, raw), read: raw.extra_read as T } : null;
   }
 
+  /**
+   * transitionAloneReading behind a gate: `gate(bind)` is an SQL boolean expression evaluated once,
+   * first, in the same statement (the publisher's post lock, taken on the connection `m` runs on);
+   * the move is made only when it is true. `passed`: the gate's value; `moved`: as
+   * transitionAloneReading answers (null when the gate was false or the state was not one of `from`).
+   */
+  async transitionGatedReading<T>(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    select: string,
+    gate: (bind: (value: unknown) => string) => string,
+  ): Promise<{ passed: boolean; moved: { post: PostEntity; read: T } | null }> {
+    const raw = (await this.moveAlone(m, post, from, to, opts, select, (bind) => ({
+      ctes: `gate AS (SELECT (${gate(bind)}) AS passed)`,
+      where: '(SELECT passed FROM gate)',
+      answer: '(SELECT passed FROM gate) AS gate_passed',
+    })))!;
+    const passed = raw.gate_passed === true;
+    return { passed, moved: passed && raw.id ? { post: hydrate(m, raw), read: raw.extra_read as T } : null };
+  }
+
+  /**
+   * transitionAlone with the writes of `before` in the same statement: `before(bind)` is one
+   * data-modifying CTE named `written` answering `id` for each row it wrote (the publisher's
+   * held target outcomes) and `expected` how many rows it must write; the post moves only when it
+   * wrote all of them. `written`: the ids it wrote (whether or not the post moved).
+   */
+  async transitionAloneAfter(
+    m: EntityManager,
+    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    from: PostState[],
+    to: PostState,
+    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    before: (bind: (value: unknown) => string) => string,
+    expected: number,
+  ): Promise<{ written: string[]; moved: PostEntity | null }> {
+    const raw = (await this.moveAlone(m, post, from, to, opts, undefined, (bind) => ({
+      ctes: `written AS (${before(bind)})`,
+      where: `(SELECT count(*) FROM written) = ${bind(expected)}`,
+      answer: `(SELECT coalesce(array_agg(id), '{}') FROM written) AS written_ids`,
+    })))!;
+    return { written: raw.written_ids as string[], moved: raw.id ? hydrate(m, raw) : null };
+  }
+
+  /**
+   * The move as one statement. `extra(bind)`: CTEs put before the move, a condition added to its
+   * WHERE, and columns of the answer, which is then one row whatever happened (the answer's
+   * columns, and the moved post's when it moved).
+   */
   private async moveAlone(
     m: EntityManager,
     post: MovedPost,
@@ -109,8 +161,8 @@ export class PostTransitions {
     to: PostState,
     opts: MoveOptions,
     select?: string,
+    extra?: (bind: (value: unknown) => string) => { ctes: string; where: string; answer: string },
   ): Promise<Record<string, unknown> | null> {
-    if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
     const { workspaceId, profileId } = post;
     if (events.length > 0 && !workspaceId) throw new Error('Events of a move need the post’s workspace');
@@ -118,7 +170,8 @@ export class PostTransitions {
     const bind = (value: unknown): string => `$${params.push(value)}`;
     const sets = [`state = ${bind(to)}`, `version = version + 1`, `updated_at = now()`];
     if (opts.set && 'publishedAt' in opts.set) sets.push(`published_at = ${bind(opts.set.publishedAt ?? null)}`);
-    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[]) RETURNING *`;
+    const more = extra?.(bind);
+    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${more ? ` AND ${more.where}` : ''} RETURNING *`;
     const history = historyInsert(
       'SELECT id FROM moved',
       bind(to),
@@ -133,9 +186,12 @@ export class PostTransitions {
         )})`
       : '';
     // Prepared: the publisher runs this twice per post (its text varies only with the events' count).
+    const result = more
+      ? `SELECT answer.*, moved.*${select ? `, CASE WHEN moved.id IS NULL THEN NULL ELSE ${select} END AS extra_read` : ''} FROM (SELECT ${more.answer}) AS answer LEFT JOIN moved ON true`
+      : `SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`;
     const { rows } = await preparedQuery(
       m,
-      `WITH moved AS (${moved}), history AS (${history})${outbox} SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`,
+      `WITH ${more ? `${more.ctes}, ` : ''}moved AS (${moved}), history AS (${history})${outbox} ${result}`,
       params,
     );
     return rows[0] ?? null;
