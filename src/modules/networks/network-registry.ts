@@ -51,7 +51,7 @@ export class PlatformRegistry implements OnApplicationShutdown {
     };
   }
 
-  /** Runs one target's publish run; in sandbox mode its calls tell the simulators which run it is (`#sandbox-flaky`). */
+  /** Runs one target's publish run; in sandbox mode its calls tell the simulators which run it is (#sandbox-flaky). */
   duringPublishRun<T>(runId: () => string, fn: () => Promise<T>): Promise<T> {
     if (!this.config.sandbox.enabled) return fn();
     return withPublishRun({ sandboxPrefix: `${this.config.sandbox.networkUrl}/sandbox/`, runId }, fn);

@@ -10,6 +10,7 @@ import { NETWORKS } from './networks';
 
 const networks = Object.values(NETWORKS);
 const simulatorControllers = networks.flatMap((n) => n.simulator.controllers);
+const sandboxCaps = (config: AppConfig) => new SandboxCaps(networks, config.networkCaps);
 
 /** Each network's simulator under /sandbox/<network>/… (404 unless SANDBOX_PLATFORMS is on) on the sandbox kit. */
 @Module({
@@ -18,11 +19,7 @@ const simulatorControllers = networks.flatMap((n) => n.simulator.controllers);
     SandboxStore,
     SandboxOAuth,
     SandboxMediaFetch,
-    {
-      provide: SandboxCaps,
-      useFactory: (c: AppConfig) => new SandboxCaps(networks, c.networkCaps),
-      inject: [AppConfig],
-    },
+    { provide: SandboxCaps, useFactory: sandboxCaps, inject: [AppConfig] },
     ...networks.flatMap((n) => n.simulator.providers),
   ],
   exports: [SandboxStore, SandboxOAuth],

@@ -37,7 +37,7 @@ export interface PublishContent {
   link?: string | null;
   imageUrls: string[];
   videoUrl?: string | null;
-  /** Per-platform options (e.g. youtube { title, privacyStatus }, tiktok { privacyLevel }), perAccount overrides merged in. */
+  /** Per-platform options (youtube { title, privacyStatus }, tiktok { privacyLevel }…), with perAccount's merged in. */
   options: Record<string, unknown>;
 }
 
@@ -70,7 +70,7 @@ export type ValidationIssue = { field: string; message: string };
 
 export type ItemMetrics = Record<'views' | 'likes' | 'comments' | 'shares' | 'reach' | 'engagement', number>;
 
-/** An account's day (`date`: YYYY-MM-DD, UTC): an item's numbers but likes and comments (in engagement), and its followers. */
+/** An account's day (`date`: YYYY-MM-DD, UTC): an item's numbers but likes and comments (in engagement), followers. */
 export type DailyAccountMetrics = Pick<ItemMetrics, 'views' | 'engagement' | 'shares' | 'reach'> & {
   date: string;
   followers: number;

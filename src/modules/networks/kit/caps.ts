@@ -2,6 +2,8 @@ import { startOfDayIn, startOfNextDayIn } from '@/common/dates/zoned-time';
 
 /** `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day there. */
 export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
+/** `account`: each connected account has its own; `app`: one for all our accounts (YouTube's per-project quota). */
+type CapScope = 'account' | 'app';
 
 /** A documented publishing cap: our publish records count against it (limits, validate, worker), simulators too. */
 export interface PublishingCap {
@@ -9,21 +11,14 @@ export interface PublishingCap {
   name: string;
   window: CapWindow;
   limit: number;
-  /** `account`: each connected account has its own; `app`: one for every account of this service (YouTube's per-project quota). */
-  scope: 'account' | 'app';
+  scope: CapScope;
   /** Where the network documents the figure. */
   source: string;
 }
 
-/** A cap the network documents at `source`: of each connected account, or of the whole app. */
-export function cap(
-  name: string,
-  window: CapWindow,
-  limit: number,
-  source: string,
-  scope: PublishingCap['scope'] = 'account',
-): PublishingCap {
-  return { name, window, limit, scope, source };
+/** A cap the network documents at `source`. */
+export function cap(name: string, window: CapWindow, limit: number, source: string, scope: CapScope = 'account') {
+  return { name, window, limit, scope, source } satisfies PublishingCap;
 }
 
 const DAY_MS = 86_400_000;

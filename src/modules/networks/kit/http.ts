@@ -37,9 +37,8 @@ export interface NetworkReply {
 type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
 /**
- * The adapters' one HTTP client: fetch with a time-out and one transport classification. A creating call refused
- * before sending is a retryable `network_error`; timed out or lost after sending, an `unknown_outcome`. Any other
- * call: a retryable `network_error`.
+ * The adapters' one HTTP client: a creating call refused before sending is a retryable `network_error`, one timed out
+ * or lost after sending an `unknown_outcome`; any other call's transport failure is a retryable `network_error`.
  */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   await beforeNetworkCall();

@@ -31,7 +31,7 @@ export function counterNames(counters: Counters, kind: 'item' | 'day'): string[]
   return [...new Set((kind === 'item' ? ITEM_KEYS : DAY_KEYS).flatMap((key) => sources(counters, key)))];
 }
 
-/** Our rows from `from` to `to`: `read(name, date)` is counter `name` that day; followers one for all days, or per day. */
+/** Our rows from `from` to `to`: `read(name, date)` is counter `name` that day; followers for all days, or per day. */
 export function dayRows(
   range: { from: string; to: string },
   counters: Counters,

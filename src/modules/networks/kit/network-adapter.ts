@@ -45,10 +45,7 @@ export function progress<S extends object>(req: PublishRequest): Progress<S> {
   return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
 }
 
-/**
- * After a creating call whose answer was lost, what findPublished says decides before anything is sent again: the
- * item, or null (certainly not published); `unknown_outcome` (not retried blindly) when the network cannot tell.
- */
+/** After a lost answer to a creating call: findPublished's item, null (certainly not published) or unknown_outcome. */
 export function lookedFirst(found: PublishResult | null | 'unknown', cannotTell: string): PublishResult | null {
   if (found === 'unknown') throw new PlatformError(cannotTell, 'unknown_outcome', false);
   return found;

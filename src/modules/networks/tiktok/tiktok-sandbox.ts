@@ -14,8 +14,6 @@ import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { AppConfig } from '@/config/config';
 import { TIKTOK_RULES } from './tiktok.adapter';
 
-/** A publish reports PROCESSING_DOWNLOAD on its first status fetch (#sandbox-review: until SANDBOX_REVIEW_MS passed). */
-
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 
@@ -264,7 +262,10 @@ const TIKTOK_ROUTES = [
   }),
 ];
 
-/** A publish's status data as JSON text: its post ids are int64s, bare numbers as TikTok sends them. */
+/**
+ * A publish's status data as JSON text (its post ids are int64s, bare numbers as TikTok sends them):
+ * PROCESSING_DOWNLOAD on the first fetch (#sandbox-review: until SANDBOX_REVIEW_MS passed), then the outcome.
+ */
 async function publishStatus(tt: TikTokSandbox, p: TtPublish, c: TtCreator): Promise<string> {
   if (p.polls < 2 || (p.readyAt && Date.now() < p.readyAt))
     return JSON.stringify({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: Math.floor(MEDIA_BYTES / 2) });
@@ -284,19 +285,9 @@ async function publishStatus(tt: TikTokSandbox, p: TtPublish, c: TtCreator): Pro
 
 function videoFields(v: TtVideo, fields: unknown): Record<string, unknown> {
   const m = itemMetrics(v.id);
-  const all: Record<string, unknown> = {
-    id: v.id,
-    title: v.title,
-    video_description: v.description,
-    create_time: v.createTime,
-    share_url: v.shareUrl,
-    view_count: m.views,
-    like_count: m.likes,
-    comment_count: m.comments,
-    share_count: m.shares,
-    duration: 15,
-  };
-  return pickFields(all, fields) ?? { id: v.id };
+  const video = { id: v.id, title: v.title, video_description: v.description, create_time: v.createTime };
+  const counts = { view_count: m.views, like_count: m.likes, comment_count: m.comments, share_count: m.shares };
+  return pickFields({ ...video, share_url: v.shareUrl, ...counts, duration: 15 }, fields) ?? { id: v.id };
 }
 
 export const TIKTOK_SIMULATOR = simulator(TIKTOK_LOGIN, TikTokSandbox, TIKTOK_ROUTES);

@@ -253,12 +253,8 @@ const YOUTUBE_ROUTES = [
     const ids = qs(q.id).split(',').filter(Boolean).slice(0, 50);
     const items = (await yt.videos.many(ids)).map((v) => {
       const m = itemMetrics(v.id);
-      const statistics = {
-        viewCount: String(m.views),
-        likeCount: String(m.likes),
-        favoriteCount: '0',
-        commentCount: String(m.comments),
-      };
+      const [viewCount, likeCount, commentCount] = [m.views, m.likes, m.comments].map(String);
+      const statistics = { viewCount, likeCount, favoriteCount: '0', commentCount };
       return resource(v.kind, v.id, { snippet: v.snippet, status: v.status, statistics }, qs(q.part));
     });
     return list('video', ids.join(), items, items.length);
