@@ -76,11 +76,9 @@ async function authorizePage(store: SandboxStore, pageId: string, token: TokenIn
   if (!page) throw graphUnreachable(pageId, 'GraphMethodException', 'post ');
   const own =
     token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
-  if (!own)
-    throw graphFail(
-      '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.',
-      { code: 200, status: 403 },
-    );
+  const needsPageToken =
+    '(#200) The permission(s) pages_manage_posts are not available. It could be because the request needs a Page access token.';
+  if (!own) throw graphFail(needsPageToken, { code: 200, status: 403 });
   return page;
 }
 

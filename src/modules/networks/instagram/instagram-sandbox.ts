@@ -7,7 +7,6 @@ import {
   graphDays,
   graphFail,
   graphTime,
-  graphMagicErrors,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
@@ -78,11 +77,8 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
     insights: (account, q) => {
       const names = (q.metric ?? '').split(',').filter(Boolean);
       const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 });
-      if (names.some((n) => !Object.hasOwn(ACCOUNT_METRICS, n)))
-        throw graphFail(
-          `(#100) metric[0] must be one of the following values: ${Object.keys(ACCOUNT_METRICS).join(', ')}`,
-          { code: 100 },
-        );
+      const oneOf = `(#100) metric[0] must be one of the following values: ${Object.keys(ACCOUNT_METRICS).join(', ')}`;
+      if (names.some((n) => !Object.hasOwn(ACCOUNT_METRICS, n))) throw graphFail(oneOf, { code: 100 });
       return { data: dayInsights(account.id, days, names, ACCOUNT_METRICS, true) };
     },
   },
@@ -102,7 +98,6 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   otherType: 'IMAGE',
   review: true,
   videoError: (problem) => `ERROR: ${problem} (2207026)`,
-  magic: graphMagicErrors(),
   errors: {
     missingUrl: ['(#100) The parameter {field} is required', { code: 100 }],
     textTooLong: [

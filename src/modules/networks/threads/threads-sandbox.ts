@@ -3,7 +3,6 @@ import {
   type DayMetric,
   graphDays,
   graphFail,
-  graphMagicErrors,
   graphNotFound,
   longLivedToken,
   MISSING_CLIENT,
@@ -76,7 +75,6 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
   replies: true,
-  magic: graphMagicErrors('THApiException'),
   errorType: 'THApiException',
   errors: {
     mediaType: ['Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }],
@@ -143,11 +141,9 @@ export const THREADS_LOGIN: SandboxLogin = {
 export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, ContainerSandbox, [
   route('GET v1.0/:owner/threads_insights', containerOwner(THREADS_CONTAINERS), ({ q, caller: user }) => {
     const names = (q.metric ?? '').split(',').filter(Boolean);
+    const listOf = `Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`;
     if (!names.length || names.some((n) => !Object.hasOwn(USER_METRICS, n)))
-      throw graphFail(`Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`, {
-        code: 100,
-        type: 'THApiException',
-      });
+      throw graphFail(listOf, { code: 100, type: 'THApiException' });
     const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
     return { data: dayInsights(user.id, days, names, USER_METRICS) };
   }),

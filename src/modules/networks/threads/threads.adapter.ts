@@ -3,12 +3,11 @@ import type { CommentRequest, CommentResult, PlatformAdapter } from '../kit/adap
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
-import type { NetworkLogin } from '../kit/network-adapter';
-import { consentUrl, ConsentParams } from '../kit/oauth';
 import type { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
 import { FetchFn, GraphClient } from '../kit/graph/graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
+import { GraphLogin } from '../kit/graph/facebook-login';
 
 const THREADS_SCOPES = [
   'threads_basic',
@@ -75,7 +74,8 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
     // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
     const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
-    super(endpoints, fetchFn, poll, () => new ThreadsLogin(root, endpoints), {
+    // Threads' OAuth has no PKCE; state carries the CSRF protection.
+    super(endpoints, fetchFn, poll, () => new ThreadsLogin(root, endpoints, THREADS_SCOPES, false), {
       ...THREADS_CONTAINERS,
       childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
       containerParams: (c, childIds) => {
@@ -111,30 +111,20 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   }
 }
 
-class ThreadsLogin implements NetworkLogin {
-  constructor(
-    private readonly root: GraphClient,
-    private readonly endpoints: AdapterEndpoints,
-  ) {}
-
-  authorizeUrl(p: ConsentParams): string {
-    // Threads' OAuth has no PKCE; state carries the CSRF protection.
-    const page = { url: this.endpoints.authBaseUrl, scopes: THREADS_SCOPES, scopeSeparator: ',', pkce: false };
-    return consentUrl(page, this.endpoints.clientId, p);
-  }
-
+/** Threads' login, on the host root (`graph`). */
+class ThreadsLogin extends GraphLogin {
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const grant = { grant_type: 'authorization_code', redirect_uri: p.redirectUri, code: p.code };
     const form = { ...appCredentials(this.endpoints), ...grant };
-    const short = await this.root.post<GraphTokenResponse>('/oauth/access_token', form);
+    const short = await this.graph.post<GraphTokenResponse>('/oauth/access_token', form);
     const secret = this.endpoints.clientSecret;
     const long = { grant_type: 'th_exchange_token', client_secret: secret, access_token: short.access_token };
-    return graphTokens(this.root.get<GraphTokenResponse>('/access_token', long), THREADS_SCOPES);
+    return graphTokens(this.graph.get<GraphTokenResponse>('/access_token', long), this.scopes);
   }
 
   /** Long-lived tokens at least 24 h old and unexpired refresh themselves (th_refresh_token). */
   refresh(tokens: { accessToken: string }): Promise<OAuthTokens> {
     const query = { grant_type: 'th_refresh_token', access_token: tokens.accessToken };
-    return graphTokens(this.root.get<GraphTokenResponse>('/refresh_access_token', query), THREADS_SCOPES);
+    return graphTokens(this.graph.get<GraphTokenResponse>('/refresh_access_token', query), this.scopes);
   }
 }

@@ -1,6 +1,5 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 import type { NetworkUrls } from '../definition';
-import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from './graph-shapes';
@@ -13,23 +12,27 @@ export function facebookLoginUrls(version: string): NetworkUrls {
   };
 }
 
+/** A Graph network's login: its consent page (scopes joined by ','; PKCE unless `pkce` is false) and token calls. */
+export abstract class GraphLogin {
+  constructor(
+    protected readonly graph: GraphClient,
+    protected readonly endpoints: Pick<AdapterEndpoints, 'authBaseUrl' | 'clientId' | 'clientSecret'>,
+    protected readonly scopes: string[],
+    private readonly pkce = true,
+  ) {}
+
+  authorizeUrl(p: ConsentParams): string {
+    const page = { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',', pkce: this.pkce };
+    return consentUrl(page, this.endpoints.clientId, p);
+  }
+}
+
 /**
  * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:
  * the OAuth dialog with PKCE, code → short-lived user token → long-lived (~60 d) user token.
  * There are no refresh tokens: a still-valid long-lived token is exchanged for a fresh one.
  */
-export class FacebookLogin implements NetworkLogin {
-  constructor(
-    private readonly graph: GraphClient,
-    private readonly endpoints: Pick<AdapterEndpoints, 'authBaseUrl' | 'clientId' | 'clientSecret'>,
-    private readonly scopes: string[],
-  ) {}
-
-  authorizeUrl(p: ConsentParams): string {
-    const page = { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',' };
-    return consentUrl(page, this.endpoints.clientId, p);
-  }
-
+export class FacebookLogin extends GraphLogin {
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const grant = { redirect_uri: p.redirectUri, code: p.code, code_verifier: p.codeVerifier };
     const query = { ...appCredentials(this.endpoints), ...grant };

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import type { GraphErrorRow } from './graph-sandbox';
+import { type GraphErrorRow, graphMagicErrors } from './graph-sandbox';
 import { graphAuth, graphRowFail, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
 import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
-import { enforceMagicWords, type MagicErrors, parseMagicWords } from './magic-words';
+import { enforceMagicWords, parseMagicWords } from './magic-words';
 import type { SandboxHttpError } from './sandbox-http';
 import { SandboxCaps } from './sandbox-caps';
 import { SandboxMediaFetch } from './sandbox-media';
@@ -93,10 +93,9 @@ export interface ContainerDialect {
   review?: boolean;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
-  magic: MagicErrors;
   /** Replies (Threads): a container with reply_to_id publishes as a comment on the owner's own post. */
   replies?: boolean;
-  /** The exception type of its errors (default OAuthException). */
+  /** The exception type of its errors and magic-word errors (default OAuthException). */
   errorType?: string;
   /** Its error rows; `{field}`, `{problem}`, `{id}`, `{reason}` and `{m}` are filled in. */
   errors: Record<ContainerError, GraphErrorRow> & Partial<Record<OptionalContainerError, GraphErrorRow>>;
@@ -167,6 +166,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     graphRowFail(d.errors[e] as GraphErrorRow, words, d.errorType);
   /** Store keys of this network: `[network, ...parts]`. */
   const key = (...parts: string[]): string[] => [d.network, ...parts];
+  const magic = graphMagicErrors(d.errorType);
 
   const container = (sim: Sim, id: string) => sim.store.get<SandboxContainer>(key('container', id));
   const media = (sim: Sim, id: string) => publishedMedia(sim.store, d.network, id);
@@ -267,7 +267,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     if (!c.replyTo) {
       if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw fail('quota');
       const attempt = { platform: d.network, accountId: owner.id, text: c.text, contentKey: c.mediaUrls.join('|') };
-      await enforceMagicWords(sim.store, attempt, d.magic);
+      await enforceMagicWords(sim.store, attempt, magic);
     }
     const id = numericId();
     const { ownerId, mediaType, text, mediaUrls } = c;
