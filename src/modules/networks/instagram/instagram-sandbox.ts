@@ -18,17 +18,8 @@ import { INSTAGRAM_GRAPH_VERSION as V, INSTAGRAM_RULES } from './instagram.adapt
 
 const NET = 'instagram';
 
-interface IgAccount {
-  id: string;
-  pageId: string;
-  pageName: string;
-  username: string;
-  name: string;
-  ownerUserId: string;
-}
-
 /** A grant's Instagram account: a new user with one Page and one IG professional account. */
-const ACCOUNTS = graphProfiles<IgAccount>(NET, 'GraphMethodException', (grant, suffix) => ({
+const ACCOUNTS = graphProfiles(NET, 'GraphMethodException', (grant, suffix) => ({
   id: `1784${sandboxNumericId().slice(0, 13)}`,
   pageId: sandboxNumericId(),
   pageName: `Sandbox Studio ${suffix}`,

@@ -27,16 +27,8 @@ const USER_METRICS: Record<string, DayMetric> = {
   followers_count: { pick: (m) => m.followers, last: true },
 };
 
-/** Users of the simulated Threads: one new profile per grant. */
-interface ThreadsUser {
-  id: string;
-  username: string;
-  name: string;
-  ownerUserId: string;
-}
-
-/** A grant's Threads profile (new for every grant). */
-const USERS = graphProfiles<ThreadsUser>(NET, 'THApiException', (grant, suffix) => ({
+/** Users of the simulated Threads: a grant's profile (new for every grant). */
+const USERS = graphProfiles(NET, 'THApiException', (grant, suffix) => ({
   id: sandboxNumericId(),
   username: `sandbox_threads_${suffix}`,
   name: `Sandbox Threads ${suffix}`,
