@@ -1,7 +1,7 @@
 import { ErrorCategory, PlatformError } from './adapter';
-import { publishRunHeaders } from './publish-run';
+import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
-/** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
+/** A fetch for one call instead of the global one (the Graph client's constructor seam; tests replace global fetch). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Causes that prove the request never reached the network (safe to resend). */
@@ -41,6 +41,7 @@ type ErrorMapper = (reply: NetworkReply) => PlatformError;
  * or lost after sending an `unknown_outcome`; any other call's transport failure is a retryable `network_error`.
  */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
+  await beforeNetworkCall();
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
   const isJson = call.json !== undefined;
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;

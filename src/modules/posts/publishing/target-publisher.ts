@@ -11,6 +11,8 @@ import type {
   PublishResult,
 } from '@/modules/networks/kit/adapter';
 import { StillProcessingError } from '@/modules/networks/kit/adapter';
+import { NetworkAdapter } from '@/modules/networks/kit/network-adapter';
+import { withCallGuard } from '@/modules/networks/kit/publish-run';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type {
   PostTargetEntity,
@@ -249,7 +251,16 @@ export class TargetPublisher {
         return this.succeed(target, earlier.value);
     }
 
-    if (fresh) {
+    const claims = fresh && this.platforms.caps(target.platform).length > 0;
+    if (!claims && adapter instanceof NetworkAdapter) {
+      // An adapter of the kit (its network calls go through callNetwork, which waits for the move):
+      // the move goes with the adapter's first saved progress, in one statement, or on its own
+      // before the adapter's first network call, whichever comes first. Committed before any call.
+      const attempts = target.attempts;
+      const move = new HeldMove((state) => this.movePublishing(target, this.ds.manager, { attempts, state }));
+      return this.send(adapter, startRun(target), account.value, content, move);
+    }
+    if (claims) {
       // The check above is a read: a unit of each cap is claimed with the move to `publishing`,
       // so of two sends racing for a cap's last unit exactly one goes out.
       // Over a cap, the move rolls back with the claim: the target is still as it was.
@@ -271,17 +282,21 @@ export class TargetPublisher {
     target: PostTargetEntity,
     account: AccountCredentials,
     content: PublishContent,
+    move?: HeldMove,
   ): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
-        const result = await adapter.publish({
+        const request = {
           account,
           content,
           publishState: target.publishState,
-          saveState: (s) => this.saveState(target, s),
-        });
+          saveState: (s: Record<string, unknown>) => this.saveState(target, s, move),
+        };
+        const result = move ? await move.around(() => adapter.publish(request)) : await adapter.publish(request);
         return await this.succeed(target, result);
       } catch (err) {
+        // The held move found the target changed (never under the post's lock): nothing was sent.
+        if (err instanceof TargetMovedError) return;
         // Taken by the network, still processing: free the worker, check back later.
         if (err instanceof StillProcessingError) return this.park(target, err.message);
         const decision = decideAfterError(err, tries, this.policy);
@@ -487,14 +502,28 @@ export class TargetPublisher {
    * The move to `publishing` (a new run), committed before the network call: a crash from here on
    * leaves a visible unknown outcome. The caller mirrors it with startRun once it is committed.
    */
-  private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
-    // Plain SQL on this hot path (the query builder cost more CPU than the statement).
-    const { rowCount } = await preparedQuery(
-      m,
-      `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
-        WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
-      [target.id, UNSETTLED, target.attempts],
-    );
+  private async movePublishing(
+    target: PostTargetEntity,
+    m: EntityManager = this.ds.manager,
+    held?: { attempts: number; state?: Record<string, unknown> },
+  ): Promise<boolean> {
+    // Plain SQL on this hot path (the query builder cost more CPU than the statement). A held move
+    // (HeldMove: the target object already mirrors it) is guarded by the attempts it started from,
+    // and may carry the adapter's first saved progress.
+    const attempts = held?.attempts ?? target.attempts;
+    const { rowCount } = held?.state
+      ? await preparedQuery(
+          m,
+          `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, publish_state = $4::jsonb, updated_at = now()
+            WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
+          [target.id, UNSETTLED, attempts, JSON.stringify(held.state)],
+        )
+      : await preparedQuery(
+          m,
+          `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
+            WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
+          [target.id, UNSETTLED, attempts],
+        );
     if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       this.stale.add(target);
@@ -503,7 +532,12 @@ export class TargetPublisher {
     return true;
   }
 
-  private async saveState(target: PostTargetEntity, state: Record<string, unknown>): Promise<void> {
+  private async saveState(target: PostTargetEntity, state: Record<string, unknown>, move?: HeldMove): Promise<void> {
+    // The first progress of a run whose move is still held goes with it.
+    if (await move?.withState(state)) {
+      target.publishState = state;
+      return;
+    }
     await preparedQuery(
       this.ds,
       `UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`,
@@ -566,6 +600,52 @@ export class TargetPublisher {
     if (rowCount) recordPublishOutcome(target.platform, set.status, set.errorCategory);
     if (!rowCount) this.stale.add(target);
     Object.assign(target, set);
+  }
+}
+
+/** A held move to `publishing` found the target changed: nothing was sent. */
+class TargetMovedError extends Error {
+  override readonly name = 'TargetMovedError';
+}
+
+/**
+ * A target's move to `publishing` held back until the adapter saves its first progress (written
+ * together, withState) or makes its first network call (written alone first: `around` runs the
+ * adapter's publish under withCallGuard, which callNetwork waits for), whichever comes first; after
+ * the publish call it is written in any case. Once only: the retries of the same run find it done.
+ * A move that finds the target changed rejects with TargetMovedError (no call is made).
+ */
+class HeldMove {
+  private done: Promise<void> | undefined;
+
+  /** `write`: the move, with the progress to save when there is one; false when the target changed. */
+  constructor(private readonly write: (state: Record<string, unknown> | undefined) => Promise<boolean>) {}
+
+  /** The move alone, unless done (or under way). */
+  flush(): Promise<void> {
+    return (this.done ??= this.run(undefined));
+  }
+
+  /** true: the move was still held and went with `state` (the caller's save is done). */
+  async withState(state: Record<string, unknown>): Promise<boolean> {
+    if (this.done) {
+      await this.done;
+      return false;
+    }
+    await (this.done = this.run(state));
+    return true;
+  }
+
+  async around<T>(publish: () => Promise<T>): Promise<T> {
+    try {
+      return await withCallGuard(() => this.flush(), publish);
+    } finally {
+      await this.flush();
+    }
+  }
+
+  private async run(state: Record<string, unknown> | undefined): Promise<void> {
+    if (!(await this.write(state))) throw new TargetMovedError('Target changed');
   }
 }
 
