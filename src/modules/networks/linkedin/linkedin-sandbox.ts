@@ -14,6 +14,8 @@ import { SimulatorState } from '../kit/sandbox/sandbox-store';
 import { unescapeLittleText } from './linkedin-api';
 import { LINKEDIN_RULES } from './linkedin.adapter';
 
+/** Simulated LinkedIn: OAuth 2.0, userinfo, organisations, the Posts, Comments, Images and Videos APIs, analytics. */
+
 /** LinkedIn's error body `{ status, serviceErrorCode, code, message }` (JSON leaves out the fields not given). */
 function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
   return new SandboxHttpError(status, { status, serviceErrorCode, code, message });

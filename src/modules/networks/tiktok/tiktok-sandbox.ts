@@ -14,6 +14,8 @@ import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
 import { AppConfig } from '@/config/config';
 import { TIKTOK_RULES } from './tiktok.adapter';
 
+/** Simulated TikTok: Login Kit OAuth v2, user and creator info, Direct Post (PULL_FROM_URL) and its status, videos. */
+
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 

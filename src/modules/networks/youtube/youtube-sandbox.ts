@@ -14,6 +14,8 @@ import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-store';
 import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 
+/** Simulated Google OAuth and YouTube: channels, resumable uploads, videos, uploads playlist, comments, Analytics. */
+
 /** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
 export function ytFail(code: number, reason: string, message: string, domain = 'youtube.video', status?: string) {
   const error = { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) };
