@@ -42,9 +42,8 @@ export interface RecordedRequest {
 }
 
 /**
- * The one fetch fake of the network tests: install it as global fetch, or hand `fetch` to an
- * adapter that takes one (the Graph adapters). `fallback` answers requests no route matches
- * (default: throw).
+ * The one fetch fake of the network tests, installed as global fetch (`eachTest` in a describe
+ * block). `fallback` answers requests no route matches (default: throw).
  */
 export class DocFetch {
   readonly requests: RecordedRequest[] = [];
@@ -52,8 +51,6 @@ export class DocFetch {
   private spy: jest.SpyInstance | null = null;
 
   constructor(private readonly fallback?: (method: string, url: string) => Omit<DocRoute, 'url'>) {}
-
-  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => this.handle(input, init);
 
   /**
    * A route; or replies by method + the path's end (or a RegExp on the path), used in turn, the
@@ -91,25 +88,28 @@ export class DocFetch {
     });
   }
 
-  install(): this {
+  private install(): this {
     this.spy = jest.spyOn(globalThis, 'fetch').mockImplementation((input, init) => this.handle(input, init));
     return this;
   }
 
-  restore(): void {
+  private restore(): void {
     this.spy?.mockRestore();
   }
 
+  /** Routes and requests cleared (a test's next step scripts the network afresh). */
+  reset(): this {
+    this.routes.length = 0;
+    this.requests.length = 0;
+    return this;
+  }
+
   /**
-   * For a describe block: installed as global fetch around each of its tests, its routes and
-   * requests cleared before each and `setup` (routes every test needs) applied.
+   * For a describe block: installed as global fetch around each of its tests, reset before each
+   * and `setup` (routes every test needs) applied.
    */
   eachTest(setup: (net: this) => void = () => undefined): this {
-    beforeEach(() => {
-      this.routes.length = 0;
-      this.requests.length = 0;
-      setup(this.install());
-    });
+    beforeEach(() => setup(this.reset().install()));
     afterEach(() => this.restore());
     return this;
   }

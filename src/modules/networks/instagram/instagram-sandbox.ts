@@ -18,17 +18,8 @@ import { INSTAGRAM_GRAPH_VERSION as V, INSTAGRAM_RULES } from './instagram.adapt
 
 const NET = 'instagram';
 
-interface IgAccount {
-  id: string;
-  pageId: string;
-  pageName: string;
-  username: string;
-  name: string;
-  ownerUserId: string;
-}
-
 /** A grant's Instagram account: a new user with one Page and one IG professional account. */
-const ACCOUNTS = graphProfiles<IgAccount>(NET, 'GraphMethodException', (grant, suffix) => ({
+const ACCOUNTS = graphProfiles(NET, 'GraphMethodException', (grant, suffix) => ({
   id: `1784${sandboxNumericId().slice(0, 13)}`,
   pageId: sandboxNumericId(),
   pageName: `Sandbox Studio ${suffix}`,
@@ -76,7 +67,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
     /** The account's totals over the asked days (today by default). */
     insights: (account, q) => {
       const names = (q.metric ?? '').split(',').filter(Boolean);
-      const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 });
+      const days = graphDays(q, { until: new Date(Date.now() + 86_400_000), days: 1 });
       const oneOf = `(#100) metric[0] must be one of the following values: ${Object.keys(ACCOUNT_METRICS).join(', ')}`;
       if (names.some((n) => !Object.hasOwn(ACCOUNT_METRICS, n))) throw graphFail(oneOf, { code: 100 });
       return { data: dayInsights(account.id, days, names, ACCOUNT_METRICS, true) };

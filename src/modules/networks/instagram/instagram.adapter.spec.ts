@@ -5,11 +5,6 @@ import { graphEndpoints, graphFetch, timeout } from '@test/support/doc-fetch';
 import { InstagramAdapter } from './instagram.adapter';
 
 const BASE = 'https://graph.facebook.com/v23.0';
-const make = (f: ReturnType<typeof graphFetch>) =>
-  new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), f.fetch, {
-    intervalMs: 1,
-    maxPolls: 5,
-  });
 const account = { platformAccountId: '17841400008460056', accessToken: 'user-token', metadata: {} };
 const image = (urls: string[]): PublishContent => ({
   contentType: 'image',
@@ -21,9 +16,15 @@ const image = (urls: string[]): PublishContent => ({
 const quota = { body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] } };
 
 describe('InstagramAdapter (doc bodies)', () => {
+  const net = graphFetch().eachTest();
+  const adapter = new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), undefined, {
+    intervalMs: 1,
+    maxPolls: 5,
+  });
+
   it("should list the Instagram accounts linked to the user's Pages", async () => {
-    const f = graphFetch().on('GET', '/me/accounts', { body: DOC.pages });
-    const accounts = await make(f).listAccounts({ accessToken: 't' });
+    net.on('GET', '/me/accounts', { body: DOC.pages });
+    const accounts = await adapter.listAccounts({ accessToken: 't' });
     expect(accounts).toEqual([
       {
         platformAccountId: '17841405822304914',
@@ -37,7 +38,7 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should create a container, poll status_code until FINISHED, then media_publish', async () => {
     // Container status sample: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container
-    const f = graphFetch()
+    net
       .on('POST', `/${account.platformAccountId}/media`, { body: { id: '17889615691921648' } })
       .on(
         'GET',
@@ -51,15 +52,15 @@ describe('InstagramAdapter (doc bodies)', () => {
         body: { permalink: 'https://www.instagram.com/p/Cabc/', id: '17920238422030506' },
       });
     const saved: Record<string, unknown>[] = [];
-    const res = await make(f).publish({
+    const res = await adapter.publish({
       account,
       content: image(['https://e.x/a.jpg']),
       publishState: {},
       saveState: async (s) => void saved.push(s),
     });
     expect(res).toEqual({ externalId: '17920238422030506', url: 'https://www.instagram.com/p/Cabc/' });
-    expect(f.calls[0].params).toMatchObject({ image_url: 'https://e.x/a.jpg', caption: 'Caption #one' });
-    expect(f.calls.find((c) => c.url.pathname.endsWith('/media_publish'))!.params).toMatchObject({
+    expect(net.calls[0].params).toMatchObject({ image_url: 'https://e.x/a.jpg', caption: 'Caption #one' });
+    expect(net.calls.find((c) => c.url.pathname.endsWith('/media_publish'))!.params).toMatchObject({
       creation_id: '17889615691921648',
     });
     expect(saved.map((s) => Object.keys(s).sort().join(','))).toEqual([
@@ -72,18 +73,19 @@ describe('InstagramAdapter (doc bodies)', () => {
   it('should build a carousel from children containers and a reel from a video', async () => {
     /** Containers `ids` (the last one published) are created, FINISHED, under quota, and published as `media`. */
     const published = (ids: string[], media: string) =>
-      graphFetch()
+      net
+        .reset()
         .on('POST', '/media', ...ids.map((id) => ({ body: { id } })))
         .on('GET', `/${ids.at(-1)}`, { body: { status_code: 'FINISHED', id: ids.at(-1) } })
         .on('GET', '/content_publishing_limit', quota)
         .on('POST', '/media_publish', { body: { id: media } })
         .on('GET', `/${media}`, { body: { id: media } });
-    const f = published(['c1', 'c2', 'parent'], 'm1');
-    await make(f).publish(recordingRequest(account, image(['https://e.x/1.jpg', 'https://e.x/2.jpg'])));
-    expect(f.calls[0].params).toMatchObject({ image_url: 'https://e.x/1.jpg', is_carousel_item: 'true' });
-    expect(f.calls[2].params).toMatchObject({ media_type: 'CAROUSEL', children: 'c1,c2', caption: 'Caption #one' });
+    published(['c1', 'c2', 'parent'], 'm1');
+    await adapter.publish(recordingRequest(account, image(['https://e.x/1.jpg', 'https://e.x/2.jpg'])));
+    expect(net.calls[0].params).toMatchObject({ image_url: 'https://e.x/1.jpg', is_carousel_item: 'true' });
+    expect(net.calls[2].params).toMatchObject({ media_type: 'CAROUSEL', children: 'c1,c2', caption: 'Caption #one' });
 
-    const v = published(['r'], 'm2');
+    published(['r'], 'm2');
     const reel = {
       contentType: 'video' as const,
       text: 'Reel',
@@ -91,15 +93,15 @@ describe('InstagramAdapter (doc bodies)', () => {
       imageUrls: [],
       options: {},
     };
-    await make(v).publish(recordingRequest(account, reel));
-    expect(v.calls[0].params).toMatchObject({ media_type: 'REELS', video_url: 'https://e.x/v.mp4' });
+    await adapter.publish(recordingRequest(account, reel));
+    expect(net.calls[0].params).toMatchObject({ media_type: 'REELS', video_url: 'https://e.x/v.mp4' });
   });
 
   it('should reject media when the container ends in ERROR', async () => {
     const failed = { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207003', id: 'x' };
-    const f = graphFetch().on('POST', '/media', { body: { id: 'x' } });
-    f.on('GET', '/x', { body: failed });
-    const err = (await make(f)
+    net.on('POST', '/media', { body: { id: 'x' } });
+    net.on('GET', '/x', { body: failed });
+    const err = (await adapter
       .publish(recordingRequest(account, image(['https://e.x/a.jpg'])))
       .catch((e: unknown) => e)) as PlatformError;
     expect(err).toMatchObject({ category: 'media_rejected', retryable: false });
@@ -107,7 +109,7 @@ describe('InstagramAdapter (doc bodies)', () => {
   });
 
   it('should map Instagram error bodies (media download, daily cap)', async () => {
-    const download = graphFetch().on('POST', '/media', {
+    net.on('POST', '/media', {
       status: 400,
       body: {
         error: {
@@ -122,24 +124,25 @@ describe('InstagramAdapter (doc bodies)', () => {
         },
       },
     });
-    await expect(make(download).publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject(
-      { category: 'media_rejected' },
-    );
-    const cap = graphFetch()
+    await expect(adapter.publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject({
+      category: 'media_rejected',
+    });
+    net
+      .reset()
       .on('POST', '/media', { body: { id: 'x' } })
       .on('GET', '/x', { body: { status_code: 'FINISHED', id: 'x' } })
       .on('GET', '/content_publishing_limit', {
         body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
       });
-    await expect(make(cap).publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject({
+    await expect(adapter.publish(recordingRequest(account, image(['https://e.x/a.jpg'])))).rejects.toMatchObject({
       category: 'network_rate_limited',
       retryable: true,
     });
-    expect(cap.calls.some((c) => c.url.pathname.endsWith('/media_publish'))).toBe(false);
+    expect(net.calls.some((c) => c.url.pathname.endsWith('/media_publish'))).toBe(false);
   });
 
   it('should resume from a saved container and check it after a lost publish answer', async () => {
-    const f = graphFetch()
+    net
       .on('GET', '/saved', { body: { status_code: 'PUBLISHED', id: 'saved' } })
       .on('GET', `/${account.platformAccountId}/media`, {
         body: {
@@ -154,26 +157,27 @@ describe('InstagramAdapter (doc bodies)', () => {
           ],
         },
       });
-    const found = await make(f).findPublished({
+    const found = await adapter.findPublished({
       account,
       content: image(['https://e.x/a.jpg']),
       publishState: { containerId: 'saved', publishSentAt: new Date(Date.now() - 5000).toISOString() },
     });
     expect(found).toEqual({ externalId: '1790', url: 'https://www.instagram.com/p/X/' });
-    const notSent = graphFetch().on('GET', '/saved', { body: { status_code: 'FINISHED', id: 'saved' } });
+    net.reset().on('GET', '/saved', { body: { status_code: 'FINISHED', id: 'saved' } });
     expect(
-      await make(notSent).findPublished({
+      await adapter.findPublished({
         account,
         content: image([]),
         publishState: { containerId: 'saved', publishSentAt: new Date().toISOString() },
       }),
     ).toBeNull();
-    const timingOut = graphFetch()
+    net
+      .reset()
       .on('GET', '/c', { body: { status_code: 'FINISHED', id: 'c' } })
       .on('GET', '/content_publishing_limit', quota)
       .on('POST', '/media_publish', timeout());
     await expect(
-      make(timingOut).publish({
+      adapter.publish({
         account,
         content: image(['https://e.x/a.jpg']),
         publishState: { containerId: 'c' },
@@ -186,7 +190,7 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should parse media insights and total_value account insights', async () => {
     // Media insights body shape: https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
-    const f = graphFetch()
+    net
       .on('GET', '/m1/insights', { body: DOC.mediaInsights })
       .on('GET', `/${account.platformAccountId}/insights`, {
         body: {
@@ -197,7 +201,6 @@ describe('InstagramAdapter (doc bodies)', () => {
         },
       })
       .on('GET', `/${account.platformAccountId}`, { body: { followers_count: 1234, id: account.platformAccountId } });
-    const adapter = make(f);
     expect(await adapter.getItemMetrics(account, 'm1')).toEqual({
       views: 0,
       reach: 100,
@@ -209,7 +212,7 @@ describe('InstagramAdapter (doc bodies)', () => {
     expect(await adapter.getDailyMetrics(account, '2026-03-01', '2026-03-01')).toEqual([
       { date: '2026-03-01', views: 999, reach: 321, engagement: 0, shares: 0, followers: 1234 },
     ]);
-    expect(f.calls.find((c) => c.url.pathname.endsWith('/insights') && c.params.metric_type)!.params).toMatchObject({
+    expect(net.calls.find((c) => c.url.pathname.endsWith('/insights') && c.params.metric_type)!.params).toMatchObject({
       period: 'day',
       metric_type: 'total_value',
       since: String(Date.parse('2026-03-01T00:00:00Z') / 1000),
@@ -218,14 +221,14 @@ describe('InstagramAdapter (doc bodies)', () => {
 
   it('should read the publishing cap with content_publishing_limit (quota_usage and config)', async () => {
     // Response example of https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit/
-    const f = graphFetch().on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
+    net.on('GET', `/${account.platformAccountId}/content_publishing_limit`, {
       body: { data: [{ quota_usage: 2, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
-    await expect(make(f).publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
-    expect(f.calls[0].params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
-    const full = graphFetch().on('GET', '/content_publishing_limit', {
+    await expect(adapter.publishingUsage(account)).resolves.toEqual({ used: 2, limit: 50, exhausted: false });
+    expect(net.calls[0].params).toMatchObject({ fields: 'quota_usage,config', access_token: 'user-token' });
+    net.reset().on('GET', '/content_publishing_limit', {
       body: { data: [{ quota_usage: 50, config: { quota_total: 50, quota_duration: 86400 } }] },
     });
-    await expect(make(full).publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
+    await expect(adapter.publishingUsage(account)).resolves.toMatchObject({ exhausted: true });
   });
 });

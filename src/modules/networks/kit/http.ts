@@ -1,7 +1,7 @@
 import { ErrorCategory, PlatformError } from './adapter';
 import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
-/** The fetch signature adapters use (tests may pass a fake; production uses the global one). */
+/** A fetch for one call instead of the global one (the Graph client's constructor seam; tests replace global fetch). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Causes that prove the request never reached the network (safe to resend). */
@@ -89,9 +89,14 @@ export class NetworkApi {
   }
 }
 
-/** A network's own codes → our categories, as a Map (a code named `constructor` matches nothing inherited). */
-export function categoryTable(table: Record<string, ErrorCategory>): ReadonlyMap<string, ErrorCategory> {
-  return new Map(Object.entries(table));
+/**
+ * A network's own codes by our category (space-separated, a line may wrap) as a Map code → category (a code named
+ * `constructor` matches nothing inherited).
+ */
+export function categoryTable(codes: { [C in ErrorCategory]?: string }): ReadonlyMap<string, ErrorCategory> {
+  const byCategory = Object.entries(codes) as [ErrorCategory, string][];
+  const words = (list: string) => list.trim().split(/\s+/);
+  return new Map(byCategory.flatMap(([category, list]) => words(list).map((code) => [code, category] as const)));
 }
 
 /** A failed answer's error: the network code's `category`, else by 5xx/429/401, else `otherwise` (invalid content). */

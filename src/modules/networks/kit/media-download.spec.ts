@@ -36,7 +36,6 @@ describe('media downloads by adapters (SSRF)', () => {
   let server: Server;
   let port: number;
   let hits = 0;
-  let net: DocFetch;
   const open: PlatformRegistry[] = [];
   const make = (env: Record<string, string> = {}) => {
     const r = registry(env);
@@ -57,22 +56,20 @@ describe('media downloads by adapters (SSRF)', () => {
     await new Promise((r) => server.close(r));
   });
 
-  beforeEach(() => {
-    hits = 0;
-    // Global fetch answers everything (the media URLs too): a download that used it would succeed.
-    net = new DocFetch().install();
-    net.on({ url: '/a.png', text: 'PNGDATA', headers: { 'content-type': 'image/png' } });
-    net.on({ url: '/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } });
-    net.on({
+  // Global fetch answers everything (the media URLs too): a download that used it would succeed.
+  const net = new DocFetch().eachTest((n) => {
+    n.on({ url: '/a.png', text: 'PNGDATA', headers: { 'content-type': 'image/png' } });
+    n.on({ url: '/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } });
+    n.on({
       url: '/rest/images?action=initializeUpload',
       json: {
         value: { uploadUrl: 'https://www.linkedin.com/dms-uploads/x', image: 'urn:li:image:C4E10AQFoyyAjHPMQuQ' },
       },
     });
-    net.on({ method: 'PUT', url: 'https://www.linkedin.com/dms-uploads/', status: 201 });
-    net.on({ method: 'POST', url: '/rest/posts', status: 201, headers: { 'x-restli-id': 'urn:li:share:1' } });
+    n.on({ method: 'PUT', url: 'https://www.linkedin.com/dms-uploads/', status: 201 });
+    n.on({ method: 'POST', url: '/rest/posts', status: 201, headers: { 'x-restli-id': 'urn:li:share:1' } });
   });
-  afterEach(() => net.restore());
+  beforeEach(() => (hits = 0));
 
   it.each([
     ['127.0.0.1', () => `http://127.0.0.1:${port}/a.png`],

@@ -1,6 +1,6 @@
 import type { PlatformName } from '../platform-name';
 import { PlatformError } from './adapter';
-import type { CommentsPage, PlatformAdapter, PublishContent, PublishRequest } from './adapter';
+import type { CommentsPage, PlatformAdapter, PublishContent, PublishLookup, PublishRequest } from './adapter';
 import type { PublishResult, ValidationIssue } from './adapter';
 import { checkContent, ContentRules } from './content-rules';
 
@@ -31,6 +31,20 @@ export abstract class NetworkAdapter {
   listComments(..._request: Parameters<PlatformAdapter['listComments']>): Promise<CommentsPage> {
     const message = `Comments are not available for ${this.rules.label} accounts.`;
     return Promise.reject(new PlatformError(message, 'invalid_content', false));
+  }
+
+  abstract findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
+
+  /**
+   * Before a creating call an earlier attempt sent at `sentAt` (its answer lost): the item findPublished finds, or null
+   * to send it (never sent, or certainly not published); unknown_outcome (`cannotTell`) when the network cannot tell.
+   */
+  protected async lookBeforeResending(
+    req: PublishRequest,
+    sentAt: string | undefined,
+    cannotTell = `An earlier attempt may have published this post; ${this.rules.label} cannot tell.`,
+  ): Promise<PublishResult | null> {
+    return sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
   }
 }
 

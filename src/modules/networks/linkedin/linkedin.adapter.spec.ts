@@ -306,6 +306,9 @@ describe('LinkedInAdapter (documented bodies)', () => {
       externalId: POST_URN,
     });
     await expect(adapter.findPublished({ ...req, publishState: {} })).resolves.toBeNull();
+    // A new attempt looks first: the post found is the answer, never posted again.
+    await expect(adapter.publish(request(content(), state))).resolves.toMatchObject({ externalId: POST_URN });
+    expect(net.find('/rest/posts', 'POST')).toHaveLength(1);
   });
 
   it("should validate LinkedIn's text and image limits", () => {

@@ -4,7 +4,7 @@ import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import { arr, num, obj, str } from '../kit/http';
-import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
 import { LinkedInState, MediaContext, uploadImages, uploadVideo } from './linkedin-media';
@@ -93,9 +93,7 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   async publish(req: PublishRequest): Promise<PublishResult> {
     const { state, save } = progress<LinkedInState>(req);
     if (state.postUrn) return postResult(state.postUrn);
-    // An earlier attempt may have created the post: look before posting again.
-    const cannotTell = 'An earlier attempt may have published this post; LinkedIn cannot tell.';
-    const found = state.postAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    const found = await this.lookBeforeResending(req, state.postAttemptedAt);
     if (found) return found;
     const [author, token] = [req.account.platformAccountId, req.account.accessToken];
     const pollDelaysMs = this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;

@@ -27,16 +27,8 @@ const USER_METRICS: Record<string, DayMetric> = {
   followers_count: { pick: (m) => m.followers, last: true },
 };
 
-/** Users of the simulated Threads: one new profile per grant. */
-interface ThreadsUser {
-  id: string;
-  username: string;
-  name: string;
-  ownerUserId: string;
-}
-
-/** A grant's Threads profile (new for every grant). */
-const USERS = graphProfiles<ThreadsUser>(NET, 'THApiException', (grant, suffix) => ({
+/** Users of the simulated Threads: a grant's profile (new for every grant). */
+const USERS = graphProfiles(NET, 'THApiException', (grant, suffix) => ({
   id: sandboxNumericId(),
   username: `sandbox_threads_${suffix}`,
   name: `Sandbox Threads ${suffix}`,
@@ -144,7 +136,7 @@ export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, ContainerSandbox, [
     const listOf = `Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`;
     if (!names.length || names.some((n) => !Object.hasOwn(USER_METRICS, n)))
       throw graphFail(listOf, { code: 100, type: 'THApiException' });
-    const days = graphDays(q.since, q.until, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
+    const days = graphDays(q, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
     return { data: dayInsights(user.id, days, names, USER_METRICS) };
   }),
   ...containerRoutes(THREADS_CONTAINERS),

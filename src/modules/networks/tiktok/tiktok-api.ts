@@ -8,33 +8,22 @@ import { answerError, ApiCall, categoryTable, isTransient, NetworkApi, NetworkRe
  */
 
 const CATEGORY_BY_CODE = categoryTable({
-  access_token_invalid: 'auth_expired',
-  scope_not_authorized: 'auth_expired',
-  scope_permission_missed: 'auth_expired',
-  token_not_authorized_for_specified_open_id: 'auth_expired',
-  rate_limit_exceeded: 'network_rate_limited',
-  spam_risk_too_many_posts: 'network_rate_limited',
-  spam_risk_too_many_pending_share: 'network_rate_limited',
-  reached_active_user_cap: 'network_rate_limited',
-  url_ownership_unverified: 'media_rejected',
-  internal_error: 'network_error',
+  auth_expired: `access_token_invalid scope_not_authorized scope_permission_missed
+    token_not_authorized_for_specified_open_id`,
+  network_rate_limited: `rate_limit_exceeded spam_risk_too_many_posts spam_risk_too_many_pending_share
+    reached_active_user_cap`,
+  media_rejected: 'url_ownership_unverified',
+  network_error: 'internal_error',
 });
 
 /** `fail_reason` of a FAILED publish (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */
 const CATEGORY_BY_FAIL_REASON = categoryTable({
-  file_format_check_failed: 'media_rejected',
-  duration_check_failed: 'media_rejected',
-  frame_rate_check_failed: 'media_rejected',
-  picture_size_check_failed: 'media_rejected',
-  video_pull_failed: 'media_rejected',
-  photo_pull_failed: 'media_rejected',
-  auth_removed: 'auth_expired',
-  spam_risk_too_many_posts: 'network_rate_limited',
-  spam_risk_user_banned_from_posting: 'invalid_content',
-  spam_risk_text: 'invalid_content',
-  spam_risk: 'invalid_content',
-  publish_cancelled: 'invalid_content',
-  internal: 'network_error',
+  media_rejected: `file_format_check_failed duration_check_failed frame_rate_check_failed picture_size_check_failed
+    video_pull_failed photo_pull_failed`,
+  auth_expired: 'auth_removed',
+  network_rate_limited: 'spam_risk_too_many_posts',
+  invalid_content: 'spam_risk_user_banned_from_posting spam_risk_text spam_risk publish_cancelled',
+  network_error: 'internal',
 });
 
 /** A failed answer: its error code's category, else the HTTP status's (a code TikTok never sent reads `http_<status>`). */

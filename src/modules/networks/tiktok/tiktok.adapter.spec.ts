@@ -1,6 +1,6 @@
 import { consentPage, contentOf, DocFetch, recordingRequest, testEndpoints, timeout } from '@test/support/doc-fetch';
 import { PublishContent } from '../kit/adapter';
-import { publicPostIds } from './tiktok-api';
+import { failReasonError, publicPostIds } from './tiktok-api';
 import { TikTokAdapter } from './tiktok.adapter';
 import { tiktokNetwork } from './tiktok.network';
 
@@ -232,6 +232,41 @@ describe('TikTokAdapter (documented bodies)', () => {
     await expect(
       adapter.publish(request(content({ options: { privacyLevel: 'FOLLOWER_OF_CREATOR' } }))),
     ).rejects.toMatchObject({ category: 'invalid_content' });
+  });
+
+  // Each error code the adapter knows, in a 400 (the status says nothing).
+  it.each([
+    ['access_token_invalid', 'auth_expired'],
+    ['scope_not_authorized', 'auth_expired'],
+    ['scope_permission_missed', 'auth_expired'],
+    ['token_not_authorized_for_specified_open_id', 'auth_expired'],
+    ['rate_limit_exceeded', 'network_rate_limited'],
+    ['spam_risk_too_many_posts', 'network_rate_limited'],
+    ['spam_risk_too_many_pending_share', 'network_rate_limited'],
+    ['reached_active_user_cap', 'network_rate_limited'],
+    ['url_ownership_unverified', 'media_rejected'],
+    ['internal_error', 'network_error'],
+  ])('should map the error code %s to %s', async (code, category) => {
+    net.on({ method: 'POST', url: '/creator_info/query/', status: 400, json: errorBody(code, 'Refused.') });
+    await expect(adapter.publish(request(content()))).rejects.toMatchObject({ category });
+  });
+
+  it.each([
+    ['file_format_check_failed', 'media_rejected'],
+    ['duration_check_failed', 'media_rejected'],
+    ['frame_rate_check_failed', 'media_rejected'],
+    ['picture_size_check_failed', 'media_rejected'],
+    ['video_pull_failed', 'media_rejected'],
+    ['photo_pull_failed', 'media_rejected'],
+    ['auth_removed', 'auth_expired'],
+    ['spam_risk_too_many_posts', 'network_rate_limited'],
+    ['spam_risk_user_banned_from_posting', 'invalid_content'],
+    ['spam_risk_text', 'invalid_content'],
+    ['spam_risk', 'invalid_content'],
+    ['publish_cancelled', 'invalid_content'],
+    ['internal', 'network_error'],
+  ])('should map the fail_reason %s to %s', (reason, category) => {
+    expect(failReasonError(reason)).toMatchObject({ category, details: { networkCode: reason } });
   });
 
   it('should classify an undocumented code by status, even one named like an Object property', async () => {

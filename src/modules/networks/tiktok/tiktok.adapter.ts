@@ -5,7 +5,7 @@ import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
 import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
-import { lookedFirst, NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
+import { NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
 import { dailyMetrics, itemMetrics, listVideos } from './tiktok-metrics';
@@ -103,7 +103,7 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     const token = req.account.accessToken;
     if (!state.publishId) {
       const cannotTell = 'An earlier attempt may have published this post; TikTok cannot tell yet.';
-      const found = state.initAttemptedAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+      const found = await this.lookBeforeResending(req, state.initAttemptedAt, cannotTell);
       if (found) return found;
       const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));

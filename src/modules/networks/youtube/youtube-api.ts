@@ -8,23 +8,11 @@ import { answerError, arr, categoryTable, NetworkApi, NetworkReply, num, obj, st
 
 /** What Google's error reasons mean: quota and rate reasons come before the HTTP status, the others after it. */
 const REASONS = categoryTable({
-  quotaExceeded: 'network_rate_limited',
-  rateLimitExceeded: 'network_rate_limited',
-  userRateLimitExceeded: 'network_rate_limited',
-  uploadLimitExceeded: 'network_rate_limited',
-  dailyLimitExceeded: 'network_rate_limited',
-  authError: 'auth_expired',
-  invalidCredentials: 'auth_expired',
-  youtubeSignupRequired: 'auth_expired',
-  insufficientPermissions: 'auth_expired',
-  forbidden: 'auth_expired',
-  accountDelegationForbidden: 'auth_expired',
-  mediaBodyRequired: 'media_rejected',
-  invalidFilename: 'media_rejected',
-  invalidVideoFile: 'media_rejected',
-  unsupportedMediaType: 'media_rejected',
-  uploadRejected: 'media_rejected',
-  videoFileTooLarge: 'media_rejected',
+  network_rate_limited: 'quotaExceeded rateLimitExceeded userRateLimitExceeded uploadLimitExceeded dailyLimitExceeded',
+  auth_expired: `authError invalidCredentials youtubeSignupRequired insufficientPermissions forbidden
+    accountDelegationForbidden`,
+  media_rejected: `mediaBodyRequired invalidFilename invalidVideoFile unsupportedMediaType uploadRejected
+    videoFileTooLarge`,
 });
 
 function youtubeError(reply: NetworkReply): PlatformError {

@@ -257,6 +257,32 @@ describe('YouTubeAdapter (documented bodies)', () => {
     ).rejects.toMatchObject({ category: 'media_rejected' });
   });
 
+  // https://developers.google.com/youtube/v3/docs/errors: each reason the adapter knows, in a 400 (the status says nothing).
+  it.each([
+    ['quotaExceeded', 'network_rate_limited'],
+    ['rateLimitExceeded', 'network_rate_limited'],
+    ['userRateLimitExceeded', 'network_rate_limited'],
+    ['uploadLimitExceeded', 'network_rate_limited'],
+    ['dailyLimitExceeded', 'network_rate_limited'],
+    ['authError', 'auth_expired'],
+    ['invalidCredentials', 'auth_expired'],
+    ['youtubeSignupRequired', 'auth_expired'],
+    ['insufficientPermissions', 'auth_expired'],
+    ['forbidden', 'auth_expired'],
+    ['accountDelegationForbidden', 'auth_expired'],
+    ['mediaBodyRequired', 'media_rejected'],
+    ['invalidFilename', 'media_rejected'],
+    ['invalidVideoFile', 'media_rejected'],
+    ['unsupportedMediaType', 'media_rejected'],
+    ['uploadRejected', 'media_rejected'],
+    ['videoFileTooLarge', 'media_rejected'],
+    ['constructor', 'invalid_content'],
+  ])('should map the error reason %s to %s', async (reason, category) => {
+    const error = { code: 400, message: 'Refused.', errors: [{ message: 'Refused.', domain: 'global', reason }] };
+    net.on({ url: '/youtube/v3/channels', status: 400, json: { error } });
+    await expect(adapter.listAccounts({ accessToken: 't' })).rejects.toMatchObject({ category });
+  });
+
   it('should read statistics and the Analytics report', async () => {
     net.on({
       url: '/youtube/v3/videos?part=statistics&id=Ks-_Mh1QhMc',

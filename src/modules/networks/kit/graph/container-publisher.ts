@@ -48,7 +48,7 @@ export class ContainerPublisher {
   constructor(
     private readonly graph: GraphClient,
     private readonly flavor: ContainerFlavor,
-    private readonly poll: PollOptions = { intervalMs: 1000, maxPolls: 60 },
+    private readonly poll: PollOptions,
   ) {}
 
   /** A publisher of other containers of the same network, polled the same way (Threads' replies). */
@@ -164,11 +164,4 @@ function processingError(reason: unknown): PlatformError {
   const why = str(reason) ?? '';
   const message = `The network could not process the media: ${why || 'unknown error'}.`;
   return new PlatformError(message, 'media_rejected', false, { networkCode: why || 'ERROR' });
-}
-
-/** Container polls that fit in the endpoints' processingWaitMs (one a second). */
-export function pollWithin(processingWaitMs: number | undefined): PollOptions | undefined {
-  return processingWaitMs === undefined
-    ? undefined
-    : { intervalMs: 1000, maxPolls: Math.max(1, Math.ceil(processingWaitMs / 1000)) };
 }

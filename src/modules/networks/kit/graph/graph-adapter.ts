@@ -4,7 +4,7 @@ import { daysBetween } from '../days';
 import { num, str, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
 import { NetworkAdapter, NetworkLogin } from '../network-adapter';
-import { ContainerFlavor, ContainerPublisher, PollOptions, pollWithin } from './container-publisher';
+import { ContainerFlavor, ContainerPublisher, PollOptions } from './container-publisher';
 import { FetchFn, GraphClient, GraphParams } from './graph-client';
 import { GraphInsight, GraphList, insightTotal, unixDay } from './graph-shapes';
 
@@ -98,7 +98,9 @@ export abstract class ContainerAdapter extends GraphAdapter {
     flavor: ContainerFlavor,
   ) {
     super(endpoints, fetchFn, login);
-    this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? pollWithin(endpoints.processingWaitMs));
+    // One poll a second for the endpoints' processingWaitMs (a minute when unset).
+    const polls = Math.max(1, Math.ceil((endpoints.processingWaitMs ?? 60_000) / 1000));
+    this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? { intervalMs: 1000, maxPolls: polls });
   }
 
   readonly publish: PlatformAdapter['publish'] = (req) => this.publisher.publish(req);

@@ -18,6 +18,7 @@ const has = (codes: Codes, n: number) => codes.some((c) => (typeof c === 'number
 const IG_MEDIA_SUBCODES = [
   2207003, 2207004, 2207005, 2207006, 2207009, 2207020, 2207023, 2207026, 2207028, 2207052, 2207057,
 ];
+const IG_RETRY_SUBCODES = [2207001, 2207008, 2207027, 2207053, 2207032];
 
 /** [category, codes, subcodes, or when the answer shows it]: the first row that matches wins; none = invalid_content. */
 const GRAPH_CATEGORIES: [ErrorCategory, Codes, Codes, ((status: number, transient: boolean) => boolean)?][] = [
@@ -28,19 +29,12 @@ const GRAPH_CATEGORIES: [ErrorCategory, Codes, Codes, ((status: number, transien
   // Media download and format problems: FB photo 324, video 352 / 1363xxx, IG 2207xxx media subcodes.
   ['media_rejected', [324, 352, 6000], [[1363000, 1363999], ...IG_MEDIA_SUBCODES]],
   // Unknown and service errors, IG "try again" subcodes.
-  [
-    'network_error',
-    [1, 2],
-    [2207001, 2207008, 2207027, 2207053, 2207032],
-    (status, transient) => transient || status >= 500,
-  ],
+  ['network_error', [1, 2], IG_RETRY_SUBCODES, (status, transient) => transient || status >= 500],
   ['auth_expired', [], [], (status) => status === 401],
 ];
 
-export function classifyGraphError(
-  status: number,
-  err: GraphError | null,
-): { category: ErrorCategory; retryable: boolean } {
+/** The category (and so retryability) of a Graph error answer. */
+export function classifyGraphError(status: number, err: GraphError | null) {
   const [code, sub, transient] = [err?.code ?? 0, err?.error_subcode ?? 0, err?.is_transient === true];
   const row = GRAPH_CATEGORIES.find(
     ([, codes, subs, when]) => has(codes, code) || has(subs, sub) || when?.(status, transient),

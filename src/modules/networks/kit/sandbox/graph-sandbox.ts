@@ -145,11 +145,7 @@ export function facebookLogin(
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
-export function graphDays(
-  since: string | undefined,
-  until: string | undefined,
-  defaults: { until: Date; days: number },
-): string[] {
+export function graphDays({ since, until }: Q, defaults: { until: Date; days: number }): string[] {
   const day = (v: string | undefined, fallback: Date): string =>
     (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
   const to = addDays(day(until, defaults.until), -1);

@@ -3,7 +3,7 @@ import type { NetworkDefinition } from '../definition';
 import { SandboxHttpError } from './sandbox-http';
 import { AuthorizeQueryOptions, SandboxGrant, SandboxOAuth, SandboxOAuthError } from './sandbox-oauth';
 import { qs, type Q } from './sandbox-request';
-import { route, type SandboxCall, type SandboxRoute, SimulatorRoutes } from './sandbox-routes';
+import { route, type SandboxRoute, SimulatorRoutes } from './sandbox-routes';
 
 /**
  * A simulated network's login: its authorize URL (the kit's consent flow, with the network's
@@ -109,11 +109,9 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
 function LoginRoutes(login: SandboxLogin): Type {
   return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [
     route({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) => oauth.authorize(q, login, res)),
-    ...login.tokens.map((t) => {
-      const answer = ({ q, body }: SandboxCall, oauth: SandboxOAuth) =>
-        t.answer(oauth, t.at.startsWith('GET') ? q : body);
-      return route({ at: t.at, status: t.status }, null, answer);
-    }),
+    ...login.tokens.map(({ at, status, answer }) =>
+      route<SandboxOAuth>({ at, status }, null, ({ q, body }, oauth) => answer(oauth, at.startsWith('GET') ? q : body)),
+    ),
   ]);
 }
 

@@ -12,20 +12,12 @@ export function stableInt(min: number, max: number, ...parts: string[]): number 
   return min + (h.readUInt32BE(0) % (max - min + 1));
 }
 
-export interface SandboxDailyMetrics {
-  /** YYYY-MM-DD (UTC) */
-  date: string;
-  views: number;
-  reach: number;
-  engagement: number;
-  shares: number;
-  /** Total followers at the end of the day (grows slowly). */
-  followers: number;
-}
+export type SandboxDailyMetrics = ReturnType<typeof dailyAccountMetrics>;
 
 const DAY_MS = 86_400_000;
 
-export function dailyAccountMetrics(accountId: string, date: string): SandboxDailyMetrics {
+/** An account's numbers of a day (YYYY-MM-DD, UTC); followers are the total at the end of the day. */
+export function dailyAccountMetrics(accountId: string, date: string) {
   const views = stableInt(200, 5000, accountId, date, 'views');
   const reach = Math.floor(views * (0.5 + stableInt(0, 40, accountId, date, 'reach') / 100));
   const engagement = Math.floor(reach * (stableInt(1, 12, accountId, date, 'engagement') / 100));
@@ -39,18 +31,9 @@ export function dailyAccountMetrics(accountId: string, date: string): SandboxDai
 /** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC), at most `max` of them (the kit's day ranges). */
 export const dateRange = daysBetween;
 
-export interface SandboxItemMetrics {
-  views: number;
-  reach: number;
-  likes: number;
-  comments: number;
-  shares: number;
-  saves: number;
-  /** likes + comments + shares + saves */
-  engagement: number;
-}
+export type SandboxItemMetrics = ReturnType<typeof itemMetrics>;
 
-export function itemMetrics(itemId: string): SandboxItemMetrics {
+export function itemMetrics(itemId: string) {
   const views = stableInt(100, 20_000, itemId, 'views');
   const reach = Math.floor(views * (0.6 + stableInt(0, 30, itemId, 'reach') / 100));
   const likes = Math.floor(reach * (stableInt(2, 15, itemId, 'likes') / 100));

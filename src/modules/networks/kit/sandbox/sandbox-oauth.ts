@@ -172,11 +172,7 @@ export class SandboxOAuth {
   }
 
   /** Resolves a token of this network; throws SandboxOAuthError when unknown, expired or revoked. */
-  async verify(
-    network: string,
-    token: string | undefined | null,
-    kind: 'access' | 'refresh' = 'access',
-  ): Promise<TokenInfo> {
+  async verify(network: string, token?: string | null, kind: 'access' | 'refresh' = 'access'): Promise<TokenInfo> {
     const rec = token ? await this.store.get<TokenRecord>(['oauth', 'token', token]) : null;
     const grant = rec ? await this.store.get<SandboxGrant>(['oauth', 'grant', rec.grantId]) : null;
     if (!rec || !grant || grant.network !== network || rec.kind !== kind) throw oauthError('invalidToken');

@@ -58,7 +58,8 @@ const METHODS = { GET: Get, POST: Post, PUT: Put };
 
 /**
  * The controller serving a simulator's routes, in their order; each handler's `sim` is the injected
- * `state`. A route is decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @Res() res)` would be.
+ * `state`. A route is decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @Res() res)` would be,
+ * and verifies its caller (the route's `auth`) before its handler runs.
  */
 export function SimulatorRoutes<S>(name: string, network: string, state: Type<S>, routes: SandboxRoute<S>[]): Type {
   @SandboxController(network)
