@@ -358,6 +358,8 @@ describe('publishing worker: outcomes and recovery', () => {
     await expect(run).resolves.toBe('published');
     expect(fakes.threads.items).toHaveLength(1);
     expect((await postEvents(t, postId)).map((e) => e.type)).toEqual(['post.published']);
+    // Let go of by the final move's own statement, before the run answered.
+    expect(await t.app.get(PostLocks).isHeld(postId)).toBe(false);
   });
 
   it('should do nothing for a post that is not queued or processing', async () => {

@@ -28,6 +28,10 @@ end
 if granted > 0 then redis.call('PEXPIRE', KEYS[1], ttl * 2) end
 return granted`;
 
+type SlotsRedis = Redis & {
+  publishSlotsAcquire(key: string, limit: number, leaseMs: number, ...tokens: string[]): Promise<number>;
+};
+
 /** An acquire try waiting for its turn's script (see tryAcquire). */
 interface PendingTry {
   token: string;
@@ -77,11 +81,19 @@ export class NetworkConcurrency {
   private readonly limits = new Map<string, number>();
   private options: SemaphoreOptions = DEFAULTS;
   private readonly pending = new Map<string, PendingTry[]>();
+  /** Releases waiting for this turn's ZREM of their network's key (see release). */
+  private readonly releasing = new Map<string, { tokens: string[]; done: Promise<unknown> }>();
+  private readonly scripted: SlotsRedis;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // EVALSHA of the cached script (ioredis loads it on the first NOSCRIPT), not the script's text each time.
+    if (!('publishSlotsAcquire' in redis))
+      redis.defineCommand('publishSlotsAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+    this.scripted = redis as SlotsRedis;
+  }
 
   /** Overrides the limit (or the timing) — operators' tuning, tests. */
   configure(platform: PlatformName, limit: number, options: Partial<SemaphoreOptions> = {}): void {
@@ -124,7 +136,7 @@ export class NetworkConcurrency {
         if (released) return;
         released = true;
         clearInterval(renew);
-        await this.redis.zrem(key, token).catch(() => 0);
+        await this.release(key, token);
       },
     };
   }
@@ -143,14 +155,36 @@ export class NetworkConcurrency {
         queueMicrotask(() => {
           this.pending.delete(key);
           const tokens = tries.map((t) => t.token);
-          this.redis.eval(ACQUIRE, 1, key, this.limitOf(platform), this.options.leaseMs, ...tokens).then(
-            (granted) => tries.forEach((t, i) => t.resolve(i < (granted as number))),
+          this.scripted.publishSlotsAcquire(key, this.limitOf(platform), this.options.leaseMs, ...tokens).then(
+            (granted) => tries.forEach((t, i) => t.resolve(i < granted)),
             (err: unknown) => tries.forEach((t) => t.reject(err)),
           );
         });
       }
       batch.push({ token, resolve, reject });
     });
+  }
+
+  /**
+   * Frees the slot of `token`: the releases of one network made in the same turn of the event loop
+   * (a post's targets whose answers came in together) go to Redis as one ZREM, sent once the turn's
+   * I/O callbacks have run. Never rejects.
+   */
+  private release(key: string, token: string): Promise<unknown> {
+    let batch = this.releasing.get(key);
+    if (!batch) {
+      const tokens: string[] = [];
+      const done = new Promise<unknown>((resolve) =>
+        setImmediate(() => {
+          this.releasing.delete(key);
+          this.redis.zrem(key, ...tokens).then(resolve, () => resolve(0));
+        }),
+      );
+      batch = { tokens, done };
+      this.releasing.set(key, batch);
+    }
+    batch.tokens.push(token);
+    return batch.done;
   }
 
   /**

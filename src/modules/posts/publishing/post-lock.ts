@@ -4,7 +4,14 @@ import { preparedQuery } from '@/database/plain-query';
 import { sleep } from './network-concurrency';
 
 export interface HeldPostLock {
+  /** Lets go of the lock (unless a statement did, see unlockSql) and hands its connection back. */
   release(): Promise<void>;
+  /** The lock's connection: a statement run on it may let go of the lock itself (unlockSql). */
+  readonly manager: EntityManager;
+  /** SQL that lets go of the lock (`postIdParam`: the post's id as `$n`), for a statement on `manager`. */
+  unlockSql(postIdParam: string): string;
+  /** A statement on `manager` let go of the lock (unlockSql answered true): release only hands the connection back. */
+  unlocked(): void;
 }
 
 /** The post's lock key, from its id (`param`: a statement parameter). */
@@ -77,10 +84,15 @@ export class PostLocks {
       throw err;
     }
     let released = false;
+    let unlocked = false;
     const lock: HeldPostLock = {
+      manager: runner.manager,
+      unlockSql: (postIdParam) => `pg_advisory_unlock(${keySql(postIdParam)})`,
+      unlocked: () => void (unlocked = true),
       release: async () => {
         if (released) return;
         released = true;
+        if (unlocked) return runner.release();
         try {
           await preparedQuery(runner.manager, `SELECT pg_advisory_unlock(${keySql()})`, [postId]);
         } catch {

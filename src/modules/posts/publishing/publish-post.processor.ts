@@ -9,7 +9,7 @@ import { PostTargetEntity } from '../entities/post-target.entity';
 import { PostEntity } from '../entities/post.entity';
 import { postEventData } from '../post-events';
 import { PostTransitions } from '../services/post-transitions';
-import { PostLocks } from './post-lock';
+import { HeldPostLock, PostLocks } from './post-lock';
 import { FirstCommentPoster } from './first-comment';
 import { finalPostState } from './publish-outcome';
 import { policyViolation } from './publish-policy';
@@ -96,7 +96,7 @@ export class PublishPostProcessor {
     }
     const { lock, value } = acquired;
     try {
-      return await this.runLocked(postId, value);
+      return await this.runLocked(postId, value, lock);
     } finally {
       // Let go of without waiting: the post is settled (or the job fails and is retried later);
       // holding the lock a moment longer only makes a duplicate job wait for it.
@@ -113,6 +113,7 @@ export class PublishPostProcessor {
   private async runLocked(
     postId: string,
     first: { post: PostEntity; read: PublishingRead } | null | undefined,
+    lock: HeldPostLock,
   ): Promise<PublishRunOutcome> {
     // Otherwise the post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
     const started =
@@ -168,11 +169,11 @@ export class PublishPostProcessor {
     // Otherwise they are written first, and the first comments go before the post.* event, so its
     // results carry each comment's outcome (read again only when a comment changed a target row).
     const current = targets.every((t) => this.targets.isCurrent(t));
-    if (current && this.firstComments.due(post, targets).length === 0) return this.finish(post, targets, hold);
+    if (current && this.firstComments.due(post, targets).length === 0) return this.finish(post, targets, lock, hold);
     await hold.flush();
     const settled = targets.every((t) => this.targets.isCurrent(t)) ? targets : await this.readTargets(postId);
     const commented = await this.firstComments.postAll(post, settled);
-    return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled);
+    return this.finish(post, commented > 0 ? await this.readTargets(postId) : settled, lock);
   }
 
   /** The post's targets in their order (a prepared statement, mapped by hand). */
@@ -234,7 +235,12 @@ export class PublishPostProcessor {
    * other publishers off them); the move itself is guarded by the state, as it was in a transaction
    * at read committed.
    */
-  private async finish(post: PostEntity, targets: PostTargetEntity[], hold?: OutcomeHold): Promise<PublishRunOutcome> {
+  private async finish(
+    post: PostEntity,
+    targets: PostTargetEntity[],
+    lock: HeldPostLock,
+    hold?: OutcomeHold,
+  ): Promise<PublishRunOutcome> {
     const open = targets.filter((t) => t.status !== 'success' && t.status !== 'failed');
     const waiting = open.filter((t) => t.status === 'waiting_on_network');
     if (open.length > 0) await hold?.flush();
@@ -252,8 +258,10 @@ export class PublishPostProcessor {
         : to === 'failed'
           ? 'failed on every target'
           : `published on ${ok} of ${targets.length} targets`;
-    // The targets' held outcomes, the post, its history row and its post.* event in one statement;
-    // the post moves only when every held outcome was written. null: the state moved (cancelled).
+    // The targets' held outcomes, the post, its history row, its post.* event and the post's lock let
+    // go of, in one statement on the lock's connection; the post moves only when every held outcome
+    // was written, and the lock is let go of only when it moved (after the move took the post's row,
+    // so a worker that takes the lock next waits for this statement's commit before it reads the post).
     const move = {
       actor: SYSTEM_ACTOR,
       reason,
@@ -261,22 +269,22 @@ export class PublishPostProcessor {
       events: [{ type: `post.${to}`, data: postEventData({ ...post, state: to }, targets) }],
     };
     const held = (await hold?.take()) ?? [];
-    if (held.length === 0) {
-      const moved = await this.transitions.transitionAlone(this.ds.manager, post, ['processing'], to, move);
-      return moved ? to : 'skipped';
-    }
-    const { written, moved } = await this.transitions.transitionAloneAfter(
-      this.ds.manager,
+    const { written, moved, after } = await this.transitions.transitionAloneWith(
+      lock.manager,
       post,
       ['processing'],
       to,
       move,
-      (bind) => this.targets.outcomesSql(held, bind),
-      held.length,
+      {
+        before:
+          held.length > 0 ? { sql: (bind) => this.targets.outcomesSql(held, bind), expected: held.length } : undefined,
+        after: (bind) => lock.unlockSql(bind(post.id)),
+      },
     );
+    if (after === true) lock.unlocked();
     this.targets.outcomesWritten(held, written);
     // A held outcome found its row moved (never under the post's lock): decide on the rows as they are.
-    if (written.length < held.length) return this.finish(post, await this.readTargets(post.id));
+    if (written.length < held.length) return this.finish(post, await this.readTargets(post.id), lock);
     return moved ? to : 'skipped';
   }
 }

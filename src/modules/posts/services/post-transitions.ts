@@ -127,32 +127,46 @@ export class PostTransitions {
   }
 
   /**
-   * transitionAlone with the writes of `before` in the same statement: `before(bind)` is one
-   * data-modifying CTE named `written` answering `id` for each row it wrote (the publisher's
-   * held target outcomes) and `expected` how many rows it must write; the post moves only when it
-   * wrote all of them. `written`: the ids it wrote (whether or not the post moved).
+   * transitionAlone with more in the same statement. `before(bind)`: one data-modifying CTE named
+   * `written` answering `id` for each row it wrote (the publisher's held target outcomes), which
+   * must write `expected` rows for the post to move; `written`: the ids it wrote (whether or not the
+   * post moved). `after(bind)`: an SQL expression evaluated once, only when the post moved and after
+   * the move took the post's row (the publisher letting go of the post's lock, on the lock's
+   * connection `m`); `after`: its value, or null when the post did not move.
    */
-  async transitionAloneAfter(
+  async transitionAloneWith(
     m: EntityManager,
     post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
     from: PostState[],
     to: PostState,
     opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
-    before: (bind: (value: unknown) => string) => string,
-    expected: number,
-  ): Promise<{ written: string[]; moved: PostEntity | null }> {
+    more: {
+      before?: { sql: (bind: (value: unknown) => string) => string; expected: number };
+      after?: (bind: (value: unknown) => string) => string;
+    },
+  ): Promise<{ written: string[]; moved: PostEntity | null; after: unknown }> {
+    const { before, after } = more;
     const raw = (await this.moveAlone(m, post, from, to, opts, undefined, (bind) => ({
-      ctes: `written AS (${before(bind)})`,
-      where: `(SELECT count(*) FROM written) = ${bind(expected)}`,
-      answer: `(SELECT coalesce(array_agg(id), '{}') FROM written) AS written_ids`,
+      ctes: before ? `written AS (${before.sql(bind)})` : undefined,
+      where: before ? `(SELECT count(*) FROM written) = ${bind(before.expected)}` : undefined,
+      // Reading `moved` orders it after the move (and evaluates it only when the post moved).
+      after: after ? `after_move AS (SELECT (${after(bind)}) AS value FROM moved)` : undefined,
+      answer: [
+        before ? `(SELECT coalesce(array_agg(id), '{}') FROM written) AS written_ids` : `'{}'::uuid[] AS written_ids`,
+        after ? `(SELECT value FROM after_move) AS after_value` : `NULL AS after_value`,
+      ].join(', '),
     })))!;
-    return { written: raw.written_ids as string[], moved: raw.id ? hydrate(m, raw) : null };
+    return {
+      written: raw.written_ids as string[],
+      moved: raw.id ? hydrate(m, raw) : null,
+      after: raw.after_value ?? null,
+    };
   }
 
   /**
    * The move as one statement. `extra(bind)`: CTEs put before the move, a condition added to its
-   * WHERE, and columns of the answer, which is then one row whatever happened (the answer's
-   * columns, and the moved post's when it moved).
+   * WHERE, CTEs put after it, and columns of the answer, which is then one row whatever happened
+   * (the answer's columns, and the moved post's when it moved).
    */
   private async moveAlone(
     m: EntityManager,
@@ -161,7 +175,7 @@ export class PostTransitions {
     to: PostState,
     opts: MoveOptions,
     select?: string,
-    extra?: (bind: (value: unknown) => string) => { ctes: string; where: string; answer: string },
+    extra?: (bind: (value: unknown) => string) => { ctes?: string; where?: string; after?: string; answer: string },
   ): Promise<Record<string, unknown> | null> {
     const events = opts.events ?? [];
     const { workspaceId, profileId } = post;
@@ -171,7 +185,7 @@ export class PostTransitions {
     const sets = [`state = ${bind(to)}`, `version = version + 1`, `updated_at = now()`];
     if (opts.set && 'publishedAt' in opts.set) sets.push(`published_at = ${bind(opts.set.publishedAt ?? null)}`);
     const more = extra?.(bind);
-    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${more ? ` AND ${more.where}` : ''} RETURNING *`;
+    const moved = `UPDATE posts SET ${sets.join(', ')} WHERE id = ${bind(post.id)} AND state = ANY(${bind(from)}::text[])${more?.where ? ` AND ${more.where}` : ''} RETURNING *`;
     const history = historyInsert(
       'SELECT id FROM moved',
       bind(to),
@@ -191,7 +205,7 @@ export class PostTransitions {
       : `SELECT *${select ? `, ${select} AS extra_read` : ''} FROM moved`;
     const { rows } = await preparedQuery(
       m,
-      `WITH ${more ? `${more.ctes}, ` : ''}moved AS (${moved}), history AS (${history})${outbox} ${result}`,
+      `WITH ${more?.ctes ? `${more.ctes}, ` : ''}moved AS (${moved}), history AS (${history})${outbox}${more?.after ? `, ${more.after}` : ''} ${result}`,
       params,
     );
     return rows[0] ?? null;

@@ -29,12 +29,23 @@ export interface DeliverySlot {
  * wait in a worker slot: it goes back to the queue for a moment, so the other tenants' deliveries
  * keep flowing however many of one tenant's receivers hang.
  */
+type SlotsRedis = Redis & {
+  webhookSlotTryAcquire(key: string, limit: number, leaseMs: number, token: string): Promise<number>;
+};
+
 @Injectable()
 export class WorkspaceDeliverySlots {
+  private readonly scripted: SlotsRedis;
+
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // EVALSHA of the cached script (ioredis loads it on the first NOSCRIPT), not the script's text each time.
+    if (!('webhookSlotTryAcquire' in redis))
+      redis.defineCommand('webhookSlotTryAcquire', { numberOfKeys: 1, lua: TRY_ACQUIRE });
+    this.scripted = redis as SlotsRedis;
+  }
 
   /** A slot, or null when the workspace already has its share in flight. */
   async tryAcquire(workspaceId: string): Promise<DeliverySlot | null> {
@@ -42,14 +53,12 @@ export class WorkspaceDeliverySlots {
     const token = randomUUID();
     // One attempt lasts at most the receiver time-out; the lease outlives it with a margin.
     const leaseMs = this.config.webhooks.timeoutMs * 2 + 5000;
-    const got = (await this.redis.eval(
-      TRY_ACQUIRE,
-      1,
+    const got = await this.scripted.webhookSlotTryAcquire(
       key,
       this.config.webhooks.concurrencyPerWorkspace,
       leaseMs,
       token,
-    )) as number;
+    );
     if (got !== 1) return null;
     let released = false;
     return {
