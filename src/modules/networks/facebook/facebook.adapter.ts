@@ -7,9 +7,9 @@ import { addDays, dayOf } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter, GraphComments } from '../kit/graph/graph-adapter';
-import type { FetchFn, GraphParams } from '../kit/graph/graph-client';
+import type { GraphParams } from '../kit/graph/graph-client';
 import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
-import { lookedFirst, progress } from '../kit/network-adapter';
+import { progress } from '../kit/network-adapter';
 import { obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
@@ -95,8 +95,8 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     anonymous: 'Facebook user',
   };
 
-  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn) {
-    super(endpoints, fetchFn, (graph) => new FacebookLogin(graph, endpoints, FACEBOOK_SCOPES));
+  constructor(endpoints: AdapterEndpoints) {
+    super(endpoints, (graph) => new FacebookLogin(graph, endpoints, FACEBOOK_SCOPES));
   }
 
   async publish(req: PublishRequest): Promise<PublishResult> {
@@ -105,8 +105,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const { state, save } = progress<FacebookPublishState>(req);
     if (state.postId) return this.postResult(state.postId, token);
     // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
-    const cannotTell = 'An earlier attempt may have published this post; Facebook cannot tell.';
-    const found = state.sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    const found = await this.lookBeforeResending(req, state.sentAt);
     if (found) return found;
     /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
     type Kind = FacebookPublishState['kind'];

@@ -17,7 +17,7 @@ const quota = { body: { data: [{ quota_usage: 2, config: { quota_total: 50, quot
 
 describe('InstagramAdapter (doc bodies)', () => {
   const net = graphFetch().eachTest();
-  const adapter = new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), undefined, {
+  const adapter = new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), {
     intervalMs: 1,
     maxPolls: 5,
   });

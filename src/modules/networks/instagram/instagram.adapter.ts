@@ -6,7 +6,6 @@ import type { Counters } from '../kit/metrics';
 import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { ContainerAdapter, DailyInsights, GraphComments } from '../kit/graph/graph-adapter';
-import type { FetchFn } from '../kit/graph/graph-client';
 import { str } from '../kit/http';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
@@ -63,8 +62,8 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     anonymous: 'instagram user',
   };
 
-  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
-    super(endpoints, fetchFn, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
+  constructor(endpoints: AdapterEndpoints, poll?: PollOptions) {
+    super(endpoints, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
       rules: INSTAGRAM_RULES,
       containerEdge: 'media',
       publishEdge: 'media_publish',

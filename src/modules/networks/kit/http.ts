@@ -1,9 +1,6 @@
 import { ErrorCategory, PlatformError } from './adapter';
 import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
-/** A fetch for one call instead of the global one (the Graph client's constructor seam; tests replace global fetch). */
-export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
-
 /** Causes that prove the request never reached the network (safe to resend). */
 const NOT_SENT = new Set(
   'ECONNREFUSED ENOTFOUND EAI_AGAIN ENETUNREACH EHOSTUNREACH UND_ERR_CONNECT_TIMEOUT'.split(' '),
@@ -22,7 +19,6 @@ export interface NetworkCall {
   creates?: boolean;
   /** Statuses the caller handles itself (e.g. 308 of a resumable upload). */
   accept?: number[];
-  fetchFn?: FetchFn;
 }
 
 export interface NetworkReply {
@@ -50,7 +46,7 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   const init: RequestInit = { method: call.method ?? 'GET', headers, body, redirect: 'manual' };
   let reply: NetworkReply;
   try {
-    const res = await (call.fetchFn ?? fetch)(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
+    const res = await fetch(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
     const text = await res.text();
     reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
   } catch (err) {

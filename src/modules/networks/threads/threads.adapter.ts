@@ -5,7 +5,7 @@ import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
 import type { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
 import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
-import { FetchFn, GraphClient } from '../kit/graph/graph-client';
+import { GraphClient } from '../kit/graph/graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
 import { GraphLogin } from '../kit/graph/facebook-login';
 
@@ -71,11 +71,11 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
     followers: 'metric',
   };
 
-  constructor(endpoints: AdapterEndpoints, fetchFn?: FetchFn, poll?: PollOptions) {
+  constructor(endpoints: AdapterEndpoints, poll?: PollOptions) {
     // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
-    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs, fetchFn);
+    const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs);
     // Threads' OAuth has no PKCE; state carries the CSRF protection.
-    super(endpoints, fetchFn, poll, () => new ThreadsLogin(root, endpoints, THREADS_SCOPES, false), {
+    super(endpoints, poll, () => new ThreadsLogin(root, endpoints, THREADS_SCOPES, false), {
       ...THREADS_CONTAINERS,
       childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
       containerParams: (c, childIds) => {

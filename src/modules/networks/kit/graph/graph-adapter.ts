@@ -5,7 +5,7 @@ import { num, str, type Json } from '../http';
 import { counterNames, Counters, dayFromCounters, itemFromCounters } from '../metrics';
 import { NetworkAdapter, NetworkLogin } from '../network-adapter';
 import { ContainerFlavor, ContainerPublisher, PollOptions } from './container-publisher';
-import { FetchFn, GraphClient, GraphParams } from './graph-client';
+import { GraphClient, GraphParams } from './graph-client';
 import { GraphInsight, GraphList, insightTotal, unixDay } from './graph-shapes';
 
 /** How a Graph network lists a post's comments: the query, and the fields of a comment's text, time and author. */
@@ -27,8 +27,8 @@ export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly comments?: GraphComments;
 
   /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
-  constructor(endpoints: AdapterEndpoints, fetchFn: FetchFn | undefined, login: (graph: GraphClient) => NetworkLogin) {
-    const graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs, fetchFn);
+  constructor(endpoints: AdapterEndpoints, login: (graph: GraphClient) => NetworkLogin) {
+    const graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs);
     super(login(graph));
     this.graph = graph;
   }
@@ -92,12 +92,11 @@ export abstract class ContainerAdapter extends GraphAdapter {
 
   constructor(
     endpoints: AdapterEndpoints,
-    fetchFn: FetchFn | undefined,
     poll: PollOptions | undefined,
     login: (graph: GraphClient) => NetworkLogin,
     flavor: ContainerFlavor,
   ) {
-    super(endpoints, fetchFn, login);
+    super(endpoints, login);
     // One poll a second for the endpoints' processingWaitMs (a minute when unset).
     const polls = Math.max(1, Math.ceil((endpoints.processingWaitMs ?? 60_000) / 1000));
     this.publisher = new ContainerPublisher(this.graph, flavor, poll ?? { intervalMs: 1000, maxPolls: polls });

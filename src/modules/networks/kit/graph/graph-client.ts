@@ -1,9 +1,8 @@
 import { PlatformError, type PublishResult } from '../adapter';
-import { callNetwork, FetchFn, Json, NetworkCall, str } from '../http';
+import { callNetwork, Json, NetworkCall, str } from '../http';
 import { graphError } from './graph-errors';
 import type { GraphList } from './graph-shapes';
 
-export type { FetchFn } from '../http';
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
 
 /** The Graph API on the kit's HTTP client: form POSTs, query GETs with `access_token`; error bodies even on a 200. */
@@ -11,7 +10,6 @@ export class GraphClient {
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,
-    private readonly fetchFn?: FetchFn,
   ) {}
 
   /** `path` is relative to the base URL ('/me/accounts'), or absolute (a paging `next` URL). */
@@ -80,7 +78,7 @@ export class GraphClient {
   }
 
   private async send<T>(call: Omit<NetworkCall, 'timeoutMs'>): Promise<T> {
-    const reply = await callNetwork({ ...call, timeoutMs: this.timeoutMs, fetchFn: this.fetchFn }, (r) =>
+    const reply = await callNetwork({ ...call, timeoutMs: this.timeoutMs }, (r) =>
       graphError(r.status, r.json, r.headers),
     );
     const body = reply.json;
