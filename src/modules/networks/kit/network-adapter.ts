@@ -35,10 +35,7 @@ export abstract class NetworkAdapter {
 
   abstract findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
-  /**
-   * Before a creating call an earlier attempt sent at `sentAt` (its answer lost): the item findPublished finds, or null
-   * to send it (never sent, or certainly not published); unknown_outcome (`cannotTell`) when the network cannot tell.
-   */
+  /** Before resending a creating call sent at `sentAt`: what findPublished finds, null to send, or unknown_outcome. */
   protected async lookBeforeResending(
     req: PublishRequest,
     sentAt: string | undefined,
