@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PlatformError } from './adapter';
 import { callNetwork, type NetworkReply } from './http';
 
-/** The kit's HTTP client on its real transport (global fetch), against a local server: what is sent, read and classified. */
+/** The kit's HTTP client on its real transport (undici.request), against a local server: what is sent, read and classified. */
 describe('kit HTTP client transport', () => {
   const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
   let route: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
@@ -60,7 +60,6 @@ describe('kit HTTP client transport', () => {
     expect(seen[0].headers).toMatchObject({
       authorization: 'Bearer t',
       'content-type': 'application/json',
-      accept: '*/*',
     });
   });
 

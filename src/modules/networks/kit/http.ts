@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { ErrorCategory, PlatformError } from './adapter';
 import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
@@ -21,9 +22,14 @@ export interface NetworkCall {
   accept?: number[];
 }
 
+/** A reply's headers, by case-insensitive name (repeated ones joined by ", "). */
+export interface ReplyHeaders {
+  get(name: string): string | null;
+}
+
 export interface NetworkReply {
   status: number;
-  headers: Headers;
+  headers: ReplyHeaders;
   text: string;
   /** Parsed JSON body, or null when the body is empty or not JSON. */
   json: unknown;
@@ -43,18 +49,33 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   const body = isJson ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : call.bytes;
   const type = isJson ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
   if (type) headers['Content-Type'] ??= type;
-  const init: RequestInit = { method: call.method ?? 'GET', headers, body, redirect: 'manual' };
   let reply: NetworkReply;
   try {
-    const res = await fetch(call.url, { ...init, signal: AbortSignal.timeout(call.timeoutMs) });
-    const text = await res.text();
-    reply = { status: res.status, headers: res.headers, text, json: parseJson(text) };
+    // undici's global dispatcher (tests fake the networks there); like fetch's `redirect: 'manual'`, no redirect followed.
+    const res = await request(call.url, {
+      method: call.method ?? 'GET',
+      headers,
+      body,
+      signal: AbortSignal.timeout(call.timeoutMs),
+    });
+    const text = await res.body.text();
+    reply = { status: res.statusCode, headers: replyHeaders(res.headers), text, json: parseJson(text) };
   } catch (err) {
     throw transportError(err, call);
   }
   const ok = (reply.status >= 200 && reply.status < 300) || (call.accept ?? []).includes(reply.status);
   if (!ok) throw mapError(reply);
   return reply;
+}
+
+/** undici's header record (lower-case names; a repeated header as an array) read like fetch's Headers. */
+function replyHeaders(raw: Record<string, string | string[] | undefined>): ReplyHeaders {
+  return {
+    get: (name) => {
+      const v = raw[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
 }
 
 export type ApiCall = Omit<NetworkCall, 'url' | 'timeoutMs'>;
@@ -99,7 +120,7 @@ export function categoryTable(codes: { [C in ErrorCategory]?: string }): Readonl
 export function answerError(
   message: string,
   a: { status: number; networkCode?: string | number; category?: ErrorCategory; otherwise?: ErrorCategory },
-  headers?: Headers,
+  headers?: ReplyHeaders,
 ): PlatformError {
   const byStatus = a.status >= 500 ? 'network_error' : STATUS_CATEGORY[a.status];
   const category = a.category ?? byStatus ?? a.otherwise ?? 'invalid_content';
@@ -120,7 +141,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
     ? `timed out after ${call.timeoutMs} ms`
     : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
   const host = URL.canParse(call.url) ? new URL(call.url).host : 'the network';
-  const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
+  const code = (err as { code?: string } | null)?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
     const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
     return new PlatformError(maybe, 'unknown_outcome', false);
@@ -128,7 +149,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
 
-/** The message of what made `err` (fetch wraps the network's own error in its `cause`). */
+/** The message of what made `err` (fetch wraps the network's own error in its `cause`; undici's is the error). */
 export function causeOf(err: Error): string {
   const cause = (err as Error & { cause?: unknown }).cause;
   return cause instanceof Error ? cause.message : err.message;
@@ -144,7 +165,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date). */
-export function retryAfterSeconds(headers: Headers): number | undefined {
+export function retryAfterSeconds(headers: ReplyHeaders): number | undefined {
   const v = headers.get('retry-after');
   if (!v) return undefined;
   const seconds = Number.isFinite(Number(v)) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;

@@ -1,6 +1,6 @@
 import type { ErrorCategory } from '../adapter';
 import { PlatformError } from '../adapter';
-import { isTransient, obj } from '../http';
+import { isTransient, obj, type ReplyHeaders } from '../http';
 
 /** Graph API error bodies → PlatformError (https://developers.facebook.com/docs/graph-api/guides/error-handling). */
 interface GraphError {
@@ -44,7 +44,7 @@ export function classifyGraphError(status: number, err: GraphError | null) {
 }
 
 /** Builds the PlatformError for a failed Graph call, keeping the network's own message. */
-export function graphError(status: number, body: unknown, headers?: Headers): PlatformError {
+export function graphError(status: number, body: unknown, headers?: ReplyHeaders): PlatformError {
   const raw = obj(obj(body).error);
   const err = typeof raw.message === 'string' ? (raw as unknown as GraphError) : null;
   const { category, retryable } = classifyGraphError(status, err);
@@ -59,7 +59,7 @@ export function graphError(status: number, body: unknown, headers?: Headers): Pl
 }
 
 /** `X-Business-Use-Case-Usage: {"<id>":[{"estimated_time_to_regain_access": <minutes>, …}]}` → seconds. */
-export function retryAfterFrom(headers?: Headers): number | undefined {
+export function retryAfterFrom(headers?: ReplyHeaders): number | undefined {
   const raw = headers?.get('x-business-use-case-usage');
   if (!raw) return undefined;
   try {
