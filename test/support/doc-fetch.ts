@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import { Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type {
   AccountCredentials,
   PlatformAdapter,
@@ -6,7 +8,7 @@ import type {
 } from '@/modules/networks/kit/adapter';
 
 /**
- * A scripted stand-in for global fetch, for adapter unit tests that replay response bodies
+ * A scripted stand-in for the networks, for adapter unit tests that replay response bodies
  * copied from the networks' documentation. Routes match in order (method + URL substring or
  * RegExp); a `once` route is used up by its first match. Every request is recorded.
  */
@@ -41,14 +43,24 @@ export interface RecordedRequest {
   body: string | Uint8Array | null;
 }
 
+/** What the fake answers: a status, headers and body bytes. */
+interface DocAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
 /**
- * The one fetch fake of the network tests, installed as global fetch (`eachTest` in a describe
- * block). `fallback` answers requests no route matches (default: throw).
+ * The one network fake of the network tests, installed as undici's global dispatcher (`eachTest`
+ * in a describe block): it answers every request on that dispatcher — the adapters' undici.request
+ * and global fetch (media downloads in unit tests), which shares it. `fallback` answers requests
+ * no route matches (default: throw).
  */
 export class DocFetch {
   readonly requests: RecordedRequest[] = [];
   private readonly routes: DocRoute[] = [];
-  private spy: jest.SpyInstance | null = null;
+  private readonly dispatcher = new DocDispatcher((r) => this.handle(r));
+  private previous: Dispatcher | null = null;
 
   constructor(private readonly fallback?: (method: string, url: string) => Omit<DocRoute, 'url'>) {}
 
@@ -89,12 +101,14 @@ export class DocFetch {
   }
 
   private install(): this {
-    this.spy = jest.spyOn(globalThis, 'fetch').mockImplementation((input, init) => this.handle(input, init));
+    this.previous = getGlobalDispatcher();
+    setGlobalDispatcher(this.dispatcher);
     return this;
   }
 
   private restore(): void {
-    this.spy?.mockRestore();
+    if (this.previous) setGlobalDispatcher(this.previous);
+    this.previous = null;
   }
 
   /** Routes and requests cleared (a test's next step scripts the network afresh). */
@@ -105,7 +119,7 @@ export class DocFetch {
   }
 
   /**
-   * For a describe block: installed as global fetch around each of its tests, reset before each
+   * For a describe block: installed as undici's global dispatcher around each of its tests, reset before each
    * and `setup` (routes every test needs) applied.
    */
   eachTest(setup: (net: this) => void = () => undefined): this {
@@ -127,18 +141,9 @@ export class DocFetch {
     return JSON.parse(text) as Record<string, unknown>;
   }
 
-  private async handle(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const body =
-      init?.body === undefined || init.body === null
-        ? null
-        : typeof init.body === 'string'
-          ? init.body
-          : (init.body as Uint8Array);
-    this.requests.push({ method, url, headers, body });
+  private async handle(request: RecordedRequest): Promise<DocAnswer> {
+    const { method, url } = request;
+    this.requests.push(request);
     const i = this.routes.findIndex(
       (r) =>
         (!r.method || r.method === method) &&
@@ -149,11 +154,74 @@ export class DocFetch {
     if (route.once) this.routes.splice(i, 1);
     if (route.error) throw route.error;
     const text = route.text ?? (route.json === undefined ? '' : JSON.stringify(route.json));
-    return new Response(text || null, {
+    return {
       status: route.status ?? 200,
       headers: { ...(route.json !== undefined ? { 'content-type': 'application/json' } : {}), ...route.headers },
-    });
+      body: new TextEncoder().encode(text),
+    };
   }
+}
+
+/**
+ * A Dispatcher answering each request with `answer` (its error fails the request), on the handler
+ * callbacks both undici.request and Node's global fetch give it.
+ */
+class DocDispatcher extends Dispatcher {
+  constructor(private readonly answer: (request: RecordedRequest) => Promise<DocAnswer>) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    let aborted = false;
+    const fail = (err?: Error) => {
+      if (!aborted) handler.onError?.(err ?? new Error('DocFetch: request aborted'));
+      aborted = true;
+    };
+    handler.onConnect?.(fail);
+    void recordedRequest(opts)
+      .then(this.answer)
+      .then(({ status, headers, body }) => {
+        if (aborted) return;
+        const raw = Object.entries(headers).flatMap(([name, value]) => [Buffer.from(name), Buffer.from(value)]);
+        handler.onHeaders?.(status, raw, () => undefined, STATUS_CODES[status] ?? '');
+        if (body.byteLength && !aborted) handler.onData?.(Buffer.from(body));
+        if (!aborted) handler.onComplete?.([]);
+      }, fail);
+    return true;
+  }
+
+  override close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A dispatched request as DocFetch records it: lower-case header names, the body as given (a stream's bytes). */
+async function recordedRequest(opts: Dispatcher.DispatchOptions): Promise<RecordedRequest> {
+  const origin = typeof opts.origin === 'string' ? opts.origin : (opts.origin?.origin ?? '');
+  const headers: Record<string, string> = {};
+  const add = (name: string, value: unknown) =>
+    (headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value));
+  const given = opts.headers as unknown;
+  if (Array.isArray(given) && typeof given[0] === 'string')
+    for (let i = 0; i < given.length; i += 2) add(String(given[i]), given[i + 1]);
+  else if (Array.isArray(given)) for (const [name, value] of given as [string, unknown][]) add(name, value);
+  else if (given && typeof given === 'object')
+    for (const [name, value] of Object.entries(given)) if (value !== undefined) add(name, value);
+  const body = opts.body;
+  let read: string | Uint8Array | null;
+  if (body === undefined || body === null) read = null;
+  else if (typeof body === 'string' || body instanceof Uint8Array) read = body;
+  else {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body as AsyncIterable<Uint8Array | string>)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    read = new Uint8Array(Buffer.concat(chunks));
+  }
+  return { method: (opts.method ?? 'GET').toUpperCase(), url: `${origin}${opts.path}`, headers, body: read };
 }
 
 /** A DocFetch for the Graph adapters: an unscripted call answers Graph's error (400, code 100). */

@@ -153,7 +153,7 @@ export interface AdapterEndpoints {
   timeoutMs: number;
   /** How long one attempt waits for the network's processing before StillProcessingError. */
   processingWaitMs?: number;
-  /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; global fetch in unit tests. */
+  /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; undici's fetch on its global dispatcher in unit tests. */
   fetchMedia?: MediaFetch;
   /** Size caps and the time limit of those downloads (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
   mediaLimits: MediaLimits;

@@ -56,7 +56,7 @@ describe('media downloads by adapters (SSRF)', () => {
     await new Promise((r) => server.close(r));
   });
 
-  // Global fetch answers everything (the media URLs too): a download that used it would succeed.
+  // The fake network (undici's global dispatcher) answers everything, the media URLs too: a download through it would succeed.
   const net = new DocFetch().eachTest((n) => {
     n.on({ url: '/a.png', text: 'PNGDATA', headers: { 'content-type': 'image/png' } });
     n.on({ url: '/v.mp4', text: 'VIDEOBYTES', headers: { 'content-type': 'video/mp4' } });
@@ -121,7 +121,7 @@ describe('media downloads by adapters (SSRF)', () => {
       .publish(request({ imageUrls: [`http://127.0.0.1:${port}/a.png`] }));
     expect(result.externalId).toBe('urn:li:share:1');
     expect(hits).toBe(1);
-    // The bytes came from the local server through the safe fetch, not from global fetch.
+    // The bytes came from the local server through the safe fetch, not from the fake network.
     expect(net.find('/a.png')).toEqual([]);
     expect(net.find('/dms-uploads/', 'PUT')[0]?.body).toEqual(new TextEncoder().encode('PNGDATA'));
   });

@@ -53,7 +53,7 @@ export async function downloadMedia(
     new PlatformError(`The media at ${url} ${why}.`, 'media_rejected', false, details);
   const failed = (why: string, details = {}) =>
     new PlatformError(`Could not download the media at ${url}: ${why}.`, 'network_error', true, details);
-  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => fetch(u, init));
+  const fetchMedia = endpoints.fetchMedia ?? ((u: string, init: { signal: AbortSignal }) => undiciFetch(u, init));
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
   let res: MediaResponse | undefined;
   try {
