@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Dispatcher, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
@@ -77,35 +78,90 @@ function bodyOf(text: string, type: string): unknown {
   return norm(text);
 }
 
-function requestBody(body: unknown): unknown {
+/** A request body as sent: undici.request's string or bytes as given; a fetch's stream by its content type. */
+function requestBody(body: unknown, streamed: Buffer[], contentType: string): unknown {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return bodyOf(body, '');
-  if (body instanceof URLSearchParams) return norm(body.toString());
   if (body instanceof Uint8Array) return digest(body);
-  if (body instanceof ArrayBuffer) return digest(new Uint8Array(body));
-  return `<${Object.prototype.toString.call(body)}>`;
+  const bytes = Buffer.concat(streamed);
+  return /json|form-urlencoded|text/.test(contentType) ? bodyOf(bytes.toString('utf8'), '') : digest(bytes);
 }
 
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-  if (!/^http:\/\/127\.0\.0\.1:\d+\/sandbox\//.test(url)) return realFetch(input, init);
+/** A request's header (lower-case `name`) from undici's options: a record, or a flat or paired array. */
+function requestHeader(headers: unknown, name: string): string {
+  const pairs: [string, unknown][] = !Array.isArray(headers)
+    ? Object.entries((headers ?? {}) as Record<string, unknown>)
+    : typeof headers[0] === 'string'
+      ? headers.flatMap((h, i) => (i % 2 ? [] : [[String(h), headers[i + 1]] as [string, unknown]]))
+      : (headers as [string, unknown][]);
+  return String(pairs.find(([k]) => k.toLowerCase() === name)?.[1] ?? '');
+}
+
+/** A stream body passed on unchanged, its chunks kept in `into`. */
+async function* keeping(body: AsyncIterable<Uint8Array | string>, into: Buffer[]): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of body) {
+    into.push(Buffer.from(chunk));
+    yield chunk;
+  }
+}
+
+/**
+ * The recorder, on undici's global dispatcher: each exchange with /sandbox/… (the adapters' undici.request and the
+ * script's fetch, undici's here so that it shares that dispatcher) moves the clock one second before it is sent and
+ * is recorded when its answer has been read.
+ */
+const recordExchange: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+  const url = `${typeof opts.origin === 'string' ? opts.origin : (opts.origin?.origin ?? '')}${opts.path}`;
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/sandbox\//.test(url)) return dispatch(opts, handler);
   jest.setSystemTime(Date.now() + 1000);
-  const res = await realFetch(input, init);
-  const type = res.headers.get('content-type') ?? '';
-  const raw = new Uint8Array(await res.clone().arrayBuffer());
-  const textual = /json|text|html|xml/.test(type) || raw.byteLength === 0;
-  transcript.push({
-    request: `${init?.method ?? 'GET'} ${norm(url)}`,
-    ...(init?.body !== undefined ? { body: requestBody(init.body) } : {}),
-    status: res.status,
-    headers: Object.fromEntries(
-      TELLING_HEADERS.filter((h) => res.headers.has(h)).map((h) => [h, norm(res.headers.get(h) ?? '')]),
-    ),
-    response: textual ? bodyOf(Buffer.from(raw).toString('utf8'), type) : digest(raw),
-  });
-  return res;
+  const streamed: Buffer[] = [];
+  const given = opts.body;
+  const isStream = given != null && typeof given !== 'string' && !(given instanceof Uint8Array);
+  const body = isStream ? keeping(given as AsyncIterable<Uint8Array | string>, streamed) : given;
+  const chunks: Buffer[] = [];
+  let status = 0;
+  let headers: Record<string, string | string[] | undefined> = {};
+  const header = (h: string): string | undefined => {
+    const v = headers[h];
+    return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : v;
+  };
+  return dispatch(
+    { ...opts, body: body as Dispatcher.DispatchOptions['body'] },
+    {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onRequestUpgrade: (controller, code, h, socket) => handler.onRequestUpgrade?.(controller, code, h, socket),
+      onResponseStart: (controller, statusCode, h, message) => {
+        [status, headers] = [statusCode, h];
+        handler.onResponseStart?.(controller, statusCode, h, message);
+      },
+      onResponseData: (controller, chunk) => {
+        chunks.push(chunk);
+        handler.onResponseData?.(controller, chunk);
+      },
+      onResponseEnd: (controller, trailers) => {
+        const type = header('content-type') ?? '';
+        const raw = Buffer.concat(chunks);
+        const textual = /json|text|html|xml/.test(type) || raw.byteLength === 0;
+        const sent = requestBody(given, streamed, requestHeader(opts.headers, 'content-type'));
+        transcript.push({
+          request: `${opts.method} ${norm(url)}`,
+          ...(sent !== undefined ? { body: sent } : {}),
+          status,
+          headers: Object.fromEntries(
+            TELLING_HEADERS.filter((h) => header(h) !== undefined).map((h) => [h, norm(header(h) ?? '')]),
+          ),
+          response: textual ? bodyOf(raw.toString('utf8'), type) : digest(raw),
+        });
+        handler.onResponseEnd?.(controller, trailers);
+      },
+      onResponseError: (controller, err) => handler.onResponseError?.(controller, err),
+    },
+  );
 };
+
+setGlobalDispatcher(getGlobalDispatcher().compose(recordExchange));
+// The script's own requests (consent pages, control calls) on the same dispatcher: Node's fetch uses its own.
+globalThis.fetch = undiciFetch as unknown as typeof fetch;
 
 describe('sandbox golden transcript', () => {
   // The adapter-driven sandbox specs are the script: required here, their tests run inside this file's recorder.
