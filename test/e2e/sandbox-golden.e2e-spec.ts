@@ -94,7 +94,8 @@ function requestHeader(headers: unknown, name: string): string {
     : typeof headers[0] === 'string'
       ? headers.flatMap((h, i) => (i % 2 ? [] : [[String(h), headers[i + 1]] as [string, unknown]]))
       : (headers as [string, unknown][]);
-  return String(pairs.find(([k]) => k.toLowerCase() === name)?.[1] ?? '');
+  const value = pairs.find(([k]) => k.toLowerCase() === name)?.[1];
+  return typeof value === 'string' ? value : '';
 }
 
 /** A stream body passed on unchanged, its chunks kept in `into`. */
