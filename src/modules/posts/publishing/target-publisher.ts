@@ -511,19 +511,14 @@ export class TargetPublisher {
     // (HeldMove: the target object already mirrors it) is guarded by the attempts it started from,
     // and may carry the adapter's first saved progress.
     const attempts = held?.attempts ?? target.attempts;
-    const { rowCount } = held?.state
-      ? await preparedQuery(
-          m,
-          `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, publish_state = $4::jsonb, updated_at = now()
-            WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
-          [target.id, UNSETTLED, attempts, JSON.stringify(held.state)],
-        )
-      : await preparedQuery(
-          m,
-          `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL, updated_at = now()
-            WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
-          [target.id, UNSETTLED, attempts],
-        );
+    const state = held?.state ? JSON.stringify(held.state) : null;
+    const { rowCount } = await preparedQuery(
+      m,
+      `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL,
+          publish_state = coalesce($4::jsonb, publish_state), updated_at = now()
+        WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
+      [target.id, UNSETTLED, attempts, state],
+    );
     if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
       this.stale.add(target);
@@ -582,24 +577,11 @@ export class TargetPublisher {
 
   private async finish(target: PostTargetEntity, set: HeldOutcome): Promise<void> {
     const hold = this.holds.get(target);
-    if (hold) {
-      // Held for the post's final move (holdOutcomes): mirrored now, written with it or by the hold.
-      this.holds.delete(target);
-      Object.assign(target, set);
-      return hold.hold(target, set);
-    }
-    // Plain SQL, the columns named by the entity's metadata (as the query builder would, for less CPU).
-    const meta = this.ds.getMetadata(TargetRow);
-    const entries = Object.entries(set);
-    const columns = entries.map(([prop], i) => `${meta.findColumnWithPropertyName(prop)!.databaseName} = $${i + 3}`);
-    const { rowCount } = await preparedQuery(
-      this.ds,
-      `UPDATE post_targets SET ${columns.join(', ')}, updated_at = now() WHERE id = $1 AND status = ANY($2::text[])`,
-      [target.id, UNSETTLED, ...entries.map(([, value]) => value)],
-    );
-    if (rowCount) recordPublishOutcome(target.platform, set.status, set.errorCategory);
-    if (!rowCount) this.stale.add(target);
+    this.holds.delete(target);
     Object.assign(target, set);
+    // Held for the post's final move (holdOutcomes): written with it or by the hold; otherwise now,
+    // by the same statement (a target whose row moved meanwhile is left to be read again).
+    return hold ? hold.hold(target, set) : this.writeOutcomes([[target, set]]);
   }
 }
 

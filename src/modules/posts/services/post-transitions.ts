@@ -71,24 +71,11 @@ export class PostTransitions {
    * `transition` as one statement on its own (atomic without a transaction: one round trip
    * instead of BEGIN, UPDATE, INSERT…, COMMIT): the guarded UPDATE, its history row and its
    * events (OutboxService.insertSql) as data-modifying CTEs that write only when the UPDATE
-   * matched. For the publisher's moves (queued → processing, processing → final), which leave no
-   * queue slot and change no schedule. null when the state was not one of `from` (a lost race):
-   * nothing written. Events need the post's workspace and profile.
-   */
-  async transitionAlone(
-    m: EntityManager,
-    post: MovedPost,
-    from: PostState[],
-    to: PostState,
-    opts: MoveOptions,
-  ): Promise<PostEntity | null> {
-    const raw = await this.moveAlone(m, post, from, to, opts);
-    return raw ? hydrate(m, raw) : null;
-  }
-
-  /**
-   * transitionAlone that also reads `select` (an SQL expression over the moved row, `moved`) in the
-   * same statement: the publisher's queued → processing with the post's targets. null as there.
+   * matched, reading `select` (an SQL expression over the moved row, `moved`) in the same
+   * statement. For the publisher's moves (queued → processing with the post's targets, processing
+   * → final: transitionAloneWith), which leave no queue slot and change no schedule. null when the
+   * state was not one of `from` (a lost race): nothing written. Events need the post's workspace
+   * and profile.
    */
   async transitionAloneReading<T>(
     m: EntityManager,
@@ -110,10 +97,10 @@ export class PostTransitions {
    */
   async transitionGatedReading<T>(
     m: EntityManager,
-    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    post: MovedPost,
     from: PostState[],
     to: PostState,
-    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    opts: MoveOptions,
     select: string,
     gate: (bind: (value: unknown) => string) => string,
   ): Promise<{ passed: boolean; moved: { post: PostEntity; read: T } | null }> {
@@ -127,7 +114,7 @@ export class PostTransitions {
   }
 
   /**
-   * transitionAlone with more in the same statement. `before(bind)`: one data-modifying CTE named
+   * transitionAloneReading with more (and nothing read) in the same statement. `before(bind)`: one data-modifying CTE named
    * `written` answering `id` for each row it wrote (the publisher's held target outcomes), which
    * must write `expected` rows for the post to move; `written`: the ids it wrote (whether or not the
    * post moved). `after(bind)`: an SQL expression evaluated once, only when the post moved and after
@@ -136,10 +123,10 @@ export class PostTransitions {
    */
   async transitionAloneWith(
     m: EntityManager,
-    post: Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>,
+    post: MovedPost,
     from: PostState[],
     to: PostState,
-    opts: Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> },
+    opts: MoveOptions,
     more: {
       before?: { sql: (bind: (value: unknown) => string) => string; expected: number };
       after?: (bind: (value: unknown) => string) => string;
