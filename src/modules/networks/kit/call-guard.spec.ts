@@ -32,7 +32,13 @@ describe('withCallGuard', () => {
   });
 
   it('should not guard calls made outside it', async () => {
+    let guarded = 0;
+    await withCallGuard(
+      async () => void guarded++,
+      async () => undefined,
+    );
     await callNetwork({ url: 'http://network.test/a', timeoutMs: 1000 }, mapError);
     expect(net.requests).toHaveLength(1);
+    expect(guarded).toBe(0);
   });
 });

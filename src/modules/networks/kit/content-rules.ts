@@ -51,8 +51,8 @@ export function checkContent(r: ContentRules, c: PublishContent): ValidationIssu
     add('imageUrls', `${r.label} allows at most ${r.images.max} images in one post.`);
   if (r.noImagesWithVideo && c.contentType === 'video' && c.imageUrls.length > 0)
     add('imageUrls', `${r.label} posts cannot mix a video with images.`);
-  const previews = r.links === 'never' ? 'on no post' : r.links === 'text-posts' ? 'on text posts only' : null;
-  if (c.link && previews && (r.links === 'never' || c.contentType !== 'text'))
-    add('link', `${r.label} shows link previews ${previews}; put the link in the text.`);
+  const refused = r.links === 'never' || (r.links === 'text-posts' && c.contentType !== 'text');
+  const previews = r.links === 'never' ? 'on no post' : 'on text posts only';
+  if (c.link && refused) add('link', `${r.label} shows link previews ${previews}; put the link in the text.`);
   return issues;
 }

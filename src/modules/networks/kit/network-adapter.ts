@@ -41,7 +41,7 @@ export abstract class NetworkAdapter {
     sentAt: string | undefined,
     cannotTell = `An earlier attempt may have published this post; ${this.rules.label} cannot tell.`,
   ): Promise<PublishResult | null> {
-    return sentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    return lookFirst(sentAt, () => this.findPublished(req), cannotTell);
   }
 }
 
@@ -56,8 +56,17 @@ export function progress<S extends object>(req: PublishRequest): Progress<S> {
   return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
 }
 
-/** After a lost answer to a creating call: findPublished's item, null (certainly not published) or unknown_outcome. */
-export function lookedFirst(found: PublishResult | null | 'unknown', cannotTell: string): PublishResult | null {
+/**
+ * Before resending a creating call sent at `sentAt` (none: never sent, nothing to look for) whose
+ * answer was lost: what `find` finds, null (certainly not published) or unknown_outcome.
+ */
+export async function lookFirst(
+  sentAt: string | undefined,
+  find: () => Promise<PublishResult | null | 'unknown'>,
+  cannotTell: string,
+): Promise<PublishResult | null> {
+  if (!sentAt) return null;
+  const found = await find();
   if (found === 'unknown') throw new PlatformError(cannotTell, 'unknown_outcome', false);
   return found;
 }

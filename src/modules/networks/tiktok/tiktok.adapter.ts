@@ -198,8 +198,14 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
 
 /** The poll delays that fit in `budgetMs` (the last one shortened); all of them without a budget. */
 function withinBudget(delays: number[], budgetMs = Infinity): number[] {
-  const startsAt = delays.map((_, i) => delays.slice(0, i).reduce((sum, d) => sum + d, 0));
-  return delays.flatMap((d, i) => (startsAt[i] < budgetMs ? [Math.min(d, budgetMs - startsAt[i])] : []));
+  const out: number[] = [];
+  let left = budgetMs;
+  for (const d of delays) {
+    if (left <= 0) break;
+    out.push(Math.min(d, left));
+    left -= d;
+  }
+  return out;
 }
 
 function answeredWithError(err: unknown): boolean {

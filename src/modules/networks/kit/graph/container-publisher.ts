@@ -1,7 +1,7 @@
 import { PlatformError, StillProcessingError } from '../adapter';
 import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import { ContentRules, isCarousel } from '../content-rules';
-import { lookedFirst, progress } from '../network-adapter';
+import { lookFirst, progress } from '../network-adapter';
 import { type Json, pollOrThrow, str } from '../http';
 import type { GraphClient, GraphParams } from './graph-client';
 import type { GraphList } from './graph-shapes';
@@ -62,7 +62,7 @@ export class ContainerPublisher {
     const { state, save } = progress<ContainerPublishState>(req);
     if (state.mediaId) return this.result(state.mediaId, token);
     const cannotTell = 'An earlier publish call may have succeeded; the network cannot tell yet.';
-    const found = state.publishSentAt ? lookedFirst(await this.findPublished(req), cannotTell) : null;
+    const found = await lookFirst(state.publishSentAt, () => this.findPublished(req), cannotTell);
     if (found) {
       await save({ mediaId: found.externalId });
       return found;

@@ -1,5 +1,6 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 import type { NetworkUrls } from '../definition';
+import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams } from '../oauth';
 import { GraphClient } from './graph-client';
 import { appCredentials, graphTokens, GraphTokenResponse } from './graph-shapes';
@@ -13,7 +14,7 @@ export function facebookLoginUrls(version: string): NetworkUrls {
 }
 
 /** A Graph network's login: its consent page (scopes joined by ','; PKCE unless `pkce` is false) and token calls. */
-export abstract class GraphLogin {
+export abstract class GraphLogin implements NetworkLogin {
   constructor(
     protected readonly graph: GraphClient,
     protected readonly endpoints: Pick<AdapterEndpoints, 'authBaseUrl' | 'clientId' | 'clientSecret'>,
@@ -25,6 +26,9 @@ export abstract class GraphLogin {
     const page = { url: this.endpoints.authBaseUrl, scopes: this.scopes, scopeSeparator: ',', pkce: this.pkce };
     return consentUrl(page, this.endpoints.clientId, p);
   }
+
+  abstract exchangeCode(params: Parameters<NetworkLogin['exchangeCode']>[0]): Promise<OAuthTokens>;
+  abstract refresh(tokens: OAuthTokens): Promise<OAuthTokens>;
 }
 
 /**
