@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { AppConfig } from '@/config/config';
 import { pooledRandom } from '../crypto/random-pool';
 import { InjectRedis, redisKey } from '../redis/redis.module';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * Rolling windows (a sliding log in a sorted set per key and window), checked and recorded
@@ -53,19 +54,16 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-type RollingRedis = Redis & { rollingWindows(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<number[]> };
-
 @Injectable()
 export class RateLimitService {
-  private readonly scripted: RollingRedis;
+  /** The script: the key count, the keys, then the arguments (one small round trip). */
+  private readonly rollingWindows: (...keysAndArgs: (string | number)[]) => Promise<number[]>;
 
   constructor(
     @InjectRedis() redis: Redis,
     private readonly config: AppConfig,
   ) {
-    // EVALSHA of the cached script (ioredis loads it on first NOSCRIPT): one small round trip.
-    if (!('rollingWindows' in redis)) redis.defineCommand('rollingWindows', { lua: SCRIPT });
-    this.scripted = redis as RollingRedis;
+    this.rollingWindows = redisScript(redis, 'rollingWindows', SCRIPT);
   }
 
   async consume(subject: string, windows: RateWindow[]): Promise<RateDecision> {
@@ -73,7 +71,7 @@ export class RateLimitService {
     const args: (string | number)[] = [];
     for (const w of windows) args.push(w.windowSeconds * 1000, w.limit);
     args.push(`${Date.now()}-${pooledRandom(6, 'hex')}`);
-    const raw = await this.scripted.rollingWindows(keys.length, ...keys, ...args);
+    const raw = await this.rollingWindows(keys.length, ...keys, ...args);
     const allowed = raw[0] === 1;
     const now = Number(raw[1]);
     const states = windows.map((w, i) => {

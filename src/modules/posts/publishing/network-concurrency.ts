@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
+import { redisScript } from '@/common/redis/redis-script';
 import { AppConfig } from '@/config/config';
 import type { PlatformName } from '@/modules/networks/platform-name';
 
@@ -27,10 +28,6 @@ for i = 3, #ARGV do
 end
 if granted > 0 then redis.call('PEXPIRE', KEYS[1], ttl * 2) end
 return granted`;
-
-type SlotsRedis = Redis & {
-  publishSlotsAcquire(key: string, limit: number, leaseMs: number, ...tokens: string[]): Promise<number>;
-};
 
 /** An acquire try waiting for its turn's script (see tryAcquire). */
 interface PendingTry {
@@ -83,16 +80,14 @@ export class NetworkConcurrency {
   private readonly pending = new Map<string, PendingTry[]>();
   /** Releases waiting for this turn's ZREM of their network's key (see release). */
   private readonly releasing = new Map<string, { tokens: string[]; done: Promise<unknown> }>();
-  private readonly scripted: SlotsRedis;
+  /** ACQUIRE: the key, the limit, the lease, then the tokens; how many were granted. */
+  private readonly acquireScript: (...args: (string | number)[]) => Promise<number>;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
   ) {
-    // EVALSHA of the cached script (ioredis loads it on the first NOSCRIPT), not the script's text each time.
-    if (!('publishSlotsAcquire' in redis))
-      redis.defineCommand('publishSlotsAcquire', { numberOfKeys: 1, lua: ACQUIRE });
-    this.scripted = redis as SlotsRedis;
+    this.acquireScript = redisScript(redis, 'publishSlotsAcquire', ACQUIRE, 1);
   }
 
   /** Overrides the limit (or the timing) — operators' tuning, tests. */
@@ -155,7 +150,7 @@ export class NetworkConcurrency {
         queueMicrotask(() => {
           this.pending.delete(key);
           const tokens = tries.map((t) => t.token);
-          this.scripted.publishSlotsAcquire(key, this.limitOf(platform), this.options.leaseMs, ...tokens).then(
+          this.acquireScript(key, this.limitOf(platform), this.options.leaseMs, ...tokens).then(
             (granted) => tries.forEach((t, i) => t.resolve(i < granted)),
             (err: unknown) => tries.forEach((t) => t.reject(err)),
           );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
+import { redisScript } from '@/common/redis/redis-script';
 import { AppConfig } from '@/config/config';
 
 /**
@@ -29,22 +30,16 @@ export interface DeliverySlot {
  * wait in a worker slot: it goes back to the queue for a moment, so the other tenants' deliveries
  * keep flowing however many of one tenant's receivers hang.
  */
-type SlotsRedis = Redis & {
-  webhookSlotTryAcquire(key: string, limit: number, leaseMs: number, token: string): Promise<number>;
-};
-
 @Injectable()
 export class WorkspaceDeliverySlots {
-  private readonly scripted: SlotsRedis;
+  /** TRY_ACQUIRE: the key, the limit, the lease and the token; 1 when granted. */
+  private readonly tryAcquireScript: (...args: (string | number)[]) => Promise<number>;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
   ) {
-    // EVALSHA of the cached script (ioredis loads it on the first NOSCRIPT), not the script's text each time.
-    if (!('webhookSlotTryAcquire' in redis))
-      redis.defineCommand('webhookSlotTryAcquire', { numberOfKeys: 1, lua: TRY_ACQUIRE });
-    this.scripted = redis as SlotsRedis;
+    this.tryAcquireScript = redisScript(redis, 'webhookSlotTryAcquire', TRY_ACQUIRE, 1);
   }
 
   /** A slot, or null when the workspace already has its share in flight. */
@@ -53,12 +48,7 @@ export class WorkspaceDeliverySlots {
     const token = randomUUID();
     // One attempt lasts at most the receiver time-out; the lease outlives it with a margin.
     const leaseMs = this.config.webhooks.timeoutMs * 2 + 5000;
-    const got = await this.scripted.webhookSlotTryAcquire(
-      key,
-      this.config.webhooks.concurrencyPerWorkspace,
-      leaseMs,
-      token,
-    );
+    const got = await this.tryAcquireScript(key, this.config.webhooks.concurrencyPerWorkspace, leaseMs, token);
     if (got !== 1) return null;
     let released = false;
     return {
