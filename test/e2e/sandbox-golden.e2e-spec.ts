@@ -5,6 +5,7 @@ import { type Dispatcher, fetch as undiciFetch, getGlobalDispatcher, setGlobalDi
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
+import { dispatchedHeaders, dispatchedUrl } from '../support/doc-fetch';
 import { fakeDateOnly } from '../support/fake-date';
 import { SANDBOX_REDIRECT_URI } from '../support/sandbox-connect';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -87,17 +88,6 @@ function requestBody(body: unknown, streamed: Buffer[], contentType: string): un
   return /json|form-urlencoded|text/.test(contentType) ? bodyOf(bytes.toString('utf8'), '') : digest(bytes);
 }
 
-/** A request's header (lower-case `name`) from undici's options: a record, or a flat or paired array. */
-function requestHeader(headers: unknown, name: string): string {
-  const pairs: [string, unknown][] = !Array.isArray(headers)
-    ? Object.entries((headers ?? {}) as Record<string, unknown>)
-    : typeof headers[0] === 'string'
-      ? headers.flatMap((h, i) => (i % 2 ? [] : [[String(h), headers[i + 1]] as [string, unknown]]))
-      : (headers as [string, unknown][]);
-  const value = pairs.find(([k]) => k.toLowerCase() === name)?.[1];
-  return typeof value === 'string' ? value : '';
-}
-
 /** A stream body passed on unchanged, its chunks kept in `into`. */
 async function* keeping(body: AsyncIterable<Uint8Array | string>, into: Buffer[]): AsyncGenerator<Uint8Array | string> {
   for await (const chunk of body) {
@@ -112,7 +102,7 @@ async function* keeping(body: AsyncIterable<Uint8Array | string>, into: Buffer[]
  * is recorded when its answer has been read.
  */
 const recordExchange: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
-  const url = `${typeof opts.origin === 'string' ? opts.origin : (opts.origin?.origin ?? '')}${opts.path}`;
+  const url = dispatchedUrl(opts);
   if (!/^http:\/\/127\.0\.0\.1:\d+\/sandbox\//.test(url)) return dispatch(opts, handler);
   jest.setSystemTime(Date.now() + 1000);
   const streamed: Buffer[] = [];
@@ -143,7 +133,7 @@ const recordExchange: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (o
         const type = header('content-type') ?? '';
         const raw = Buffer.concat(chunks);
         const textual = /json|text|html|xml/.test(type) || raw.byteLength === 0;
-        const sent = requestBody(given, streamed, requestHeader(opts.headers, 'content-type'));
+        const sent = requestBody(given, streamed, dispatchedHeaders(opts)['content-type'] ?? '');
         transcript.push({
           request: `${opts.method} ${norm(url)}`,
           ...(sent !== undefined ? { body: sent } : {}),

@@ -53,8 +53,8 @@ interface DocAnswer {
 /**
  * The one network fake of the network tests, installed as undici's global dispatcher (`eachTest`
  * in a describe block): it answers every request on that dispatcher — the adapters' undici.request
- * and global fetch (media downloads in unit tests), which shares it. `fallback` answers requests
- * no route matches (default: throw).
+ * and undici's fetch (media downloads in unit tests; Node's own fetch keeps its own dispatcher).
+ * `fallback` answers requests no route matches (default: throw).
  */
 export class DocFetch {
   readonly requests: RecordedRequest[] = [];
@@ -199,9 +199,13 @@ class DocDispatcher extends Dispatcher {
   }
 }
 
-/** A dispatched request as DocFetch records it: lower-case header names, the body as given (a stream's bytes). */
-async function recordedRequest(opts: Dispatcher.DispatchOptions): Promise<RecordedRequest> {
-  const origin = typeof opts.origin === 'string' ? opts.origin : (opts.origin?.origin ?? '');
+/** A dispatched request's URL (undici's options: origin and path). */
+export function dispatchedUrl(opts: Dispatcher.DispatchOptions): string {
+  return `${typeof opts.origin === 'string' ? opts.origin : (opts.origin?.origin ?? '')}${opts.path}`;
+}
+
+/** A dispatched request's headers, names lower-cased (undici's options: a record, or a flat or paired array). */
+export function dispatchedHeaders(opts: Dispatcher.DispatchOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const add = (name: string, value: unknown) =>
     (headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value));
@@ -211,6 +215,11 @@ async function recordedRequest(opts: Dispatcher.DispatchOptions): Promise<Record
   else if (Array.isArray(given)) for (const [name, value] of given as [string, unknown][]) add(name, value);
   else if (given && typeof given === 'object')
     for (const [name, value] of Object.entries(given)) if (value !== undefined) add(name, value);
+  return headers;
+}
+
+/** A dispatched request as DocFetch records it: lower-case header names, the body as given (a stream's bytes). */
+async function recordedRequest(opts: Dispatcher.DispatchOptions): Promise<RecordedRequest> {
   const body = opts.body;
   let read: string | Uint8Array | null;
   if (body === undefined || body === null) read = null;
@@ -221,7 +230,8 @@ async function recordedRequest(opts: Dispatcher.DispatchOptions): Promise<Record
       chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     read = new Uint8Array(Buffer.concat(chunks));
   }
-  return { method: (opts.method ?? 'GET').toUpperCase(), url: `${origin}${opts.path}`, headers, body: read };
+  const method = (opts.method ?? 'GET').toUpperCase();
+  return { method, url: dispatchedUrl(opts), headers: dispatchedHeaders(opts), body: read };
 }
 
 /** A DocFetch for the Graph adapters: an unscripted call answers Graph's error (400, code 100). */

@@ -112,7 +112,7 @@ export function graphAuth(network: string): SandboxAuthSpec {
 }
 
 /** Graph's answer with a new token (of `ttl` seconds) for a grant. */
-export async function graphToken(oauth: SandboxOAuth, grant: SandboxGrant, ttl: number, prefix: string) {
+async function graphToken(oauth: SandboxOAuth, grant: SandboxGrant, ttl: number, prefix: string) {
   const t = await oauth.issueTokens(grant, { accessTtlSeconds: ttl, prefix });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: ttl };
 }

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
-import { type GraphErrorRow, graphMagicErrors } from './graph-sandbox';
-import { graphAuth, graphRowFail, graphTime, lifetimeInsights, numericId, permalinkPage } from './graph-sandbox';
+import {
+  type GraphErrorRow,
+  graphAuth,
+  graphMagicErrors,
+  graphRowFail,
+  graphTime,
+  lifetimeInsights,
+  numericId,
+  permalinkPage,
+} from './graph-sandbox';
 import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, parseMagicWords } from './magic-words';

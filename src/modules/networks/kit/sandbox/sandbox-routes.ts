@@ -6,7 +6,7 @@ import { SandboxOAuth } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 
 /** What a simulator's route handler is given: the request's parts and, behind `auth`, the verified caller. */
-export interface SandboxCall<C = unknown> {
+interface SandboxCall<C = unknown> {
   caller: C;
   q: Q;
   body: Q;
