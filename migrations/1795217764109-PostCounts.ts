@@ -36,22 +36,30 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * go on), so no change slips between the counting and the triggers.
  */
 
-const UPSERT_POST_COUNTS = `INSERT INTO post_counts AS c (profile_id, state, content_type, n)
-      SELECT profile_id, state, content_type, delta FROM d WHERE delta <> 0 ORDER BY 1, 2, 3
-      ON CONFLICT (profile_id, state, content_type) DO UPDATE SET n = c.n + EXCLUDED.n`;
+/**
+ * The counter functions' texts. `shard`: with it (migration PostCountShards), each row also has a
+ * `shard` key column set to that SQL expression; without it, the functions this migration created.
+ */
+export function postCountFunctions(shard?: string): string[] {
+  const column = shard ? ', shard' : '';
+  const value = shard ? `, ${shard}` : '';
 
-const UPSERT_PLATFORM_COUNTS = `INSERT INTO post_platform_counts AS c (profile_id, platform, state, content_type, n)
-      SELECT profile_id, platform, state, content_type, delta FROM d WHERE delta <> 0 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (profile_id, platform, state, content_type) DO UPDATE SET n = c.n + EXCLUDED.n`;
+  const UPSERT_POST_COUNTS = `INSERT INTO post_counts AS c (profile_id, state, content_type${column}, n)
+      SELECT profile_id, state, content_type${value}, delta FROM d WHERE delta <> 0 ORDER BY 1, 2, 3
+      ON CONFLICT (profile_id, state, content_type${column}) DO UPDATE SET n = c.n + EXCLUDED.n`;
 
-/** `rows`: (id, profile_id, state, content_type, delta) of the posts the statement removed (-1) and added (+1). */
-function postDeltas(rows: string, platforms: boolean): string {
-  const counts = `
+  const UPSERT_PLATFORM_COUNTS = `INSERT INTO post_platform_counts AS c (profile_id, platform, state, content_type${column}, n)
+      SELECT profile_id, platform, state, content_type${value}, delta FROM d WHERE delta <> 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (profile_id, platform, state, content_type${column}) DO UPDATE SET n = c.n + EXCLUDED.n`;
+
+  /** `rows`: (id, profile_id, state, content_type, delta) of the posts the statement removed (-1) and added (+1). */
+  function postDeltas(rows: string, platforms: boolean): string {
+    const counts = `
     WITH r AS (${rows}),
     d AS (SELECT profile_id, state, content_type, sum(delta)::int AS delta FROM r GROUP BY 1, 2, 3)
     ${UPSERT_POST_COUNTS};`;
-  if (!platforms) return counts;
-  return `${counts}
+    if (!platforms) return counts;
+    return `${counts}
     WITH r AS (${rows}),
     d AS (
       SELECT r.profile_id, t.platform, r.state, r.content_type, sum(r.delta)::int AS delta
@@ -60,18 +68,18 @@ function postDeltas(rows: string, platforms: boolean): string {
        GROUP BY 1, 2, 3, 4
     )
     ${UPSERT_PLATFORM_COUNTS};`;
-}
+  }
 
-const POST_ROWS = (table: string, delta: number) =>
-  `SELECT id, profile_id, state, content_type, ${delta} AS delta FROM ${table}`;
+  const POST_ROWS = (table: string, delta: number) =>
+    `SELECT id, profile_id, state, content_type, ${delta} AS delta FROM ${table}`;
 
-/**
- * `keys`: (post_id, profile_id, platform, removed, added) = targets of each key the statement
- * removed and added. A key counts while at least one target has it: before the statement
- * `now - added + removed` targets had it, after it `now`.
- */
-function targetDeltas(keys: string): string {
-  return `
+  /**
+   * `keys`: (post_id, profile_id, platform, removed, added) = targets of each key the statement
+   * removed and added. A key counts while at least one target has it: before the statement
+   * `now - added + removed` targets had it, after it `now`.
+   */
+  function targetDeltas(keys: string): string {
+    return `
     WITH k AS (${keys}),
     c AS (
       SELECT k.*, (SELECT count(*) FROM post_targets t WHERE t.profile_id = k.profile_id AND t.platform = k.platform AND t.post_id = k.post_id) AS now_n
@@ -83,15 +91,16 @@ function targetDeltas(keys: string): string {
        GROUP BY 1, 2, 3, 4
     )
     ${UPSERT_PLATFORM_COUNTS};`;
-}
+  }
 
-const TARGET_KEYS = (table: string, removed: number, added: number) =>
-  `SELECT post_id, profile_id, platform, ${removed} AS removed, ${added} AS added FROM ${table}`;
-const GROUPED = (rows: string) =>
-  `SELECT post_id, profile_id, platform, sum(removed)::int AS removed, sum(added)::int AS added FROM (${rows}) x GROUP BY 1, 2, 3`;
-const LOCK_POSTS = (postIds: string) => `PERFORM 1 FROM posts WHERE id IN (${postIds}) ORDER BY id FOR NO KEY UPDATE;`;
+  const TARGET_KEYS = (table: string, removed: number, added: number) =>
+    `SELECT post_id, profile_id, platform, ${removed} AS removed, ${added} AS added FROM ${table}`;
+  const GROUPED = (rows: string) =>
+    `SELECT post_id, profile_id, platform, sum(removed)::int AS removed, sum(added)::int AS added FROM (${rows}) x GROUP BY 1, 2, 3`;
+  const LOCK_POSTS = (postIds: string) =>
+    `PERFORM 1 FROM posts WHERE id IN (${postIds}) ORDER BY id FOR NO KEY UPDATE;`;
 
-const POSTS_FUNCTION = `CREATE FUNCTION post_counts_on_posts() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  const POSTS_FUNCTION = `CREATE FUNCTION post_counts_on_posts() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     -- Platforms come with the targets, inserted after the post.
@@ -110,7 +119,7 @@ BEGIN
 END
 $fn$`;
 
-const TARGETS_FUNCTION = `CREATE FUNCTION post_counts_on_post_targets() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  const TARGETS_FUNCTION = `CREATE FUNCTION post_counts_on_post_targets() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     ${LOCK_POSTS('SELECT post_id FROM new_rows')}
@@ -133,24 +142,27 @@ BEGIN
 END
 $fn$`;
 
-/**
- * Deletes are row-level and BEFORE: the post's targets are still there, even when a cascade
- * will delete them, and post_counts is locked before post_platform_counts, as in every other
- * path (a statement-level AFTER DELETE would have to take them in the other order).
- */
-const BEFORE_POST_DELETE_FUNCTION = `CREATE FUNCTION post_counts_before_post_delete() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  /**
+   * Deletes are row-level and BEFORE: the post's targets are still there, even when a cascade
+   * will delete them, and post_counts is locked before post_platform_counts, as in every other
+   * path (a statement-level AFTER DELETE would have to take them in the other order).
+   */
+  const BEFORE_POST_DELETE_FUNCTION = `CREATE FUNCTION post_counts_before_post_delete() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  INSERT INTO post_counts AS c (profile_id, state, content_type, n)
-    VALUES (OLD.profile_id, OLD.state, OLD.content_type, -1)
-    ON CONFLICT (profile_id, state, content_type) DO UPDATE SET n = c.n + EXCLUDED.n;
-  INSERT INTO post_platform_counts AS c (profile_id, platform, state, content_type, n)
-    SELECT OLD.profile_id, t.platform, OLD.state, OLD.content_type, -1
+  INSERT INTO post_counts AS c (profile_id, state, content_type${column}, n)
+    VALUES (OLD.profile_id, OLD.state, OLD.content_type${value}, -1)
+    ON CONFLICT (profile_id, state, content_type${column}) DO UPDATE SET n = c.n + EXCLUDED.n;
+  INSERT INTO post_platform_counts AS c (profile_id, platform, state, content_type${column}, n)
+    SELECT OLD.profile_id, t.platform, OLD.state, OLD.content_type${value}, -1
       FROM (SELECT DISTINCT platform FROM post_targets WHERE post_id = OLD.id AND profile_id = OLD.profile_id) t
      ORDER BY 2
-    ON CONFLICT (profile_id, platform, state, content_type) DO UPDATE SET n = c.n + EXCLUDED.n;
+    ON CONFLICT (profile_id, platform, state, content_type${column}) DO UPDATE SET n = c.n + EXCLUDED.n;
   RETURN OLD;
 END
 $fn$`;
+
+  return [POSTS_FUNCTION, TARGETS_FUNCTION, BEFORE_POST_DELETE_FUNCTION];
+}
 
 const TRUNCATE_FUNCTION = `CREATE FUNCTION post_counts_on_truncate() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
@@ -173,9 +185,7 @@ export class PostCounts1795217764109 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "post_platform_counts" ("profile_id" uuid NOT NULL, "platform" text NOT NULL, "state" text NOT NULL, "content_type" text NOT NULL, "n" integer NOT NULL DEFAULT '0', CONSTRAINT "pk_post_platform_counts" PRIMARY KEY ("profile_id", "platform", "state", "content_type"))`,
     );
-    await queryRunner.query(POSTS_FUNCTION);
-    await queryRunner.query(TARGETS_FUNCTION);
-    await queryRunner.query(BEFORE_POST_DELETE_FUNCTION);
+    for (const fn of postCountFunctions()) await queryRunner.query(fn);
     await queryRunner.query(TRUNCATE_FUNCTION);
     await queryRunner.query(
       `CREATE TRIGGER "trg_posts_counts_insert" AFTER INSERT ON "posts" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION post_counts_on_posts()`,

@@ -19,6 +19,7 @@ import { PublishingCaps1795750000000 } from './1795750000000-PublishingCaps';
 import { PublishingCapClaims1795760000000 } from './1795760000000-PublishingCapClaims';
 import { PostTargetsByPost1795772000000 } from './1795772000000-PostTargetsByPost';
 import { OutboxNotify1795790000000 } from './1795790000000-OutboxNotify';
+import { PostCountShards1795800000000 } from './1795800000000-PostCountShards';
 import { WebhookDeliveriesByEvent1795805000000 } from './1795805000000-WebhookDeliveriesByEvent';
 // @generated-imports
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: Function[] = [
   PublishingCapClaims1795760000000,
   PostTargetsByPost1795772000000,
   OutboxNotify1795790000000,
+  PostCountShards1795800000000,
   WebhookDeliveriesByEvent1795805000000,
   // @generated-list
 ];

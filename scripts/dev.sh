@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run dev: set up and run the service in sandbox mode, in one command.
 #   1. PostgreSQL and Redis: checked, started when installed but stopped (scripts/ensure-services.sh)
-#   2. npm install when node_modules is missing, then build
+#   2. npm ci when node_modules is missing (no fallback to npm install), then build
 #   3. migrations (the database is created when missing)
 #   4. a first workspace, owner, profile and API key (DEV_KEY_RATE_LIMIT requests a minute, default
 #      600), once: kept in var/first-key.json, so a rerun reuses it (a new one is made only when that workspace no longer exists)

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
@@ -249,6 +250,38 @@ describe('exact post totals (counter tables)', () => {
     );
     expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
     await Promise.all(ids.map((id) => waitForFinal(t, id)));
+    expect(await mismatches()).toEqual([]);
+  });
+
+  it("should not make one profile's state changes wait for each other's counters (two connections)", async () => {
+    const [first, second] = [
+      await create({ content: 'Held by the first connection', accountIds: [fb1.id] }),
+      await create({ content: 'Changed by the second connection', accountIds: [fb1.id] }),
+    ];
+    const open = async (): Promise<Client> => {
+      const c = new Client({ connectionString: t.databaseUrl });
+      await c.connect();
+      return c;
+    };
+    const shard = async (c: Client): Promise<number> => (await c.query('SELECT post_count_shard() AS s')).rows[0].s;
+    const a = await open();
+    const clients = [a];
+    try {
+      // Two connections whose counter rows differ (what two busy processes' pools have).
+      let b = await open();
+      clients.push(b);
+      while ((await shard(b)) === (await shard(a))) clients.push((b = await open()));
+      await a.query('BEGIN');
+      await a.query(`UPDATE posts SET state = 'cancelled' WHERE id = $1`, [first]);
+      // The same profile, state, type and platform, while the first transaction is open: no wait.
+      await b.query(`SET lock_timeout = '10s'`);
+      await b.query(`UPDATE posts SET state = 'cancelled' WHERE id = $1`, [second]);
+      await a.query('COMMIT');
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+    expect(await postState(t, first)).toBe('cancelled');
+    expect(await postState(t, second)).toBe('cancelled');
     expect(await mismatches()).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { QueueService } from '@/common/queue/queue.service';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { holdNextAnswer } from '../support/hold-answer';
+import { holdNextRequest } from '../support/hold-answer';
 import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { publishPost } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -81,14 +81,17 @@ describe('publishing (sandbox networks)', () => {
 
   it('should commit the move to publishing and the adapter progress before the creating call reaches the network', async () => {
     // The move is held to go with the adapter's first saved progress (one statement): both committed before the call.
-    const held = holdNextAnswer(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
+    // The call is held before the sandbox handles it: what the database says then was committed before sending.
+    const call = holdNextRequest(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
+    const itemsBefore = (await sandboxItems(t, fb1)).length;
     const postId = await publishNow(text(), [fb1]);
-    await held.answered;
+    await call.held;
     const [target] = await targetsOf(t, postId);
     expect(target.status).toBe('publishing');
     expect(target.attempts).toBe(1);
     expect(target.publishState).toMatchObject({ kind: 'feed', sentAt: expect.any(String) });
-    held.release();
+    expect(await sandboxItems(t, fb1)).toHaveLength(itemsBefore);
+    call.release();
     expect(await waitForFinal(t, postId)).toBe('published');
     const [done] = await targetsOf(t, postId);
     expect([done.status, done.attempts]).toEqual(['success', 1]);

@@ -17,8 +17,9 @@ import { createTestApp, type TestApp } from '../support/test-app';
  * token and media failures; over-limit answers) is recorded as method, URL, request body, status,
  * telling headers and response body, and compared with `sandbox-golden.json`. Randomness and the
  * clock are made deterministic for the network code, so ids, tokens, timestamps and generated
- * metrics are compared exactly. Re-record (after a deliberate change of a simulator's answers):
- * `SANDBOX_GOLDEN_RECORD=1 node_modules/.bin/jest test/e2e/sandbox-golden.e2e-spec.ts`.
+ * metrics are compared exactly. The transcript is never re-recorded or edited: a change that fails
+ * this spec altered what the adapters send or the simulators answer, and is undone.
+ * (`SANDBOX_GOLDEN_RECORD=1` makes the spec write the file instead of comparing: how it was made.)
  */
 
 const GOLDEN = join(__dirname, 'sandbox-golden.json');

@@ -9,8 +9,9 @@ import type {
 
 /**
  * A scripted stand-in for the networks, for adapter unit tests that replay response bodies
- * copied from the networks' documentation. Routes match in order (method + URL substring or
- * RegExp); a `once` route is used up by its first match. Every request is recorded.
+ * copied from the networks' documentation, installed as undici's global dispatcher (DocFetch
+ * below). Routes match in order (method + URL substring, RegExp or test); a `once` route is used
+ * up by its first match. Every request is recorded.
  */
 
 export interface DocRoute {
@@ -164,7 +165,7 @@ export class DocFetch {
 
 /**
  * A Dispatcher answering each request with `answer` (its error fails the request), on the handler
- * callbacks both undici.request and Node's global fetch give it.
+ * callbacks both undici.request and undici's fetch give it.
  */
 class DocDispatcher extends Dispatcher {
   constructor(private readonly answer: (request: RecordedRequest) => Promise<DocAnswer>) {

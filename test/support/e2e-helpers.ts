@@ -8,16 +8,16 @@ import type { TestApp, Tenant } from './test-app';
 
 export const ROOT = join(__dirname, '..', '..');
 
-/**
- * Asserts the spec's error envelope: status, code, message (also top level), docsUrl anchored
- * at the code, requestId equal to the X-Request-Id header. Returns `error` for further checks.
- */
 /** What a supertest response says about its request (for failure messages). */
 function describeRequest(res: Response): string {
   const req = (res as unknown as { req?: { method?: string; path?: string } }).req;
   return `${req?.method ?? ''} ${req?.path ?? ''}`;
 }
 
+/**
+ * Asserts the spec's error envelope: status, code, message (also top level), docsUrl anchored
+ * at the code, requestId equal to the X-Request-Id header. Returns `error` for further checks.
+ */
 export function expectError(
   res: Response,
   status: number,

@@ -5,7 +5,9 @@ import type { ContentType, PostState } from './post.entity';
 /**
  * How many posts a profile has per state and content type, so `GET /v1/posts` can give an
  * exact `total` without counting the posts. Written only by PostgreSQL triggers on `posts`
- * (migration PostCounts): never insert or update these rows from the application.
+ * (migrations PostCounts, PostCountShards): never insert or update these rows from the
+ * application. Each key is split into shards, one per writing connection's shard, so one
+ * profile's writers do not queue on the same rows; a count is the sum over the shards.
  */
 @Entity({ name: 'post_counts' })
 export class PostCountEntity {
@@ -17,6 +19,10 @@ export class PostCountEntity {
 
   @PrimaryColumn({ name: 'content_type', type: 'text', primaryKeyConstraintName: 'pk_post_counts' })
   contentType: ContentType;
+
+  /** The writing connection's shard (`post_count_shard()`): a key's count is the sum of its shards. */
+  @PrimaryColumn({ type: 'smallint', default: 0, primaryKeyConstraintName: 'pk_post_counts' })
+  shard: number;
 
   @Column({ type: 'int', default: 0 })
   n: number;
@@ -40,6 +46,10 @@ export class PostPlatformCountEntity {
 
   @PrimaryColumn({ name: 'content_type', type: 'text', primaryKeyConstraintName: 'pk_post_platform_counts' })
   contentType: ContentType;
+
+  /** The writing connection's shard (`post_count_shard()`): a key's count is the sum of its shards. */
+  @PrimaryColumn({ type: 'smallint', default: 0, primaryKeyConstraintName: 'pk_post_platform_counts' })
+  shard: number;
 
   @Column({ type: 'int', default: 0 })
   n: number;

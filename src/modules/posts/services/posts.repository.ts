@@ -155,9 +155,10 @@ export class PostsRepository {
 
   /**
    * The exact number of a profile's posts matching the filters, summed from post_counts (or
-   * post_platform_counts with a platform): at most 33 rows per profile (11 states x 3 content
-   * types, per platform), read through their primary key, however many posts there are. The
-   * triggers of migration PostCounts keep them in step with posts and post_targets.
+   * post_platform_counts with a platform): at most 528 rows per profile (11 states x 3 content
+   * types x 16 shards, per platform), read through their primary key, however many posts there
+   * are. The triggers of migrations PostCounts and PostCountShards keep them in step with posts
+   * and post_targets.
    */
   async countPosts(profileId: string, filters: PostFilters): Promise<number> {
     const { values: params, bind } = sqlParams(profileId);
