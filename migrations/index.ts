@@ -20,6 +20,7 @@ import { PublishingCapClaims1795760000000 } from './1795760000000-PublishingCapC
 import { PostTargetsByPost1795772000000 } from './1795772000000-PostTargetsByPost';
 import { OutboxNotify1795790000000 } from './1795790000000-OutboxNotify';
 import { PostCountShards1795800000000 } from './1795800000000-PostCountShards';
+import { WebhookDeliveriesByEvent1795805000000 } from './1795805000000-WebhookDeliveriesByEvent';
 // @generated-imports
 
 export const MIGRATIONS: Function[] = [
@@ -44,5 +45,6 @@ export const MIGRATIONS: Function[] = [
   PostTargetsByPost1795772000000,
   OutboxNotify1795790000000,
   PostCountShards1795800000000,
+  WebhookDeliveriesByEvent1795805000000,
   // @generated-list
 ];

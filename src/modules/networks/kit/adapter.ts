@@ -90,8 +90,8 @@ export class PlatformError extends Error {
 }
 
 /**
- * Thrown by `publish` when the network still processes the item (TikTok moderation, YouTube processing, an Instagram
- * video container) after `processingWaitMs`: publishState holds all a follow-up needs and the publisher asks
+ * Thrown by `publish` when the network still processes the item (TikTok moderation, an Instagram or Threads video
+ * container) after `processingWaitMs`: publishState holds all a follow-up needs and the publisher asks
  * `checkProcessing` later. Code that does not know it sees a retryable network_error.
  */
 export class StillProcessingError extends PlatformError {

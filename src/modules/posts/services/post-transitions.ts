@@ -19,16 +19,17 @@ export interface TransitionOptions {
   set?: Partial<Pick<PostEntity, 'scheduledAt' | 'approvedByUserId' | 'rejectionReason' | 'publishedAt'>>;
 }
 
-/**
- * Every post state change goes through here: one guarded UPDATE (… WHERE state IN (from)),
- * a history row and the outbox events, all on the caller's transaction. A lost race (another
- * process changed the state first) is an `invalid_state_transition`, never a silent overwrite.
- */
 /** The post a one-statement move names: its id, and its workspace and profile when it writes events. */
 type MovedPost = Pick<PostEntity, 'id'> & Partial<Pick<PostEntity, 'workspaceId' | 'profileId'>>;
 /** What a one-statement move writes beside the state: history reason and actor, events, published_at. */
 type MoveOptions = Pick<TransitionOptions, 'reason' | 'actor' | 'events'> & { set?: Pick<PostEntity, 'publishedAt'> };
 
+/**
+ * Every post state change goes through here: one guarded UPDATE (… WHERE state IN (from)),
+ * a history row and the outbox events, on the caller's transaction (`transition`) or as one
+ * statement of their own (the publisher's moves). A lost race (another process changed the state
+ * first) is an `invalid_state_transition` (or a null move), never a silent overwrite.
+ */
 @Injectable()
 export class PostTransitions {
   constructor(private readonly outbox: OutboxService) {}
@@ -72,8 +73,9 @@ export class PostTransitions {
    * instead of BEGIN, UPDATE, INSERT…, COMMIT): the guarded UPDATE, its history row and its
    * events (OutboxService.insertSql) as data-modifying CTEs that write only when the UPDATE
    * matched, reading `select` (an SQL expression over the moved row, `moved`) in the same
-   * statement. For the publisher's moves (queued → processing with the post's targets, processing
-   * → final: transitionAloneWith), which leave no queue slot and change no schedule. null when the
+   * statement. For the publisher's queued → processing with the post's targets when its post lock
+   * came after the first try (the first try moves with transitionGatedReading; processing → final
+   * is transitionAloneWith): moves that leave no queue slot and change no schedule. null when the
    * state was not one of `from` (a lost race): nothing written. Events need the post's workspace
    * and profile.
    */

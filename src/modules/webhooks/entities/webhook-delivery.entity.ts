@@ -26,7 +26,8 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'subscription_id', type: 'uuid' })
   subscriptionId: string;
 
-  /** The outbox event; null for synthetic test events. */
+  /** The outbox event; null for synthetic test events. The fan-out finds an event's pending deliveries by it. */
+  @Index('ix_webhook_deliveries_event')
   @Column({ name: 'event_id', type: 'uuid', nullable: true })
   eventId: string | null;
 
