@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { request } from 'undici';
 import { SsrfSafeAgent } from '@/common/http/ssrf-safe-agent';
+import { transportFailure } from '@/common/http/transport-failure';
 import { recordWebhookDelivery } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
 import { RESPONSE_BODY_LIMIT } from './entities/webhook-delivery.entity';
@@ -42,24 +43,10 @@ export async function readLimited(body: Body, limit: number): Promise<{ text: st
   return { text, error };
 }
 
+/** A delivery attempt's error when no answer came: a time-out (ours or undici's), else `code: message`. */
 export function describeError(err: unknown, timeoutMs: number): string {
-  const e = err as {
-    name?: string;
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  if (
-    e?.name === 'TimeoutError' ||
-    e?.name === 'AbortError' ||
-    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    e?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    e?.code === 'UND_ERR_BODY_TIMEOUT'
-  ) {
-    return `Timed out after ${timeoutMs} ms`;
-  }
-  const code = e?.code ?? e?.cause?.code;
-  const message = e?.message ?? e?.cause?.message ?? String(err);
+  const { timedOut, transportTimeout, code, message } = transportFailure(err);
+  if (timedOut || transportTimeout) return `Timed out after ${timeoutMs} ms`;
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { transportFailure } from '@/common/http/transport-failure';
 import { ErrorCategory, PlatformError } from './adapter';
 import { beforeNetworkCall, publishRunHeaders } from './publish-run';
 
@@ -137,23 +138,14 @@ export const isTransient = (category: ErrorCategory): boolean =>
   category === 'network_error' || category === 'network_rate_limited';
 
 function transportError(err: unknown, call: NetworkCall): PlatformError {
-  const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-  const what = timedOut
-    ? `timed out after ${call.timeoutMs} ms`
-    : `failed (${err instanceof Error ? causeOf(err) : String(err)})`;
+  const { timedOut, code, message } = transportFailure(err);
+  const what = timedOut ? `timed out after ${call.timeoutMs} ms` : `failed (${message})`;
   const host = URL.canParse(call.url) ? new URL(call.url).host : 'the network';
-  const code = (err as { code?: string } | null)?.code;
   if (call.creates && !(code && NOT_SENT.has(code))) {
     const maybe = `The request to ${host} ${what}; the item may or may not have been published.`;
     return new PlatformError(maybe, 'unknown_outcome', false);
   }
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
-}
-
-/** The message of what made `err` (fetch wraps the network's own error in its `cause`; undici's is the error). */
-export function causeOf(err: Error): string {
-  const cause = (err as Error & { cause?: unknown }).cause;
-  return cause instanceof Error ? cause.message : err.message;
 }
 
 export function parseJson(text: string): unknown {

@@ -1,8 +1,8 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { AppConfig } from '@/config/config';
 import { ssrfSafeConnector } from '@/common/http/ssrf-safe-agent';
+import { transportFailure } from '@/common/http/transport-failure';
 import { type AdapterEndpoints, PlatformError } from './adapter';
-import { causeOf } from './http';
 
 /** Private and loopback media hosts: only with the sandbox on (its sample media) or MEDIA_ALLOW_PRIVATE_URLS=true. */
 export function mediaAllowsPrivateUrls(config: Pick<AppConfig, 'sandbox' | 'mediaDownloads'>): boolean {
@@ -70,7 +70,7 @@ export async function downloadMedia(
     if (err instanceof PlatformError) throw err;
     if (blockedAddress(err)) throw rejected('is on a private or local address, which is not allowed');
     if (signal.aborted) throw rejected(`did not download within the time limit of ${limits.timeoutMs} ms`);
-    throw failed(err instanceof Error ? causeOf(err) : String(err));
+    throw failed(transportFailure(err).message);
   }
 }
 
