@@ -5,6 +5,7 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { PostEntity } from '@/modules/posts/entities/post.entity';
+import { PostTransitions } from '@/modules/posts/services/post-transitions';
 import { NetworkConcurrency } from '@/modules/posts/publishing/network-concurrency';
 import { PostLocks } from '@/modules/posts/publishing/post-lock';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
@@ -350,9 +351,20 @@ describe('publishing worker: outcomes and recovery', () => {
     const { postId } = await insertPost(t, tenant, [threads]);
     const held = await t.app.get(PostLocks).acquire(postId, 0);
     expect(held).not.toBeNull();
+    // The run's first try is one statement: the lock tried for, and the move to processing made only if it was taken.
+    const transitions = t.app.get(PostTransitions);
+    const gated = transitions.transitionGatedReading.bind(transitions);
+    let tried: (passed: boolean) => void = () => undefined;
+    const firstTry = new Promise<boolean>((r) => (tried = r));
+    const spy = jest.spyOn(transitions, 'transitionGatedReading').mockImplementation(async (m, post, ...rest) => {
+      const answer = await gated(m, post, ...rest);
+      if (post.id === postId) tried(answer.passed);
+      return answer;
+    });
     const run = processor.run(postId);
-    // The run's first try (the lock with the move) found the lock held: nothing moved meanwhile.
-    await new Promise((r) => setTimeout(r, 100));
+    // The first try found the lock held: it did not pass, and nothing moved.
+    await expect(firstTry).resolves.toBe(false);
+    spy.mockRestore();
     expect(await postState(t, postId)).toBe('queued');
     await held!.release();
     await expect(run).resolves.toBe('published');
@@ -373,7 +385,6 @@ describe('publishing worker: outcomes and recovery', () => {
 
   it('should let exactly one of a cancel and the worker win, every time', async () => {
     fakes.threads.delayMs = 5;
-    const { PostTransitions } = await import('@/modules/posts/services/post-transitions');
     const transitions = t.app.get(PostTransitions);
     const outcomes = new Set<string>();
     for (let i = 0; i < 30; i++) {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { ErrorCategory, PlatformError } from './adapter';
 import { beforeNetworkCall, publishRunHeaders } from './publish-run';
@@ -183,8 +184,6 @@ export function num(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : 0;
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */
 export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | undefined>): Promise<T | undefined> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountCredentialsService } from '@/modules/accounts/account-credentials.service';
@@ -7,7 +8,7 @@ import type { FirstCommentStatus } from '../entities/post-target.entity';
 import { PostTargetEntity } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { composeFirstComment } from './compose-content';
-import { NetworkConcurrency, sleep } from './network-concurrency';
+import { NetworkConcurrency } from './network-concurrency';
 import { asPlatformError, decideAfterError } from './publish-outcome';
 import { TargetPublisher } from './target-publisher';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
@@ -195,8 +196,4 @@ export class NetworkConcurrency {
       void slot.release();
     }
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

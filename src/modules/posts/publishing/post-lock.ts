@@ -1,7 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { preparedQuery } from '@/database/plain-query';
-import { sleep } from './network-concurrency';
 
 export interface HeldPostLock {
   /** Lets go of the lock (unless a statement did, see unlockSql) and hands its connection back. */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountCredentialsService, PublishingAccountRead } from '@/modules/accounts/account-credentials.service';
@@ -24,7 +25,7 @@ import { PostTargetEntity as TargetRow } from '../entities/post-target.entity';
 import type { PostEntity } from '../entities/post.entity';
 import { CapUsage, capMessage, PublishingCapsService } from '../limits/publishing-caps.service';
 import { composePublishContent } from './compose-content';
-import { NetworkConcurrency, sleep } from './network-concurrency';
+import { NetworkConcurrency } from './network-concurrency';
 import {
   asPlatformError,
   decideAfterError,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxStore } from './sandbox-store';
-import { sleep } from '../http';
 import { SandboxLostAnswer } from './sandbox-http';
 import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
 

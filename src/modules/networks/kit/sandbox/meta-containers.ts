@@ -182,7 +182,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   /** The owner's media, newest first. */
   const recent = async (sim: Sim, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
     const ids = await sim.store.list<string>(key('owner', ownerId, 'media'), 0, Math.max(0, limit - 1));
-    return (await Promise.all(ids.map((id) => media(sim, id)))).filter((m) => m !== null);
+    return sim.store.records<SandboxMedia>(d.network, 'media', (m) => m.id).many(ids);
   };
 
   /** Posts published in the last 24 h (hour buckets). */
