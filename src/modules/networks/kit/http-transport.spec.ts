@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PlatformError } from './adapter';
-import { callNetwork, type NetworkReply } from './http';
+import { answerError, callNetwork, type NetworkReply } from './http';
 
 /** The kit's HTTP client on its real transport (undici.request), against a local server: what is sent, read and classified. */
 describe('kit HTTP client transport', () => {
@@ -72,6 +72,18 @@ describe('kit HTTP client transport', () => {
     expect(err).toMatchObject({ category: 'network_rate_limited' });
     expect(mapped.at(-1)?.headers.get('retry-after')).toBe('7');
     expect(mapped.at(-1)?.text).toBe('slow down');
+  });
+
+  it("should not follow a redirect: the 3xx is the network's answer, failed as any other (not 5xx, 429 or 401)", async () => {
+    route = (req, res) => {
+      res.writeHead(req.url === '/moved' ? 302 : 200, { location: `${base}/elsewhere` });
+      res.end(req.url === '/moved' ? 'moved' : '{"id":"followed"}');
+    };
+    const asTheKit = (reply: NetworkReply) => (mapped.push(reply), answerError(`HTTP ${reply.status}`, reply));
+    const err = await failure(callNetwork({ method: 'POST', url: `${base}/moved`, timeoutMs: 5000 }, asTheKit));
+    expect(err).toMatchObject({ category: 'invalid_content', retryable: false, details: { status: 302 } });
+    expect(mapped.at(-1)?.headers.get('location')).toBe(`${base}/elsewhere`);
+    expect(seen.map((s) => s.url)).toEqual(['/moved']);
   });
 
   it('should call a creating request that timed out after sending an unknown outcome', async () => {
