@@ -3,18 +3,27 @@ import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
 import type { NetworkLogin } from './network-adapter';
 
+/**
+ * When a token given at `now` expires, from its `expires_in` seconds (a number or numeric string): null (no known
+ * expiry) when it is missing, not a number, zero or negative, or too large to be a date.
+ */
+export function tokenExpiry(expiresIn: unknown, now: number): Date | null {
+  const seconds = num(expiresIn);
+  const at = new Date(now + seconds * 1000);
+  return seconds > 0 && Number.isFinite(at.getTime()) ? at : null;
+}
+
 /** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
 function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
   const body = obj(reply.json);
   const accessToken = str(body.access_token);
   if (!accessToken) throw oauthError(reply, network);
   const now = Date.now();
-  const after = (seconds: number) => (seconds > 0 ? new Date(now + seconds * 1000) : null);
   return {
     accessToken,
     refreshToken: str(body.refresh_token) ?? previousRefreshToken,
-    expiresAt: after(num(body.expires_in)),
-    refreshExpiresAt: after(num(body.refresh_token_expires_in ?? body.refresh_expires_in)),
+    expiresAt: tokenExpiry(body.expires_in, now),
+    refreshExpiresAt: tokenExpiry(body.refresh_token_expires_in ?? body.refresh_expires_in, now),
     scopes: (str(body.scope) ?? '').split(/[\s,]+/).filter(Boolean),
   };
 }

@@ -1,5 +1,6 @@
 import type { AdapterEndpoints, OAuthTokens } from '../adapter';
 import { dayOf } from '../days';
+import { tokenExpiry } from '../oauth';
 
 /** Response shapes shared by the Graph-based adapters, and small parsing helpers. */
 
@@ -51,8 +52,7 @@ export function appCredentials(e: Pick<AdapterEndpoints, 'clientId' | 'clientSec
 export async function graphTokens(answer: Promise<GraphTokenResponse>, scopes: string[]): Promise<OAuthTokens> {
   const now = Date.now();
   const res = await answer;
-  const expiresAt = res.expires_in ? new Date(now + res.expires_in * 1000) : null;
-  return { accessToken: res.access_token, refreshToken: null, expiresAt, scopes };
+  return { accessToken: res.access_token, refreshToken: null, expiresAt: tokenExpiry(res.expires_in, now), scopes };
 }
 
 /** Unix seconds of a YYYY-MM-DD date (UTC midnight), as Graph's since/until take. */
