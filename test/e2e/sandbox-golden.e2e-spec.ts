@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Dispatcher, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
@@ -17,13 +17,16 @@ import { createTestApp, type TestApp } from '../support/test-app';
  * token and media failures; over-limit answers) is recorded as method, URL, request body, status,
  * telling headers and response body, and compared with `sandbox-golden.json`. Randomness and the
  * clock are made deterministic for the network code, so ids, tokens, timestamps and generated
- * metrics are compared exactly. The transcript is never re-recorded or edited: a change that fails
- * this spec altered what the adapters send or the simulators answer, and is undone.
- * (`SANDBOX_GOLDEN_RECORD=1` makes the spec write the file instead of comparing: how it was made.)
+ * metrics are compared exactly.
+ *
+ * The transcript is never re-recorded or edited (this spec only compares). When it differs, the
+ * failure lists `missing` (recorded exchanges no longer made, or answered otherwise) and `extra`
+ * (exchanges made or answered that were not recorded): the change under test altered what an
+ * adapter sends or a simulator answers. Find that change and undo it, or make it keep every
+ * exchange as recorded; a wanted new behaviour is pinned by its own spec, not by adding flows here.
  */
 
 const GOLDEN = join(__dirname, 'sandbox-golden.json');
-const RECORD = process.env.SANDBOX_GOLDEN_RECORD === '1';
 
 // Seeded randomBytes/randomInt for the network code and the test flows (the rest of the app keeps real randomness).
 jest.mock('node:crypto', () => mockSeededCrypto(jest.requireActual('node:crypto')));
@@ -255,7 +258,6 @@ describe('sandbox golden transcript', () => {
   });
 
   it('should answer every recorded request as the golden transcript does', () => {
-    if (RECORD) return writeFileSync(GOLDEN, `${JSON.stringify(transcript, null, 1)}\n`);
     expect(existsSync(GOLDEN)).toBe(true);
     const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Exchange[];
     // Compared as a multiset: an adapter sends some calls concurrently (LinkedIn's analytics), in no fixed order.
