@@ -94,7 +94,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
-  answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl);
+  answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl, PinoLogger.root);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);

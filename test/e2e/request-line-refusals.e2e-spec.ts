@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { logDestination } from '@/common/logging/log-destination';
 import { createKey } from '@test/support/e2e-helpers';
 import { createApiApp, eventually, type Tenant, type TestApp } from '@test/support/test-app';
@@ -111,6 +112,30 @@ describe("the service's request lines", () => {
     const metrics = await t.http().get('/metrics');
     await expectOneLine(metrics, 'GET', '/metrics');
     await expectOneLine(await t.http().get('/openapi.json').expect(200), 'GET', '/openapi.json');
+  });
+
+  it("writes one line for a request Node's HTTP parser refuses (431, 400), under the id it answered", async () => {
+    const tooLarge = await t
+      .http()
+      .get(`/v1/posts?q=${'x'.repeat(20_000)}`)
+      .set(tenant.auth);
+    expect(tooLarge.status).toBe(431);
+    // The path as far as the packet shows it; the query, never whole, is left out.
+    await expectOneLine(tooLarge, 'GET', '/v1/posts');
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => socket.write('NOT-HTTP\r\n\r\n'));
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const id = /^X-Request-Id: (\S+)\r$/im.exec(answer)?.[1];
+    expect(id).toBeTruthy();
+    const [line, ...others] = await linesOf({ headers: { 'x-request-id': id! } });
+    expect(others).toEqual([]);
+    expect(line).toMatchObject({ reqId: id, req: { id }, res: { statusCode: 400 }, msg: 'request completed' });
+    expect(line.req.method).toBeUndefined();
   });
 
   it('writes no line for /health', async () => {

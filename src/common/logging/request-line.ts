@@ -93,3 +93,21 @@ export function requestLineLogger(
     context.runInContext(next, { bindings: { reqId: req.id } });
   };
 }
+
+/** A whole request line at the packet's start, else its method and as much of the path as it shows. */
+const REQUEST_LINE = /^([A-Z]{1,20}) (\/\S{0,8192}) HTTP\/1\.[01]\r?\n|^([A-Z]{1,20}) (\/[^\s?#]{0,2048})/;
+
+/**
+ * The line of a request Node's HTTP parser refused (answered by http-client-errors.ts, no Express
+ * request made): the line's fields with the status and the id it answered, the method and URL as
+ * far as the packet shows them (no query unless its request line is whole; none when it does not
+ * start with one), a response time of 0 (the parser refuses as the bytes arrive).
+ */
+export function logRefusedPacket(root: Logger, reqId: string, statusCode: number, packet?: Buffer): void {
+  if (!root.isLevelEnabled('info')) return;
+  const start = packet && REQUEST_LINE.exec(packet.toString('latin1', 0, 8300));
+  const url = start?.[2] ?? start?.[4];
+  if (url?.startsWith('/health')) return;
+  const req = { id: reqId, method: start?.[1] ?? start?.[3], url };
+  root.info({ reqId, req, res: { headersSent: true, statusCode }, responseTime: 0 }, 'request completed');
+}
