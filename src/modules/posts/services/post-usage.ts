@@ -61,3 +61,66 @@ export async function assertCapsAfterInsert(m: EntityManager, c: Caller, now: Da
   assertMonthlyQuota(c, usage.month - 1);
   if (c.maxPostsPerDay !== null) assertDailyCap(c.maxPostsPerDay, usage.day - 1, now);
 }
+
+/** The caps a creation checks in its own insert statement (PostsRepository.insertCreated's `caps`). */
+export interface PostCaps {
+  workspaceId: string;
+  keyId: string;
+  /** The plan's posts per month; null: none. */
+  monthly: number | null;
+  /** The key's posts per day; null: none. */
+  daily: number | null;
+}
+
+/** The caller's caps, or null when none applies (its creation checks nothing). */
+export function postCapsOf(c: Caller): PostCaps | null {
+  if (!hasPostCaps(c)) return null;
+  return {
+    workspaceId: c.workspaceId,
+    keyId: c.keyId,
+    monthly: PLANS[c.plan].quotas.posts_per_month,
+    daily: c.maxPostsPerDay,
+  };
+}
+
+/**
+ * The caps as CTEs of the creation's own statement, for a creation outside a transaction:
+ * `usage_rows` takes the capped counters' rows (created at 0 when missing) in the order the
+ * posts trigger takes them, with the row lock an upsert takes, and answers their values, which
+ * include every creation that committed before (a concurrent one holding a row is waited for, as
+ * after the insert in a transaction); `usage` (month, day) is that count before this post, and
+ * `passes` (SQL) holds when the post fits both caps. The post's insert selects from `usage` where
+ * `passes`, and its trigger then adds it to the rows this statement already holds until it
+ * commits: the counters stay exact under concurrent creations, as with assertCapsAfterInsert.
+ */
+export function capsCtesSql(caps: PostCaps, bind: (value: unknown) => string): { ctes: string; passes: string } {
+  const month = `'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
+  const day = `'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const workspace = bind(caps.workspaceId);
+  const key = bind(caps.keyId);
+  const monthly = bind(caps.monthly);
+  const daily = bind(caps.daily);
+  const rows = [
+    ...(caps.monthly !== null ? [`(${workspace}::uuid, ${month})`] : []),
+    ...(caps.daily !== null ? [`(${key}::uuid, ${day})`] : []),
+  ];
+  return {
+    ctes: `usage_rows AS (
+         INSERT INTO post_usage AS c (subject, period, n)
+         SELECT r.subject, r.period, 0 FROM (VALUES ${rows.join(', ')}) AS r(subject, period) ORDER BY 1, 2
+         ON CONFLICT (subject, period) DO UPDATE SET n = c.n
+         RETURNING subject, period, n
+       ), usage AS (
+         SELECT coalesce((SELECT n FROM usage_rows WHERE subject = ${workspace}::uuid AND period = ${month}), 0) AS month,
+                coalesce((SELECT n FROM usage_rows WHERE subject = ${key}::uuid AND period = ${day}), 0) AS day
+       )`,
+    passes: `(${monthly}::int IS NULL OR usage.month < ${monthly}::int) AND (${daily}::int IS NULL OR usage.day < ${daily}::int)`,
+  };
+}
+
+/** A creation its caps refused (`usage`: the counts before it, as capsCtesSql read them): the same errors as assertCapsAfterInsert. */
+export function assertCapsRefusal(c: Caller, usage: PostUsage, now: Date): never {
+  assertMonthlyQuota(c, usage.month);
+  assertDailyCap(c.maxPostsPerDay, usage.day, now);
+  throw new Error(`A creation refused within its caps (month ${usage.month}, day ${usage.day})`);
+}

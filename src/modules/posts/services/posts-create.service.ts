@@ -21,7 +21,7 @@ import {
 } from '../post-rules';
 import { CreateIntent, NormalisedCreate, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
-import { assertCapsAfterInsert, assertMonthlyQuota, hasPostCaps } from './post-usage';
+import { assertCapsAfterInsert, assertCapsRefusal, assertMonthlyQuota, hasPostCaps, postCapsOf } from './post-usage';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
 import { PostingQueueService } from '../queue/posting-queue.service';
@@ -86,18 +86,24 @@ export class PostsCreateService {
   async create(auth: AuthContext, dto: CreatePostDto): Promise<CreatedPostDto> {
     const now = new Date();
     const req = normaliseCreate(dto);
-
-    const { post, targets } = await this.ds.transaction(async (m) => {
-      // One read: the policy, the caps' trigger-kept counters (no lock) and the active accounts.
-      // The caps are checked here in the spec's order, and again after the insert, which is
-      // where concurrent creations are serialised.
+    // One read: the policy, the caps' trigger-kept counters (no lock) and the active accounts.
+    // The caps are checked here in the spec's order, and again where concurrent creations are
+    // serialised: a post added to the posting queue claims its slot in a transaction and re-reads
+    // the counters after its insert; any other creation is one statement, outside a transaction,
+    // that checks them on the counter rows it takes (no BEGIN, read-back or COMMIT round trips).
+    const checked = async (m: EntityManager): Promise<CheckedCreate> => {
       const read = await this.repo.creationContext(m, auth, hasPostCaps(auth));
       const prepared = this.prepareWith(auth, req, read.policy, now);
       assertMonthlyQuota(auth, read.usage.month);
-      const checked = this.checkTargets(auth, prepared, read.active, read.usage.day, now);
-      this.validation.assertValid(prepared.req.content, checked.refs, prepared.req.paths);
-      return this.write(m, auth, checked, () => assertCapsAfterInsert(m, auth, now));
-    });
+      const c = this.checkTargets(auth, prepared, read.active, read.usage.day, now);
+      this.validation.assertValid(prepared.req.content, c.refs, prepared.req.paths);
+      return c;
+    };
+    const { post, targets } = req.addToQueue
+      ? await this.ds.transaction(async (m) =>
+          this.write(m, auth, await checked(m), () => assertCapsAfterInsert(m, auth, now)),
+        )
+      : await this.write(this.ds.manager, auth, await checked(this.ds.manager), undefined, now);
 
     await this.afterCommit(post);
     return { id: post.id, state: post.state, post: toPostDto(post, targets) };
@@ -143,13 +149,16 @@ export class PostsCreateService {
    * Inserts a checked post, its targets, its first history row and its events in the caller's
    * transaction, in one statement (ids made here, so nothing is read back but what the database
    * fills in). `afterPostInsert` runs right after it (the caps re-read): the insert's triggers
-   * hold the counter rows from then until commit.
+   * hold the counter rows from then until commit. `capsAt`: no transaction around it; the
+   * caller's caps are checked in the insert statement itself (at this time), which writes
+   * nothing and answers the caps' error when the post does not fit.
    */
   async write(
     m: EntityManager,
     auth: AuthContext,
     c: CheckedCreate,
     afterPostInsert?: () => Promise<void>,
+    capsAt?: Date,
   ): Promise<{ post: PostEntity; targets: PostTargetEntity[] }> {
     const { req, policy } = c;
     const state = initialState(req.intent, c.needsApproval);
@@ -204,15 +213,23 @@ export class PostsCreateService {
         type: 'approval.requested',
         data: { ...data, approverUserIds: policy.approverUserIds, requestedAction: req.intent },
       });
-    const inserted = await this.repo.insertCreated(m, post, targets, {
-      reason: CREATED_REASON[state],
-      actor,
-      events: (bind) =>
-        this.outbox.insertSql(
-          events.map((e) => ({ workspaceId: auth.workspaceId, profileId: auth.profileId, actor, ...e })),
-          bind,
-        ),
-    });
+    const { inserted, usage } = await this.repo.insertCreated(
+      m,
+      post,
+      targets,
+      {
+        reason: CREATED_REASON[state],
+        actor,
+        events: (bind, when) =>
+          this.outbox.insertSql(
+            events.map((e) => ({ workspaceId: auth.workspaceId, profileId: auth.profileId, actor, ...e })),
+            bind,
+            when,
+          ),
+      },
+      capsAt ? postCapsOf(auth) : null,
+    );
+    if (!inserted) assertCapsRefusal(auth, usage ?? { month: 0, day: 0 }, capsAt ?? new Date());
     Object.assign(post, inserted);
     for (const t of targets) Object.assign(t, { createdAt: inserted.createdAt, updatedAt: inserted.updatedAt });
     if (slot) await slot.attach(post.id);

@@ -14,7 +14,7 @@ import { PostTargetEntity } from '../entities/post-target.entity';
 import { ContentType, PostEntity, PostState } from '../entities/post.entity';
 import { POST_DTO_FIELDS, TARGET_DTO_FIELDS } from '../post-mapper';
 import { isPostInScope, PostScope, postScopeCondition } from '../post-scope';
-import { PostUsage, postUsageSql } from './post-usage';
+import { capsCtesSql, PostCaps, PostUsage, postUsageSql } from './post-usage';
 import { plainQuery, preparedQuery, sqlParams } from '@/database/plain-query';
 
 export interface PostFilters {
@@ -206,31 +206,42 @@ export class PostsRepository {
 
   /**
    * A new post, its targets (in this order), its first history row (from nothing to its state)
-   * and what `events` embeds (the outbox's INSERT), in one statement on the caller's transaction.
-   * The targets and the history row select from the inserted post, so the posts triggers (usage,
-   * counts) fire before the post_targets one, in the lock order every other write keeps.
-   * Answers what the database filled in.
+   * and what `events` embeds (the outbox's INSERT, given the condition it is written on), in one
+   * statement on the caller's transaction (or alone). The targets and the history row select from
+   * the inserted post, so the posts triggers (usage, counts) fire before the post_targets one, in
+   * the lock order every other write keeps. `caps`: checked in the statement (capsCtesSql), which
+   * then writes nothing when the post does not fit. Answers what the database filled in (null when
+   * the caps refused the post) and, with `caps`, the usage before this post.
    */
   async insertCreated(
     m: EntityManager,
     post: PostEntity,
     targets: PostTargetEntity[],
-    first: { reason: string; actor: Actor; events: (bind: (value: unknown) => string) => string },
-  ): Promise<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>> {
+    first: { reason: string; actor: Actor; events: (bind: (value: unknown) => string, when: string) => string },
+    caps?: PostCaps | null,
+  ): Promise<{ inserted: Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'> | null; usage: PostUsage | null }> {
     const { values, bind } = sqlParams();
+    const guard = caps ? capsCtesSql(caps, bind) : null;
     const id = bind(post.id);
     const column = <T>(f: (t: PostTargetEntity) => T): string => bind(targets.map(f));
     const {
       rows: [row],
-    } = await preparedQuery<Pick<PostEntity, 'version' | 'createdAt' | 'updatedAt'>>(
+    } = await preparedQuery<{
+      version: number | null;
+      createdAt: Date | null;
+      updatedAt: Date | null;
+      month: number | null;
+      day: number | null;
+    }>(
       m,
-      `WITH p AS (
+      `WITH ${guard ? `${guard.ctes}, ` : ''}p AS (
          INSERT INTO posts (id, workspace_id, profile_id, state, content_type, message, caption, content, scheduled_at,
                             created_by_key_id, created_by_user_id, approved_by_user_id, rejection_reason, published_at)
-         VALUES (${id}, ${bind(post.workspaceId)}, ${bind(post.profileId)}, ${bind(post.state)}, ${bind(post.contentType)},
-                 ${bind(post.message)}, ${bind(post.caption)}, ${bind(JSON.stringify(post.content))}::jsonb, ${bind(post.scheduledAt)},
-                 ${bind(post.createdByKeyId)}, ${bind(post.createdByUserId)}, ${bind(post.approvedByUserId)},
-                 ${bind(post.rejectionReason)}, ${bind(post.publishedAt)})
+         SELECT ${id}::uuid, ${bind(post.workspaceId)}::uuid, ${bind(post.profileId)}::uuid, ${bind(post.state)}::text, ${bind(post.contentType)}::text,
+                ${bind(post.message)}::text, ${bind(post.caption)}::text, ${bind(JSON.stringify(post.content))}::jsonb, ${bind(post.scheduledAt)}::timestamptz,
+                ${bind(post.createdByKeyId)}::uuid, ${bind(post.createdByUserId)}::uuid, ${bind(post.approvedByUserId)}::uuid,
+                ${bind(post.rejectionReason)}::text, ${bind(post.publishedAt)}::timestamptz
+         ${guard ? `FROM usage WHERE ${guard.passes}` : ''}
          RETURNING version, created_at, updated_at
        ), t AS (
          INSERT INTO post_targets (id, post_id, profile_id, account_id, platform, page_name, status)
@@ -242,11 +253,14 @@ export class PostsRepository {
        ), h AS (
          INSERT INTO post_history (post_id, from_state, to_state, reason, actor)
          SELECT ${id}, NULL, ${bind(post.state)}, ${bind(first.reason)}, ${bind(JSON.stringify(first.actor))}::jsonb FROM p
-       ), e AS (${first.events(bind)})
-       SELECT version, created_at AS "createdAt", updated_at AS "updatedAt" FROM p`,
+       ), e AS (${first.events(bind, 'EXISTS (SELECT 1 FROM p)')})
+       SELECT p.version, p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+              ${guard ? 'usage.month, usage.day FROM usage LEFT JOIN p ON true' : 'NULL::int AS month, NULL::int AS day FROM p'}`,
       values,
     );
-    return row;
+    const inserted =
+      row?.version != null ? { version: row.version, createdAt: row.createdAt!, updatedAt: row.updatedAt! } : null;
+    return { inserted, usage: guard && row ? { month: row.month ?? 0, day: row.day ?? 0 } : null };
   }
 
   /** The profile's accounts that can publish now (the accounts module's). */
