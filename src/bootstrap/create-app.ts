@@ -64,6 +64,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestIdMiddleware);
+  // The request's log line and logging context, first: every request but /health gets its one line,
+  // the refusals answered before the routes (below) included.
+  const pino = await app.resolve(PinoLogger); // transient; building one also sets PinoLogger.root
+  app.use(requestLineLogger(pino, PinoLogger.root));
   app.use(httpMetrics);
   // /metrics and /queues, behind OPERATOR_TOKEN (off without one).
   mountOperatorEndpoints(app, config);
@@ -90,14 +94,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     err ? sendError(err, req, res, config.docsBaseUrl, bodyErrors) : next(),
   );
   app.useGlobalFilters(new ApiExceptionFilter(config));
-  answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl);
+  answerClientErrorsWithEnvelope(app.getHttpServer(), config.docsBaseUrl, PinoLogger.root);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config);
-  // The request's log line and logging context, where nestjs-pino's middleware ran (after Swagger
-  // UI and the refusals answered above, before the routes).
-  const pino = await app.resolve(PinoLogger); // transient; building one also sets PinoLogger.root
-  app.use(requestLineLogger(pino, PinoLogger.root));
   return app;
 }
 

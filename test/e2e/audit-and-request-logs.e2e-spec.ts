@@ -205,7 +205,7 @@ describe('audit events and request logs', () => {
       expect(text).not.toContain(logTenant.apiKey);
     });
 
-    it('should record refusals after authentication too (403, 429) under the key', async () => {
+    it('should record refusals after authentication too (403, 429, and before the routes 400, 413, 404) under the key', async () => {
       const reader = await createKey(t, logTenant, { permissions: ['profiles:read'] });
       const refused = await t.http().put('/v1/policy').set(reader.auth).send({}).expect(403);
       const row = await eventually(async () =>
@@ -219,6 +219,22 @@ describe('audit events and request logs', () => {
         (await logsOf('?status=429')).logs.find((l) => l.requestId === limited.headers['x-request-id']),
       );
       expect(limitedRow).toMatchObject({ keyId: slow.id, method: 'GET', path: '/v1/profile', status: 429 });
+      // Refused before the routes, the key known: a body that cannot be read, one too large, no such route.
+      const body = (status: number) =>
+        t.http().post('/v1/profiles').set(logTenant.auth).set('Content-Type', 'application/json').expect(status);
+      const unreadable = await body(400).send('{"name":');
+      const tooLarge = await body(413).send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+      const unknown = await t.http().get('/v1/no-such-route?page=2').set(logTenant.auth).expect(404);
+      for (const [res, path, status] of [
+        [unreadable, '/v1/profiles', 400],
+        [tooLarge, '/v1/profiles', 413],
+        [unknown, '/v1/no-such-route', 404],
+      ] as const) {
+        const refusedRow = await eventually(async () =>
+          (await logsOf(`?status=${status}&limit=100`)).logs.find((l) => l.requestId === res.headers['x-request-id']),
+        );
+        expect(refusedRow).toMatchObject({ keyId: logTenant.keyId, path, status });
+      }
       // No key, no row: unauthenticated requests cannot be attributed to a profile.
       const anon = await t.http().get('/v1/profile').expect(401);
       await new Promise((r) => setTimeout(r, 1300));

@@ -59,6 +59,8 @@ function app(mode: 'pino-http' | 'requestLineLogger'): express.Express {
   a.get('/v1/posts', (_req, res) => void res.status(401).json({ error: 'no' }));
   a.post('/v1/posts', (req, res) => {
     authed(req);
+    // After the body parser: the context entered before it still holds.
+    pino.warn('inside a request with a body');
     res.status(201).json(req.body);
   });
   a.get('/v1/broken', (req, res) => {
@@ -101,7 +103,7 @@ describe('requestLineLogger', () => {
     const after = await linesOf('requestLineLogger');
     expect(after).toEqual(before);
     const parsed = after.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(parsed).toHaveLength(8);
+    expect(parsed).toHaveLength(9);
     expect(parsed[0]).toMatchObject({ reqId: 'req_2', msg: 'inside the request', detail: 1 });
     expect(parsed[1]).toMatchObject({
       reqId: 'req_2',
@@ -110,6 +112,7 @@ describe('requestLineLogger', () => {
       res: { statusCode: 200 },
       msg: 'request completed',
     });
+    expect(parsed.find((l) => l.msg === 'inside a request with a body')).toMatchObject({ reqId: 'req_4' });
     expect(parsed.find((l) => (l.res as { statusCode?: number })?.statusCode === 503)).toMatchObject({
       err: { message: 'failed with status code 503' },
       msg: 'request errored',

@@ -22,7 +22,8 @@ export function requestLoggerOptions(config: Pick<AppConfig, 'logLevel'>): Optio
     autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
     // Nothing before authentication; the line written at the end carries the workspace.
     customProps: (req) => {
-      const workspaceId = (req as unknown as ServiceRequest).auth?.workspaceId;
+      const { auth, caller } = req as unknown as ServiceRequest;
+      const workspaceId = auth?.workspaceId ?? caller?.workspaceId;
       return (workspaceId === undefined ? undefined : { workspaceId }) as object;
     },
     // One short line per request: id, method, path with a redacted query (URLs carry page tokens,
@@ -53,6 +54,10 @@ export function requestLoggerOptions(config: Pick<AppConfig, 'logLevel'>): Optio
  * fails (`request completed`, `request aborted`, `request errored`; reqId, req, workspaceId, res,
  * responseTime in that order; none for /health), and the rest of the request runs in nestjs-pino's
  * context with the `reqId` binding, so a Nest Logger line written during it carries the id.
+ * Mounted right after the request id (create-app.ts): a request answered in front of the routes
+ * (a refused key, the rate limit, an unreadable, too large or NUL-holding body, the operator
+ * endpoints, Swagger) gets its one line too. The workspace is the key's once the key is known,
+ * refused or not (`req.caller` before the guard's `req.auth`).
  */
 export function requestLineLogger(
   context: Pick<PinoLogger, 'runInContext'>,
@@ -65,7 +70,7 @@ export function requestLineLogger(
       if (done) return;
       done = true;
       if (!root.isLevelEnabled('info')) return;
-      const workspaceId = req.auth?.workspaceId;
+      const workspaceId = req.auth?.workspaceId ?? req.caller?.workspaceId;
       const responseTime = Date.now() - startedAt;
       const line: Record<string, unknown> = { reqId: req.id, req };
       if (workspaceId !== undefined) line.workspaceId = workspaceId;
@@ -87,4 +92,22 @@ export function requestLineLogger(
     res.on('error', finished);
     context.runInContext(next, { bindings: { reqId: req.id } });
   };
+}
+
+/** A whole request line at the packet's start, else its method and as much of the path as it shows. */
+const REQUEST_LINE = /^([A-Z]{1,20}) (\/\S{0,8192}) HTTP\/1\.[01]\r?\n|^([A-Z]{1,20}) (\/[^\s?#]{0,2048})/;
+
+/**
+ * The line of a request Node's HTTP parser refused (answered by http-client-errors.ts, no Express
+ * request made): the line's fields with the status and the id it answered, the method and URL as
+ * far as the packet shows them (no query unless its request line is whole; none when it does not
+ * start with one), a response time of 0 (the parser refuses as the bytes arrive).
+ */
+export function logRefusedPacket(root: Logger, reqId: string, statusCode: number, packet?: Buffer): void {
+  if (!root.isLevelEnabled('info')) return;
+  const start = packet && REQUEST_LINE.exec(packet.toString('latin1', 0, 8300));
+  const url = start?.[2] ?? start?.[4];
+  if (url?.startsWith('/health')) return;
+  const req = { id: reqId, method: start?.[1] ?? start?.[3], url };
+  root.info({ reqId, req, res: { headersSent: true, statusCode }, responseTime: 0 }, 'request completed');
 }

@@ -7,3 +7,12 @@ export const PLATFORM_NAMES = Object.keys(NETWORKS) as [PlatformName, ...Platfor
 export function isPlatformName(value: unknown): value is PlatformName {
   return typeof value === 'string' && (PLATFORM_NAMES as readonly string[]).includes(value);
 }
+
+/**
+ * The networks `T` has no field named after; `never` when it has them all. With
+ * `EveryPlatform<PlatformsMissingFrom<T>>` the build fails naming the network whose field `T` lacks
+ * (`Type '"<network>"' does not satisfy the constraint 'never'`): the post DTOs use it for their
+ * per-network options (`content.<network>`), which the validation pipe would otherwise refuse.
+ */
+export type PlatformsMissingFrom<T> = Exclude<PlatformName, keyof T>;
+export type EveryPlatform<Missing extends never> = Missing;

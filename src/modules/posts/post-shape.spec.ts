@@ -1,4 +1,7 @@
 import { ApiError, isApiError } from '@/common/errors/api-error';
+import { createValidationPipe } from '@/common/errors/validation';
+import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
+import { CreatePostDto } from './dto/create-post.dto';
 import {
   checkContentPatch,
   CreateBody,
@@ -140,6 +143,22 @@ describe('normaliseCreate', () => {
     });
     expect(n.content.platforms).toEqual({ youtube: { title: 'T' } });
     expect(n.content.platformCaptions).toEqual({ linkedin: 'Pro' });
+  });
+
+  // Adding a network (docs/architecture.md): its options field in the request DTOs, or 400s.
+  it.each(PLATFORM_NAMES)("should take every network's options in each shape (%s)", async (network) => {
+    const options = { someOption: 'on' };
+    const pipe = createValidationPipe();
+    const accept = (body: Record<string, unknown>) =>
+      pipe.transform(body, { type: 'body', metatype: CreatePostDto }) as Promise<CreateBody>;
+    const bodies = [
+      { content: { message: 'x', [network]: options }, targetIds: [A] },
+      { message: 'x', [network]: options, targetIds: [A] },
+      { content: { message: 'x', [network]: options }, accountIds: [A] },
+    ];
+    for (const body of bodies)
+      expect(normaliseCreate(await accept(body)).content.platforms).toEqual({ [network]: options });
+    expect(checkContentPatch({ [network]: options })).toEqual({ [network]: options });
   });
 
   it('should infer contentType from the media', () => {

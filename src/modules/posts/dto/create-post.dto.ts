@@ -12,6 +12,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { ProfileBodyDto } from '@/common/pagination/pagination';
+import type { EveryPlatform, PlatformsMissingFrom } from '@/modules/networks/platform-name';
 import { CONTENT_TYPES, ContentType } from '../entities/post.entity';
 
 /** Media and links are public http(s) URLs; hosts without a TLD (localhost, the sandbox) are fine. */
@@ -264,6 +265,14 @@ export class CreatePostDto extends ProfileBodyDto {
   @IsOptional()
   threads?: unknown;
 }
+
+/**
+ * These compile only while every network (a key of NETWORKS) has its options field in
+ * PublishContentDto and in the legacy flat body: without one, `content.<network>` would be a 400
+ * (docs/architecture.md, adding a network).
+ */
+export type PublishContentNetworkFields = EveryPlatform<PlatformsMissingFrom<PublishContentDto>>;
+export type CreatePostNetworkFields = EveryPlatform<PlatformsMissingFrom<CreatePostDto>>;
 
 /** Same body as a creation; nothing is stored. */
 export class ValidatePostDto extends CreatePostDto {}

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ActorDto } from '@/modules/audit/dto/audit.dto';
-import { PLATFORM_NAMES } from '@/modules/networks/platform-name';
+import { type EveryPlatform, PLATFORM_NAMES, type PlatformsMissingFrom } from '@/modules/networks/platform-name';
 import { CONTENT_TYPES, POST_STATES } from '../entities/post.entity';
 
 const TARGET_STATUSES = ['pending', 'publishing', 'waiting_on_network', 'success', 'failed'];
@@ -96,6 +96,9 @@ export class PostContentDto {
   @ApiProperty({ required: false, type: Object, additionalProperties: true })
   threads?: Record<string, unknown>;
 }
+
+/** Compiles only while PostContentDto documents every network's options (as PublishContentDto takes them). */
+export type PostContentNetworkFields = EveryPlatform<PlatformsMissingFrom<PostContentDto>>;
 
 export class PostDetailDto extends PostDto {
   content: PostContentDto;
