@@ -6,7 +6,7 @@ import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
 import { holdNextRequest } from '../support/hold-answer';
 import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { publishPost } from '../support/post-fixtures';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 type Account = SandboxAccount;
 
@@ -81,16 +81,49 @@ describe('publishing (sandbox networks)', () => {
 
   it('should commit the move to publishing and the adapter progress before the creating call reaches the network', async () => {
     // The move is held to go with the adapter's first saved progress (one statement): both committed before the call.
-    // The call is held before the sandbox handles it: what the database says then was committed before sending.
+    // The test keeps the target's row locked until that statement waits for it: the creating call, held before the
+    // sandbox handles it, must not arrive before the lock is let go (a move sent beside the call, not before it, would).
     const call = holdNextRequest(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
-    const itemsBefore = (await sandboxItems(t, fb1)).length;
-    const postId = await publishNow(text(), [fb1]);
+    let arrivedWhileLocked: boolean | undefined;
+    let locked = true;
+    void call.held.then(() => (arrivedWhileLocked = locked));
+    const queue = t.app.get(QueueService).queue('publish');
+    const rowLock = t.ds.createQueryRunner();
+    await queue.pause();
+    let postId: string;
+    try {
+      postId = await publishNow(text(), [fb1]);
+      await rowLock.connect();
+      await rowLock.startTransaction();
+      const [{ id }] = await targetsOf(t, postId);
+      await rowLock.query('SELECT 1 FROM post_targets WHERE id = $1 FOR UPDATE', [id]);
+      const [{ xid }] = (await rowLock.query('SELECT pg_current_xact_id()::text AS xid')) as { xid: string }[];
+      await queue.resume();
+      // The publisher's move to publishing waits for the row (pg_locks): let go only then.
+      await eventually(
+        async () => {
+          const waiting = await t.ds.query<{ query: string }[]>(
+            `SELECT a.query FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+            WHERE NOT l.granted AND l.locktype = 'transactionid' AND l.transactionid::text = $1`,
+            [xid],
+          );
+          return waiting.some((w) => /\bUPDATE post_targets\b[\s\S]*'publishing'/.test(w.query));
+        },
+        { intervalMs: 20 },
+      );
+    } finally {
+      locked = false;
+      if (rowLock.isTransactionActive) await rowLock.rollbackTransaction();
+      await rowLock.release();
+      await queue.resume();
+    }
+    // Let go: the move commits, then the call goes out.
     await call.held;
+    expect(arrivedWhileLocked).toBe(false);
     const [target] = await targetsOf(t, postId);
     expect(target.status).toBe('publishing');
     expect(target.attempts).toBe(1);
     expect(target.publishState).toMatchObject({ kind: 'feed', sentAt: expect.any(String) });
-    expect(await sandboxItems(t, fb1)).toHaveLength(itemsBefore);
     call.release();
     expect(await waitForFinal(t, postId)).toBe('published');
     const [done] = await targetsOf(t, postId);
