@@ -27,10 +27,14 @@ export async function readPostUsage(m: EntityManager, c: Caller): Promise<PostUs
   return rows[0] ?? { month: 0, day: 0 };
 }
 
+/** The counters' periods (SQL): this UTC month's and day's at the statement's transaction time. */
+const MONTH = `'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
+const DAY = `'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+
 /** readPostUsage's two columns (`month`, `day`) for a statement of the caller's; the ids are SQL expressions. */
 export function postUsageSql(workspaceId: string, keyId: string): string {
-  return `coalesce((SELECT n FROM post_usage WHERE subject = ${workspaceId} AND period = 'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')), 0)::int AS month,
-       coalesce((SELECT n FROM post_usage WHERE subject = ${keyId} AND period = 'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')), 0)::int AS day`;
+  return `coalesce((SELECT n FROM post_usage WHERE subject = ${workspaceId} AND period = ${MONTH}), 0)::int AS month,
+       coalesce((SELECT n FROM post_usage WHERE subject = ${keyId} AND period = ${DAY}), 0)::int AS day`;
 }
 
 /** plan_limit when `adding` more posts would pass the plan's monthly quota. */
@@ -44,22 +48,9 @@ export function assertMonthlyQuota(c: Caller, used: number, adding = 1): void {
   });
 }
 
-/** True when a cap applies to the caller (the creation must then re-check after its insert). */
+/** True when a cap applies to the caller (its creation must then check it where creations queue). */
 export function hasPostCaps(c: Caller): boolean {
   return PLANS[c.plan].quotas.posts_per_month !== null || c.maxPostsPerDay !== null;
-}
-
-/**
- * After the post's insert: its trigger has added it to both counters, holding their rows until
- * commit, so concurrent creations of the workspace (or key) queue only from here to their
- * commit, and each reads a count that includes every committed and its own post. Over a cap:
- * the same answer as the early check, and the transaction rolls back.
- */
-export async function assertCapsAfterInsert(m: EntityManager, c: Caller, now: Date): Promise<void> {
-  if (!hasPostCaps(c)) return;
-  const usage = await readPostUsage(m, c);
-  assertMonthlyQuota(c, usage.month - 1);
-  if (c.maxPostsPerDay !== null) assertDailyCap(c.maxPostsPerDay, usage.day - 1, now);
 }
 
 /** The caps a creation checks in its own insert statement (PostsRepository.insertCreated's `caps`). */
@@ -90,19 +81,17 @@ export function postCapsOf(c: Caller): PostCaps | null {
  * include every creation that committed before (a concurrent one holding a row is waited for, as
  * after the insert in a transaction); `usage` (month, day) is that count before this post, and
  * `passes` (SQL) holds when the post fits both caps. The post's insert selects from `usage` where
- * `passes`, and its trigger then adds it to the rows this statement already holds until it
- * commits: the counters stay exact under concurrent creations, as with assertCapsAfterInsert.
+ * `passes`, and its trigger then adds it to the rows this statement already holds until it (or
+ * its transaction) commits: the counters stay exact under concurrent creations.
  */
 export function capsCtesSql(caps: PostCaps, bind: (value: unknown) => string): { ctes: string; passes: string } {
-  const month = `'month:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
-  const day = `'day:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
   const workspace = bind(caps.workspaceId);
   const key = bind(caps.keyId);
   const monthly = bind(caps.monthly);
   const daily = bind(caps.daily);
   const rows = [
-    ...(caps.monthly !== null ? [`(${workspace}::uuid, ${month})`] : []),
-    ...(caps.daily !== null ? [`(${key}::uuid, ${day})`] : []),
+    ...(caps.monthly !== null ? [`(${workspace}::uuid, ${MONTH})`] : []),
+    ...(caps.daily !== null ? [`(${key}::uuid, ${DAY})`] : []),
   ];
   return {
     ctes: `usage_rows AS (
@@ -111,14 +100,14 @@ export function capsCtesSql(caps: PostCaps, bind: (value: unknown) => string): {
          ON CONFLICT (subject, period) DO UPDATE SET n = c.n
          RETURNING subject, period, n
        ), usage AS (
-         SELECT coalesce((SELECT n FROM usage_rows WHERE subject = ${workspace}::uuid AND period = ${month}), 0) AS month,
-                coalesce((SELECT n FROM usage_rows WHERE subject = ${key}::uuid AND period = ${day}), 0) AS day
+         SELECT coalesce((SELECT n FROM usage_rows WHERE subject = ${workspace}::uuid AND period = ${MONTH}), 0) AS month,
+                coalesce((SELECT n FROM usage_rows WHERE subject = ${key}::uuid AND period = ${DAY}), 0) AS day
        )`,
     passes: `(${monthly}::int IS NULL OR usage.month < ${monthly}::int) AND (${daily}::int IS NULL OR usage.day < ${daily}::int)`,
   };
 }
 
-/** A creation its caps refused (`usage`: the counts before it, as capsCtesSql read them): the same errors as assertCapsAfterInsert. */
+/** A creation its caps refused (`usage`: the counts before it, as capsCtesSql read them): the early check's errors. */
 export function assertCapsRefusal(c: Caller, usage: PostUsage, now: Date): never {
   assertMonthlyQuota(c, usage.month);
   assertDailyCap(c.maxPostsPerDay, usage.day, now);

@@ -21,7 +21,7 @@ import {
 } from '../post-rules';
 import { CreateIntent, NormalisedCreate, normaliseCreate } from '../post-shape';
 import { parseScheduledAt } from '../scheduled-at';
-import { assertCapsAfterInsert, assertCapsRefusal, assertMonthlyQuota, hasPostCaps, postCapsOf } from './post-usage';
+import { assertCapsRefusal, assertMonthlyQuota, hasPostCaps, postCapsOf } from './post-usage';
 import { findBlockedTerm, PostValidationService } from './post-validation.service';
 import { PostsQueueService } from './posts-queue.service';
 import { PostingQueueService } from '../queue/posting-queue.service';
@@ -88,9 +88,9 @@ export class PostsCreateService {
     const req = normaliseCreate(dto);
     // One read: the policy, the caps' trigger-kept counters (no lock) and the active accounts.
     // The caps are checked here in the spec's order, and again where concurrent creations are
-    // serialised: a post added to the posting queue claims its slot in a transaction and re-reads
-    // the counters after its insert; any other creation is one statement, outside a transaction,
-    // that checks them on the counter rows it takes (no BEGIN, read-back or COMMIT round trips).
+    // serialised: in the insert statement, on the counter rows it takes. A post added to the
+    // posting queue claims its slot too, so it runs in a transaction; any other creation is that
+    // one statement alone (no BEGIN or COMMIT round trips).
     const checked = async (m: EntityManager): Promise<CheckedCreate> => {
       const read = await this.repo.creationContext(m, auth, hasPostCaps(auth));
       const prepared = this.prepareWith(auth, req, read.policy, now);
@@ -100,10 +100,8 @@ export class PostsCreateService {
       return c;
     };
     const { post, targets } = req.addToQueue
-      ? await this.ds.transaction(async (m) =>
-          this.write(m, auth, await checked(m), () => assertCapsAfterInsert(m, auth, now)),
-        )
-      : await this.write(this.ds.manager, auth, await checked(this.ds.manager), undefined, now);
+      ? await this.ds.transaction(async (m) => this.write(m, auth, await checked(m), now))
+      : await this.write(this.ds.manager, auth, await checked(this.ds.manager), now);
 
     await this.afterCommit(post);
     return { id: post.id, state: post.state, post: toPostDto(post, targets) };
@@ -148,16 +146,14 @@ export class PostsCreateService {
   /**
    * Inserts a checked post, its targets, its first history row and its events in the caller's
    * transaction, in one statement (ids made here, so nothing is read back but what the database
-   * fills in). `afterPostInsert` runs right after it (the caps re-read): the insert's triggers
-   * hold the counter rows from then until commit. `capsAt`: no transaction around it; the
-   * caller's caps are checked in the insert statement itself (at this time), which writes
-   * nothing and answers the caps' error when the post does not fit.
+   * fills in). `capsAt`: the caller's caps are checked in the insert statement itself (at this
+   * time), which writes nothing and answers the caps' error when the post does not fit; without
+   * it (a bulk creation, which checks its batch's caps itself) the insert checks none.
    */
   async write(
     m: EntityManager,
     auth: AuthContext,
     c: CheckedCreate,
-    afterPostInsert?: () => Promise<void>,
     capsAt?: Date,
   ): Promise<{ post: PostEntity; targets: PostTargetEntity[] }> {
     const { req, policy } = c;
@@ -233,7 +229,6 @@ export class PostsCreateService {
     Object.assign(post, inserted);
     for (const t of targets) Object.assign(t, { createdAt: inserted.createdAt, updatedAt: inserted.updatedAt });
     if (slot) await slot.attach(post.id);
-    if (afterPostInsert) await afterPostInsert();
     return { post, targets };
   }
 
