@@ -1,4 +1,4 @@
-import { connectAccount, createPost } from '../support/post-fixtures';
+import { connectAccount, createKey, createPost } from '../support/post-fixtures';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
 
 /** Posting queues: GET/PUT /v1/queue, GET /v1/queue/next-slots, POST /v1/posts with addToQueue. */
@@ -105,6 +105,28 @@ describe('posting queues', () => {
     expect(times).toEqual(expected);
     const next = (await t.http().get('/v1/queue/next-slots?count=1').set(tenant.auth)).body.slots as string[];
     expect(Date.parse(next[0])).toBeGreaterThan(Date.parse(expected[5]));
+  });
+
+  it("should hold a key's daily cap exactly for concurrent addToQueue posts, leaving no slot taken by a refused one", async () => {
+    const { tenant, fb } = await dailyQueue('11:00');
+    const key = await createKey(t, tenant, { maxPostsPerDay: 3 }, { owner: tenant.userId });
+    const expected = (await t.http().get('/v1/queue/next-slots?count=4').set(tenant.auth)).body.slots as string[];
+
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createPost(t, key.auth, { content: `capped queued ${i}`, accountIds: [fb.id], addToQueue: true }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('daily_post_limit');
+    }
+    expect(created.map((r) => r.body.post.scheduledAt as string).sort()).toEqual(expected.slice(0, 3));
+    // The refused creations rolled back their slot claims: the fourth slot is still the next free one.
+    const next = (await t.http().get('/v1/queue/next-slots?count=1').set(tenant.auth)).body.slots as string[];
+    expect(next).toEqual([expected[3]]);
   });
 
   it('should refuse addToQueue without slots or combined with scheduledAt/publishNow', async () => {
