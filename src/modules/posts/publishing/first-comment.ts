@@ -47,7 +47,7 @@ export class FirstCommentPoster {
    */
   async postAll(post: Pick<PostEntity, 'id' | 'content'>, targets?: PostTargetEntity[]): Promise<number> {
     const published =
-      targets?.filter((t) => t.status === 'success') ??
+      targets ??
       (await this.ds.getRepository(PostTargetEntity).find({
         where: { postId: post.id, status: 'success' },
         order: { createdAt: 'ASC', id: 'ASC' },

@@ -83,12 +83,15 @@ export class NetworkConcurrency {
   private readonly releasing = new Map<string, { tokens: string[]; done: Promise<unknown> }>();
   /** ACQUIRE: the key, the limit, the lease, then the tokens; how many were granted. */
   private readonly acquireScript: (...args: (string | number)[]) => Promise<number>;
+  /** RENEW: the key, the lease, the token; 0 when the lease was lost. */
+  private readonly renewScript: (...args: (string | number)[]) => Promise<number>;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
   ) {
     this.acquireScript = redisScript(redis, 'publishSlotsAcquire', ACQUIRE, 1);
+    this.renewScript = redisScript(redis, 'publishSlotsRenew', RENEW, 1);
   }
 
   /** Overrides the limit (or the timing) — operators' tuning, tests. */
@@ -118,7 +121,7 @@ export class NetworkConcurrency {
     }
     const renew = setInterval(
       () => {
-        this.redis.eval(RENEW, 1, key, leaseMs, token).then(
+        this.renewScript(key, leaseMs, token).then(
           (ok) => ok === 0 && this.logger.warn({ platform }, 'Publishing slot lease was lost'),
           (err: Error) => this.logger.warn({ platform, err: err.message }, 'Could not renew publishing slot'),
         );
@@ -185,8 +188,9 @@ export class NetworkConcurrency {
 
   /**
    * Runs `fn` holding one of the network's slots. The release is sent, not waited for: the slot
-   * stays counted until Redis drops it (held a little longer, never shorter: the cap stays exact),
-   * and this process's next acquire goes on the same connection, after it. (Release never rejects.)
+   * stays counted until Redis drops it (held a little longer, never shorter: the cap stays exact);
+   * an acquire sent before the release reaches Redis sees the slot still taken and tries again at
+   * its next poll. (Release never rejects.)
    */
   async run<T>(platform: PlatformName, fn: () => Promise<T>): Promise<T> {
     const slot = await this.acquire(platform);

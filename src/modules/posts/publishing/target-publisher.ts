@@ -550,8 +550,6 @@ export class TargetPublisher {
       error: null,
       errorCategory: null,
       publishedAt: new Date(),
-      nextCheckAt: null,
-      waitingSince: null,
     });
   }
 
@@ -571,15 +569,14 @@ export class TargetPublisher {
       status: 'failed',
       error: message,
       errorCategory: category,
-      nextCheckAt: null,
-      waitingSince: null,
     });
   }
 
   private async finish(target: PostTargetEntity, set: HeldOutcome): Promise<void> {
     const hold = this.holds.get(target);
     this.holds.delete(target);
-    Object.assign(target, set);
+    // An outcome ends any wait on the network (outcomesSql clears both columns).
+    Object.assign(target, set, { nextCheckAt: null, waitingSince: null });
     // Held for the post's final move (holdOutcomes): written with it or by the hold; otherwise now,
     // by the same statement (a target whose row moved meanwhile is left to be read again).
     return hold ? hold.hold(target, set) : this.writeOutcomes([[target, set]]);
@@ -633,7 +630,7 @@ class HeldMove {
 }
 
 /** A target's outcome as finish writes it. */
-type HeldOutcome = Partial<Pick<PostTargetEntity, TargetOutcomeField | 'nextCheckAt' | 'waitingSince'>> & {
+type HeldOutcome = Partial<Pick<PostTargetEntity, TargetOutcomeField>> & {
   status: 'success' | 'failed';
 };
 

@@ -166,6 +166,7 @@ export class PostTransitions {
     select?: string,
     extra?: (bind: (value: unknown) => string) => { ctes?: string; where?: string; after?: string; answer: string },
   ): Promise<Record<string, unknown> | null> {
+    if (LEAVES_SLOT.includes(to)) throw new Error(`A move to ${to} releases a queue slot: use transition()`);
     const events = opts.events ?? [];
     const { workspaceId, profileId } = post;
     if (events.length > 0 && !workspaceId) throw new Error('Events of a move need the post’s workspace');
