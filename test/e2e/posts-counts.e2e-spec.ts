@@ -1,8 +1,9 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
 import { connectThroughSandbox } from '../support/connect-flow';
+import { pgClient } from '../support/e2e-helpers';
 import {
   addUser,
   connectAccount,
@@ -258,19 +259,14 @@ describe('exact post totals (counter tables)', () => {
       await create({ content: 'Held by the first connection', accountIds: [fb1.id] }),
       await create({ content: 'Changed by the second connection', accountIds: [fb1.id] }),
     ];
-    const open = async (): Promise<Client> => {
-      const c = new Client({ connectionString: t.databaseUrl });
-      await c.connect();
-      return c;
-    };
     const shard = async (c: Client): Promise<number> => (await c.query('SELECT post_count_shard() AS s')).rows[0].s;
-    const a = await open();
+    const a = await pgClient(t);
     const clients = [a];
     try {
       // Two connections whose counter rows differ (what two busy processes' pools have).
-      let b = await open();
+      let b = await pgClient(t);
       clients.push(b);
-      while ((await shard(b)) === (await shard(a))) clients.push((b = await open()));
+      while ((await shard(b)) === (await shard(a))) clients.push((b = await pgClient(t)));
       await a.query('BEGIN');
       await a.query(`UPDATE posts SET state = 'cancelled' WHERE id = $1`, [first]);
       // The same profile, state, type and platform, while the first transaction is open: no wait.

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { loadConfig } from '@/config/config';
+import { configSchema, loadConfig } from '@/config/config';
 import { NETWORKS } from '@/modules/networks/networks';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (f: string): string => readFileSync(join(ROOT, f), 'utf8');
 
-/** The variables config.ts's schema reads (one `NAME:` per line of the schema). */
-const schemaVariables = (): string[] =>
-  [...read('src/config/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]);
+/** The variables config.ts's schema reads. */
+const schemaVariables = (): string[] => Object.keys(configSchema.shape);
 /** Network app credentials: read through AppConfig.setting under the names each definition declares. */
 const networkVariables = (): string[] =>
   Object.values(NETWORKS).flatMap((n) => [n.configKeys.clientId, n.configKeys.clientSecret]);

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import { loadConfig } from '@/config/config';
 import type {
   AccountCredentials,
   PlatformAdapter,
@@ -244,7 +245,8 @@ export function graphFetch(): DocFetch {
 }
 
 /** The media download limits config defaults to (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
-const mediaLimits = { maxImageBytes: 20 * 1024 * 1024, maxVideoBytes: 256 * 1024 * 1024, timeoutMs: 120_000 };
+const { maxImageBytes, maxVideoBytes, timeoutMs } = loadConfig({}).mediaDownloads;
+const mediaLimits = { maxImageBytes, maxVideoBytes, timeoutMs };
 
 /** Endpoints as the Graph adapters' tests build them (fake app credentials, short time-out). */
 export const graphEndpoints = (apiBaseUrl: string, authBaseUrl: string) => ({

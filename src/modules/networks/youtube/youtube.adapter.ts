@@ -41,7 +41,13 @@ export const YOUTUBE_CAPS: PublishingCap[] = [
 export const PRIVACY = ['public', 'unlisted', 'private'];
 
 /** A video's statistics: the Data API has no reach or share counter per video (reach reads views; shares stay 0). */
-const STATISTICS: Counters = { views: 'viewCount', reach: 'viewCount', likes: 'likeCount', comments: 'commentCount' };
+const STATISTICS: Counters = {
+  views: 'viewCount',
+  reach: 'viewCount',
+  likes: 'likeCount',
+  comments: 'commentCount',
+  shares: [],
+};
 /** A day of the channel's Analytics report (views, likes, comments, shares columns). */
 const DAY_COUNTERS: Counters = { reach: 'views' };
 

@@ -19,7 +19,7 @@ import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
  *   #sandbox-review            the network's processing after the upload (TikTok moderation, an
  *                              Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
  */
-type OutcomeWord = keyof typeof FAILURES | 'unknown-outcome' | 'flaky' | 'transient';
+type OutcomeWord = keyof typeof FAILURES | (typeof OTHER_OUTCOMES)[number];
 
 interface MagicWords {
   /** In text order; `platform` null = every platform. */
@@ -41,7 +41,9 @@ const FAILURES = {
   'rate-limited': ['rate_limited', (n: string) => `The ${n} sandbox's rate limit for this account is reached`],
 } as const satisfies Record<string, readonly [MagicFailure, (network: string) => string]>;
 
-const WORDS = [...Object.keys(FAILURES), 'unknown-outcome', 'flaky', 'transient', 'slow', 'review'];
+/** The outcome words that are not failures of their own. */
+const OTHER_OUTCOMES = ['unknown-outcome', 'flaky', 'transient'] as const;
+const WORDS = [...Object.keys(FAILURES), ...OTHER_OUTCOMES, 'slow', 'review'];
 const WORD = new RegExp(`(^|[^\\w-])#sandbox-(${WORDS.join('|')})(?::([a-z]+))?(?![\\w-])`, 'gi');
 
 export function parseMagicWords(text: string | null | undefined): MagicWords {
