@@ -29,7 +29,11 @@ export class PostLocks {
 
   /** Waits up to `waitMs` for the post's lock; null when another live worker keeps it. */
   async acquire(postId: string, waitMs: number, pollMs = 250): Promise<HeldPostLock | null> {
-    return (await this.acquireWith(postId, waitMs, undefined, pollMs))?.lock ?? null;
+    const tryAlone = async (m: EntityManager) => {
+      const { rows } = await preparedQuery<{ ok: boolean }>(m, `SELECT ${this.trySql('$1')} AS ok`, [postId]);
+      return { locked: rows[0]?.ok === true, value: undefined };
+    };
+    return (await this.acquireWith(postId, waitMs, tryAlone, pollMs))?.lock ?? null;
   }
 
   /**
@@ -41,36 +45,26 @@ export class PostLocks {
   }
 
   /**
-   * acquire, whose first try is the caller's own statement: `first(m)` runs on the lock's
+   * acquire, whose every try is the caller's own statement: `tryLock(m)` runs on the lock's
    * connection (`m`) one statement that tries for the lock with trySql and does the caller's first
    * step only when it took it (one round trip for both), and answers whether it took it and the
-   * step's value. Later tries, while another live worker keeps the lock, take the lock alone:
-   * `value` is undefined then (the step was not done).
+   * step's value.
    */
   async acquireWith<T>(
     postId: string,
     waitMs: number,
-    first: ((m: EntityManager) => Promise<{ locked: boolean; value: T }>) | undefined,
+    tryLock: (m: EntityManager) => Promise<{ locked: boolean; value: T }>,
     pollMs = 250,
-  ): Promise<{ lock: HeldPostLock; value: T | undefined } | null> {
+  ): Promise<{ lock: HeldPostLock; value: T } | null> {
     const runner: QueryRunner = this.ds.createQueryRunner();
     await runner.connect();
-    let value: T | undefined;
+    let value: T;
     try {
       const deadline = Date.now() + waitMs;
-      for (let tries = 0; ; tries++) {
-        let ok: boolean;
-        if (tries === 0 && first) {
-          const tried = await first(runner.manager);
-          ok = tried.locked;
-          if (ok) value = tried.value;
-        } else {
-          const {
-            rows: [row],
-          } = await preparedQuery<{ ok: boolean }>(runner.manager, `SELECT ${this.trySql('$1')} AS ok`, [postId]);
-          ok = row?.ok === true;
-        }
-        if (ok) break;
+      for (;;) {
+        const tried = await tryLock(runner.manager);
+        value = tried.value;
+        if (tried.locked) break;
         if (Date.now() >= deadline) {
           await runner.release();
           return null;

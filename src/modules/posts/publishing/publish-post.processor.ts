@@ -71,7 +71,7 @@ export class PublishPostProcessor {
   ) {}
 
   async run(postId: string): Promise<PublishRunOutcome> {
-    // The usual case in one round trip, on the lock's connection: the post's lock taken, and with it
+    // One round trip per try, on the lock's connection: the post's lock taken, and with it
     // queued → processing (with its history row) and the targets, the policy in force and the
     // targets' accounts read (Guardrails hold at publish time: the policy in force now, not the one
     // the post was saved under).
@@ -107,26 +107,15 @@ export class PublishPostProcessor {
   }
 
   /**
-   * `first`: what the lock's first try did: the post moved to processing with its read; null when
-   * it was not queued; undefined when the lock was taken by a later try (nothing moved yet).
+   * `started`: what the try that took the lock did: the post moved to processing with its read;
+   * null when it was not queued.
    */
   private async runLocked(
     postId: string,
-    first: { post: PostEntity; read: PublishingRead } | null | undefined,
+    started: { post: PostEntity; read: PublishingRead } | null,
     lock: HeldPostLock,
   ): Promise<PublishRunOutcome> {
     // Otherwise the post as it stands: a cancel that won leaves nothing to do; `processing` is resumed.
-    const started =
-      first !== undefined
-        ? first
-        : await this.transitions.transitionAloneReading<PublishingRead>(
-            this.ds.manager,
-            { id: postId },
-            ['queued'],
-            'processing',
-            { actor: SYSTEM_ACTOR, reason: 'publishing started' },
-            this.publishingReadSql('moved.id', 'moved.profile_id'),
-          );
     let post: PostEntity;
     let read: PublishingRead;
     if (started) ({ post, read } = started);

@@ -70,32 +70,15 @@ export class PostTransitions {
 
   /**
    * `transition` as one statement on its own (atomic without a transaction: one round trip
-   * instead of BEGIN, UPDATE, INSERT…, COMMIT): the guarded UPDATE, its history row and its
-   * events (OutboxService.insertSql) as data-modifying CTEs that write only when the UPDATE
+   * instead of BEGIN, UPDATE, INSERT…, COMMIT), behind a gate: the guarded UPDATE, its history row
+   * and its events (OutboxService.insertSql) as data-modifying CTEs that write only when the UPDATE
    * matched, reading `select` (an SQL expression over the moved row, `moved`) in the same
-   * statement. For the publisher's queued → processing with the post's targets when its post lock
-   * came after the first try (the first try moves with transitionGatedReading; processing → final
-   * is transitionAloneWith): moves that leave no queue slot and change no schedule. null when the
-   * state was not one of `from` (a lost race): nothing written. Events need the post's workspace
-   * and profile.
-   */
-  async transitionAloneReading<T>(
-    m: EntityManager,
-    post: MovedPost,
-    from: PostState[],
-    to: PostState,
-    opts: MoveOptions,
-    select: string,
-  ): Promise<{ post: PostEntity; read: T } | null> {
-    const raw = await this.moveAlone(m, post, from, to, opts, select);
-    return raw ? { post: hydrate(m, raw), read: raw.extra_read as T } : null;
-  }
-
-  /**
-   * transitionAloneReading behind a gate: `gate(bind)` is an SQL boolean expression evaluated once,
-   * first, in the same statement (the publisher's post lock, taken on the connection `m` runs on);
-   * the move is made only when it is true. `passed`: the gate's value; `moved`: as
-   * transitionAloneReading answers (null when the gate was false or the state was not one of `from`).
+   * statement. `gate(bind)` is an SQL boolean expression evaluated once, first, in the same
+   * statement (the publisher's post lock, taken on the connection `m` runs on); the move is made
+   * only when it is true. For the publisher's queued → processing with the post's targets: moves
+   * that leave no queue slot and change no schedule. `passed`: the gate's value; `moved`: the moved
+   * post and what `select` read, null when the gate was false or the state was not one of `from`
+   * (a lost race: nothing written). Events need the post's workspace and profile.
    */
   async transitionGatedReading<T>(
     m: EntityManager,
@@ -116,7 +99,7 @@ export class PostTransitions {
   }
 
   /**
-   * transitionAloneReading with more (and nothing read) in the same statement. `before(bind)`: one data-modifying CTE named
+   * A one-statement move (as transitionGatedReading, with no gate) with more, and nothing read, in the same statement. `before(bind)`: one data-modifying CTE named
    * `written` answering `id` for each row it wrote (the publisher's held target outcomes), which
    * must write `expected` rows for the post to move; `written`: the ids it wrote (whether or not the
    * post moved). `after(bind)`: an SQL expression evaluated once, only when the post moved and after
