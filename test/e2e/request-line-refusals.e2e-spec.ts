@@ -62,6 +62,16 @@ describe("the service's request lines", () => {
     return line;
   };
 
+  /** `bytes` sent on a socket of their own; all the server answered before it closed. */
+  const rawExchange = (bytes: string): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => socket.write(bytes));
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+
   it('writes one line for an answered request', async () => {
     const res = await t.http().get('/v1/profile').set(tenant.auth).expect(200);
     await expectOneLine(res, 'GET', '/v1/profile', tenant.workspaceId);
@@ -122,13 +132,7 @@ describe("the service's request lines", () => {
     expect(tooLarge.status).toBe(431);
     // The path as far as the packet shows it; the query, never whole, is left out.
     await expectOneLine(tooLarge, 'GET', '/v1/posts');
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      const socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => socket.write('NOT-HTTP\r\n\r\n'));
-      socket.on('data', (d: Buffer) => (text += d.toString()));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const answer = await rawExchange('NOT-HTTP\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     const id = /^X-Request-Id: (\S+)\r$/im.exec(answer)?.[1];
     expect(id).toBeTruthy();
@@ -136,6 +140,20 @@ describe("the service's request lines", () => {
     expect(others).toEqual([]);
     expect(line).toMatchObject({ reqId: id, req: { id }, res: { statusCode: 400 }, msg: 'request completed' });
     expect(line.req.method).toBeUndefined();
+  });
+
+  it("writes a parser-refused request's whole request line with its query redacted", async () => {
+    // A whole request line, then a header Node's parser refuses (400): the query is logged, redacted.
+    const answer = await rawExchange('GET /v1/posts?limit=5&code=s3cr3t-code HTTP/1.1\r\nBad Header\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const id = /^X-Request-Id: (\S+)\r$/im.exec(answer)?.[1];
+    const [line, ...others] = await linesOf({ headers: { 'x-request-id': id! } });
+    expect(others).toEqual([]);
+    expect(line).toMatchObject({
+      req: { id, method: 'GET', url: '/v1/posts?limit=5&code=[REDACTED]' },
+      res: { statusCode: 400 },
+    });
+    expect(written.some((l) => l.includes('s3cr3t-code'))).toBe(false);
   });
 
   it('writes no line for /health', async () => {
