@@ -19,10 +19,8 @@ export class PlatformRegistry implements OnApplicationShutdown {
     this.media = new SafeMediaFetch(mediaAllowsPrivateUrls(config));
     const known = Object.values(NETWORKS).flatMap((n) => n.caps.map((c) => `${n.name}.${c.name}`));
     const unknown = Object.keys(config.networkCaps).filter((k) => !known.includes(k));
-    if (unknown.length > 0)
-      throw new Error(
-        `NETWORK_CAPS names no cap a network declares: ${unknown.join(', ')} (known: ${known.join(', ')})`,
-      );
+    const names = `${unknown.join(', ')} (known: ${known.join(', ')})`;
+    if (unknown.length > 0) throw new Error(`NETWORK_CAPS names no cap a network declares: ${names}`);
   }
 
   /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */

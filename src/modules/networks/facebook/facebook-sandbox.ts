@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   dayInsights,
   type DayMetric,
@@ -9,8 +9,8 @@ import {
   type GraphCommentsDialect,
   graphFail,
   graphMagicErrors,
+  graphNotFound,
   graphTime,
-  graphUnreachable,
   lifetimeInsights,
   numericId,
   ownObjects,
@@ -19,25 +19,21 @@ import {
 import { enforceMagicWords } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { simulator } from '../kit/sandbox/sandbox-login';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
-import { SandboxGrant, SandboxOAuth, sandboxNumericId, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
+import { SandboxGrant, sandboxNumericId, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
 import type { Q } from '../kit/sandbox/sandbox-request';
 import { HTML, routesOf } from '../kit/sandbox/sandbox-routes';
-import { type SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
+import { SimulatorState } from '../kit/sandbox/sandbox-state';
+import type { SandboxStore } from '../kit/sandbox/sandbox-store';
 import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter';
 
 const NET = 'facebook';
 
-/** State of the simulated Facebook: the pages of each sandbox user, posts, unpublished photos, videos. */
-interface FbPage {
-  id: string;
-  name: string;
-  username: string;
-  category: string;
-  ownerUserId: string;
-  accessToken: string;
-}
+/**
+ * State of the simulated Facebook: the pages of each sandbox user (as pagesOf makes them), posts, unpublished
+ * photos, videos.
+ */
+type FbPage = Awaited<ReturnType<FacebookSandbox['pagesOf']>>[number];
 
 interface FbItem {
   id: string;
@@ -73,7 +69,7 @@ const PAGE_METRICS: Record<string, DayMetric> = {
 /** The Page a token may act for: its Page token, or (reads) its owner's user token. */
 async function authorizePage(store: SandboxStore, pageId: string, token: TokenInfo, write: boolean): Promise<FbPage> {
   const page = await store.get<FbPage>(['facebook', 'object', pageId]);
-  if (!page) throw graphUnreachable(pageId, 'GraphMethodException', 'post ');
+  if (!page) throw graphNotFound(pageId, 'GraphMethodException', 'Unsupported post request. ', true);
   const own =
     token.subject === page.id || (!write && token.subject === null && token.grant.userId === page.ownerUserId);
   const needsPageToken =
@@ -115,8 +111,6 @@ export class FacebookSandbox extends SimulatorState {
   readonly uploads = this.records<FbPhoto>('photo', (p) => p.id);
   /** By page, newest first. */
   readonly items = this.records<FbItem>('item', (i) => i.id);
-  @Inject(SandboxMediaFetch) readonly media!: SandboxMediaFetch;
-  @Inject(SandboxOAuth) private readonly oauth!: SandboxOAuth;
 
   /** The Page's items (videos or the others) created in [since, until) (unix seconds), newest first. */
   async list(page: FbPage, q: Q, videos: boolean): Promise<unknown> {
@@ -129,10 +123,10 @@ export class FacebookSandbox extends SimulatorState {
   }
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */
-  pagesOf(grant: SandboxGrant): Promise<FbPage[]> {
+  pagesOf(grant: SandboxGrant) {
     const suffix = grant.userId.slice(-4);
     return ownObjects(this.store, NET, grant.userId, async () => {
-      const pages: FbPage[] = [];
+      const pages = [];
       for (const [name, category] of PAGE_NAMES) {
         const id = sandboxNumericId();
         const token = await this.oauth.issueTokens(grant, { accessTtlSeconds: null, subject: id, prefix: 'EAAsbxP' });
@@ -155,8 +149,7 @@ export class FacebookSandbox extends SimulatorState {
     const local = itemId.split('_').at(-1);
     const permalinkUrl = `${this.base}/www/${page.id}/${item.kind === 'video' ? 'videos' : 'posts'}/${local}`;
     const full: FbItem = { ...item, id: itemId, pageId: page.id, createdTime: graphTime(new Date()), permalinkUrl };
-    await this.items.add(page.id, full);
-    return full;
+    return this.items.add(page.id, full);
   }
 
   /** An item as Graph shows it (a video's text is its description). */

@@ -3,14 +3,13 @@ import type { ItemMetrics, OAuthTokens, PlatformAdapter, PublishLookup, PublishR
 import { PlatformError, type PublishResult } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import type { PublishingCap } from '../kit/caps';
-import { addDays, dayOf } from '../kit/days';
+import { addDays, dayOf, unixDay } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
 import { GraphAdapter, GraphComments } from '../kit/graph/graph-adapter';
-import type { GraphParams } from '../kit/graph/graph-client';
-import { GraphInsight, GraphList, insightSeries, unixDay } from '../kit/graph/graph-shapes';
+import type { GraphInsight, GraphList, GraphParams } from '../kit/graph/graph-client';
 import { progress } from '../kit/network-adapter';
-import { obj, str } from '../kit/http';
+import { arr, type Json, needed, num, obj, str } from '../kit/http';
 
 export const FACEBOOK_GRAPH_VERSION = 'v23.0';
 const FACEBOOK_SCOPES = [
@@ -45,20 +44,8 @@ const FOLLOWERS_METRIC = 'page_follows';
 /** Page Insights answers at most 90 days per since/until window. */
 const INSIGHTS_WINDOW_DAYS = 90;
 
-interface PageAccount {
-  id: string;
-  name: string;
-  username?: string;
-  access_token?: string;
-  category?: string;
-  tasks?: string[];
-  picture?: { data?: { url?: string } };
-}
-
 type Count = { summary?: { total_count: number } };
 type PostStats = { shares?: { count: number }; comments?: Count; reactions?: Count };
-
-type DatedPost = { created_time: string; shares?: { count: number } };
 
 /**
  * Facebook Page publishing: text/link → POST /{page-id}/feed; 1 photo → /photos { url, caption };
@@ -161,17 +148,20 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const fields = 'id,name,username,access_token,category,tasks,picture{url}';
-    const pages = await this.graph.list<PageAccount>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
-    return pages.map((p) => ({
-      platformAccountId: p.id,
-      name: p.name,
-      username: p.username ?? null,
-      avatarUrl: p.picture?.data?.url ?? null,
-      tokens: p.access_token
-        ? { accessToken: p.access_token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES }
-        : undefined,
-      metadata: { category: p.category ?? null, tasks: p.tasks ?? [] },
-    }));
+    const pages = await this.graph.list<Json>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
+    return pages.map((p) => {
+      const token = str(p.access_token);
+      return {
+        platformAccountId: needed(str(p.id), 'Facebook listed a Page without an id.'),
+        name: str(p.name) ?? '',
+        username: str(p.username) ?? null,
+        avatarUrl: str(obj(obj(p.picture).data).url) ?? null,
+        tokens: token
+          ? { accessToken: token, refreshToken: null, expiresAt: null, scopes: FACEBOOK_SCOPES }
+          : undefined,
+        metadata: { category: str(p.category) ?? null, tasks: arr(p.tasks) },
+      };
+    });
   }
 
   override async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
@@ -192,18 +182,22 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   /** Page Insights in windows of ≤ 90 days (the API's limit), plus shares summed from the Page's posts per day. */
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
     const { accessToken: token, platformAccountId: page } = account;
-    const insights: GraphInsight[] = [];
+    // `<metric> <day>` → the metric's value that day.
+    const series = new Map<string, number>();
     const metric = [...counterNames(PAGE_COUNTERS, 'day'), FOLLOWERS_METRIC].join(',');
     for (let start = from; start <= to; start = addDays(start, INSIGHTS_WINDOW_DAYS)) {
-      const end = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
-      const query = { metric, period: 'day', since: unixDay(start), until: unixDay(end, 1) };
-      insights.push(...(await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, query, token)).data);
+      const last = addDays(start, INSIGHTS_WINDOW_DAYS - 1) < to ? addDays(start, INSIGHTS_WINDOW_DAYS - 1) : to;
+      const query = { metric, period: 'day', since: unixDay(start), until: unixDay(last, 1) };
+      const { data } = await this.graph.get<GraphList<GraphInsight>>(`/${page}/insights`, query, token);
+      for (const { name, values } of data)
+        for (const { end_time: end, value } of values ?? [])
+          // A value's end_time ends its day: it covers the day before.
+          if (end && typeof value === 'number') series.set(`${name} ${dayOf(Date.parse(end) - 86_400_000)}`, value);
     }
-    const series = insightSeries(insights);
     const postsQuery = { fields: 'created_time,shares', since: unixDay(from), until: unixDay(to, 1), limit: 100 };
-    const posts = await this.graph.list<DatedPost>(`/${page}/published_posts`, postsQuery, token, 20);
-    const shares = sumByDay(posts, (p) => [dayOf(p.created_time), { shares: p.shares?.count ?? 0 }]);
-    const read = (name: string, date: string): number => series.get(name)?.get(date) ?? 0;
+    const posts = await this.graph.list<Json>(`/${page}/published_posts`, postsQuery, token, 20);
+    const shares = sumByDay(posts, (p) => [dayOf(str(p.created_time) ?? ''), { shares: num(obj(p.shares).count) }]);
+    const read = (name: string, date: string): number => series.get(`${name} ${date}`) ?? 0;
     const rows = dayRows({ from, to }, PAGE_COUNTERS, (date) => read(FOLLOWERS_METRIC, date), read);
     return rows.map((row) => ({ ...row, shares: shares.get(row.date)?.shares ?? 0 }));
   }

@@ -10,7 +10,8 @@ import {
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerRoutes, ContainerSandbox, publishedMedia } from '../kit/sandbox/meta-containers';
+import { containerRoutes, publishedMedia } from '../kit/sandbox/meta-containers';
+import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
@@ -153,6 +154,6 @@ export const INSTAGRAM_COMMENTS: GraphCommentsDialect = {
 /** The Instagram simulator: Facebook Login and the kit's container routes (the accounts route among them) and comment routes. */
 export const INSTAGRAM_SIMULATOR = simulator(
   facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' }),
-  ContainerSandbox,
+  SandboxKit,
   [...containerRoutes(INSTAGRAM_CONTAINERS), ...graphCommentRoutes(INSTAGRAM_COMMENTS)],
 );

@@ -18,8 +18,7 @@ const quota = { body: { data: [{ quota_usage: 2, config: { quota_total: 50, quot
 describe('InstagramAdapter (doc bodies)', () => {
   const net = graphFetch().eachTest();
   const adapter = new InstagramAdapter(graphEndpoints(BASE, 'https://www.facebook.com/v23.0/dialog/oauth'), {
-    intervalMs: 1,
-    maxPolls: 5,
+    pollDelaysMs: [1, 1, 1, 1],
   });
 
   it("should list the Instagram accounts linked to the user's Pages", async () => {

@@ -3,10 +3,11 @@ import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
-import type { PollOptions } from '../kit/graph/container-publisher';
 import { FacebookLogin, facebookLoginUrls } from '../kit/graph/facebook-login';
-import { ContainerAdapter, DailyInsights, GraphComments } from '../kit/graph/graph-adapter';
-import { str } from '../kit/http';
+import { ContainerAdapter, ContainerFlavor, DailyInsights } from '../kit/graph/container-adapter';
+import type { GraphComments } from '../kit/graph/graph-adapter';
+import { type Json, needed, obj, str } from '../kit/http';
+import type { PollingOptions } from '../kit/network-adapter';
 
 export const INSTAGRAM_GRAPH_VERSION = 'v23.0';
 const INSTAGRAM_SCOPES = [
@@ -29,12 +30,6 @@ export const INSTAGRAM_RULES: ContentRules = {
 // Carousels count as a single post." (enforced on media_publish; read with content_publishing_limit)
 const CAP_DOC = 'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit';
 export const INSTAGRAM_CAPS: PublishingCap[] = [cap('posts_per_24h', 'rolling_24h', 100, CAP_DOC)];
-
-interface PageWithIg {
-  id: string;
-  name: string;
-  instagram_business_account?: { id: string; username?: string; name?: string; profile_picture_url?: string };
-}
 
 /**
  * Instagram API with Facebook Login: the accounts are the `instagram_business_account`s of the
@@ -61,40 +56,45 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     author: (c) => str(c.username),
     anonymous: 'instagram user',
   };
+  /** Instagram's containers: image, REELS and CAROUSEL media, then media_publish. */
+  protected readonly containers: ContainerFlavor = {
+    containerEdge: 'media',
+    statusField: 'status_code',
+    errorField: 'status',
+    textField: 'caption',
+    childParams: (url) => ({ image_url: url, is_carousel_item: true }),
+    containerParams: (c, childIds) => {
+      if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), caption: c.text };
+      if (c.contentType === 'video')
+        return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
+      return { image_url: c.imageUrls[0], caption: c.text };
+    },
+    limitEdge: 'content_publishing_limit',
+    // The rolling 24 h cap: refused before media_publish once reached.
+    beforePublish: (usage) => {
+      if (!usage.exhausted) return;
+      const reached = `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`;
+      throw new PlatformError(reached, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
+    },
+  };
 
-  constructor(endpoints: AdapterEndpoints, poll?: PollOptions) {
-    super(endpoints, poll, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES), {
-      rules: INSTAGRAM_RULES,
-      containerEdge: 'media',
-      publishEdge: 'media_publish',
-      statusField: 'status_code',
-      errorField: 'status',
-      textField: 'caption',
-      childParams: (url) => ({ image_url: url, is_carousel_item: true }),
-      containerParams: (c, childIds) => {
-        if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), caption: c.text };
-        if (c.contentType === 'video')
-          return { media_type: 'REELS', video_url: c.videoUrl, caption: c.text, share_to_feed: true };
-        return { image_url: c.imageUrls[0], caption: c.text };
-      },
-      limitEdge: 'content_publishing_limit',
-      // The rolling 24 h cap: refused before media_publish once reached.
-      beforePublish: (usage) => {
-        if (!usage.exhausted) return;
-        const reached = `This Instagram account reached its limit of ${usage.limit} posts per 24 hours.`;
-        throw new PlatformError(reached, 'network_rate_limited', true, { retryAfterSeconds: 3600 });
-      },
-    });
+  constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
+    super(endpoints, options, (graph) => new FacebookLogin(graph, endpoints, INSTAGRAM_SCOPES));
   }
 
   /** The Instagram professional accounts linked to the user's Pages (they act with the user token). */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const fields = 'id,name,instagram_business_account{id,username,name,profile_picture_url}';
-    const pages = await this.graph.list<PageWithIg>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
-    return pages.flatMap(({ id, name, instagram_business_account: ig }) => {
-      if (!ig) return [];
-      const account = { platformAccountId: ig.id, name: ig.name ?? ig.username ?? name, username: ig.username ?? null };
-      return [{ ...account, avatarUrl: ig.profile_picture_url ?? null, metadata: { pageId: id, pageName: name } }];
+    const pages = await this.graph.list<Json>('/me/accounts', { fields, limit: 100 }, tokens.accessToken);
+    return pages.flatMap((page) => {
+      if (!page.instagram_business_account) return [];
+      const [ig, pageId, pageName] = [obj(page.instagram_business_account), str(page.id), str(page.name) ?? ''];
+      const [id, username] = [
+        needed(str(ig.id), 'Facebook listed an Instagram account without an id.'),
+        str(ig.username) ?? null,
+      ];
+      const account = { platformAccountId: id, name: str(ig.name) ?? username ?? pageName, username };
+      return [{ ...account, avatarUrl: str(ig.profile_picture_url) ?? null, metadata: { pageId, pageName } }];
     });
   }
 }

@@ -40,13 +40,6 @@ export function capsWithOverrides(network: string, caps: readonly PublishingCap[
   return caps.map((c): PublishingCap => ({ ...c, limit: overrides[`${network}.${c.name}`] ?? c.limit }));
 }
 
-/** A network's first cap with NETWORK_CAPS applied (simulators refuse past it). */
-export function firstCap(network: { name: string; caps: readonly PublishingCap[] }, overrides: Record<string, number>) {
-  const [first] = capsWithOverrides(network.name, network.caps, overrides);
-  if (!first) throw new Error(`${network.name} declares no publishing cap`);
-  return first;
-}
-
 /** Whether items made at `times` (ms) already fill the cap's window at `now`. */
 export function capReached(cap: PublishingCap, times: readonly number[], now: Date = new Date()): boolean {
   const start = windowStart(cap.window, now).getTime();

@@ -24,11 +24,6 @@ export interface ContentRules {
 export const codePoints = (text: string): number => [...text].length;
 export const countHashtags = (text: string): number => (text.match(/(^|\s)#[^\s#]+/gu) ?? []).length;
 
-/** Whether an image post of these rules publishes as a carousel. */
-export function isCarousel(rules: ContentRules, content: PublishContent): boolean {
-  return content.contentType === 'image' && content.imageUrls.length >= (rules.images.carouselMin ?? 2);
-}
-
 export function checkContent(r: ContentRules, c: PublishContent): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const add = (field: string, message: string) => issues.push({ field, message });

@@ -12,5 +12,10 @@ export function daysBetween(from: string, to: string, max = 1000): string[] {
   return out;
 }
 
+/** Unix seconds of a day's start (UTC midnight), `plusDays` later: Graph's since/until, a day's epoch (× 1000). */
+export function unixDay(date: string, plusDays = 0): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + plusDays * 86_400;
+}
+
 /** The UTC day of a moment: epoch milliseconds or an ISO time. */
 export const dayOf = (time: number | string): string => new Date(time).toISOString().slice(0, 10);

@@ -23,12 +23,11 @@ export interface NetworkDefinition<Name extends string = PlatformName> {
   simulator: { controllers: Type[]; providers: Provider[] };
 }
 
-export function defineNetwork<Name extends string>(
-  name: Name,
-  adapter: AdapterClass,
-  parts: Omit<NetworkDefinition<Name>, 'name' | 'create' | 'real'>,
-): NetworkDefinition<Name> {
-  return { name, ...parts, real: adapter.real, create: (endpoints) => new adapter(endpoints) };
+/** What a network's folder declares besides its adapter class (which gives `real` and `create`). */
+type NetworkParts = Omit<NetworkDefinition, 'name' | 'create' | 'real'>;
+
+export function defineNetwork<Name extends string>(name: Name, adapter: AdapterClass, parts: NetworkParts) {
+  return { name, ...parts, real: adapter.real, create: (endpoints: AdapterEndpoints) => new adapter(endpoints) };
 }
 
 /** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */

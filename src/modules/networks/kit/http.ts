@@ -24,10 +24,8 @@ export interface NetworkCall {
   accept?: number[];
 }
 
-/** A reply's headers, by case-insensitive name (repeated ones joined by ", "). */
-export interface ReplyHeaders {
-  get(name: string): string | null;
-}
+/** A reply's headers, by case-insensitive name (repeated ones joined by ", "), read as fetch's Headers are. */
+export type ReplyHeaders = Pick<Headers, 'get'>;
 
 export interface NetworkReply {
   status: number;
@@ -133,6 +131,14 @@ export function answerError(
 
 const STATUS_CATEGORY: Partial<Record<number, ErrorCategory>> = { 429: 'network_rate_limited', 401: 'auth_expired' };
 
+/** `call`'s answer, or `instead` when it fails with a PlatformError that `refused` accepts (others are thrown). */
+export function orIfRefused<T, U>(call: Promise<T>, refused: (err: PlatformError) => boolean, instead: U) {
+  return call.catch((err: unknown) => {
+    if (err instanceof PlatformError && refused(err)) return instead;
+    throw err;
+  });
+}
+
 /** Whether a failure of this category is worth another try (network errors and rate limits). */
 export const isTransient = (category: ErrorCategory): boolean =>
   category === 'network_error' || category === 'network_rate_limited';
@@ -175,6 +181,15 @@ export const str = (v: unknown): string | undefined =>
 export function num(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * A value the network's answer must hold (an id, an upload URL): without it, a retryable network_error, or an unknown
+ * outcome when the answer is a creating call's (`created`: the item may exist all the same).
+ */
+export function needed(value: string | null | undefined, missing: string, created = false): string {
+  if (value) return value;
+  throw new PlatformError(missing, created ? 'unknown_outcome' : 'network_error', !created);
 }
 
 /** Asks `check` now and after each of `delaysMs` until it answers (not undefined); undefined if it never does. */

@@ -18,7 +18,11 @@ export abstract class NetworkAdapter {
   readonly supportsComments: boolean = false;
   protected abstract readonly rules: ContentRules;
 
-  constructor(protected readonly login: NetworkLogin) {}
+  /** An adapter that polls: the waits between status checks within one attempt (PollingOptions; none otherwise). */
+  constructor(
+    protected readonly login: NetworkLogin,
+    protected readonly pollDelaysMs: number[] = [],
+  ) {}
 
   readonly authorizeUrl: NetworkLogin['authorizeUrl'] = (params) => this.login.authorizeUrl(params);
   readonly exchangeCode: NetworkLogin['exchangeCode'] = (params) => this.login.exchangeCode(params);
@@ -35,13 +39,16 @@ export abstract class NetworkAdapter {
 
   abstract findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
-  /** Before resending a creating call sent at `sentAt`: what findPublished finds, null to send, or unknown_outcome. */
-  protected async lookBeforeResending(
-    req: PublishRequest,
-    sentAt: string | undefined,
-    cannotTell = `An earlier attempt may have published this post; ${this.rules.label} cannot tell.`,
-  ): Promise<PublishResult | null> {
-    return lookFirst(sentAt, () => this.findPublished(req), cannotTell);
+  /**
+   * Before resending a creating call sent at `sentAt` (none: never sent, nothing to look for) whose answer was lost:
+   * what findPublished finds, null (certainly not published) or unknown_outcome.
+   */
+  protected async lookBeforeResending(req: PublishRequest, sentAt: string | undefined, cannotTell?: string) {
+    if (!sentAt) return null;
+    const found = await this.findPublished(req);
+    const message = cannotTell ?? `An earlier attempt may have published this post; ${this.rules.label} cannot tell.`;
+    if (found === 'unknown') throw new PlatformError(message, 'unknown_outcome', false);
+    return found;
   }
 }
 
@@ -54,19 +61,4 @@ export type Progress<S> = { state: S; save: (patch?: Partial<S>) => Promise<void
 export function progress<S extends object>(req: PublishRequest): Progress<S> {
   const state = { ...req.publishState } as S;
   return { state, save: (patch = {}) => req.saveState({ ...Object.assign(state, patch) }) };
-}
-
-/**
- * Before resending a creating call sent at `sentAt` (none: never sent, nothing to look for) whose
- * answer was lost: what `find` finds, null (certainly not published) or unknown_outcome.
- */
-export async function lookFirst(
-  sentAt: string | undefined,
-  find: () => Promise<PublishResult | null | 'unknown'>,
-  cannotTell: string,
-): Promise<PublishResult | null> {
-  if (!sentAt) return null;
-  const found = await find();
-  if (found === 'unknown') throw new PlatformError(cannotTell, 'unknown_outcome', false);
-  return found;
 }

@@ -1,4 +1,4 @@
-import { graphTokens } from './graph/graph-shapes';
+import { graphTokens } from './graph/graph-login';
 import { tokenExpiry } from './oauth';
 
 describe('tokenExpiry', () => {

@@ -70,12 +70,13 @@ export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams
 /**
  * Consent, code exchange (with the PKCE verifier) and refresh of a plain OAuth 2 network (LinkedIn, TikTok, Google):
  * form-encoded POSTs to `tokenUrl` with the app's credentials in the body. `network` names the errors ("LinkedIn
- * OAuth: …"); `noRefreshToken` is the auth_expired message when a grant without a refresh token needs one.
+ * OAuth: …"); `noRefreshToken` is the auth_expired message when a grant without a refresh token needs one (default:
+ * "<network> granted no refresh token; reconnect the account.").
  */
 export class OAuth2App implements NetworkLogin {
   constructor(
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
-    private readonly app: ConsentPage & { network: string; tokenUrl: string; noRefreshToken: string },
+    private readonly app: ConsentPage & { network: string; tokenUrl: string; noRefreshToken?: string },
   ) {}
 
   authorizeUrl(p: ConsentParams): string {
@@ -88,7 +89,8 @@ export class OAuth2App implements NetworkLogin {
   }
 
   refresh({ refreshToken }: { refreshToken: string | null }): Promise<OAuthTokens> {
-    if (!refreshToken) return Promise.reject(new PlatformError(this.app.noRefreshToken, 'auth_expired', false));
+    const { network, noRefreshToken = `${network} granted no refresh token; reconnect the account.` } = this.app;
+    if (!refreshToken) return Promise.reject(new PlatformError(noRefreshToken, 'auth_expired', false));
     return this.request({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken);
   }
 

@@ -22,12 +22,13 @@ function linkedinError(reply: NetworkReply): PlatformError {
 /** Characters of LinkedIn's "little text" format that must be backslash-escaped in `commentary`. */
 const LITTLE_TEXT_RESERVED = /[\\|{}@[\]()<>#*_~]/g;
 
-export function escapeLittleText(text: string): string {
-  return text.replace(LITTLE_TEXT_RESERVED, (c) => `\\${c}`);
-}
+export const escapeLittleText = (text: string): string => text.replace(LITTLE_TEXT_RESERVED, (c) => `\\${c}`);
+export const unescapeLittleText = (text: string): string => text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
 
-export function unescapeLittleText(text: string): string {
-  return text.replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
+/** A YYYY-MM-DD day as LinkedIn's date `{ day, month, year }` (the analytics' date ranges). */
+export function liDate(date: string): { day: number; month: number; year: number } {
+  const [year, month, day] = date.split('-').map(Number);
+  return { day, month, year };
 }
 
 /** URNs go into paths and Rest.li 2.0 query values URL-encoded. */

@@ -1,5 +1,5 @@
 import { PlatformError } from '../kit/adapter';
-import { arr, num, obj, pollOrThrow, str } from '../kit/http';
+import { arr, needed, num, obj, pollOrThrow, str } from '../kit/http';
 import { downloadMedia, mediaDeadline } from '../kit/media-fetch';
 import type { Progress } from '../kit/network-adapter';
 import { enc, LinkedInClient } from './linkedin-api';
@@ -14,14 +14,8 @@ export interface LinkedInState {
   postUrn?: string;
 }
 
-export interface VideoUpload {
-  urn: string;
-  uploadToken: string;
-  instructions: { uploadUrl: string; firstByte: number; lastByte: number }[];
-  expiresAt: number;
-  partIds: string[];
-  finalized: boolean;
-}
+/** A video's upload, as initializeVideo starts it: the part ids (ETags) of the parts sent so far, then finalized. */
+type VideoUpload = Awaited<ReturnType<typeof initializeVideo>>;
 
 export type MediaContext = Progress<LinkedInState> & {
   client: LinkedInClient;
@@ -39,9 +33,8 @@ export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<s
     const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);
     const request = { initializeUploadRequest: { owner: ctx.owner } };
     const value = obj((await ctx.client.rest.post(ctx.token, '/images?action=initializeUpload', request)).value);
-    const [uploadUrl, urn] = [str(value.uploadUrl), str(value.image)];
-    if (!uploadUrl || !urn)
-      throw new PlatformError('LinkedIn returned no upload URL for the image.', 'network_error', true);
+    const missing = 'LinkedIn returned no upload URL for the image.';
+    const [uploadUrl, urn] = [needed(str(value.uploadUrl), missing), needed(str(value.image), missing)];
     await ctx.client.upload(uploadUrl, media.bytes, media.contentType, ctx.token);
     done[i] = urn;
     await ctx.save({ images: done });
@@ -62,10 +55,7 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
       if (video.partIds[i]) continue;
       const bytes = media.bytes.subarray(part.firstByte, part.lastByte + 1);
       const reply = await ctx.client.upload(part.uploadUrl, bytes, 'application/octet-stream');
-      const etag = reply.headers.get('etag');
-      if (!etag)
-        throw new PlatformError('LinkedIn returned no ETag for an uploaded video part.', 'network_error', true);
-      video.partIds[i] = etag;
+      video.partIds[i] = needed(reply.headers.get('etag'), 'LinkedIn returned no ETag for an uploaded video part.');
       await ctx.save();
     }
     const parts = { video: video.urn, uploadToken: video.uploadToken, uploadedPartIds: video.partIds };
@@ -77,7 +67,7 @@ export async function uploadVideo(ctx: MediaContext, url: string): Promise<strin
   return video.urn;
 }
 
-async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUpload> {
+async function initializeVideo(ctx: MediaContext, size: number) {
   const request = { owner: ctx.owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false };
   const init = { initializeUploadRequest: request };
   const value = obj((await ctx.client.rest.post(ctx.token, '/videos?action=initializeUpload', init)).value);
@@ -90,7 +80,8 @@ async function initializeVideo(ctx: MediaContext, size: number): Promise<VideoUp
     throw new PlatformError('LinkedIn returned no upload instructions for the video.', 'network_error', true);
   }
   const expiresAt = num(value.uploadUrlsExpireAt) || Date.now() + 3_600_000;
-  return { urn, uploadToken: str(value.uploadToken) ?? '', instructions, expiresAt, partIds: [], finalized: false };
+  const partIds: string[] = [];
+  return { urn, uploadToken: str(value.uploadToken) ?? '', instructions, expiresAt, partIds, finalized: false };
 }
 
 /** A video can be referenced by a post once processing made it AVAILABLE. */

@@ -1,8 +1,8 @@
-import type { AccountCredentials, ItemMetrics, PlatformAdapter } from '../kit/adapter';
+import type { AccountCredentials } from '../kit/adapter';
 import { arr, num, obj } from '../kit/http';
-import { addDays, dayOf } from '../kit/days';
+import { addDays, dayOf, unixDay } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters } from '../kit/metrics';
-import { enc, LinkedInClient } from './linkedin-api';
+import { enc, LinkedInClient, liDate } from './linkedin-api';
 
 /**
  * Organisation pages: organizationalEntityShareStatistics (lifetime per post, or per day) and
@@ -26,28 +26,19 @@ const MEMBER_DAY_COUNTERS: Counters = { ...MEMBER_COUNTERS, reach: 'IMPRESSION' 
 
 export const isOrganization = (urn: string): boolean => urn.startsWith('urn:li:organization:');
 
-/** Rest.li entity union for a post URN: (share:urn:li:share:1) or (ugcPost:urn:li:ugcPost:1). */
-function postEntity(postUrn: string): { key: 'shares' | 'ugcPosts'; union: string } {
-  return postUrn.startsWith('urn:li:ugcPost:')
-    ? { key: 'ugcPosts', union: `(ugcPost:${enc(postUrn)})` }
-    : { key: 'shares', union: `(share:${enc(postUrn)})` };
-}
-
-function shareTotals(raw: unknown): ItemMetrics {
-  const s = obj(obj(raw).totalShareStatistics);
-  return itemFromCounters(SHARE_COUNTERS, (name) => num(s[name]));
-}
-
 const orgStatistics = (urn: string, query: string): string =>
   `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(urn)}&${query}`;
 
 export async function itemMetrics(client: LinkedInClient, account: AccountCredentials, postUrn: string) {
-  const { key, union } = postEntity(postUrn);
+  // A post URN's Rest.li entity: (share:urn:li:share:1) or (ugcPost:urn:li:ugcPost:1).
+  const entity = postUrn.startsWith('urn:li:ugcPost:') ? 'ugcPost' : 'share';
   const { accessToken: token, platformAccountId: urn } = account;
   if (isOrganization(urn)) {
-    const body = await client.rest.json(token, orgStatistics(urn, `${key}=List(${enc(postUrn)})`));
-    return shareTotals(arr(body.elements)[0]);
+    const body = await client.rest.json(token, orgStatistics(urn, `${entity}s=List(${enc(postUrn)})`));
+    const s = obj(obj(arr(body.elements)[0]).totalShareStatistics);
+    return itemFromCounters(SHARE_COUNTERS, (name) => num(s[name]));
   }
+  const union = `(${entity}:${enc(postUrn)})`;
   const total = async (type: string): Promise<[string, number]> => {
     const path = `/memberCreatorPostAnalytics?q=entity&entity=${union}&queryType=${type}&aggregation=TOTAL`;
     return [type, num(obj(arr((await client.rest.json(token, path)).elements)[0]).count)];
@@ -56,26 +47,17 @@ export async function itemMetrics(client: LinkedInClient, account: AccountCreden
   return itemFromCounters(MEMBER_POST_COUNTERS, (name) => totals.get(name) ?? 0);
 }
 
-function liDate(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return `(day:${d},month:${m},year:${y})`;
-}
-
 /** A date of LinkedIn's `{ day, month, year }` shape as YYYY-MM-DD. */
 function fromLiDate(raw: unknown): string {
   const d = obj(raw);
   return `${num(d.year)}-${String(num(d.month)).padStart(2, '0')}-${String(num(d.day)).padStart(2, '0')}`;
 }
 
-type Daily = PlatformAdapter['getDailyMetrics'];
-type DaysOf = (client: LinkedInClient, ...args: Parameters<Daily>) => ReturnType<Daily>;
-
 /** An account's days; LinkedIn reports the follower count as of now, not per day. */
-export const dailyMetrics: DaysOf = (client, account, from, to) =>
-  (isOrganization(account.platformAccountId) ? organizationDays : memberDays)(client, account, from, to);
-
-const organizationDays: DaysOf = async (client, { accessToken: token, platformAccountId: urn }, from, to) => {
-  const [start, end] = [Date.parse(`${from}T00:00:00Z`), Date.parse(`${addDays(to, 1)}T00:00:00Z`)];
+export async function dailyMetrics(client: LinkedInClient, account: AccountCredentials, from: string, to: string) {
+  const { accessToken: token, platformAccountId: urn } = account;
+  if (!isOrganization(urn)) return memberDays(client, token, from, to);
+  const [start, end] = [unixDay(from) * 1000, unixDay(to, 1) * 1000];
   const interval = `(timeRange:(start:${start},end:${end}),timeGranularityType:DAY)`;
   const [stats, size] = await Promise.all([
     client.rest.json(token, orgStatistics(urn, `timeIntervals=${interval}`)),
@@ -85,11 +67,12 @@ const organizationDays: DaysOf = async (client, { accessToken: token, platformAc
   return dayRows({ from, to }, SHARE_COUNTERS, num(size.firstDegreeSize), (name, date) =>
     num(obj(byDay.get(date)?.totalShareStatistics)[name]),
   );
-};
+}
 
-const memberDays: DaysOf = async (client, { accessToken: token }, from, to) => {
+async function memberDays(client: LinkedInClient, token: string, from: string, to: string) {
   // Sending the day after `to` as the end reads the last day whether LinkedIn treats `end` as inclusive or not.
-  const range = `(start:${liDate(from)},end:${liDate(addDays(to, 1))})`;
+  const restli = ({ day, month, year }: ReturnType<typeof liDate>) => `(day:${day},month:${month},year:${year})`;
+  const range = `(start:${restli(liDate(from))},end:${restli(liDate(addDays(to, 1)))})`;
   const daily = async (type: string): Promise<[string, Map<string, number>]> => {
     const path = `/memberCreatorPostAnalytics?q=me&queryType=${type}&aggregation=DAILY&dateRange=${range}`;
     const elements = arr((await client.rest.json(token, path)).elements).map(obj);
@@ -101,4 +84,4 @@ const memberDays: DaysOf = async (client, { accessToken: token }, from, to) => {
   ]);
   const followers = num(obj(arr(count.elements)[0]).memberFollowersCount);
   return dayRows({ from, to }, MEMBER_DAY_COUNTERS, followers, (name, date) => series.get(name)?.get(date) ?? 0);
-};
+}

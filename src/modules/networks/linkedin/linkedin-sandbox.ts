@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { addDays, dayOf } from '../kit/days';
+import { addDays, dayOf, daysBetween, unixDay } from '../kit/days';
 import { enforceMagicWords, MagicErrors, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
-import { dailyAccountMetrics, dateRange, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
+import { dailyAccountMetrics, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
 import type { OAuthFailure } from '../kit/sandbox/sandbox-oauth';
 import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
-import { SimulatorState } from '../kit/sandbox/sandbox-store';
-import { unescapeLittleText } from './linkedin-api';
+import { SimulatorState } from '../kit/sandbox/sandbox-state';
+import { liDate, unescapeLittleText } from './linkedin-api';
 import { LINKEDIN_RULES } from './linkedin.adapter';
 
 /** Simulated LinkedIn: OAuth 2.0, userinfo, organisations, the Posts, Comments, Images and Videos APIs, analytics. */
@@ -44,17 +44,8 @@ type LiImage = { urn: string; owner: string; status: 'WAITING_UPLOAD' | 'AVAILAB
 type LiVideoPart = { firstByte: number; lastByte: number; etag: string | null };
 type LiVideo = { urn: string; owner: string; parts: LiVideoPart[]; finalizedAt: string | null };
 
-interface LiPost {
-  id: string;
-  author: string;
-  commentary: string;
-  visibility: string;
-  lifecycleState: string;
-  content?: Record<string, unknown>;
-  createdAt: number;
-  publishedAt: number;
-  lastModifiedAt: number;
-}
+/** A member's or organisation's post, as newPost makes it. */
+type LiPost = ReturnType<typeof newPost>;
 
 /** Videos leave PROCESSING this long after finalizeUpload (the adapter polls at least once). */
 const LI_VIDEO_PROCESSING_MS = 500;
@@ -129,15 +120,10 @@ export class LinkedInSandbox extends SimulatorState {
   readonly videos = this.records<LiVideo>('video', (v) => v.urn);
   /** By author. */
   readonly posts = this.records<LiPost>('post', (p) => p.id);
-
-  newId(): string {
-    return `${Date.now()}${randomInt(100000, 999999)}`.slice(0, 19);
-  }
-
-  newMediaKey(): string {
-    return `C4E${randomBytes(9).toString('base64url')}`;
-  }
 }
+
+const newId = (): string => `${Date.now()}${randomInt(100000, 999999)}`.slice(0, 19);
+const newMediaKey = (): string => `C4E${randomBytes(9).toString('base64url')}`;
 
 /** The `owner` when the member may act as it (itself or an organisation it administers), else LinkedIn's 403. */
 function owned(member: LiMember, owner: unknown, what: string): string {
@@ -163,7 +149,7 @@ const today = (): string => dayOf(Date.now());
 
 /** The days from `from` to `endExclusive` (epoch ms), at most a year of them. */
 const daysOf = (from: number, endExclusive: number): string[] =>
-  dateRange(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
+  daysBetween(dayOf(from), dayOf(endExclusive - DAY_MS), 366);
 
 const route = routesOf<LinkedInSandbox>();
 
@@ -213,11 +199,7 @@ const LINKEDIN_ROUTES = [
     if (li.caps.reached('linkedin', times)) throw liFail(429, throttled('MEMBER'));
     const attempt = { platform: 'linkedin', accountId: author, text: plain, contentKey: JSON.stringify(content ?? {}) };
     await enforceMagicWords(li.store, attempt, LI_MAGIC);
-    const now = Date.now();
-    const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${li.newId()}`;
-    const [commentary, visibility, lifecycleState] = [body.commentary, body.visibility, body.lifecycleState].map(qs);
-    const at = { createdAt: now, publishedAt: now, lastModifiedAt: now };
-    await li.posts.add(author, { id, author, commentary, visibility, lifecycleState, content, ...at });
+    const { id } = await li.posts.add(author, newPost(author, body, content, hasVideo));
     res.status(201).set({ 'x-restli-id': id, 'x-linkedin-id': id }).end();
   }),
   /** Comments API: the actor (the post's author or an organisation it administers) comments on a post. */
@@ -232,7 +214,7 @@ const LINKEDIN_ROUTES = [
     if (typeof text !== 'string' || !text.trim()) throw unprocessable('message/text', REQUIRED);
     const refused = commentRefusal('linkedin', text);
     if (refused) throw liFail(422, refused, 'UNPROCESSABLE_ENTITY');
-    const id = li.newId();
+    const id = newId();
     const commentUrn = `urn:li:comment:(urn:li:activity:${urn.split(':').at(-1)},${id})`;
     await addOwnComment(li.store, 'linkedin', urn, { id: actor, name: m.name }, text, commentUrn);
     const created = { actor, time: Date.now() };
@@ -252,7 +234,7 @@ const LINKEDIN_ROUTES = [
   route('POST rest/images', LI_REST, async ({ q, body, caller: m }, li) => {
     if (q.action !== 'initializeUpload') throw illegal(`Unknown action ${String(q.action)}`);
     const owner = owned(m, ((body.initializeUploadRequest ?? {}) as Q).owner, 'images.ACTION-initializeUpload');
-    const key = li.newMediaKey();
+    const key = newMediaKey();
     const image = `urn:li:image:${key}`;
     await li.images.put({ urn: image, owner, status: 'WAITING_UPLOAD' });
     const uploadUrl = `${li.base}/dms-uploads/${key}/uploaded-image/0`;
@@ -277,7 +259,7 @@ const LINKEDIN_ROUTES = [
       const owner = owned(m, init.owner, 'videos.ACTION-initializeUpload');
       const size = Number(init.fileSizeBytes);
       if (!Number.isInteger(size) || size <= 0) throw illegal('fileSizeBytes must be a positive number of bytes');
-      const key = li.newMediaKey();
+      const key = newMediaKey();
       const video: LiVideo = { urn: `urn:li:video:${key}`, owner, parts: [], finalizedAt: null };
       for (let first = 0; first < size; first += LI_PART_BYTES)
         video.parts.push({ firstByte: first, lastByte: Math.min(size, first + LI_PART_BYTES) - 1, etag: null });
@@ -331,7 +313,7 @@ const LINKEDIN_ROUTES = [
     const interval = /timeRange:\(start:(\d+),end:(\d+)\)/.exec(qs(q.timeIntervals));
     if (!interval) return collection([{ ...entity, totalShareStatistics: postStats(org) }]);
     const elements = daysOf(Number(interval[1]), Number(interval[2])).map((d) => {
-      const [t, day] = [Date.parse(`${d}T00:00:00Z`), dailyAccountMetrics(org, d)];
+      const [t, day] = [unixDay(d) * 1000, dailyAccountMetrics(org, d)];
       const totalShareStatistics = shareStats({ ...day, comments: 0 }, 0, day.engagement - day.shares);
       return { ...entity, timeRange: { start: t, end: t + DAY_MS }, totalShareStatistics };
     });
@@ -377,6 +359,15 @@ const LINKEDIN_ROUTES = [
     return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }], 1);
   }),
 ];
+
+/** The post a POST rest/posts creates (with a new id: a video post is a ugcPost, any other a share). */
+function newPost(author: string, body: Q, content: Record<string, unknown> | undefined, hasVideo: boolean) {
+  const now = Date.now();
+  const id = `urn:li:${hasVideo ? 'ugcPost' : 'share'}:${newId()}`;
+  const [commentary, visibility, lifecycleState] = [body.commentary, body.visibility, body.lifecycleState].map(qs);
+  const at = { createdAt: now, publishedAt: now, lastModifiedAt: now };
+  return { id, author, commentary, visibility, lifecycleState, content, ...at };
+}
 
 /** Media referenced by a post must be AVAILABLE and owned by its author. Returns whether it is a video post. */
 async function checkContent(li: LinkedInSandbox, author: string, content: Record<string, unknown> | undefined) {
@@ -437,11 +428,6 @@ function shareStats(n: Numbers & { engagement: number }, clicks: number, likes: 
 function postStats(urn: string): Record<string, number> {
   const it = itemMetrics(urn);
   return shareStats(it, it.saves, it.likes);
-}
-
-function liDate(day: string): { day: number; month: number; year: number } {
-  const [year, month, date] = day.split('-').map(Number);
-  return { day: date ?? 1, month: month ?? 1, year: year ?? 1970 };
 }
 
 export const LINKEDIN_SIMULATOR = simulator(LINKEDIN_LOGIN, LinkedInSandbox, LINKEDIN_ROUTES);

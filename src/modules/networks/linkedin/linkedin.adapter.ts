@@ -1,9 +1,8 @@
 import type { AdapterEndpoints, CommentRequest, CommentResult, GrantedAccount, OAuthTokens } from '../kit/adapter';
 import type { PlatformAdapter, PublishLookup, PublishRequest, PublishResult } from '../kit/adapter';
-import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
-import { arr, num, obj, str } from '../kit/http';
+import { arr, needed, num, obj, orIfRefused, str } from '../kit/http';
 import { NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2App } from '../kit/oauth';
 import { enc, escapeLittleText, LinkedInClient } from './linkedin-api';
@@ -44,19 +43,16 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   protected readonly rules = LINKEDIN_RULES;
   private readonly client: LinkedInClient;
 
-  constructor(
-    endpoints: AdapterEndpoints,
-    private readonly options: PollingOptions = {},
-  ) {
+  /** `options.pollDelaysMs`: the waits between the video's status checks within one attempt. */
+  constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
+    // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
     const login = new OAuth2App(endpoints, {
       network: 'LinkedIn',
       url: `${endpoints.authBaseUrl}/authorization`,
       tokenUrl: `${endpoints.authBaseUrl}/accessToken`,
       scopes: LINKEDIN_SCOPES,
-      // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
-      noRefreshToken: 'LinkedIn granted no refresh token; reconnect the account.',
     });
-    super(login);
+    super(login, options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS);
     this.client = new LinkedInClient(endpoints);
   }
 
@@ -64,18 +60,13 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const token = tokens.accessToken;
     const me = await this.client.plain.json(token, '/v2/userinfo');
-    const sub = str(me.sub);
-    if (!sub) throw new PlatformError('LinkedIn userinfo returned no member id.', 'network_error', true);
+    const sub = needed(str(me.sub), 'LinkedIn userinfo returned no member id.');
     const memberUrn = `urn:li:person:${sub}`;
     const member = { platformAccountId: memberUrn, name: str(me.name) ?? sub, avatarUrl: str(me.picture) ?? null };
     const accounts: GrantedAccount[] = [{ ...member, metadata: { kind: 'member' } }];
     // Without the organisation permissions LinkedIn answers 403: the grant then covers the member only.
-    const acls = await this.client.rest
-      .json(token, '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED')
-      .catch((err: unknown) => {
-        if (err instanceof PlatformError && err.details.status === 403) return null;
-        throw err;
-      });
+    const aclsPath = '/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED';
+    const acls = await orIfRefused(this.client.rest.json(token, aclsPath), (err) => err.details.status === 403, null);
     if (!acls) return accounts;
     const orgUrns = new Set(arr(acls.elements).flatMap((el) => str(obj(el).organization) || []));
     for (const orgUrn of orgUrns) {
@@ -96,8 +87,8 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     const found = await this.lookBeforeResending(req, state.postAttemptedAt);
     if (found) return found;
     const [author, token] = [req.account.platformAccountId, req.account.accessToken];
-    const pollDelaysMs = this.options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
-    const ctx: MediaContext = { client: this.client, token, owner: author, state, save, pollDelaysMs };
+    const { client, pollDelaysMs } = this;
+    const ctx: MediaContext = { client, token, owner: author, state, save, pollDelaysMs };
     const c = req.content;
     const title = str(c.options.title);
     let content: Record<string, unknown> | undefined;
@@ -120,8 +111,8 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     };
     await save({ postAttemptedAt: new Date().toISOString() });
     const reply = await this.client.rest.call(token, '/posts', { method: 'POST', json: body, creates: true });
-    const urn = reply.headers.get('x-restli-id') ?? str(obj(reply.json).id);
-    if (!urn) throw new PlatformError('LinkedIn accepted the post but returned no id.', 'unknown_outcome', true);
+    const missing = 'LinkedIn accepted the post but returned no id.';
+    const urn = needed(reply.headers.get('x-restli-id') ?? str(obj(reply.json).id), missing, true);
     await save({ postUrn: urn });
     return postResult(urn);
   }
@@ -159,8 +150,7 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     const reply = await this.client.rest.call(req.account.accessToken, path, { method: 'POST', json, creates: true });
     const body = obj(reply.json);
     const id = str(body.commentUrn) ?? str(body.$URN) ?? reply.headers.get('x-restli-id') ?? str(body.id);
-    if (!id) throw new PlatformError('LinkedIn accepted the comment but returned no id.', 'unknown_outcome', false);
-    return { id };
+    return { id: needed(id, 'LinkedIn accepted the comment but returned no id.', true) };
   }
 
   readonly getItemMetrics: PlatformAdapter['getItemMetrics'] = (...args) => itemMetrics(this.client, ...args);

@@ -10,9 +10,10 @@ import {
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
 import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerOwner, containerRoutes, ContainerSandbox } from '../kit/sandbox/meta-containers';
+import { containerOwner, containerRoutes } from '../kit/sandbox/meta-containers';
+import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
-import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
+import { type SandboxOAuth, sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
 import { route } from '../kit/sandbox/sandbox-routes';
 import { THREADS_RULES } from './threads.adapter';
 
@@ -66,7 +67,6 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   textField: 'text',
   types: { TEXT: 'TEXT', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL' },
   videoError: () => 'FAILED_DOWNLOADING_VIDEO',
-  replies: true,
   errorType: 'THApiException',
   errors: {
     mediaType: ['Param media_type must be one of TEXT, IMAGE, VIDEO, CAROUSEL.', { code: 100 }],
@@ -88,6 +88,17 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   },
 };
 
+/**
+ * GET `path` with `grant_type` (and, to exchange a short-lived token, the app's secret): a long-lived token (60 d)
+ * for the valid `access_token`; `message` when the grant type (or that secret) is wrong.
+ */
+function longLived(path: string, grantType: string, message: string, secretNeeded = false) {
+  return route<SandboxOAuth>(`GET ${path}`, null, ({ q }, oauth) => {
+    if (q.grant_type !== grantType || (secretNeeded && !q.client_secret)) throw graphFail(message, { code: 100 });
+    return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');
+  });
+}
+
 /** Threads' login: no PKCE; code → short-lived token (1 h) and the user id; long-lived tokens (60 d) refresh. */
 export const THREADS_LOGIN: SandboxLogin = {
   network: 'threads',
@@ -95,34 +106,17 @@ export const THREADS_LOGIN: SandboxLogin = {
   pkce: false,
   authorize: 'oauth/authorize',
   tokens: [
-    {
-      at: 'POST oauth/access_token',
-      status: 201,
-      answer: async (oauth, b) => {
-        if (!b.client_id || !b.client_secret) throw MISSING_CLIENT();
-        if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
-        const grant = await oauth
-          .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
-          .catch(oauthFail);
-        const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
-        return { access_token: t.accessToken, user_id: (await USERS.of(oauth.store, grant)).id };
-      },
-    },
-    {
-      at: 'GET access_token',
-      answer: (oauth, q) => {
-        if (q.grant_type !== 'th_exchange_token' || !q.client_secret)
-          throw graphFail('Invalid grant_type or missing client_secret.', { code: 100 });
-        return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');
-      },
-    },
-    {
-      at: 'GET refresh_access_token',
-      answer: (oauth, q) => {
-        if (q.grant_type !== 'th_refresh_token') throw graphFail('Invalid grant_type.', { code: 100 });
-        return longLivedToken(oauth, 'threads', q.access_token, 'THsbxL');
-      },
-    },
+    route<SandboxOAuth>({ at: 'POST oauth/access_token', status: 201 }, null, async ({ body: b }, oauth) => {
+      if (!b.client_id || !b.client_secret) throw MISSING_CLIENT();
+      if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
+      const grant = await oauth
+        .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
+        .catch(oauthFail);
+      const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
+      return { access_token: t.accessToken, user_id: (await USERS.of(oauth.store, grant)).id };
+    }),
+    longLived('access_token', 'th_exchange_token', 'Invalid grant_type or missing client_secret.', true),
+    longLived('refresh_access_token', 'th_refresh_token', 'Invalid grant_type.'),
   ],
 };
 
@@ -130,7 +124,7 @@ export const THREADS_LOGIN: SandboxLogin = {
  * The Threads simulator: its login, a profile's insights (threads_insights), and the kit's container
  * routes (profile, create, publish, read, list) of the simulated Threads API (graph.threads.net, v1.0).
  */
-export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, ContainerSandbox, [
+export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, SandboxKit, [
   route('GET v1.0/:owner/threads_insights', containerOwner(THREADS_CONTAINERS), ({ q, caller: user }) => {
     const names = (q.metric ?? '').split(',').filter(Boolean);
     const listOf = `Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`;

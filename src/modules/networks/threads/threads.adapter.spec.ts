@@ -8,7 +8,7 @@ const account = { platformAccountId: '1234', accessToken: 'th-token', metadata: 
 const net = graphFetch().eachTest();
 const adapter = new ThreadsAdapter(
   graphEndpoints('https://graph.threads.net/v1.0', 'https://threads.net/oauth/authorize'),
-  { intervalMs: 1, maxPolls: 5 },
+  { pollDelaysMs: [1, 1, 1, 1] },
 );
 /** Account 1234's container `container` is created, FINISHED, and published as 1234567 at `permalink`. */
 const publishes = (container: string, permalink: string) =>

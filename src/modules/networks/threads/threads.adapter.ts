@@ -3,11 +3,10 @@ import type { CommentRequest, CommentResult, PlatformAdapter } from '../kit/adap
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
 import type { Counters } from '../kit/metrics';
-import type { ContainerPublisher, PollOptions } from '../kit/graph/container-publisher';
-import { ContainerAdapter, DailyInsights } from '../kit/graph/graph-adapter';
+import type { PollingOptions } from '../kit/network-adapter';
+import { ContainerAdapter, ContainerFlavor, DailyInsights } from '../kit/graph/container-adapter';
 import { GraphClient } from '../kit/graph/graph-client';
-import { appCredentials, graphTokens, GraphTokenResponse } from '../kit/graph/graph-shapes';
-import { GraphLogin } from '../kit/graph/facebook-login';
+import { GraphLogin, GraphTokenResponse } from '../kit/graph/graph-login';
 
 const THREADS_SCOPES = [
   'threads_basic',
@@ -35,29 +34,17 @@ export const THREADS_CAPS: PublishingCap[] = [
 
 type ThreadsProfile = { id: string; username?: string; name?: string; threads_profile_picture_url?: string };
 
-/** Threads' container edges and fields (posts and replies). */
-const THREADS_CONTAINERS = {
-  rules: THREADS_RULES,
-  containerEdge: 'threads',
-  publishEdge: 'threads_publish',
-  statusField: 'status',
-  errorField: 'error_message',
-  textField: 'text',
-  limitEdge: 'threads_publishing_limit',
-};
 /**
  * Threads API (graph.threads.net): code → short-lived token → th_exchange_token (60 d) →
  * th_refresh_token, at the host root; containers and threads_publish under /v1.0.
  */
 export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter {
-  /** Replies (first comments): a TEXT container with reply_to_id, then threads_publish. */
-  private readonly replies: ContainerPublisher;
+  readonly platform = 'threads' as const;
+  protected readonly rules = THREADS_RULES;
   static readonly real = {
     apiBaseUrl: 'https://graph.threads.net/v1.0',
     authBaseUrl: 'https://threads.net/oauth/authorize',
   };
-  readonly platform = 'threads' as const;
-  protected readonly rules = THREADS_RULES;
   /** Threads has no reach metric; views is the closest. Shares = reposts + quotes + shares. */
   protected readonly postCounters: Counters = {
     reach: 'views',
@@ -70,36 +57,34 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
     counters: { reach: 'views', comments: 'replies', shares: ['reposts', 'quotes'] },
     followers: 'metric',
   };
+  /** Threads' container edges and fields (a reply publishes its own TEXT container, see postComment). */
+  protected readonly containers: ContainerFlavor = {
+    containerEdge: 'threads',
+    statusField: 'status',
+    errorField: 'error_message',
+    textField: 'text',
+    limitEdge: 'threads_publishing_limit',
+    childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
+    containerParams: (c, childIds) => {
+      if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
+      if (c.contentType === 'video') return { media_type: 'VIDEO', video_url: c.videoUrl, text: c.text };
+      if (c.contentType === 'image') return { media_type: 'IMAGE', image_url: c.imageUrls[0], text: c.text };
+      return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
+    },
+  };
 
-  constructor(endpoints: AdapterEndpoints, poll?: PollOptions) {
+  constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
     // graph.threads.net without the version: where /oauth/access_token, /access_token, /refresh_access_token live.
     const root = new GraphClient(endpoints.apiBaseUrl.replace(/\/v\d+(\.\d+)?$/, ''), endpoints.timeoutMs);
     // Threads' OAuth has no PKCE; state carries the CSRF protection.
-    super(endpoints, poll, () => new ThreadsLogin(root, endpoints, THREADS_SCOPES, false), {
-      ...THREADS_CONTAINERS,
-      childParams: (url) => ({ media_type: 'IMAGE', image_url: url, is_carousel_item: true }),
-      containerParams: (c, childIds) => {
-        if (childIds.length) return { media_type: 'CAROUSEL', children: childIds.join(','), text: c.text };
-        if (c.contentType === 'video') return { media_type: 'VIDEO', video_url: c.videoUrl, text: c.text };
-        if (c.contentType === 'image') return { media_type: 'IMAGE', image_url: c.imageUrls[0], text: c.text };
-        return { media_type: 'TEXT', text: c.text, link_attachment: c.link ?? undefined };
-      },
-    });
-    this.replies = this.publisher.for({
-      ...THREADS_CONTAINERS,
-      childParams: () => ({}),
-      containerParams: (c) => ({ media_type: 'TEXT', text: c.text, reply_to_id: String(c.options.replyToId) }),
-    });
+    super(endpoints, options, () => new ThreadsLogin(root, endpoints, THREADS_SCOPES, false));
   }
 
   /** The first comment is the account's reply to its own thread: a TEXT container with `reply_to_id`, published. */
-  override async postComment(req: CommentRequest): Promise<CommentResult> {
-    const reply = await this.replies.publish({
-      account: req.account,
-      content: { contentType: 'text', text: req.text, imageUrls: [], options: { replyToId: req.externalId } },
-      publishState: {},
-      saveState: async () => {},
-    });
+  override async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
+    const content = { contentType: 'text' as const, text, imageUrls: [], options: {} };
+    const params = { media_type: 'TEXT', text, reply_to_id: externalId };
+    const reply = await this.publish({ account, content, publishState: {}, saveState: async () => {} }, params);
     return { id: reply.externalId };
   }
 
@@ -115,16 +100,13 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
 class ThreadsLogin extends GraphLogin {
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {
     const grant = { grant_type: 'authorization_code', redirect_uri: p.redirectUri, code: p.code };
-    const form = { ...appCredentials(this.endpoints), ...grant };
-    const short = await this.graph.post<GraphTokenResponse>('/oauth/access_token', form);
-    const secret = this.endpoints.clientSecret;
-    const long = { grant_type: 'th_exchange_token', client_secret: secret, access_token: short.access_token };
-    return graphTokens(this.graph.get<GraphTokenResponse>('/access_token', long), this.scopes);
+    const short = await this.graph.post<GraphTokenResponse>('/oauth/access_token', { ...this.app, ...grant });
+    const long = { grant_type: 'th_exchange_token', client_secret: this.endpoints.clientSecret };
+    return this.tokens('/access_token', { ...long, access_token: short.access_token });
   }
 
   /** Long-lived tokens at least 24 h old and unexpired refresh themselves (th_refresh_token). */
   refresh(tokens: { accessToken: string }): Promise<OAuthTokens> {
-    const query = { grant_type: 'th_refresh_token', access_token: tokens.accessToken };
-    return graphTokens(this.graph.get<GraphTokenResponse>('/refresh_access_token', query), this.scopes);
+    return this.tokens('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: tokens.accessToken });
   }
 }

@@ -1,6 +1,6 @@
 import type { AccountCredentials, ItemMetrics } from '../kit/adapter';
 import { arr, num, obj, str } from '../kit/http';
-import { dayOf } from '../kit/days';
+import { dayOf, unixDay } from '../kit/days';
 import { Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { TikTokApi } from './tiktok-api';
 
@@ -56,7 +56,7 @@ export async function itemMetrics(api: TikTokApi, account: AccountCredentials, v
 export async function dailyMetrics(api: TikTokApi, account: AccountCredentials, from: string, to: string) {
   const token = account.accessToken;
   const [videos, info] = await Promise.all([
-    listVideos(api, token, Date.parse(`${from}T00:00:00Z`) / 1000),
+    listVideos(api, token, unixDay(from)),
     api.json(token, '/v2/user/info/?fields=open_id,follower_count'),
   ]);
   const followers = num(obj(obj(info.data).user).follower_count);

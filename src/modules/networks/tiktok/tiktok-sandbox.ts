@@ -5,13 +5,11 @@ import { enforceMagicWords, parseMagicWords, SANDBOX_RATE_LIMIT_SECONDS } from '
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
-import { SandboxMediaFetch } from '../kit/sandbox/sandbox-media';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
 import { pickFields, Q, qs } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
-import { SandboxStore, SimulatorState } from '../kit/sandbox/sandbox-store';
-import { AppConfig } from '@/config/config';
+import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import { TIKTOK_RULES } from './tiktok.adapter';
 
 /** Simulated TikTok: Login Kit OAuth v2, user and creator info, Direct Post (PULL_FROM_URL) and its status, videos. */
@@ -45,14 +43,8 @@ export interface TtPublish {
   videoId: string | null;
 }
 
-export interface TtVideo {
-  id: string;
-  openId: string;
-  title: string;
-  description: string;
-  createTime: number;
-  shareUrl: string;
-}
+/** A creator's published video, as newVideo makes it. */
+type TtVideo = ReturnType<typeof newVideo>;
 
 /** What the simulator says it downloaded of every publish's media. */
 const MEDIA_BYTES = 10_000;
@@ -125,14 +117,6 @@ export class TikTokSandbox extends SimulatorState {
   readonly publishes = this.records<TtPublish>('publish', (p) => p.publishId);
   /** By open_id. */
   readonly videos = this.records<TtVideo>('video', (v) => v.id);
-
-  constructor(
-    store: SandboxStore,
-    config: AppConfig,
-    private readonly media: SandboxMediaFetch,
-  ) {
-    super(store, config);
-  }
 
   /** The creator's daily post cap (tiktokNetwork's): TikTok's spam_risk_too_many_posts past it. */
   async assertUnderCap(c: TtCreator): Promise<void> {
@@ -274,15 +258,17 @@ async function publishStatus(tt: TikTokSandbox, p: TtPublish, c: TtCreator): Pro
   const failed = { status: 'FAILED', fail_reason: p.failReason, publicaly_available_post_id: [], uploaded_bytes: 0 };
   if (p.failReason) return JSON.stringify(failed);
   if (!p.videoId && p.privacy !== 'SELF_ONLY') {
-    const id = `7${Date.now()}${randomInt(10000, 99999)}`.slice(0, 19);
-    const createTime = Math.floor(Date.now() / 1000);
-    const { title, description } = p;
-    const shareUrl = `https://www.tiktok.com/@${c.username}/video/${id}`;
-    await tt.videos.add(c.openId, { id, openId: c.openId, title, description, createTime, shareUrl });
-    p.videoId = id;
+    p.videoId = (await tt.videos.add(c.openId, newVideo(p, c))).id;
   }
   const ids = p.videoId ?? '';
   return `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${ids}],"downloaded_bytes":${MEDIA_BYTES}}`;
+}
+
+/** The video a publish becomes, with a new id (a 19-digit public post id). */
+function newVideo({ title, description }: TtPublish, c: TtCreator) {
+  const id = `7${Date.now()}${randomInt(10000, 99999)}`.slice(0, 19);
+  const [createTime, shareUrl] = [Math.floor(Date.now() / 1000), `https://www.tiktok.com/@${c.username}/video/${id}`];
+  return { id, openId: c.openId, title, description, createTime, shareUrl };
 }
 
 function videoFields(v: TtVideo, fields: unknown): Record<string, unknown> {

@@ -4,7 +4,7 @@ import type { PublishRequest, PublishResult } from '../kit/adapter';
 import { PlatformError, StillProcessingError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, type NetworkCapUsage, type PublishingCap } from '../kit/caps';
-import { arr, type Json, obj, pollOrThrow, pollUntil, str } from '../kit/http';
+import { arr, type Json, needed, obj, orIfRefused, pollOrThrow, pollUntil, str } from '../kit/http';
 import { NetworkAdapter, PollingOptions, progress } from '../kit/network-adapter';
 import { OAuth2App } from '../kit/oauth';
 import { failReasonError, publicPostIds, TikTokApi } from './tiktok-api';
@@ -35,8 +35,8 @@ export const TIKTOK_CAPS: PublishingCap[] = [
 
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
-/** What one status/fetch tells (never `ready`: the publish_id is known). */
-type Status = Exclude<ProcessingCheck, { status: 'ready' }>;
+/** What one status/fetch tells once TikTok is done with the post (published or failed). */
+type Settled = Extract<ProcessingCheck, { status: 'published' | 'failed' }>;
 
 interface TikTokState {
   /** Set just before video/init or content/init: from here on a publish may exist. */
@@ -50,10 +50,10 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   readonly platform = 'tiktok' as const;
   protected readonly rules = TIKTOK_RULES;
   private readonly api: TikTokApi;
-  /** Waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
-  private readonly pollDelaysMs: number[];
 
-  constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
+  /** `pollDelaysMs`: the waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
+  constructor(endpoints: AdapterEndpoints, { pollDelaysMs = DEFAULT_POLL_DELAYS_MS }: PollingOptions = {}) {
+    // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
     const login = new OAuth2App(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',
@@ -61,20 +61,16 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
       tokenUrl: `${endpoints.apiBaseUrl}/v2/oauth/token/`,
       scopes: TIKTOK_SCOPES,
       scopeSeparator: ',',
-      // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
-      noRefreshToken: 'TikTok granted no refresh token; reconnect the account.',
     });
-    super(login);
+    super(login, withinBudget(pollDelaysMs, endpoints.processingWaitMs));
     this.api = new TikTokApi(endpoints);
-    this.pollDelaysMs = withinBudget(options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS, endpoints.processingWaitMs);
   }
 
   /** One grant = one creator account. */
   async listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]> {
     const fields = 'open_id,union_id,avatar_url,display_name,username';
     const user = obj(obj((await this.api.json(tokens.accessToken, `/v2/user/info/?fields=${fields}`)).data).user);
-    const openId = str(user.open_id);
-    if (!openId) throw new PlatformError('TikTok user info returned no open_id.', 'network_error', true);
+    const openId = needed(str(user.open_id), 'TikTok user info returned no open_id.');
     const username = str(user.username) ?? null;
     const name = str(user.display_name) ?? username ?? openId;
     const metadata = { username, unionId: str(user.union_id) ?? null };
@@ -83,13 +79,9 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
 
   /** creator_info/query gives no count, but answers spam_risk_too_many_posts once the daily cap is reached. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
-    const exhausted = await this.creatorInfo(account.accessToken).then(
-      () => false,
-      (err: unknown) => {
-        if (err instanceof PlatformError && err.details.networkCode === 'spam_risk_too_many_posts') return true;
-        throw err;
-      },
-    );
+    const answered = this.creatorInfo(account.accessToken).then(() => false);
+    const spamRisk = (err: PlatformError) => err.details.networkCode === 'spam_risk_too_many_posts';
+    const exhausted = await orIfRefused(answered, spamRisk, true);
     return { used: null, limit: null, exhausted };
   }
 
@@ -105,21 +97,16 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
       const cannotTell = 'An earlier attempt may have published this post; TikTok cannot tell yet.';
       const found = await this.lookBeforeResending(req, state.initAttemptedAt, cannotTell);
       if (found) return found;
-      const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).map(str);
+      const options = arr(obj((await this.creatorInfo(token)).data).privacy_level_options).flatMap((o) => str(o) || []);
       const init = this.initRequest(req.content, choosePrivacy(str(req.content.options.privacyLevel), options));
       await save({ initAttemptedAt: new Date().toISOString() });
       const reply = await this.api.post(token, init.path, init.body, { creates: true }).catch(async (err: unknown) => {
         // TikTok answered with its error envelope: nothing was created, a new attempt may init again.
-        if (answeredWithError(err)) {
-          delete state.initAttemptedAt;
-          await save();
-        }
+        if (answeredWithError(err)) await save({ initAttemptedAt: undefined });
         throw err;
       });
-      const publishId = str(obj(reply.data).publish_id);
-      if (!publishId)
-        throw new PlatformError('TikTok accepted the post but returned no publish_id.', 'unknown_outcome', false);
-      await save({ publishId });
+      const missing = 'TikTok accepted the post but returned no publish_id.';
+      await save({ publishId: needed(str(obj(reply.data).publish_id), missing, true) });
     }
     const stillBusy = 'TikTok is still processing the post (moderation); it is checked again later.';
     const check = () => this.settled(req.account, state.publishId!);
@@ -149,8 +136,11 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     return { path: '/v2/post/publish/video/init/', body };
   }
 
-  /** A complete post is known by its public id (or its publish_id when private). */
-  private async fetchStatus(account: AccountCredentials, publishId: string): Promise<Status> {
+  /**
+   * One status/fetch: undefined while TikTok still processes the post (for polls). A complete post is known by its
+   * public id (or its publish_id when private).
+   */
+  private async settled(account: AccountCredentials, publishId: string): Promise<Settled | undefined> {
     const json = { publish_id: publishId };
     const reply = await this.api.call(account.accessToken, '/v2/post/publish/status/fetch/', { method: 'POST', json });
     const data = obj(obj(reply.json).data);
@@ -158,20 +148,15 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX')
       return { status: 'published', result: postResult(publicPostIds(reply.text)[0] ?? publishId, account) };
     if (status === 'FAILED') return { status: 'failed', error: failReasonError(str(data.fail_reason) ?? 'unknown') };
-    return { status: 'processing' };
-  }
-
-  /** fetchStatus once TikTok is done with the post; undefined while it is still processing (for polls). */
-  private async settled(account: AccountCredentials, publishId: string) {
-    const status = await this.fetchStatus(account, publishId);
-    return status.status === 'processing' ? undefined : status;
+    return undefined;
   }
 
   /** One status/fetch of the saved publish_id. */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
     if (state.postId) return { status: 'published', result: postResult(state.postId, req.account) };
-    return state.publishId ? this.fetchStatus(req.account, state.publishId) : { status: 'ready' };
+    if (!state.publishId) return { status: 'ready' };
+    return (await this.settled(req.account, state.publishId)) ?? { status: 'processing' };
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
@@ -214,8 +199,7 @@ function answeredWithError(err: unknown): boolean {
 }
 
 /** PUBLIC_TO_EVERYONE unless asked otherwise; unaudited apps only get SELF_ONLY. */
-function choosePrivacy(requested: string | undefined, available: (string | undefined)[]): string {
-  const options = available.filter((o): o is string => !!o);
+function choosePrivacy(requested: string | undefined, options: string[]): string {
   if (requested && !options.includes(requested)) {
     const message = `Privacy level ${requested} is not available for this creator (available: ${options.join(', ')}).`;
     throw new PlatformError(message, 'invalid_content', false, { networkCode: 'privacy_level_option_mismatch' });

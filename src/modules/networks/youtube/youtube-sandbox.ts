@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash, randomBytes } from 'node:crypto';
 import { windowStart } from '../kit/caps';
-import { addDays } from '../kit/days';
+import { addDays, daysBetween } from '../kit/days';
 import { type MagicErrors, enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
-import { dailyAccountMetrics, dateRange, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
+import { dailyAccountMetrics, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
 import { pickFields, qs, Q, readRawBody } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
-import { SimulatorState } from '../kit/sandbox/sandbox-store';
+import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
 
 /** Simulated Google OAuth and YouTube: channels, resumable uploads, videos, uploads playlist, comments, Analytics. */
@@ -41,13 +41,8 @@ export interface YtSession {
   videoId: string | null;
 }
 
-export interface YtVideo {
-  kind: 'youtube#video';
-  etag: string;
-  id: string;
-  snippet: Record<string, unknown>;
-  status: Record<string, unknown>;
-}
+/** A channel's video, as newVideo makes it from a complete upload. */
+type YtVideo = ReturnType<typeof newVideo>;
 
 const UNAUTHENTICATED =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
@@ -97,11 +92,9 @@ export class YouTubeSandbox extends SimulatorState {
   readonly sessions = this.records<YtSession>('session', (x) => x.id);
   /** By channel (its uploads). */
   readonly videos = this.records<YtVideo>('video', (v) => v.id);
-
-  newId(bytes: number): string {
-    return randomBytes(bytes).toString('base64url');
-  }
 }
+
+const newId = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
 export function channelOf(userId: string) {
   const tail = createHash('sha256').update(`youtube:${userId}`).digest('base64url').slice(0, 22);
@@ -183,7 +176,7 @@ const YOUTUBE_ROUTES = [
     const refused = commentRefusal('youtube', text);
     if (refused) throw ytFail(400, 'processingFailure', refused);
     const author = { id: ch.id, name: ch.title };
-    const { id, createdAt: at } = await addOwnComment(yt.store, 'youtube', videoId, author, text, yt.newId(18));
+    const { id, createdAt: at } = await addOwnComment(yt.store, 'youtube', videoId, author, text, newId(18));
     const by = { channelId: ch.id, videoId };
     const shown = { textDisplay: text, textOriginal: text, authorDisplayName: ch.title };
     const rating = { canRate: true, viewerRating: 'none', likeCount: 0 };
@@ -220,7 +213,7 @@ const YOUTUBE_ROUTES = [
     const attempt = { platform: 'youtube', accountId: ch.id, text, contentKey: String(size) };
     await enforceMagicWords(yt.store, attempt, YT_MAGIC, 'later');
     const session: YtSession = {
-      id: yt.newId(24),
+      id: newId(24),
       channelId: ch.id,
       snippet: { ...snippet, title, description },
       status: { ...status, privacyStatus: privacy },
@@ -245,7 +238,8 @@ const YOUTUBE_ROUTES = [
     const first = Number(/^bytes (\d+)-(\d+)\/(\d+)$/.exec(range)?.[1] ?? 0);
     if (first !== session.received) throw badRequest(`Invalid Content-Range: expected bytes from ${session.received}.`);
     session.received = Math.min(session.size, session.received + bytes.length);
-    if (session.received === session.size) session.videoId = await createVideo(yt, session, caller.title);
+    if (session.received === session.size)
+      session.videoId = (await yt.videos.add(session.channelId, newVideo(session, caller.title))).id;
     await yt.sessions.put(session);
     if (session.videoId && losesAnswer(`${qs(session.snippet.title)}\n${qs(session.snippet.description)}`, 'youtube'))
       await loseAnswer(yt.store);
@@ -294,7 +288,7 @@ const YOUTUBE_ROUTES = [
     const [from, to] = [qs(q.startDate), qs(q.endDate)];
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || from > to)
       throw badRequest('startDate and endDate must be YYYY-MM-DD with startDate <= endDate.');
-    const rows = dateRange(from, to, 366).map((d) => {
+    const rows = daysBetween(from, to, 366).map((d) => {
       const day = dailyAccountMetrics(ch.id, d);
       return [d, ...metrics.map((m) => REPORT_METRICS[m](day, ch.id))];
     });
@@ -311,12 +305,13 @@ async function answer(yt: YouTubeSandbox, session: YtSession, res: Response, com
   res.status(308).end();
 }
 
-async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle: string): Promise<string> {
-  const id = yt.newId(8).slice(0, 11);
+/** The video a complete upload session creates (with a new id). */
+function newVideo(session: YtSession, channelTitle: string) {
+  const id = newId(8).slice(0, 11);
   const { channelId, snippet: s, status } = session;
   // Processing fails for bytes that were not declared as a video, as YouTube reports it.
   const playable = session.contentType.startsWith('video/') || session.contentType === 'application/octet-stream';
-  const video: YtVideo = {
+  return {
     kind: 'youtube#video',
     etag: etag(id),
     id,
@@ -340,8 +335,6 @@ async function createVideo(yt: YouTubeSandbox, session: YtSession, channelTitle:
       selfDeclaredMadeForKids: status.selfDeclaredMadeForKids === true,
     },
   };
-  await yt.videos.add(channelId, video);
-  return id;
 }
 
 export const YOUTUBE_SIMULATOR = simulator(YOUTUBE_LOGIN, YouTubeSandbox, YOUTUBE_ROUTES);

@@ -1,5 +1,5 @@
 import { PlatformError } from '../kit/adapter';
-import { ApiCall, Json, obj, str } from '../kit/http';
+import { ApiCall, Json, needed, obj, str } from '../kit/http';
 import { downloadMedia } from '../kit/media-fetch';
 import type { Progress } from '../kit/network-adapter';
 import type { YouTubeClient } from './youtube-api';
@@ -61,11 +61,8 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
       },
       json: resource,
     });
-    const location = init.headers.get('location');
-    if (!location)
-      throw new PlatformError('YouTube opened no upload session (no Location header).', 'network_error', true);
+    const location = needed(init.headers.get('location'), 'YouTube opened no upload session (no Location header).');
     Object.assign(state, { uploadUrl: location, size });
-    offset = 0;
   }
   await ctx.save({ uploadAttemptedAt: new Date().toISOString() });
   const headers: Record<string, string> = { 'Content-Type': media.contentType };
@@ -77,12 +74,12 @@ export async function resumableUpload(ctx: UploadContext, videoUrl: string, reso
   return obj(reply.json);
 }
 
-/** A video YouTube already refused while processing the upload. */
-export function rejectedUpload(video: Json): PlatformError | null {
+/** Throws when YouTube already refused the video while processing the upload. */
+export function refuseRejected(video: Json): void {
   const status = obj(video.status);
   const upload = str(status.uploadStatus);
-  if (upload !== 'rejected' && upload !== 'failed') return null;
+  if (upload !== 'rejected' && upload !== 'failed') return;
   const reason = str(upload === 'rejected' ? status.rejectionReason : status.failureReason);
   const verb = upload === 'rejected' ? 'rejected the video' : 'could not process the video';
-  return new PlatformError(`YouTube ${verb}: ${reason ?? upload}.`, 'media_rejected', false, { networkCode: reason });
+  throw new PlatformError(`YouTube ${verb}: ${reason ?? upload}.`, 'media_rejected', false, { networkCode: reason });
 }

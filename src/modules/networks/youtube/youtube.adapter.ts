@@ -5,13 +5,13 @@ import type { CommentRequest, CommentResult } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { ContentRules } from '../kit/content-rules';
 import { cap, PublishingCap } from '../kit/caps';
-import { arr, type Json, num, obj, str } from '../kit/http';
+import { arr, type Json, needed, num, obj, str } from '../kit/http';
 import { daysBetween } from '../kit/days';
 import { Counters, dayRows, itemFromCounters } from '../kit/metrics';
 import { NetworkAdapter, progress } from '../kit/network-adapter';
 import { OAuth2App } from '../kit/oauth';
 import { googleHosts, YouTubeClient } from './youtube-api';
-import { rejectedUpload, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
+import { refuseRejected, resumableUpload, sessionStatus, YouTubeState } from './youtube-upload';
 
 /**
  * YouTube Data API v3: Google OAuth (offline access → refresh token), channels?mine=true for the
@@ -119,10 +119,8 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     };
     const upload = { client: this.client, token: req.account.accessToken, state, save };
     const video = await resumableUpload(upload, c.videoUrl, resource);
-    const id = str(video.id);
-    if (!id) throw new PlatformError('YouTube finished the upload but returned no video id.', 'unknown_outcome', false);
-    const rejected = rejectedUpload(video);
-    if (rejected) throw rejected;
+    const id = needed(str(video.id), 'YouTube finished the upload but returned no video id.', true);
+    refuseRejected(video);
     await save({ videoId: id });
     return videoResult(id);
   }
@@ -170,8 +168,7 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     const path = '/commentThreads?part=snippet';
     const thread = await this.client.data.post(req.account.accessToken, path, body, { creates: true });
     const id = str(obj(obj(thread.snippet).topLevelComment).id) ?? str(thread.id);
-    if (!id) throw new PlatformError('YouTube accepted the comment but returned no id.', 'unknown_outcome', false);
-    return { id };
+    return { id: needed(id, 'YouTube accepted the comment but returned no id.', true) };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {
@@ -196,9 +193,8 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
       this.channel(token, account.platformAccountId, 'statistics'),
     ]);
     const columns = arr(body.columnHeaders).map((h) => str(obj(h).name) ?? '');
-    const rows = arr(body.rows).map((cells) => Object.fromEntries(columns.map((name, i) => [name, arr(cells)[i]])));
-    const byDay = new Map(rows.map((row) => [str(row.day) ?? '', row]));
-    const read = (name: string, date: string): number => num(byDay.get(date)?.[name]);
+    const byDay = new Map(arr(body.rows).map((cells) => [str(arr(cells)[columns.indexOf('day')]) ?? '', arr(cells)]));
+    const read = (name: string, date: string): number => num(byDay.get(date)?.[columns.indexOf(name)]);
     let subscribers = num(obj(channel.statistics).subscriberCount);
     const followers = new Map<string, number>();
     for (const date of daysBetween(from, to).reverse()) {
@@ -212,6 +208,4 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
 /** A channel's uploads playlist (where its videos are listed, newest first). */
 const uploadsOf = (channel: Json): string | undefined => str(obj(obj(channel.contentDetails).relatedPlaylists).uploads);
 
-function videoResult(id: string): PublishResult {
-  return { externalId: id, url: `https://www.youtube.com/watch?v=${id}` };
-}
+const videoResult = (id: string): PublishResult => ({ externalId: id, url: `https://www.youtube.com/watch?v=${id}` });

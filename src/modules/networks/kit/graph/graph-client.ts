@@ -1,31 +1,50 @@
 import { PlatformError, type PublishResult } from '../adapter';
-import { callNetwork, Json, NetworkCall, str } from '../http';
+import { ApiCall, Json, NetworkApi, NetworkReply, str } from '../http';
 import { graphError } from './graph-errors';
-import type { GraphList } from './graph-shapes';
 
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
+/** An edge's item fields of its text, creation time and link (findRecent). */
+type ItemFields = { text: string; time: string; link: string; textRequired?: boolean };
 
-/** The Graph API on the kit's HTTP client: form POSTs, query GETs with `access_token`; error bodies even on a 200. */
+/** A list edge's page. */
+export interface GraphList<T> {
+  data: T[];
+  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
+}
+
+/** `GET /{object}/insights` (Pages, Instagram, Threads). */
+export interface GraphInsight {
+  name: string;
+  values?: { value: number | Record<string, number>; end_time?: string }[];
+  total_value?: { value: number };
+}
+
+const failed = (r: NetworkReply) => graphError(r.status, r.json, r.headers);
+
+/**
+ * The Graph API on the kit's NetworkApi: form POSTs, query GETs with `access_token` (no bearer header); error bodies
+ * even on a 200.
+ */
 export class GraphClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly timeoutMs: number,
-  ) {}
+  private readonly api: NetworkApi;
 
-  /** `path` is relative to the base URL ('/me/accounts'), or absolute (a paging `next` URL). */
+  constructor(baseUrl: string, timeoutMs: number) {
+    this.api = new NetworkApi(baseUrl, timeoutMs, failed);
+  }
+
+  /** `path` is relative to the base URL ('/me/accounts'), or absolute (a paging `next` URL, its query in it). */
   get<T>(path: string, params: GraphParams, token?: string | null): Promise<T> {
-    const url = new URL(this.url(path));
-    for (const [k, v] of Object.entries(withToken(params, token))) url.searchParams.set(k, v);
-    return this.send<T>({ url: url.toString() });
+    const query = new URLSearchParams(withToken(params, token)).toString();
+    return this.send<T>(query ? `${path}?${query}` : path, {});
   }
 
   post<T>(path: string, params: GraphParams, token?: string | null): Promise<T> {
-    return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token) });
+    return this.send<T>(path, { method: 'POST', form: withToken(params, token) });
   }
 
   /** A POST that creates the item (a post, a comment): see callNetwork's `creates`. */
   create<T>(path: string, params: GraphParams, token: string): Promise<T> {
-    return this.send<T>({ method: 'POST', url: this.url(path), form: withToken(params, token), creates: true });
+    return this.send<T>(path, { method: 'POST', form: withToken(params, token), creates: true });
   }
 
   /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
@@ -43,25 +62,15 @@ export class GraphClient {
 
   /** A published item and its `link` field (null when it cannot be read: a missing link is not a failure). */
   async published(id: string, link: string, token: string): Promise<PublishResult> {
-    const url = await this.get<Json>(`/${id}`, { fields: link }, token).then(
-      (o) => str(o[link]) ?? null,
-      () => null,
-    );
-    return { externalId: id, url };
+    const url = this.get<Json>(`/${id}`, { fields: link }, token).then((o) => str(o[link]) ?? null);
+    return { externalId: id, url: await url.catch(() => null) };
   }
 
   /**
    * What an interrupted publish may have made, among the edge's recent items: the same `text` (a
    * missing `f.text` field reads as empty unless `f.textRequired`), made since `sinceMs` or at an unknown time.
    */
-  async findRecent(
-    path: string,
-    params: GraphParams,
-    token: string,
-    f: { text: string; time: string; link: string; textRequired?: boolean },
-    text: string,
-    sinceMs: number,
-  ): Promise<PublishResult | null> {
+  async findRecent(path: string, params: GraphParams, token: string, f: ItemFields, text: string, sinceMs: number) {
     const fields = `id,${f.text},${f.time},${f.link}`;
     const { data } = await this.get<GraphList<Json>>(path, { fields, ...params }, token);
     const hit = data.find((item) => {
@@ -73,17 +82,10 @@ export class GraphClient {
     return hit ? { externalId: str(hit.id) ?? '', url: str(hit[f.link]) ?? null } : null;
   }
 
-  private url(path: string): string {
-    return /^https?:\/\//.test(path) ? path : `${this.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
-  }
-
-  private async send<T>(call: Omit<NetworkCall, 'timeoutMs'>): Promise<T> {
-    const reply = await callNetwork({ ...call, timeoutMs: this.timeoutMs }, (r) =>
-      graphError(r.status, r.json, r.headers),
-    );
+  private async send<T>(path: string, call: ApiCall): Promise<T> {
+    const reply = await this.api.call(null, path, call);
     const body = reply.json;
-    if (body !== null && typeof body === 'object' && 'error' in body)
-      throw graphError(reply.status, body, reply.headers);
+    if (body !== null && typeof body === 'object' && 'error' in body) throw failed(reply);
     // A creating call answered without a body may have created the item; any other call is worth a retry.
     const empty = `The network answered HTTP ${reply.status} without a JSON body.`;
     const category = call.creates ? 'unknown_outcome' : 'network_error';

@@ -8,7 +8,7 @@ import { OAuthFailure, SandboxGrant, SandboxOAuth, SandboxOAuthError, TokenInfo 
 import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
-import { routesOf, type SandboxRoute } from './sandbox-routes';
+import { route, routesOf, type SandboxRoute } from './sandbox-routes';
 import { addDays, daysBetween } from '../days';
 import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
 
@@ -62,10 +62,6 @@ const OAUTH_ERRORS: Record<OAuthFailure | 'missing_token', GraphErrorRow> = {
   invalid_grant: ['Error validating verification code. {m}', { code: 100, subcode: 36008 }],
 };
 
-function graphOAuthError(reason: OAuthFailure | 'missing_token', message: string): SandboxHttpError {
-  return graphRowFail(OAUTH_ERRORS[reason], { m: message });
-}
-
 const usage = {
   sandbox: [{ type: 'pages', call_count: 100, estimated_time_to_regain_access: SANDBOX_RATE_LIMIT_SECONDS / 60 }],
 };
@@ -100,7 +96,7 @@ export function graphMagicErrors(type = 'OAuthException'): MagicErrors {
 
 /** Rethrows a kit OAuth failure as Graph's error. */
 export function oauthFail(err: unknown): never {
-  throw err instanceof SandboxOAuthError ? graphOAuthError(err.reason, err.message) : err;
+  throw err instanceof SandboxOAuthError ? graphRowFail(OAUTH_ERRORS[err.reason], { m: err.message }) : err;
 }
 
 /** Graph's answer to a token request without the app's credentials. */
@@ -108,7 +104,7 @@ export const MISSING_CLIENT = () => graphFail('Missing client_id or client_secre
 
 /** How a Graph network authenticates a call: `access_token` (form, query) or a bearer header; Graph's errors. */
 export function graphAuth(network: string): SandboxAuthSpec {
-  return { network, accessTokenParam: true, fail: graphOAuthError };
+  return { network, accessTokenParam: true, fail: (reason, m) => graphRowFail(OAUTH_ERRORS[reason], { m }) };
 }
 
 /** Graph's answer with a new token (of `ttl` seconds) for a grant. */
@@ -133,15 +129,14 @@ export function facebookLogin(
   version: string,
   prefixes: Record<'short' | 'long', string>,
 ): SandboxLogin {
-  const answer = async (oauth: SandboxOAuth, q: Q) => {
+  const answer = route<SandboxOAuth>(`GET ${version}/oauth/access_token`, null, async ({ q }, oauth) => {
     if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
     const code = { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '' };
     const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
     return graphToken(oauth, grant, 3600, prefixes.short);
-  };
-  const tokens = [{ at: `GET ${version}/oauth/access_token` as const, answer }];
-  return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens };
+  });
+  return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens: [answer] };
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
@@ -205,15 +200,13 @@ export function permalinkPage(network: string, post: { text: string; mediaUrls: 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${esc(network)} post</title></head><body><main><h1>Sandbox ${esc(network)} post</h1><p>${esc(post.text)}</p>${post.mediaUrls.map((u) => `<p><a href="${esc(u)}">${esc(u)}</a></p>`).join('')}<p><small>${esc(post.time)}</small></p></main></body></html>`;
 }
 
-/** Graph's answer for an id that names nothing (Threads words it without the lead). */
-export function graphNotFound(id: string, type = 'GraphMethodException', lead = 'Unsupported get request. ') {
-  return graphFail(`${lead}Object with ID '${id}' does not exist.`, { code: 100, subcode: 33, type });
-}
-
-/** Graph's answer for an object the call cannot reach (`method`: 'post ', or '' for any). */
-export function graphUnreachable(id: string, type: string, method = '') {
-  const message = `Unsupported ${method}request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`;
-  return graphFail(message, { code: 100, subcode: 33, type });
+/**
+ * Graph's answer for an id that names nothing (`lead`: "Unsupported get request. ", none on Threads), or that the call
+ * cannot reach (`unreachable`: a missing permission or operation is named as the other causes).
+ */
+export function graphNotFound(id: string, type: string, lead: string, unreachable = false) {
+  const more = unreachable ? ', cannot be loaded due to missing permissions, or does not support this operation' : '';
+  return graphFail(`${lead}Object with ID '${id}' does not exist${more}.`, { code: 100, subcode: 33, type });
 }
 
 /** The objects a sandbox user gets on first sight (Facebook Pages, an Instagram account…), each also stored by id. */
@@ -247,7 +240,7 @@ export function graphProfiles<T extends { id: string; ownerUserId: string }>(
       (await ownObjects(store, network, grant.userId, () => [make(grant, grant.userId.slice(-4))]))[0],
     owned: async (store: SandboxStore, id: string, token: TokenInfo): Promise<T> => {
       const object = await store.get<T>([network, 'object', id]);
-      if (!object) throw graphUnreachable(id, type);
+      if (!object) throw graphNotFound(id, type, 'Unsupported request. ', true);
       if (object.ownerUserId !== token.grant.userId)
         throw graphFail('(#10) Application does not have permission for this action', { code: 10, status: 403 });
       return object;

@@ -21,13 +21,6 @@ import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
  */
 type OutcomeWord = keyof typeof FAILURES | (typeof OTHER_OUTCOMES)[number];
 
-interface MagicWords {
-  /** In text order; `platform` null = every platform. */
-  outcomes: { word: OutcomeWord; platform: string | null }[];
-  slow: boolean;
-  review: boolean;
-}
-
 const SANDBOX_SLOW_MS = 2000;
 /** How long `#sandbox-rate-limited` tells the client to wait (past the worker's in-run patience). */
 export const SANDBOX_RATE_LIMIT_SECONDS = 3600;
@@ -46,8 +39,10 @@ const OTHER_OUTCOMES = ['unknown-outcome', 'flaky', 'transient'] as const;
 const WORDS = [...Object.keys(FAILURES), ...OTHER_OUTCOMES, 'slow', 'review'];
 const WORD = new RegExp(`(^|[^\\w-])#sandbox-(${WORDS.join('|')})(?::([a-z]+))?(?![\\w-])`, 'gi');
 
-export function parseMagicWords(text: string | null | undefined): MagicWords {
-  const out: MagicWords = { outcomes: [], slow: false, review: false };
+/** The magic words of a text: its outcome words in text order (`platform` null = every platform), slow and review. */
+export function parseMagicWords(text: string | null | undefined) {
+  const outcomes: { word: OutcomeWord; platform: string | null }[] = [];
+  const out = { outcomes, slow: false, review: false };
   for (const m of (text ?? '').matchAll(WORD)) {
     const kind = m[2].toLowerCase();
     if (kind === 'slow') out.slow = true;
@@ -56,6 +51,8 @@ export function parseMagicWords(text: string | null | undefined): MagicWords {
   }
   return out;
 }
+
+type MagicWords = ReturnType<typeof parseMagicWords>;
 
 /** The outcome word that applies to a target on `platform` (the first one in the text), if any. */
 export function outcomeFor(words: MagicWords, platform: string): OutcomeWord | null {
@@ -113,8 +110,7 @@ export async function enforceMagicWords(
 ): Promise<void> {
   const outcome = await applyMagicWords(store, attempt);
   if (outcome.kind === 'ok') return;
-  if (outcome.kind === 'lost' && lostAnswer === 'here') return loseAnswer(store);
-  if (outcome.kind === 'lost') return;
+  if (outcome.kind === 'lost') return lostAnswer === 'here' ? loseAnswer(store) : undefined;
   throw errors[outcome.kind](outcome.message);
 }
 

@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@/config/config';
 import { codePoints, type ContentRules, countHashtags } from '../content-rules';
 import {
   type GraphErrorRow,
@@ -15,13 +13,12 @@ import type { SandboxAuthSpec } from './sandbox-auth';
 import { addOwnComment, commentRefusal } from './sandbox-comments';
 import { enforceMagicWords, parseMagicWords } from './magic-words';
 import type { SandboxHttpError } from './sandbox-http';
-import { SandboxCaps } from './sandbox-caps';
-import { SandboxMediaFetch } from './sandbox-media';
 import { itemMetrics, type SandboxItemMetrics } from './sandbox-metrics';
 import type { SandboxGrant, TokenInfo } from './sandbox-oauth';
 import type { Q } from './sandbox-request';
 import { HTML, routesOf, type SandboxRoute } from './sandbox-routes';
-import { SandboxStore } from './sandbox-store';
+import type { SandboxStore } from './sandbox-store';
+import type { SandboxKit } from './sandbox-state';
 
 /**
  * Instagram's and Threads' media containers and the routes both serve, in each network's dialect.
@@ -101,8 +98,6 @@ export interface ContainerDialect {
   review?: boolean;
   /** The processing error a video container reports when its download failed. */
   videoError: (problem: string) => string;
-  /** Replies (Threads): a container with reply_to_id publishes as a comment on the owner's own post. */
-  replies?: boolean;
   /** The exception type of its errors and magic-word errors (default OAuthException). */
   errorType?: string;
   /** Its error rows; `{field}`, `{problem}`, `{id}`, `{reason}` and `{m}` are filled in. */
@@ -114,7 +109,7 @@ type ContainerError = CreateError | 'notReady' | 'notPublishable' | 'published' 
 /**
  * Refusals some networks make: a missing image_url/video_url up front (Instagram; else the download
  * fails), hashtags, a TEXT container without text, an expired container (else notPublishable), any
- * other media_type, a reply's target and its text.
+ * other media_type, a reply's target (a network that has it takes replies: Threads) and its text.
  */
 type OptionalContainerError =
   'missingUrl' | 'tooManyHashtags' | 'textRequired' | 'expired' | 'mediaType' | 'replyTarget' | 'replyRefused';
@@ -146,18 +141,8 @@ export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOw
   };
 }
 
-/** What the container routes work on (Instagram's and Threads' state is all in the store). */
-@Injectable()
-export class ContainerSandbox {
-  constructor(
-    readonly store: SandboxStore,
-    readonly downloads: SandboxMediaFetch,
-    readonly config: AppConfig,
-    readonly caps: SandboxCaps,
-  ) {}
-}
-
-type Sim = ContainerSandbox;
+/** The container routes work on the kit alone (Instagram's and Threads' state is all in the store). */
+type Sim = SandboxKit;
 
 /**
  * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
@@ -182,7 +167,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   /** The owner's media, newest first. */
   const recent = async (sim: Sim, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
     const ids = await sim.store.list<string>(key('owner', ownerId, 'media'), 0, Math.max(0, limit - 1));
-    return sim.store.records<SandboxMedia>(d.network, 'media', (m) => m.id).many(ids);
+    return (await Promise.all(ids.map((id) => media(sim, id)))).filter((m) => m !== null);
   };
 
   /** Posts published in the last 24 h (hour buckets). */
@@ -213,12 +198,12 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
         if (!text && d.errors.textRequired) throw fail('textRequired');
         return { mediaType: 'TEXT_POST', mediaUrls: [] };
       case 'IMAGE': {
-        const problem = await sim.downloads.problem(body.image_url, 'image');
+        const problem = await sim.media.problem(body.image_url, 'image');
         if (problem) throw fail('imageDownload', { problem });
         return { mediaType: 'IMAGE', mediaUrls: [body.image_url ?? ''] };
       }
       case 'VIDEO': {
-        const problem = await sim.downloads.problem(body.video_url, 'video');
+        const problem = await sim.media.problem(body.video_url, 'video');
         const review = d.review && parseMagicWords(text).review;
         const readyAt = review ? Date.now() + sim.config.sandbox.reviewMs : null;
         const error = problem && d.videoError(problem);
@@ -273,7 +258,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     if (status === 'ERROR' || status === 'EXPIRED') throw fail('notPublishable', { reason: c.error ?? status });
     if (status === 'PUBLISHED') throw fail('published');
     if (!c.replyTo) {
-      if ((await publishedLastDay(sim, owner.id)) >= sim.caps.limit(d.network)) throw fail('quota');
+      if ((await publishedLastDay(sim, owner.id)) >= sim.caps.cap(d.network).limit) throw fail('quota');
       const attempt = { platform: d.network, accountId: owner.id, text: c.text, contentKey: c.mediaUrls.join('|') };
       await enforceMagicWords(sim.store, attempt, magic);
     }
@@ -298,7 +283,8 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       d.profile.answer(sim.store, caller.grant, sim.config.publicBaseUrl),
     ),
     route({ at: `POST ${version}/:owner/${collection}`, status: 201 }, owner, async ({ body, caller }, sim) => {
-      if (!d.replies || !body.reply_to_id) return createFrom(sim, caller.id, body);
+      // A network that takes replies (Threads) says what refuses their target.
+      if (!d.errors.replyTarget || !body.reply_to_id) return createFrom(sim, caller.id, body);
       // A reply: the sandbox user may reply to their own posts (the owner's permission).
       const root = await media(sim, body.reply_to_id);
       if (!root || root.ownerId !== caller.id) throw fail('replyTarget');
@@ -309,7 +295,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
     ),
     /** content_publishing_limit / threads_publishing_limit: the owner's posts of the last 24 h against the cap. */
     route(`GET ${version}/:owner/${limit}`, owner, async ({ caller }, sim) => {
-      const config = { quota_total: sim.caps.limit(d.network), quota_duration: 86400 };
+      const config = { quota_total: sim.caps.cap(d.network).limit, quota_duration: 86400 };
       return { data: [{ quota_usage: await publishedLastDay(sim, caller.id), config }] };
     }),
     /** What a permalink opens: a tiny page showing the post. */

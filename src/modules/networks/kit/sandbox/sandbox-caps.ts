@@ -1,4 +1,4 @@
-import { capReached, firstCap, type PublishingCap } from '../caps';
+import { capReached, capsWithOverrides, type PublishingCap } from '../caps';
 
 /**
  * The publishing caps the simulators enforce: each network's definition's first cap, with the
@@ -13,11 +13,9 @@ export class SandboxCaps {
   cap(network: string): PublishingCap {
     const definition = this.networks.find((n) => n.name === network);
     if (!definition) throw new Error(`${network} is not a network`);
-    return firstCap(definition, this.overrides);
-  }
-
-  limit(network: string): number {
-    return this.cap(network).limit;
+    const [first] = capsWithOverrides(network, definition.caps, this.overrides);
+    if (!first) throw new Error(`${network} declares no publishing cap`);
+    return first;
   }
 
   /** Whether posts made at `times` (epoch ms) already fill the network's cap window. */

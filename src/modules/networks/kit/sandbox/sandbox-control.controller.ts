@@ -21,6 +21,8 @@ const SAMPLE_MEDIA: Record<string, { type: string; body: Buffer }> = {
   'video.mp4': { type: 'video/mp4', body: Buffer.from('AAAAGGZ0eXBtcDQyAAAAAG1wNDJpc29t', 'base64') },
 };
 
+const unknownToken = () => new SandboxHttpError(404, { error: 'unknown_token' });
+
 /** Network-independent sandbox routes (/sandbox/_control): the consent form's target and test controls. */
 export const SandboxControlController = SimulatorRoutes('SandboxControlController', '_control', SandboxOAuth, [
   route({ at: 'POST consent', raw: true }, null, ({ body, res }, oauth) => oauth.consent(body, res)),
@@ -32,14 +34,12 @@ export const SandboxControlController = SimulatorRoutes('SandboxControlControlle
   }),
   /** Revokes the grant behind a token: its refreshes and all its tokens fail from now on. */
   route('POST revoke', null, async ({ body }, oauth) => {
-    const token = body.refreshToken ?? body.accessToken;
-    if (!token || !(await oauth.revoke(token))) throw new SandboxHttpError(404, { error: 'unknown_token' });
+    if (!(await oauth.revoke(body.refreshToken ?? body.accessToken))) throw unknownToken();
     return { revoked: true };
   }),
   /** Makes an access token expire now (the next call with it fails as expired). */
   route('POST expire', null, async ({ body }, oauth) => {
-    if (!body.accessToken || !(await oauth.expire(body.accessToken)))
-      throw new SandboxHttpError(404, { error: 'unknown_token' });
+    if (!(await oauth.expire(body.accessToken))) throw unknownToken();
     return { expired: true };
   }),
 ]);

@@ -12,8 +12,8 @@ import { route, type SandboxRoute, SimulatorRoutes } from './sandbox-routes';
 export interface SandboxLogin extends AuthorizeQueryOptions {
   /** The authorize route, under /sandbox/<network>. */
   authorize: string;
-  /** `'POST <path>'`: a GET reads the query, a POST the form; each answers 200 unless `status` says otherwise. */
-  tokens: { at: `${'GET' | 'POST'} ${string}`; status?: number; answer: (oauth: SandboxOAuth, p: Q) => unknown }[];
+  /** Its token endpoints: routes on the kit's OAuth, without a caller (`route<SandboxOAuth>(at, null, handler)`). */
+  tokens: SandboxRoute<SandboxOAuth>[];
 }
 
 /** An RFC 6749 error answer `{ error, error_description }`: its status, error and description. */
@@ -47,8 +47,7 @@ export interface GrantTokens {
 }
 
 /** An RFC 6749 login: its authorize URL and its token endpoint (POST form) for codes and refresh tokens. */
-export interface OAuth2Login extends AuthorizeQueryOptions {
-  authorize: string;
+export interface OAuth2Login extends Omit<SandboxLogin, 'tokens'> {
   /** The token endpoint's route. */
   token: string;
   /** Its error answers (built per request, from the form). */
@@ -102,17 +101,18 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
     });
     return answer(oauth, grant, refreshing, body);
   };
-  return { ...login, tokens: [{ at: `POST ${token}`, answer: grantAnswer }] };
+  return {
+    ...login,
+    tokens: [route<SandboxOAuth>(`POST ${token}`, null, ({ body }, oauth) => grantAnswer(oauth, body))],
+  };
 }
 
 /** The controller serving a network's login routes. */
 function LoginRoutes(login: SandboxLogin): Type {
-  return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [
-    route({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) => oauth.authorize(q, login, res)),
-    ...login.tokens.map(({ at, status, answer }) =>
-      route<SandboxOAuth>({ at, status }, null, ({ q, body }, oauth) => answer(oauth, at.startsWith('GET') ? q : body)),
-    ),
-  ]);
+  const authorize = route<SandboxOAuth>({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) =>
+    oauth.authorize(q, login, res),
+  );
+  return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [authorize, ...login.tokens]);
 }
 
 /** A network's simulator for SandboxModule: its login, its API (a route table on its state) and that state. */

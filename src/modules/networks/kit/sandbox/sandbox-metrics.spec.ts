@@ -1,4 +1,5 @@
-import { dailyAccountMetrics, dateRange, itemComments, itemMetrics } from './sandbox-metrics';
+import { daysBetween } from '../days';
+import { dailyAccountMetrics, itemComments, itemMetrics } from './sandbox-metrics';
 
 describe('sandbox metrics', () => {
   it('should give the same numbers for the same account and date', () => {
@@ -7,7 +8,7 @@ describe('sandbox metrics', () => {
   });
 
   it('should keep reach ≤ views, engagement ≤ reach and followers growing', () => {
-    for (const date of dateRange('2026-02-25', '2026-03-05')) {
+    for (const date of daysBetween('2026-02-25', '2026-03-05')) {
       const m = dailyAccountMetrics('acc-1', date);
       expect(m.reach).toBeLessThanOrEqual(m.views);
       expect(m.engagement).toBeLessThanOrEqual(m.reach);
@@ -19,8 +20,8 @@ describe('sandbox metrics', () => {
   });
 
   it('should list inclusive date ranges', () => {
-    expect(dateRange('2026-02-27', '2026-03-01')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
-    expect(dateRange('2026-03-02', '2026-03-01')).toEqual([]);
+    expect(daysBetween('2026-02-27', '2026-03-01')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
+    expect(daysBetween('2026-03-02', '2026-03-01')).toEqual([]);
   });
 
   it('should produce as many comments as the item metrics count, oldest first', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { daysBetween } from '../days';
+import { unixDay } from '../days';
 
 /**
  * Deterministic numbers for the simulated networks: the same (account, date) or item id always
@@ -14,8 +14,6 @@ export function stableInt(min: number, max: number, ...parts: string[]): number 
 
 export type SandboxDailyMetrics = ReturnType<typeof dailyAccountMetrics>;
 
-const DAY_MS = 86_400_000;
-
 /** An account's numbers of a day (YYYY-MM-DD, UTC); followers are the total at the end of the day. */
 export function dailyAccountMetrics(accountId: string, date: string) {
   const views = stableInt(200, 5000, accountId, date, 'views');
@@ -23,13 +21,10 @@ export function dailyAccountMetrics(accountId: string, date: string) {
   const engagement = Math.floor(reach * (stableInt(1, 12, accountId, date, 'engagement') / 100));
   const shares = Math.floor(engagement / stableInt(4, 10, accountId, date, 'shares'));
   // Followers grow by a per-account amount per day since 2024-01-01.
-  const days = Math.floor((Date.parse(`${date}T00:00:00Z`) - Date.parse('2024-01-01T00:00:00Z')) / DAY_MS);
+  const days = Math.floor((unixDay(date) - unixDay('2024-01-01')) / 86_400);
   const followers = stableInt(1000, 50_000, accountId, 'followers') + days * stableInt(1, 25, accountId, 'growth');
   return { date, views, reach, engagement, shares, followers: Math.max(0, followers) };
 }
-
-/** Every date from `from` to `to` inclusive (YYYY-MM-DD, UTC), at most `max` of them (the kit's day ranges). */
-export const dateRange = daysBetween;
 
 export type SandboxItemMetrics = ReturnType<typeof itemMetrics>;
 
@@ -47,14 +42,8 @@ export function commentCount(itemId: string): number {
   return stableInt(3, 12, itemId, 'comments');
 }
 
-export interface SandboxComment {
-  id: string;
-  authorId: string;
-  authorName: string;
-  text: string;
-  /** ISO time: `publishedAt` plus a few minutes per comment. */
-  createdAt: string;
-}
+/** A generated comment, or one an account posted (sandbox-comments' addOwnComment). */
+export type SandboxComment = ReturnType<typeof itemComments>[number];
 
 const NAMES = [
   'Ada Lovelace',
@@ -77,8 +66,11 @@ const TEXTS = [
   'This made my day 😄',
 ];
 
-/** The comments of an item, oldest first; their number equals itemMetrics(itemId).comments. */
-export function itemComments(itemId: string, publishedAt: string): SandboxComment[] {
+/**
+ * The comments of an item, oldest first; their number equals itemMetrics(itemId).comments. Each is created
+ * `publishedAt` plus a few minutes per comment (ISO time).
+ */
+export function itemComments(itemId: string, publishedAt: string) {
   const base = Date.parse(publishedAt);
   return Array.from({ length: commentCount(itemId) }, (_, i) => {
     const n = stableInt(0, 1e6, itemId, 'comment', String(i));

@@ -16,17 +16,8 @@ import { SandboxStore } from './sandbox-store';
  * /sandbox/_control/expire { accessToken } makes a token expire now.
  */
 
-interface AuthorizeRequest {
-  network: string;
-  clientId: string;
-  redirectUri: string;
-  state: string;
-  scopes: string[];
-  codeChallenge?: string | null;
-  codeChallengeMethod?: string | null;
-  /** Shown on the consent page. */
-  appLabel: string;
-}
+/** A consent asked for, as authorizeRequest reads it from the authorize URL's query. */
+type AuthorizeRequest = ReturnType<typeof authorizeRequest>;
 
 export interface SandboxGrant {
   id: string;
@@ -106,19 +97,7 @@ export class SandboxOAuth {
 
   /** Handles a network's authorize URL (its query, named as `o` says): 302 with a code, or the consent page. */
   async authorize(q: Record<string, unknown>, o: AuthorizeQueryOptions, res: Response): Promise<void> {
-    const req: AuthorizeRequest = {
-      network: o.network,
-      clientId: qs(q[o.clientIdParam ?? 'client_id']),
-      redirectUri: qs(q.redirect_uri),
-      state: qs(q.state),
-      scopes: qs(q.scope)
-        .split(o.scopeSeparator ?? /[ ,]+/)
-        .filter(Boolean),
-      ...(o.pkce === false
-        ? {}
-        : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
-      appLabel: o.appLabel,
-    };
+    const req = authorizeRequest(q, o);
     if (!req.clientId || !req.redirectUri || !/^https?:\/\//.test(req.redirectUri))
       return htmlPage(res, 400, messageHtml('Invalid request', 'client_id and an absolute redirect_uri are required.'));
     if (this.config.sandbox.autoConsent) return res.redirect(302, await this.approve(req));
@@ -156,18 +135,18 @@ export class SandboxOAuth {
   /** Issues an access token (and a refresh token when refreshTtlSeconds is given) for a grant. */
   async issueTokens(
     grant: SandboxGrant,
-    o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix?: string },
+    o: { accessTtlSeconds: number | null; refreshTtlSeconds?: number | null; subject?: string | null; prefix: string },
   ): Promise<{ accessToken: string; refreshToken: string | null }> {
-    const prefix = o.prefix ?? `sbx${grant.network.slice(0, 2)}`;
     const mint = async (kind: TokenRecord['kind'], start: string, ttl: number | null): Promise<string> => {
       const token = start + randomBytes(24).toString('base64url');
-      const rec: TokenRecord = { grantId: grant.id, kind, subject: o.subject ?? null, expiresAt: expiry(ttl) };
+      const expiresAt = ttl ? new Date(Date.now() + ttl * 1000).toISOString() : null;
+      const rec: TokenRecord = { grantId: grant.id, kind, subject: o.subject ?? null, expiresAt };
       await this.store.put(['oauth', 'token', token], rec);
       return token;
     };
-    const accessToken = await mint('access', prefix, o.accessTtlSeconds);
+    const accessToken = await mint('access', o.prefix, o.accessTtlSeconds);
     const refreshToken =
-      o.refreshTtlSeconds === undefined ? null : await mint('refresh', `${prefix}r`, o.refreshTtlSeconds);
+      o.refreshTtlSeconds === undefined ? null : await mint('refresh', `${o.prefix}r`, o.refreshTtlSeconds);
     return { accessToken, refreshToken };
   }
 
@@ -182,16 +161,17 @@ export class SandboxOAuth {
     return { grant, subject: rec.subject };
   }
 
-  /** Marks the grant of a token revoked (every token of the grant stops working). */
-  async revoke(token: string): Promise<boolean> {
-    const rec = await this.store.get<TokenRecord>(['oauth', 'token', token]);
+  /** Marks the grant of a token revoked (every token of the grant stops working); false when there is no such token. */
+  async revoke(token?: string): Promise<boolean> {
+    const rec = token ? await this.store.get<TokenRecord>(['oauth', 'token', token]) : null;
     const revoked =
       rec && (await this.store.update<SandboxGrant>(['oauth', 'grant', rec.grantId], (g) => ({ ...g, revoked: true })));
     return !!revoked;
   }
 
-  /** Makes one token expire now. */
-  async expire(token: string): Promise<boolean> {
+  /** Makes one token expire now; false when there is no such token. */
+  async expire(token?: string): Promise<boolean> {
+    if (!token) return false;
     const expiresAt = new Date(Date.now() - 1000).toISOString();
     return (await this.store.update<TokenRecord>(['oauth', 'token', token], (t) => ({ ...t, expiresAt }))) !== null;
   }
@@ -204,12 +184,25 @@ export class SandboxOAuth {
   }
 }
 
-function htmlPage(res: Response, status: number, html: string): void {
-  res.status(status).type('html').send(html);
+/** An authorize URL's query, its fields named as `o` says; `appLabel` is shown on the consent page. */
+function authorizeRequest(q: Record<string, unknown>, o: AuthorizeQueryOptions) {
+  return {
+    network: o.network,
+    clientId: qs(q[o.clientIdParam ?? 'client_id']),
+    redirectUri: qs(q.redirect_uri),
+    state: qs(q.state),
+    scopes: qs(q.scope)
+      .split(o.scopeSeparator ?? /[ ,]+/)
+      .filter(Boolean),
+    ...(o.pkce === false
+      ? {}
+      : { codeChallenge: qs(q.code_challenge) || null, codeChallengeMethod: qs(q.code_challenge_method) || null }),
+    appLabel: o.appLabel,
+  };
 }
 
-function expiry(ttl: number | null | undefined): string | null {
-  return ttl ? new Date(Date.now() + ttl * 1000).toISOString() : null;
+function htmlPage(res: Response, status: number, html: string): void {
+  res.status(status).type('html').send(html);
 }
 
 function pkceMatches(challenge: string, method: string, verifier: string): boolean {

@@ -44,12 +44,10 @@ export function route<S, C = never>(
 }
 
 /** `route` for one simulator's table, whose handlers are all given its state `S`. */
-export const routesOf = <S>() =>
-  route as <C = never>(
-    at: RouteAt,
-    auth: SandboxAuthSpec<C> | null,
-    handle: (call: SandboxCall<C>, sim: S) => unknown,
-  ) => SandboxRoute<S>;
+export const routesOf =
+  <S>() =>
+  <C = never>(...args: Parameters<typeof route<S, C>>) =>
+    route<S, C>(...args);
 
 /** The `headers` of a route answering an HTML page. */
 export const HTML = { 'Content-Type': 'text/html; charset=utf-8' };

@@ -8,12 +8,7 @@ import { SandboxStore } from './sandbox-store';
  * The publish run a sandbox request belongs to (X-Sandbox-Publish-Run, sent by the kit's HTTP
  * client during a publish run; see publish-run.ts), available to the simulators' magic words.
  */
-export interface PublishRun {
-  /** `<targetId>/<run>` */
-  id: string;
-  /** 1 for a target's first publish run, 2 after one POST /v1/posts/{id}/retry, … */
-  run: number;
-}
+type PublishRun = NonNullable<ReturnType<typeof parsePublishRun>>;
 
 const current = new AsyncLocalStorage<PublishRun>();
 
@@ -21,7 +16,8 @@ export function currentPublishRun(): PublishRun | null {
   return current.getStore() ?? null;
 }
 
-export function parsePublishRun(header: string | undefined): PublishRun | null {
+/** The header's run: its `id` (`<targetId>/<run>`) and `run`, 1 for a target's first, 2 after one retry, … */
+function parsePublishRun(header: string | undefined) {
   const m = /^[\w-]{1,64}\/(\d{1,6})$/.exec(header ?? '');
   return m ? { id: header!, run: Number(m[1]) } : null;
 }

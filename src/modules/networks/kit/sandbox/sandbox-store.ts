@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
 import { AppConfig } from '@/config/config';
-import { SandboxCaps } from './sandbox-caps';
 
 /** Simulated networks forget everything after a week. */
 const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
@@ -63,11 +62,6 @@ export class SandboxStore {
     await this.redis.multi().lpush(key, JSON.stringify(value)).expire(key, ttlSeconds).exec();
   }
 
-  /** Records of one kind (`[network, kind]`), by the id `idOf` gives. */
-  records<T>(network: string, kind: string, idOf: (record: T) => string): SandboxRecords<T> {
-    return new SandboxRecords(this, [network, kind], idOf);
-  }
-
   /** How many items a list holds. */
   length(parts: string[]): Promise<number> {
     return this.redis.llen(this.key(parts));
@@ -82,7 +76,10 @@ export class SandboxStore {
 
 const parsed = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
-/** A simulated network's records of one kind (posts, videos, uploads), each listed under its owner, newest first. */
+/**
+ * A simulated network's records of one kind (`[network, kind]`: posts, videos, uploads), each listed under its owner,
+ * newest first.
+ */
 export class SandboxRecords<T> {
   constructor(
     private readonly store: SandboxStore,
@@ -98,10 +95,11 @@ export class SandboxRecords<T> {
     return this.store.put([...this.parts, this.idOf(record)], record);
   }
 
-  /** Stores a new record, first in its owner's list. */
-  async add(owner: string, record: T): Promise<void> {
+  /** Stores a new record, first in its owner's list; answers it. */
+  async add(owner: string, record: T): Promise<T> {
     await this.put(record);
     await this.store.push([...this.parts, 'of', owner], this.idOf(record));
+    return record;
   }
 
   /** How many records the owner has (without reading them). */
@@ -117,26 +115,5 @@ export class SandboxRecords<T> {
   /** The records of these ids that exist, in their order. */
   async many(ids: string[]): Promise<T[]> {
     return (await Promise.all(ids.map((id) => this.get(id)))).filter((r) => r !== null);
-  }
-}
-
-/** A simulator's state: its records in the store, and where its routes are (PUBLIC_BASE_URL/sandbox/<network>). */
-@Injectable()
-export abstract class SimulatorState {
-  protected abstract readonly network: string;
-  /** The publishing caps the simulators enforce. */
-  @Inject(SandboxCaps) readonly caps!: SandboxCaps;
-
-  constructor(
-    readonly store: SandboxStore,
-    readonly config: AppConfig,
-  ) {}
-
-  get base(): string {
-    return `${this.config.publicBaseUrl}/sandbox/${this.network}`;
-  }
-
-  protected records<T>(kind: string, idOf: (record: T) => string): SandboxRecords<T> {
-    return this.store.records(this.network, kind, idOf);
   }
 }

@@ -1,11 +1,13 @@
 import { PlatformError, StillProcessingError } from '../adapter';
-import type { ProcessingCheck, PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
-import { ContentRules, isCarousel } from '../content-rules';
-import { lookFirst, progress } from '../network-adapter';
-import { type Json, pollOrThrow, str } from '../http';
-import type { GraphClient, GraphParams } from './graph-client';
-import type { GraphList } from './graph-shapes';
+import type { AccountCredentials, AdapterEndpoints, DailyAccountMetrics, ProcessingCheck } from '../adapter';
+import type { PublishContent, PublishLookup, PublishRequest, PublishResult } from '../adapter';
 import type { NetworkCapUsage } from '../caps';
+import { daysBetween, unixDay } from '../days';
+import { type Json, num, pollOrThrow, str } from '../http';
+import { counterNames, Counters, dayFromCounters } from '../metrics';
+import { NetworkLogin, PollingOptions, progress } from '../network-adapter';
+import { GraphAdapter } from './graph-adapter';
+import type { GraphClient, GraphList, GraphParams } from './graph-client';
 
 /**
  * The container flow of Instagram and Threads: [carousel children] → POST /{user}/<edge> →
@@ -20,12 +22,10 @@ type ContainerPublishState = {
   mediaId?: string;
 };
 
+/** A network's containers; an image post of its rules' `images.carouselMin` or more images is a carousel. */
 export interface ContainerFlavor {
-  /** The network's content rules: an image post of `images.carouselMin` or more images is a carousel. */
-  rules: ContentRules;
-  /** Edges (Instagram / Threads): 'media' / 'threads', 'media_publish' / 'threads_publish', '…_publishing_limit'. */
+  /** Edges (Instagram / Threads): 'media' / 'threads' (its publish edge: `<edge>_publish`), '…_publishing_limit'. */
   containerEdge: string;
-  publishEdge: string;
   limitEdge: string;
   /** A container's status and ERROR reason: 'status_code' and 'status' / 'status' and 'error_message'. */
   statusField: string;
@@ -39,30 +39,41 @@ export interface ContainerFlavor {
   beforePublish?(usage: NetworkCapUsage): void;
 }
 
-export type PollOptions = { intervalMs: number; maxPolls: number };
-
 /** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
 type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
 
-export class ContainerPublisher {
-  constructor(
-    private readonly graph: GraphClient,
-    private readonly flavor: ContainerFlavor,
-    private readonly poll: PollOptions,
-  ) {}
+/** How a container network reads an account's day: its insights edge and mapping, and where followers come from. */
+export interface DailyInsights {
+  /** 'insights' (Instagram) / 'threads_insights' */
+  edge: string;
+  counters: Counters;
+  params?: GraphParams;
+  /** The account's followers_count field (no history: every day carries today's), or the day's followers_count metric. */
+  followers: 'account-field' | 'metric';
+}
 
-  /** A publisher of other containers of the same network, polled the same way (Threads' replies). */
-  for(flavor: ContainerFlavor): ContainerPublisher {
-    return new ContainerPublisher(this.graph, flavor, this.poll);
+/** Account insights answer at most this many days: one call per day. */
+const MAX_DAYS = 93;
+
+/** Instagram and Threads: publishing through media containers, account insights one day per call. */
+export abstract class ContainerAdapter extends GraphAdapter {
+  protected abstract readonly containers: ContainerFlavor;
+  protected abstract readonly daily: DailyInsights;
+
+  constructor(endpoints: AdapterEndpoints, options: PollingOptions, login: (graph: GraphClient) => NetworkLogin) {
+    // A container's status checked once a second for the endpoints' processingWaitMs (a minute when unset).
+    const polls = Math.max(1, Math.ceil((endpoints.processingWaitMs ?? 60_000) / 1000));
+    super(endpoints, login, options.pollDelaysMs ?? Array<number>(polls - 1).fill(1000));
   }
 
-  async publish(req: PublishRequest): Promise<PublishResult> {
+  /** Publishes the content's container, or one of `params` (a Threads reply) instead of the flavor's. */
+  async publish(req: PublishRequest, params?: GraphParams): Promise<PublishResult> {
     const { account, content } = req;
-    const [user, token, f] = [account.platformAccountId, account.accessToken, this.flavor];
+    const [user, token, f] = [account.platformAccountId, account.accessToken, this.containers];
     const { state, save } = progress<ContainerPublishState>(req);
     if (state.mediaId) return this.result(state.mediaId, token);
     const cannotTell = 'An earlier publish call may have succeeded; the network cannot tell yet.';
-    const found = await lookFirst(state.publishSentAt, () => this.findPublished(req), cannotTell);
+    const found = await this.lookBeforeResending(req, state.publishSentAt, cannotTell);
     if (found) {
       await save({ mediaId: found.externalId });
       return found;
@@ -71,13 +82,13 @@ export class ContainerPublisher {
       const create = async (params: GraphParams) =>
         (await this.graph.post<{ id: string }>(`/${user}/${f.containerEdge}`, params, token)).id;
       const childIds = [...(state.childIds ?? [])];
-      if (isCarousel(f.rules, content)) {
+      if (content.contentType === 'image' && content.imageUrls.length >= (this.rules.images.carouselMin ?? 2)) {
         for (const url of content.imageUrls.slice(childIds.length)) {
           childIds.push(await create(f.childParams(url)));
           await save({ childIds });
         }
       }
-      await save({ containerId: await create(f.containerParams(content, childIds)) });
+      await save({ containerId: await create(params ?? f.containerParams(content, childIds)) });
     }
     const containerId = state.containerId!;
     const status = await this.waitFinished(containerId, token);
@@ -87,9 +98,9 @@ export class ContainerPublisher {
       throw new PlatformError(expired, 'network_error', true);
     }
     if (status !== 'PUBLISHED') {
-      f.beforePublish?.(await this.usage(user, token));
+      f.beforePublish?.(await this.publishingUsage(account));
       await save({ publishSentAt: new Date().toISOString() });
-      const publishEdge = `/${user}/${f.publishEdge}`;
+      const publishEdge = `/${user}/${f.containerEdge}_publish`;
       const media = await this.graph.create<{ id: string }>(publishEdge, { creation_id: containerId }, token);
       await save({ mediaId: media.id });
       return this.result(media.id, token);
@@ -118,7 +129,7 @@ export class ContainerPublisher {
     const token = req.account.accessToken;
     if (state.mediaId) return this.result(state.mediaId, token);
     if (!state.containerId || !state.publishSentAt) return null;
-    const { containerEdge, textField, statusField } = this.flavor;
+    const { containerEdge, textField, statusField } = this.containers;
     const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
     if (container[statusField] !== 'PUBLISHED') return null;
     const path = `/${req.account.platformAccountId}/${containerEdge}`;
@@ -127,10 +138,11 @@ export class ContainerPublisher {
     return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
 
-  /** What the network says about the account's cap: `GET /{user}/<limit edge>?fields=quota_usage,config`. */
-  async usage(user: string, token: string): Promise<NetworkCapUsage> {
-    const path = `/${user}/${this.flavor.limitEdge}`;
-    const limits = await this.graph.get<GraphList<PublishingLimit>>(path, { fields: 'quota_usage,config' }, token);
+  /** The rolling 24 h cap as the network counts it: `GET /{user}/<limit edge>?fields=quota_usage,config`. */
+  async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
+    const path = `/${account.platformAccountId}/${this.containers.limitEdge}`;
+    const fields = { fields: 'quota_usage,config' };
+    const limits = await this.graph.get<GraphList<PublishingLimit>>(path, fields, account.accessToken);
     const entry = limits.data[0];
     const used = typeof entry?.quota_usage === 'number' ? entry.quota_usage : null;
     const limit = typeof entry?.config?.quota_total === 'number' ? entry.config.quota_total : null;
@@ -139,16 +151,15 @@ export class ContainerPublisher {
 
   /** The container's status, and the network's reason when it is ERROR. */
   private async containerStatus(containerId: string, token: string): Promise<{ status: string; reason: unknown }> {
-    const { statusField, errorField } = this.flavor;
+    const { statusField, errorField } = this.containers;
     const c = await this.graph.get<Json>(`/${containerId}`, { fields: `id,${statusField},${errorField}` }, token);
     return { status: str(c[statusField]) ?? '', reason: c[errorField] };
   }
 
   /** Polls the container; ERROR → media_rejected with the network's reason; still busy → StillProcessingError. */
   private waitFinished(containerId: string, token: string): Promise<string> {
-    const delays = Array<number>(Math.max(0, this.poll.maxPolls - 1)).fill(this.poll.intervalMs);
     const stillBusy = 'The network is still processing the media container; it is checked again later.';
-    return pollOrThrow(delays, new StillProcessingError(stillBusy), async () => {
+    return pollOrThrow(this.pollDelaysMs, new StillProcessingError(stillBusy), async () => {
       const { status, reason } = await this.containerStatus(containerId, token);
       if (status === 'ERROR') throw processingError(reason);
       return ['FINISHED', 'PUBLISHED', 'EXPIRED'].includes(status) ? status : undefined;
@@ -157,6 +168,23 @@ export class ContainerPublisher {
 
   private result(id: string, token: string): Promise<PublishResult> {
     return this.graph.published(id, 'permalink', token);
+  }
+
+  async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {
+    const { accessToken: token, platformAccountId: user } = account;
+    const { edge, counters, params, followers } = this.daily;
+    const fixed =
+      followers === 'account-field'
+        ? num((await this.graph.get<Json>(`/${user}`, { fields: 'followers_count' }, token)).followers_count)
+        : undefined;
+    const metrics = [...counterNames(counters, 'day'), ...(fixed === undefined ? ['followers_count'] : [])];
+    const out: DailyAccountMetrics[] = [];
+    for (const date of daysBetween(from, to, MAX_DAYS)) {
+      const day = { ...params, since: unixDay(date), until: unixDay(date, 1) };
+      const read = await this.insights(`/${user}/${edge}`, metrics, token, day);
+      out.push({ date, ...dayFromCounters(counters, read), followers: fixed ?? read('followers_count') });
+    }
+    return out;
   }
 }
 
