@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
+import type { EntityManager } from 'typeorm';
 import { OutboxService } from '@/common/outbox/outbox.service';
+import { QueueService } from '@/common/queue/queue.service';
 import type { EventEntity } from '@/common/outbox/event.entity';
 import type { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { postEventData } from '@/modules/posts/post-events';
@@ -171,6 +173,46 @@ describe('webhook delivery', () => {
       error: null,
       nextAttemptAt: null,
     });
+  });
+
+  it('should fan out the events committed together in one job, sending each once and marking each handled', async () => {
+    const a = await createTenant(t);
+    const b = await createTenant(t);
+    await subscribe(a, '/batch-a');
+    await subscribe(b, '/batch-b');
+    const outbox = t.app.get(OutboxService);
+    const record = (tenant: Tenant, m: EntityManager, i: number) =>
+      outbox.record(m, {
+        workspaceId: tenant.workspaceId,
+        profileId: tenant.profileId,
+        type: 'post.created',
+        actor: { type: 'system', id: null },
+        data: { postId: randomUUID(), status: 'draft', state: 'draft', n: i },
+      });
+    // One commit: the relay takes the four events in one batch (two workspaces).
+    const events = await t.ds.transaction(async (m) => [
+      await record(a, m, 1),
+      await record(b, m, 2),
+      await record(a, m, 3),
+      await record(b, m, 4),
+    ]);
+    const ids = events.map((e) => e.id);
+    await receiver.waitFor('/batch-a', 2);
+    await receiver.waitFor('/batch-b', 2);
+    await eventually(async () => {
+      const [{ n }] = await t.ds.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM events WHERE id = ANY($1) AND handled_at IS NOT NULL`,
+        [ids],
+      );
+      return n === 4 || undefined;
+    });
+    const jobs = await t.app.get(QueueService).queue('events').getJobs(['completed', 'active', 'waiting']);
+    const batch = jobs.filter((j) => ids.some((id) => (j.data as { eventIds?: string[] }).eventIds?.includes(id)));
+    expect(batch).toHaveLength(1);
+    expect((batch[0].data as { eventIds: string[] }).eventIds).toEqual(expect.arrayContaining(ids));
+    await sleep(300); // on purpose: nothing more may arrive during it (each event sent once)
+    const received = (path: string) => receiver.at(path).map((h) => h.body.data.n);
+    expect({ a: received('/batch-a').sort(), b: received('/batch-b').sort() }).toEqual({ a: [1, 3], b: [2, 4] });
   });
 
   it('should create one delivery per subscription when the fan-out runs twice', async () => {

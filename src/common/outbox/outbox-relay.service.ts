@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -15,17 +16,29 @@ const JOB_OPTS = {
 const REDRIVE_AFTER_MS = 60_000;
 
 /**
- * The statement that marks an event handled (`eventId`: its SQL expression), for a handler that
- * writes it as part of its own last statement (a data-modifying CTE) instead of one more round trip.
+ * The statement that marks events handled (`eventIds`: its SQL expression, a uuid[]), for a
+ * handler that writes it as part of its own last statement (a data-modifying CTE) instead of one
+ * more round trip.
  */
-export function markHandledSql(eventId: string): string {
-  return `UPDATE events SET handled_at = now() WHERE id = ${eventId} AND handled_at IS NULL`;
+export function markHandledSql(eventIds: string): string {
+  return `UPDATE events SET handled_at = now() WHERE id = ANY(${eventIds}::uuid[]) AND handled_at IS NULL`;
+}
+
+/** Events per `dispatch-event` job at most: a relay batch's events fan out together, in one job per this many. */
+const EVENTS_PER_JOB = 50;
+
+/** A relayed batch's job id: its events' own when it is one event, else a digest of them (BullMQ ids take no colons). */
+function dispatchJobId(eventIds: string[]): string {
+  if (eventIds.length === 1) return `evt-${eventIds[0]}`;
+  return `evts-${createHash('sha256').update(eventIds.join(',')).digest('base64url')}`;
 }
 
 /**
- * Moves committed outbox rows to the `events` queue. Rows are claimed with SKIP LOCKED, so
- * several workers never relay the same row; the job id is the event id, so a crash between
- * `add` and the commit only re-adds a job BullMQ already has (a no-op).
+ * Moves committed outbox rows to the `events` queue, up to EVENTS_PER_JOB events per
+ * `dispatch-event` job. Rows are claimed with SKIP LOCKED, so several workers never relay the
+ * same row; the job id is named by its events, so a crash between `add` and the commit re-adds a
+ * job BullMQ already has (a no-op) when the next relay takes the same events, and otherwise fans
+ * them out again (handlers are idempotent; receivers may see an event twice, as webhooks allow).
  * The handler marks a row `handled_at` when done; rows relayed but still unhandled after a
  * minute are redriven under a fresh job id (handlers are idempotent), so losing Redis between
  * relay and fan-out loses no event.
@@ -42,9 +55,9 @@ export class OutboxRelayService {
     private readonly queues: QueueService,
   ) {}
 
-  /** Marks an event handled; the `dispatch-event` handler calls it when it is done. */
-  async markHandled(eventId: string): Promise<void> {
-    await preparedQuery(this.dataSource, markHandledSql('$1'), [eventId]);
+  /** Marks events handled; the `dispatch-event` handler calls it when it is done. */
+  async markHandled(eventIds: string[]): Promise<void> {
+    await preparedQuery(this.dataSource, markHandledSql('$1'), [eventIds]);
   }
 
   async redriveBatch(limit = 200, olderThanMs = REDRIVE_AFTER_MS): Promise<number> {
@@ -58,7 +71,7 @@ export class OutboxRelayService {
     await this.queues.queue('events').addBulk(
       rows.map((r) => ({
         name: 'dispatch-event',
-        data: { eventId: r.id },
+        data: { eventIds: [r.id] },
         opts: { jobId: `evt-${r.id}-r${round}`, ...JOB_OPTS },
       })),
     );
@@ -94,13 +107,16 @@ export class OutboxRelayService {
         [limit, followed],
       );
       if (rows.length === 0) return 0;
-      await this.queues.queue('events').addBulk(
-        rows.map((r) => ({
+      const jobs = [];
+      for (let i = 0; i < rows.length; i += EVENTS_PER_JOB) {
+        const eventIds = rows.slice(i, i + EVENTS_PER_JOB).map((r) => r.id);
+        jobs.push({
           name: 'dispatch-event',
-          data: { eventId: r.id },
-          opts: { jobId: `evt-${r.id}`, ...JOB_OPTS },
-        })),
-      );
+          data: { eventIds },
+          opts: { jobId: dispatchJobId(eventIds), ...JOB_OPTS },
+        });
+      }
+      await this.queues.queue('events').addBulk(jobs);
       for (const r of rows)
         for (const follow of this.followUps.get(r.type) ?? []) await follow({ id: r.id, data: r.data ?? {} });
       await preparedQuery(m, `UPDATE events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [

@@ -8,8 +8,8 @@ export const QUEUES = ['events', 'publish', 'webhooks', 'maintenance'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 export interface JobPayloads {
-  /** Outbox relay → fan-out of one committed event to webhook subscriptions. */
-  'dispatch-event': { eventId: string };
+  /** Outbox relay → fan-out of committed events (a relay batch) to webhook subscriptions; `eventId`: one event, as queued before batches. */
+  'dispatch-event': { eventIds: string[] } | { eventId: string };
   /** Publish (or resume publishing) one post. */
   'publish-post': { postId: string };
   /** Check again on the targets of a post waiting on the network's processing (delayed, back-off). */

@@ -4,6 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
 import { redisScript } from '@/common/redis/redis-script';
+import { slotReleaser } from '@/common/redis/slot-release';
 import { AppConfig } from '@/config/config';
 import type { PlatformName } from '@/modules/networks/platform-name';
 
@@ -79,8 +80,8 @@ export class NetworkConcurrency {
   private readonly limits = new Map<string, number>();
   private options: SemaphoreOptions = DEFAULTS;
   private readonly pending = new Map<string, PendingTry[]>();
-  /** Releases waiting for this turn's ZREM of their network's key (see release). */
-  private readonly releasing = new Map<string, { tokens: string[]; done: Promise<unknown> }>();
+  /** Frees a slot: the releases of one network made in the same turn (a post's targets whose answers came in together) as one ZREM. */
+  private readonly release: (key: string, token: string) => Promise<unknown>;
   /** ACQUIRE: the key, the limit, the lease, then the tokens; how many were granted. */
   private readonly acquireScript: (...args: (string | number)[]) => Promise<number>;
   /** RENEW: the key, the lease, the token; 0 when the lease was lost. */
@@ -92,6 +93,7 @@ export class NetworkConcurrency {
   ) {
     this.acquireScript = redisScript(redis, 'publishSlotsAcquire', ACQUIRE, 1);
     this.renewScript = redisScript(redis, 'publishSlotsRenew', RENEW, 1);
+    this.release = slotReleaser(redis);
   }
 
   /** Overrides the limit (or the timing) — operators' tuning, tests. */
@@ -162,28 +164,6 @@ export class NetworkConcurrency {
       }
       batch.push({ token, resolve, reject });
     });
-  }
-
-  /**
-   * Frees the slot of `token`: the releases of one network made in the same turn of the event loop
-   * (a post's targets whose answers came in together) go to Redis as one ZREM, sent once the turn's
-   * I/O callbacks have run. Never rejects.
-   */
-  private release(key: string, token: string): Promise<unknown> {
-    let batch = this.releasing.get(key);
-    if (!batch) {
-      const tokens: string[] = [];
-      const done = new Promise<unknown>((resolve) =>
-        setImmediate(() => {
-          this.releasing.delete(key);
-          this.redis.zrem(key, ...tokens).then(resolve, () => resolve(0));
-        }),
-      );
-      batch = { tokens, done };
-      this.releasing.set(key, batch);
-    }
-    batch.tokens.push(token);
-    return batch.done;
   }
 
   /**

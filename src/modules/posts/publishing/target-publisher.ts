@@ -5,6 +5,7 @@ import { AccountCredentialsService, PublishingAccountRead } from '@/modules/acco
 import { recordPublishOutcome } from '@/common/metrics/metrics';
 import { AppConfig } from '@/config/config';
 import { preparedQuery } from '@/database/plain-query';
+import { perTurn } from '@/database/turn-batch';
 import type {
   AccountCredentials,
   PlatformAdapter,
@@ -258,7 +259,7 @@ export class TargetPublisher {
       // the move goes with the adapter's first saved progress, in one statement, or on its own
       // before the adapter's first network call, whichever comes first. Committed before any call.
       const attempts = target.attempts;
-      const move = new HeldMove((state) => this.movePublishing(target, this.ds.manager, { attempts, state }));
+      const move = new HeldMove((state) => this.moveHeld(target, attempts, state));
       return this.send(adapter, startRun(target), account.value, content, move);
     }
     if (claims) {
@@ -503,22 +504,14 @@ export class TargetPublisher {
    * The move to `publishing` (a new run), committed before the network call: a crash from here on
    * leaves a visible unknown outcome. The caller mirrors it with startRun once it is committed.
    */
-  private async movePublishing(
-    target: PostTargetEntity,
-    m: EntityManager = this.ds.manager,
-    held?: { attempts: number; state?: Record<string, unknown> },
-  ): Promise<boolean> {
-    // Plain SQL on this hot path (the query builder cost more CPU than the statement). A held move
-    // (HeldMove: the target object already mirrors it) is guarded by the attempts it started from,
-    // and may carry the adapter's first saved progress.
-    const attempts = held?.attempts ?? target.attempts;
-    const state = held?.state ? JSON.stringify(held.state) : null;
+  private async movePublishing(target: PostTargetEntity, m: EntityManager = this.ds.manager): Promise<boolean> {
+    // Plain SQL on this hot path (the query builder cost more CPU than the statement).
     const { rowCount } = await preparedQuery(
       m,
       `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, error = NULL, error_category = NULL,
-          publish_state = coalesce($4::jsonb, publish_state), updated_at = now()
+          updated_at = now()
         WHERE id = $1 AND status = ANY($2::text[]) AND attempts = $3`,
-      [target.id, UNSETTLED, attempts, state],
+      [target.id, UNSETTLED, target.attempts],
     );
     if (!rowCount) {
       this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
@@ -528,19 +521,59 @@ export class TargetPublisher {
     return true;
   }
 
+  /**
+   * A held move (HeldMove: the target object already mirrors it), guarded by the attempts it
+   * started from, maybe with the adapter's first saved progress; as movePublishing, but the moves
+   * of one turn (a post's targets, which start together) are one statement.
+   */
+  private async moveHeld(
+    target: PostTargetEntity,
+    attempts: number,
+    state: Record<string, unknown> | undefined,
+  ): Promise<boolean> {
+    if (await this.movesOfTurn({ id: target.id, attempts, state: state ? JSON.stringify(state) : null })) return true;
+    this.logger.warn({ targetId: target.id }, 'Target changed under the publisher; leaving it');
+    this.stale.add(target);
+    return false;
+  }
+
+  private readonly movesOfTurn = perTurn(async (moves: { id: string; attempts: number; state: string | null }[]) => {
+    const sorted = [...moves].sort(byId);
+    const { rows } = await preparedQuery<{ id: string }>(
+      this.ds,
+      `UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, error = NULL, error_category = NULL,
+          publish_state = coalesce(o.state, t.publish_state), updated_at = now()
+        FROM unnest($1::uuid[], $2::int[], $3::jsonb[]) AS o(id, attempts, state)
+        WHERE t.id = o.id AND t.status = ANY($4::text[]) AND t.attempts = o.attempts
+        RETURNING t.id`,
+      [sorted.map((m) => m.id), sorted.map((m) => m.attempts), sorted.map((m) => m.state), UNSETTLED],
+    );
+    const moved = new Set(rows.map((r) => r.id));
+    return moves.map((m) => moved.has(m.id));
+  });
+
   private async saveState(target: PostTargetEntity, state: Record<string, unknown>, move?: HeldMove): Promise<void> {
     // The first progress of a run whose move is still held goes with it.
     if (await move?.withState(state)) {
       target.publishState = state;
       return;
     }
-    await preparedQuery(
-      this.ds,
-      `UPDATE post_targets SET publish_state = $2::jsonb, updated_at = now() WHERE id = $1`,
-      [target.id, JSON.stringify(state)],
-    );
+    await this.savesOfTurn({ id: target.id, state: JSON.stringify(state) });
     target.publishState = state;
   }
+
+  /** Progress saves; those of one turn (a post's targets whose answers came in together) as one statement. */
+  private readonly savesOfTurn = perTurn(async (saves: { id: string; state: string }[]) => {
+    // One row per target (its last save of the turn), in the order of the ids.
+    const sorted = [...new Map(saves.map((v) => [v.id, v])).values()].sort(byId);
+    await preparedQuery(
+      this.ds,
+      `UPDATE post_targets t SET publish_state = o.state, updated_at = now()
+        FROM unnest($1::uuid[], $2::jsonb[]) AS o(id, state) WHERE t.id = o.id`,
+      [sorted.map((s) => s.id), sorted.map((s) => s.state)],
+    );
+    return saves.map(() => undefined);
+  });
 
   private async succeed(target: PostTargetEntity, result: PublishResult): Promise<void> {
     await this.finish(target, {
@@ -693,6 +726,9 @@ export class OutcomeHold {
     this.timer = undefined;
   }
 }
+
+/** Rows in the order of their ids, as every multi-row write of targets takes their locks. */
+const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : 1);
 
 /** The statuses a new run or an outcome moves a target out of. */
 const UNSETTLED: TargetStatus[] = ['pending', 'publishing', 'waiting_on_network'];

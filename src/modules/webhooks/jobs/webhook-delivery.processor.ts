@@ -8,11 +8,12 @@ import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { preparedQuery } from '@/database/plain-query';
+import { perTurn } from '@/database/turn-batch';
 import { DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
 import { DELIVERY_ATTEMPTS, deliveryJobOptions, WEBHOOK_BACKOFF } from './webhook-jobs';
-import { WorkspaceDeliverySlots } from './workspace-delivery-slots';
+import { DeliverySlot, WorkspaceDeliverySlots } from './workspace-delivery-slots';
 
 /** How long a delivery whose workspace has no free slot waits before it is tried again (plus jitter). */
 const SLOT_RETRY_MS = 250;
@@ -90,39 +91,42 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   /**
    * The first attempts of a fan-out, sent by the fan-out job itself: no queue round trips per
-   * delivery, and as many in flight as the workspace's share (each lane holds a slot, as a queued
-   * attempt does, so the share still bounds the workspace across every worker). Once a slot is
-   * refused (the share is taken elsewhere) or FIRST_ATTEMPTS_WINDOW_MS has passed, the rest are
-   * queued as `deliver-webhook` jobs, the usual path. A failed first attempt is queued for its
-   * retry after the first configured delay, with the attempts it has left. Nothing is lost to a
-   * crash meanwhile: the deliveries are rows already, still `pending` until attempted, and the
-   * fan-out job (not yet marked handled) runs again.
+   * delivery, and as many in flight as the workspace's share has free (each lane holds a slot, as
+   * a queued attempt does, so the share still bounds the workspace across every worker; the
+   * lanes' slots are taken in one round trip). With no slot free (the share is taken elsewhere),
+   * or once FIRST_ATTEMPTS_WINDOW_MS has passed, the rest are queued as `deliver-webhook` jobs,
+   * the usual path. A failed first attempt is queued for its retry after the first configured
+   * delay, with the attempts it has left. Nothing is lost to a crash meanwhile: the deliveries are
+   * rows already, still `pending` until attempted, and the fan-out job (not yet marked handled)
+   * runs again.
    *
-   * `handledEventId`: the event of a fan-out to a single delivery (the usual case: one
-   * subscription) is marked handled in the statement that records that delivery's outcome, when
-   * nothing is left to queue (answers true; otherwise false and the caller marks it).
+   * `handledEventIds`: the events of the fan-out, marked handled in the statement that records
+   * the outcomes when every delivery went out at once (each its own lane: the usual case, a few
+   * subscriptions) and nothing is left to queue (answers true; otherwise false and the caller
+   * marks them).
    */
-  async attemptFirst(workspaceId: string, deliveryIds: string[], handledEventId?: string): Promise<boolean> {
+  async attemptFirst(workspaceId: string, deliveryIds: string[], handledEventIds?: string[]): Promise<boolean> {
     const deadline = Date.now() + FIRST_ATTEMPTS_WINDOW_MS;
     const queued: string[] = [];
     const retries: string[] = [];
-    // Outcomes are written in batches while the lanes go on sending (one UPDATE per batch); a
-    // single delivery's is held to the end, to be written with the event's handled mark.
+    const slots = await this.slots.tryAcquireMany(
+      workspaceId,
+      Math.min(deliveryIds.length, this.config.webhooks.concurrencyPerWorkspace),
+    );
+    // Outcomes are written in batches while the lanes go on sending (one UPDATE per batch); when
+    // every delivery has its own lane they are held to the end, written with the events' handled mark.
     const outcomes = new OutcomeWriter((rows) => this.writeOutcomes(rows));
-    const hold = handledEventId !== undefined && deliveryIds.length === 1;
-    let held: DeliveryOutcome | null = null;
-    const record = hold ? (o: DeliveryOutcome) => void (held = o) : (o: DeliveryOutcome) => outcomes.add(o);
-    let handOff = false;
+    const hold = handledEventIds !== undefined && slots.length === deliveryIds.length;
+    const held: DeliveryOutcome[] = [];
+    const record = hold ? (o: DeliveryOutcome) => void held.push(o) : (o: DeliveryOutcome) => outcomes.add(o);
     let next = 0;
-    // A lane takes one slot and sends one delivery after another within it: its lease (twice the
-    // receiver time-out plus 5 s) outlives the window plus the last attempt's time-out.
-    const lane = async () => {
-      const slot = await this.slots.tryAcquire(workspaceId);
+    // A lane sends one delivery after another within its slot: its lease (twice the receiver
+    // time-out plus 5 s) outlives the window plus the last attempt's time-out.
+    const lane = async (slot: DeliverySlot) => {
       try {
         while (next < deliveryIds.length) {
           const id = deliveryIds[next++];
-          if (!slot || handOff || Date.now() >= deadline) {
-            handOff = true;
+          if (Date.now() >= deadline) {
             queued.push(id);
             continue;
           }
@@ -134,20 +138,19 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
           }
         }
       } finally {
-        await slot?.release();
+        await slot.release();
       }
     };
-    const lanes = Math.min(deliveryIds.length, this.config.webhooks.concurrencyPerWorkspace);
-    await Promise.all(Array.from({ length: lanes }, lane));
+    if (slots.length === 0) queued.push(...deliveryIds);
+    await Promise.all(slots.map(lane));
     let handled = false;
-    const last = held as DeliveryOutcome | null;
-    if (last && queued.length === 0 && retries.length === 0) {
-      // Sent and settled (succeeded, or abandoned): its outcome and the event's mark together.
-      handled = await this.writeOutcomes([last], handledEventId).then(
+    if (held.length > 0 && queued.length === 0 && retries.length === 0) {
+      // Sent and settled (succeeded, or abandoned): their outcomes and the events' mark together.
+      handled = await this.writeOutcomes(held, handledEventIds).then(
         () => true,
-        () => (queued.push(last.id), false), // not recorded: still pending (attempt counted), its job sends it again
+        () => (queued.push(...held.map((o) => o.id)), false), // not recorded: still pending (attempt counted), their jobs send them again
       );
-    } else if (last) outcomes.add(last);
+    } else for (const o of held) outcomes.add(o);
     await outcomes.flushed();
     // An outcome the database refused: still `pending` (attempt counted), its job sends it again.
     const unrecorded = new Set(outcomes.unrecorded);
@@ -203,8 +206,9 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
   }
 
   /**
-   * Two round trips to Postgres per attempt: the claim (which also reads the delivery and its
-   * subscription) and the outcome (`record`: written at once, or handed to a batch).
+   * Two round trips to Postgres per attempt at most: the claim (which also reads the delivery and
+   * its subscription; shared by the claims of the same turn) and the outcome (`record`: written at
+   * once, or handed to a batch).
    */
   async attempt(
     deliveryId: string,
@@ -213,14 +217,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
   ): Promise<void> {
     // Count the attempt before sending, so the header and the record agree even after a crash;
     // only a pending or failed delivery of an active subscription is claimed.
-    const [claimed] = await this.updateReturning<ClaimedDelivery>(
-      `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
-         FROM webhook_subscriptions s
-        WHERE d.id = $1 AND d.status IN ('pending', 'failed')
-          AND s.id = d.subscription_id AND s.workspace_id = d.workspace_id AND s.deleted_at IS NULL AND s.is_active
-        RETURNING d.id, d.type, d.payload, d.event_created_at, d.attempts, s.id AS subscription_id, s.url, s.secret_enc`,
-      [deliveryId],
-    );
+    const claimed = await this.claim(deliveryId);
     if (!claimed) {
       // Paused or deleted subscription: cancelled, nothing sent (a delivery already final stays as it is).
       await this.dataSource.query(
@@ -277,8 +274,8 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     );
   }
 
-  /** Attempts' outcomes, in one statement however many; with `handledEventId`, the event marked handled in it too. */
-  private async writeOutcomes(rows: DeliveryOutcome[], handledEventId?: string): Promise<void> {
+  /** Attempts' outcomes, in one statement however many; with `handledEventIds`, the events marked handled in it too. */
+  private async writeOutcomes(rows: DeliveryOutcome[], handledEventIds?: string[]): Promise<void> {
     const update = `UPDATE webhook_deliveries d
           SET status = o.status, response_code = o.response_code, response_body = o.response_body, error = o.error,
               next_attempt_at = o.next_attempt_at, updated_at = now()
@@ -287,7 +284,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         WHERE d.id = o.id`;
     await preparedQuery(
       this.dataSource,
-      handledEventId ? `WITH outcomes AS (${update}) ${markHandledSql('$7')}` : update,
+      handledEventIds ? `WITH outcomes AS (${update}) ${markHandledSql('$7')}` : update,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.status),
@@ -295,15 +292,28 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         rows.map((r) => r.responseBody),
         rows.map((r) => r.error),
         rows.map((r) => r.nextAttemptAt),
-        ...(handledEventId ? [handledEventId] : []),
+        ...(handledEventIds ? [handledEventIds] : []),
       ],
     );
   }
 
-  /** An UPDATE … RETURNING's rows (a prepared statement: once per attempt). */
-  private async updateReturning<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return (await preparedQuery<T>(this.dataSource, sql, params)).rows;
-  }
+  /**
+   * The claim of an attempt, or undefined when the delivery is not claimable. The claims made in
+   * the same turn (a fan-out's lanes, which start together) go to Postgres as one statement.
+   */
+  private readonly claim = perTurn(async (deliveryIds: string[]): Promise<(ClaimedDelivery | undefined)[]> => {
+    const { rows } = await preparedQuery<ClaimedDelivery>(
+      this.dataSource,
+      `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
+         FROM webhook_subscriptions s
+        WHERE d.id = ANY($1::uuid[]) AND d.status IN ('pending', 'failed')
+          AND s.id = d.subscription_id AND s.workspace_id = d.workspace_id AND s.deleted_at IS NULL AND s.is_active
+        RETURNING d.id, d.type, d.payload, d.event_created_at, d.attempts, s.id AS subscription_id, s.url, s.secret_enc`,
+      [deliveryIds],
+    );
+    const claimed = new Map(rows.map((r) => [r.id, r]));
+    return deliveryIds.map((id) => claimed.get(id));
+  });
 }
 
 /** Where an attempt stands in its delivery's schedule: attempts made before it, and how many there may be. */
