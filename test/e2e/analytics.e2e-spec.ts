@@ -1,10 +1,12 @@
 import { AnalyticsSnapshotService } from '@/modules/analytics/analytics-snapshot.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { dailyAccountMetrics, dateRange, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
+import { daysBetween } from '@/modules/networks/kit/days';
+import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { connectThroughSandbox } from '../support/connect-flow';
-import { createKey, publishPost } from '../support/post-fixtures';
+import { publishPost } from '../support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {
   id: string;
@@ -33,7 +35,7 @@ function expectedDay(a: Account, date: string): Day {
 function sum(accounts: Account[], from: string, to: string): Day {
   const out: Day = { views: 0, reach: 0, engagement: 0, shares: 0, followers: 0 };
   for (const a of accounts) {
-    for (const date of dateRange(from, to)) {
+    for (const date of daysBetween(from, to)) {
       const d = expectedDay(a, date);
       out.views += d.views;
       out.reach += d.reach;
@@ -197,7 +199,7 @@ describe('analytics (sandbox networks)', () => {
       });
       expect(body.timeseries).toHaveLength(29);
       const views = [threads, facebook].reduce(
-        (s, a) => s + dateRange(daysAgo(28), today()).reduce((x, d) => x + expectedDay(a, d).views, 0),
+        (s, a) => s + daysBetween(daysAgo(28), today()).reduce((x, d) => x + expectedDay(a, d).views, 0),
         0,
       );
       expect(body.summary.views.value).toBe(views);

@@ -1,5 +1,12 @@
 import { RequestLogService } from '@/common/logging/request-log.service';
-import { createKey, expectError, pgClient } from '../support/e2e-helpers';
+import {
+  createKey,
+  expectError,
+  expectMalformedJson,
+  pgClient,
+  postMalformedJson,
+  waitUntilBlocked,
+} from '../support/e2e-helpers';
 import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 
 interface LogRow {
@@ -221,10 +228,15 @@ describe('audit events and request logs', () => {
       );
       expect(limitedRow).toMatchObject({ keyId: slow.id, method: 'GET', path: '/v1/profile', status: 429 });
       // Refused before the routes, the key known: a body that cannot be read, one too large, no such route.
-      const body = (status: number) =>
-        t.http().post('/v1/profiles').set(logTenant.auth).set('Content-Type', 'application/json').expect(status);
-      const unreadable = await body(400).send('{"name":');
-      const tooLarge = await body(413).send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+      const unreadable = await postMalformedJson(t, '/v1/profiles', logTenant.auth);
+      expectMalformedJson(unreadable);
+      const tooLarge = await t
+        .http()
+        .post('/v1/profiles')
+        .set(logTenant.auth)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }))
+        .expect(413);
       const unknown = await t.http().get('/v1/no-such-route?page=2').set(logTenant.auth).expect(404);
       for (const [res, path, status] of [
         [unreadable, '/v1/profiles', 400],
@@ -272,7 +284,7 @@ describe('audit events and request logs', () => {
           Array.from({ length: 5 }, () => t.http().get('/v1/profile').set(logTenant.auth)),
         );
         expect(responses.every((r) => r.status === 200)).toBe(true);
-        await new Promise((r) => setTimeout(r, 1200)); // a flush is now waiting on the lock
+        await waitUntilBlocked(t, db, /\bINSERT INTO request_logs\b/); // a flush is now waiting on the lock
         await db.query('COMMIT');
         const ids = responses.map((r) => r.headers['x-request-id']);
         await eventually(

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { collect, components, SpsApiError, SpsClient } from '../../client/src';
-import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { insertAccount } from '@test/support/publishing';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -142,7 +142,7 @@ describe('typed client and sps CLI against the service', () => {
     });
 
     it('should dry-run and then create posts in bulk from a JSON file', async () => {
-      const account = await connectAccount(t, tenant, 'facebook');
+      const account = await insertAccount(t, tenant, 'facebook');
       const dir = mkdtempSync(join(tmpdir(), 'sps-bulk-'));
       const file = join(dir, 'posts.json');
       writeFileSync(
@@ -169,7 +169,7 @@ describe('typed client and sps CLI against the service', () => {
     });
 
     it('should send --first-comment with the post, and validate it per account', async () => {
-      const [fb, tiktok] = [await connectAccount(t, tenant, 'facebook'), await connectAccount(t, tenant, 'tiktok')];
+      const [fb, tiktok] = [await insertAccount(t, tenant, 'facebook'), await insertAccount(t, tenant, 'tiktok')];
       const created = await sps(
         ['posts', 'create', '--text', 'with a comment', '--accounts', fb.id, '--first-comment', 'Link in bio'],
         env(),
@@ -223,7 +223,7 @@ describe('typed client and sps CLI against the service', () => {
     });
 
     it("should print an account's publishing caps", async () => {
-      const li = await connectAccount(t, tenant, 'linkedin');
+      const li = await insertAccount(t, tenant, 'linkedin');
       const res = await sps(['accounts', 'limits', li.id], env());
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout)).toMatchObject({

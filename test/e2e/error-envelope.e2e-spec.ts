@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
-import { expectError, rateHeaders } from '../support/e2e-helpers';
+import { expectError, expectMalformedJson, postMalformedJson, rateHeaders } from '../support/e2e-helpers';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 describe('error envelope', () => {
@@ -51,15 +51,7 @@ describe('error envelope', () => {
     });
 
     it('should answer malformed JSON with 400 invalid_request naming the body', async () => {
-      const res = await t
-        .http()
-        .post('/v1/profiles')
-        .set(tenant.auth)
-        .set('Content-Type', 'application/json')
-        .send('{"name": "x",');
-      const error = expectError(res, 400, 'invalid_request');
-      expect(error.message).toMatch(/JSON/);
-      expect(error.details).toEqual({ field: 'body' });
+      expectMalformedJson(await postMalformedJson(t, '/v1/profiles', tenant.auth));
     });
 
     it('should answer a body over BODY_LIMIT with 413 payload_too_large', async () => {
@@ -190,14 +182,10 @@ describe('error envelope', () => {
         .expect(400);
       expect(validation.body).toEqual({ error: 'name is required', code: 'invalid_request' });
 
-      const malformed = await t
-        .http()
-        .post('/v1/profiles')
-        .set(tenant.auth)
-        .set('Service-Error-Format', 'legacy')
-        .set('Content-Type', 'application/json')
-        .send('{')
-        .expect(400);
+      const malformed = await postMalformedJson(t, '/v1/profiles', {
+        ...tenant.auth,
+        'Service-Error-Format': 'legacy',
+      }).expect(400);
       expect(malformed.body).toEqual({ error: 'The request body is not valid JSON.', code: 'invalid_request' });
     });
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { expectError, rateHeaders, sql } from '../support/e2e-helpers';
+import { expectError, expectMalformedJson, postMalformedJson, rateHeaders, sql } from '../support/e2e-helpers';
 import { createApiApp, eventually, freePort, Tenant, TestApp } from '../support/test-app';
 
 /** No secret in a log, bad input never yields a 5xx, RateLimit headers and the 401 order. */
@@ -116,27 +116,19 @@ describe('hardening', () => {
 
   describe('RateLimit headers and the 401 order', () => {
     it('gives a malformed JSON body sent with a valid key its 400 with the RateLimit headers', async () => {
-      const res = await t
-        .http()
-        .post('/v1/profiles')
-        .set(tenant.auth)
-        .set('Content-Type', 'application/json')
-        .send('{"name": ');
-      expect(expectError(res, 400, 'invalid_request').details).toEqual({ field: 'body' });
+      const res = await postMalformedJson(t, '/v1/profiles', tenant.auth);
+      expectMalformedJson(res);
       rateHeaders(res);
     });
 
     it('answers 401 with WWW-Authenticate: Bearer before judging the body', async () => {
-      const noKey = await t.http().post('/v1/profiles').set('Content-Type', 'application/json').send('{"name": ');
+      const noKey = await postMalformedJson(t, '/v1/profiles');
       expectError(noKey, 401, 'authentication_required');
       expect(noKey.headers['www-authenticate']).toBe('Bearer');
-      const badKey = await t
-        .http()
-        .post('/v1/profiles')
-        .set('Authorization', 'Bearer svc_live_nottherightkey000000000000000000')
-        .set('Content-Type', 'application/json')
-        .set('Content-Encoding', 'gzip')
-        .send('{"name": ');
+      const badKey = await postMalformedJson(t, '/v1/profiles', {
+        Authorization: 'Bearer svc_live_nottherightkey000000000000000000',
+        'Content-Encoding': 'gzip',
+      });
       expectError(badKey, 401, 'invalid_api_key');
       expect(badKey.headers['www-authenticate']).toMatch(/^Bearer/);
       const get = await t.http().get('/v1/posts');

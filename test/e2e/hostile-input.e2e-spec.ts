@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { insertAccount } from '@test/support/publishing';
 
 /**
  * Hostile bodies, queries and headers for every operation of the OpenAPI
@@ -114,7 +114,7 @@ describe('hostile input on every operation (property-based)', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { PROCESS_ROLE: 'api' } });
     tenant = await createTenant(t, { plan: 'enterprise' });
-    const account = await connectAccount(t, tenant, 'facebook');
+    const account = await insertAccount(t, tenant, 'facebook');
     const post = await t
       .http()
       .post('/v1/posts')

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RequestLogService } from '@/common/logging/request-log.service';
-import { expectError, sql } from '../support/e2e-helpers';
-import { addUser, connectAccount, createKey, createPost, setPolicy, TestAccount } from '../support/post-fixtures';
+import { createKey, expectError, sql } from '../support/e2e-helpers';
+import { addUser, createPost, setPolicy } from '../support/post-fixtures';
 import { createApiApp, Tenant, TestApp } from '../support/test-app';
+import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 /**
  * A key restricted to accounts sees only posts whose targets are all
@@ -12,8 +13,8 @@ import { createApiApp, Tenant, TestApp } from '../support/test-app';
 describe('scope inside a workspace', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let a: TestAccount;
-  let b: TestAccount;
+  let a: InsertedAccount;
+  let b: InsertedAccount;
   let restricted: { id: string; auth: { Authorization: string } };
   const posts: Record<'onlyA' | 'onlyB' | 'both' | 'failedB', string> = {
     onlyA: '',
@@ -24,8 +25,8 @@ describe('scope inside a workspace', () => {
 
   beforeAll(async () => {
     ({ t, tenant } = await createApiApp());
-    a = await connectAccount(t, tenant, 'facebook');
-    b = await connectAccount(t, tenant, 'facebook');
+    a = await insertAccount(t, tenant, 'facebook');
+    b = await insertAccount(t, tenant, 'facebook');
     const create = async (accountIds: string[]) =>
       (await createPost(t, tenant.auth, { content: 'Hello', accountIds }).expect(201)).body.id as string;
     posts.onlyA = await create([a.id]);

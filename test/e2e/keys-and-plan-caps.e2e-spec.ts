@@ -1,5 +1,5 @@
-import { expectError, runAdminInProcess, sql } from '../support/e2e-helpers';
-import { addUser, createKey } from '../support/post-fixtures';
+import { createKey, expectError, runAdminInProcess, sql } from '../support/e2e-helpers';
+import { addUser } from '../support/post-fixtures';
 import { createApiApp, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**

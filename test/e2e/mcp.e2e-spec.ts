@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
 import { MCP_TOOLS } from '@/modules/mcp/mcp-tools';
-import { connectAccount } from '../support/post-fixtures';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { insertAccount } from '@test/support/publishing';
 
 interface ToolText {
   isError?: boolean;
@@ -110,7 +110,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should answer create_posts_bulk with the REST body of POST /v1/posts/bulk, dry run and creation', async () => {
-    const account = await connectAccount(t, tenant, 'facebook');
+    const account = await insertAccount(t, tenant, 'facebook');
     const posts = [
       { content: 'mcp bulk one', accountIds: [account.id] },
       { content: 'mcp bulk two', accountIds: [account.id] },
@@ -130,7 +130,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should pass firstComment through create_post and validate_post', async () => {
-    const [fb, tiktok] = [await connectAccount(t, tenant, 'facebook'), await connectAccount(t, tenant, 'tiktok')];
+    const [fb, tiktok] = [await insertAccount(t, tenant, 'facebook'), await insertAccount(t, tenant, 'tiktok')];
     const created = await call(client, 'create_post', {
       content: 'mcp with a comment',
       accountIds: [fb.id],
@@ -166,7 +166,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should answer get_account_limits with the REST body of GET /v1/accounts/{id}/limits', async () => {
-    const li = await connectAccount(t, tenant, 'linkedin');
+    const li = await insertAccount(t, tenant, 'linkedin');
     const rest = (await t.http().get(`/v1/accounts/${li.id}/limits`).set(tenant.auth).expect(200)).body as unknown;
     const result = await call(client, 'get_account_limits', { id: li.id });
     expect(JSON.parse(result.content[0]?.text ?? '')).toEqual(rest);

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { LOCAL_MAX_UPLOAD_BYTES } from '@/modules/media/media-types';
 import { UploadSigner } from '@/modules/media/storage/upload-signature';
+import { expectMalformedJson, postMalformedJson } from '../support/e2e-helpers';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -169,13 +170,7 @@ describe('media uploads (local driver)', () => {
     });
 
     it('should keep JSON routes parsing JSON, and answer 404 for unknown files', async () => {
-      await t
-        .http()
-        .post('/v1/media/upload')
-        .set(tenant.auth)
-        .set('Content-Type', 'application/json')
-        .send('{"fileName":')
-        .expect(400);
+      expectMalformedJson(await postMalformedJson(t, '/v1/media/upload', tenant.auth));
       await t.http().get('/media/files/not-a-key/x.png').expect(404);
       await t.http().get(`/media/files/${tenant.profileId}/00000000-0000-4000-8000-000000000000.png`).expect(404);
     });

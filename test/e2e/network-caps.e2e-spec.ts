@@ -7,9 +7,10 @@ import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectNewAccount } from '../support/connect-flow';
 import { FakeNetwork } from '../support/fake-network';
 import { connectSandbox } from '../support/sandbox-connect';
-import { connectAccount, createKey, createPost } from '../support/post-fixtures';
+import { createPost } from '../support/post-fixtures';
 import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {
   id: string;
@@ -125,7 +126,7 @@ describe('network caps', () => {
     });
 
     it('should share YouTube’s per-project quota between accounts, from our records', async () => {
-      const yt = await connectAccount(t, tenant, 'youtube');
+      const yt = await insertAccount(t, tenant, 'youtube');
       expect(((await limitsOf(yt.id)).body.limits as Limit[])[0]).toMatchObject({
         name: 'uploads_per_day',
         window: 'day_pacific',
@@ -136,8 +137,8 @@ describe('network caps', () => {
     });
 
     it('should answer 404 for an account the key cannot see, as GET /v1/accounts/{id} does', async () => {
-      const a = await connectAccount(t, tenant, 'linkedin');
-      const b = await connectAccount(t, tenant, 'linkedin');
+      const a = await insertAccount(t, tenant, 'linkedin');
+      const b = await insertAccount(t, tenant, 'linkedin');
       const restricted = await createKey(t, tenant, { accountIds: [a.id] });
       expect((await limitsOf(a.id, restricted.auth)).status).toBe(200);
       for (const [id, auth] of [

@@ -59,6 +59,7 @@ describe('outbox redrive', () => {
       await m.query(`UPDATE events SET dispatched_at = now() - interval '2 minutes' WHERE id = $1`, [e.id]);
       return e;
     });
+    // On purpose: the event's job is lost, and nothing may deliver it during this second, before the redrive below.
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.at('/lost')).toHaveLength(0);
 
@@ -75,6 +76,7 @@ describe('outbox redrive', () => {
     });
     // A second redrive finds nothing left to do, and nothing is delivered twice.
     expect(await t.app.get(OutboxRelayService).redriveBatch(200, 0)).toBe(0);
+    // On purpose: nothing more may arrive during this window.
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at('/lost')).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
-import { connectAccount, createKey } from '../support/post-fixtures';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
+import { insertAccount } from '@test/support/publishing';
 
 /** POST /v1/posts/bulk: dry run, all or nothing, caps over the whole batch, one Idempotency-Key. */
 describe('POST /v1/posts/bulk', () => {
@@ -19,8 +20,8 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should create every post in input order, with their events, and replay under one Idempotency-Key', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
-    const li = await connectAccount(t, tenant, 'linkedin');
+    const fb = await insertAccount(t, tenant, 'facebook');
+    const li = await insertAccount(t, tenant, 'linkedin');
     const future = new Date(Date.now() + 3_600_000).toISOString();
     const body = {
       posts: [
@@ -47,8 +48,8 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should create nothing and name each failing post by index when one post is invalid', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
-    const ig = await connectAccount(t, tenant, 'instagram');
+    const fb = await insertAccount(t, tenant, 'facebook');
+    const ig = await insertAccount(t, tenant, 'instagram');
     const res = await t
       .http()
       .post('/v1/posts/bulk')
@@ -79,8 +80,8 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should run every check on a dry run and create nothing', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
-    const ig = await connectAccount(t, tenant, 'instagram');
+    const fb = await insertAccount(t, tenant, 'facebook');
+    const ig = await insertAccount(t, tenant, 'instagram');
     const res = await t
       .http()
       .post('/v1/posts/bulk')
@@ -112,7 +113,7 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should report addToQueue posts on a dry run when the profile has no slots or no free slot left', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
+    const fb = await insertAccount(t, tenant, 'facebook');
     const queued = { content: 'queued', accountIds: [fb.id], addToQueue: true };
     const none = await t
       .http()
@@ -157,7 +158,7 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should refuse more than 100 posts and an empty batch', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
+    const fb = await insertAccount(t, tenant, 'facebook');
     const many = Array.from({ length: 101 }, () => ({ content: 'x', accountIds: [fb.id] }));
     const res = await t.http().post('/v1/posts/bulk').set(tenant.auth).send({ posts: many });
     expect(res.status).toBe(400);
@@ -168,7 +169,7 @@ describe('POST /v1/posts/bulk', () => {
 
   it("should count the whole batch against a key's daily cap", async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
+    const fb = await insertAccount(t, tenant, 'facebook');
     const key = await createKey(t, tenant, { maxPostsPerDay: 3 });
     const four = Array.from({ length: 4 }, (_, i) => ({ content: `p${i}`, accountIds: [fb.id] }));
     const res = await t.http().post('/v1/posts/bulk').set(key.auth).send({ posts: four });
@@ -193,7 +194,7 @@ describe('POST /v1/posts/bulk', () => {
 
   it('should count the whole batch against the monthly plan quota', async () => {
     const trial = await createTenant(t, { plan: 'trial' });
-    const fb = await connectAccount(t, trial, 'facebook');
+    const fb = await insertAccount(t, trial, 'facebook');
     await t.ds.query(
       `INSERT INTO posts (workspace_id, profile_id, state, content_type, content) SELECT $1, $2, 'draft', 'text', '{"contentType":"text","message":"x"}' FROM generate_series(1, 98)`,
       [trial.workspaceId, trial.profileId],

@@ -1,5 +1,6 @@
-import { connectAccount, createKey } from '../support/post-fixtures';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
+import { insertAccount } from '@test/support/publishing';
 
 /**
  * The monthly plan quota and a key's daily cap stay exact when one workspace creates posts
@@ -18,7 +19,7 @@ describe('POST /v1/posts: caps under concurrency', () => {
 
   it('should let exactly the remaining monthly quota through when 20 creations race', async () => {
     const trial = await createTenant(t, { plan: 'trial' });
-    const account = await connectAccount(t, trial, 'facebook');
+    const account = await insertAccount(t, trial, 'facebook');
     await t.ds.query(
       `INSERT INTO posts (workspace_id, profile_id, state, content_type, content) SELECT $1, $2, 'draft', 'text', '{"contentType":"text","message":"x"}' FROM generate_series(1, 95)`,
       [trial.workspaceId, trial.profileId],
@@ -53,7 +54,7 @@ describe('POST /v1/posts: caps under concurrency', () => {
 
   it("should let exactly a key's daily cap through when 20 creations race", async () => {
     const tenant = await createTenant(t);
-    const account = await connectAccount(t, tenant, 'facebook');
+    const account = await insertAccount(t, tenant, 'facebook');
     const key = await createKey(t, tenant, { maxPostsPerDay: 6 });
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -7,10 +7,19 @@ import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts'
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { holdNextAnswer } from '../support/hold-answer';
-import { connectAccount, createKey, createPost, inFuture, setPolicy } from '../support/post-fixtures';
-import { accountsOf, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { createPost, inFuture, setPolicy } from '../support/post-fixtures';
+import {
+  accountsOf,
+  insertAccount,
+  postState,
+  publishJobSettled,
+  sandboxItems,
+  targetsOf,
+  waitForFinal,
+} from '../support/publishing';
 import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
 import { WorkerPool } from '../support/worker-process';
+import { createKey } from '@test/support/e2e-helpers';
 
 /**
  * Gaps of the posts issue's "Done" list that the other posts suites leave open (see the
@@ -144,7 +153,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const before = await items(fb1);
       const { id, state } = await create({ content: { message: text() }, targetIds: [fb1.id] });
       expect(state).toBe('draft');
-      await sleep(1500); // three sweeps
+      await sleep(1500); // On purpose: three sweeps pass, and nothing may happen during them.
       expect(await postState(t, id)).toBe('draft');
       expect(await moves(t, tenant, id)).toEqual(['->draft']);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1 });
@@ -194,7 +203,8 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const res = await t.http().delete(`/v1/posts/${id}`).set(tenant.auth).expect(200);
       expect(res.body).toEqual({ message: expect.any(String), id, state: 'cancelled' });
       expect(await publishQueue().getJob(`schedule:${id}:1`)).toBeUndefined();
-      await sleep(Date.parse(scheduledAt) - Date.now() + 1500); // past its time, sweeps included
+      // On purpose: its time passes, sweeps included, and nothing may happen meanwhile.
+      await sleep(Date.parse(scheduledAt) - Date.now() + 1500);
       expect(await postState(t, id)).toBe('cancelled');
       expect(await moves(t, tenant, id)).toEqual(['->scheduled', 'scheduled>cancelled']);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.scheduled': 1, 'post.cancelled': 1 });
@@ -211,7 +221,10 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       } finally {
         await publishQueue().resume();
       }
-      await sleep(1500);
+      // No worker is left with the post's job (the cancel drops a waiting one); the sweeps leave the post alone.
+      await publishJobSettled(t, `publish:${id}:1`);
+      await t.app.get(PostSchedulerProcessor).sweep();
+      await t.app.get(ResumeStuckPosts).sweep();
       expect(await postState(t, id)).toBe('cancelled');
       expect(await moves(t, tenant, id)).toEqual(['->queued', 'queued>cancelled']);
       expect(await eventCounts(t, id)).toEqual({ 'post.created': 1, 'post.cancelled': 1 });
@@ -498,7 +511,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
           .send({ reason: 'Not now' })
           .expect(200);
         expect(res.body.post).toEqual({ id, state: 'rejected' });
-        await sleep(1500);
+        await sleep(1500); // On purpose: three sweeps pass, and nothing may happen during them.
         expect(await postState(t, id)).toBe('rejected');
         for (const path of [`/v1/posts/${id}/publish`, `/v1/posts/${id}/approve`]) {
           expect((await t.http().post(path).set(approvals.auth).expect(400)).body.error.code).toBe(
@@ -522,7 +535,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
   describe('create limits', () => {
     it('should count only posts the key created since 00:00 UTC against maxPostsPerDay', async () => {
-      const fake = await connectAccount(t, tenant, 'facebook');
+      const fake = await insertAccount(t, tenant, 'facebook');
       const key = await createKey(t, tenant, { maxPostsPerDay: 2 });
       const post = (body: object) => createPost(t, key.auth, body);
       const first = (await post({ content: 'one', accountIds: [fake.id] }).expect(201)).body.id as string;
@@ -558,7 +571,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
 
     it('should enforce the plan quota of posts per month across the workspace, not counting earlier months', async () => {
       const trial = await createTenant(t, { plan: 'trial' });
-      const account = await connectAccount(t, trial, 'facebook');
+      const account = await insertAccount(t, trial, 'facebook');
       const second = await t.http().post('/v1/profiles').set(trial.auth).send({ name: 'Second' }).expect(201);
       const insert = (n: number, profileId: string, createdAt: string) =>
         t.ds.query(
@@ -590,8 +603,8 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
   describe('policy when a draft goes live', () => {
     it("should refuse to publish or schedule a draft whose platform or text the profile's policy no longer allows", async () => {
       const other = await createTenant(t);
-      const fb = await connectAccount(t, other, 'facebook');
-      const ln = await connectAccount(t, other, 'linkedin');
+      const fb = await insertAccount(t, other, 'facebook');
+      const ln = await insertAccount(t, other, 'linkedin');
       const onLinkedIn = await create({ content: 'For LinkedIn', accountIds: [ln.id] }, other);
       const withTerm = await create({ content: 'Visit our casino', accountIds: [fb.id] }, other);
       await setPolicy(t, other, { allowedPlatforms: ['facebook'], blockedTerms: ['Casino'] });
@@ -670,7 +683,10 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       await t.http().put(`/v1/posts/${earlier.id}`).set(tenant.auth).send({ scheduledAt: earlierAt }).expect(200);
       expect(await publishQueue().getJob(`schedule:${later.id}:1`)).toBeUndefined();
       expect(await publishQueue().getJob(`schedule:${earlier.id}:1`)).toBeUndefined();
-      await sleep(Date.parse(oldLaterAt) - Date.now() + 1000); // past the old time of `later`, sweeps included
+      // `earlier` is due after the old time of `later`: once it went out, that time has passed; a sweep
+      // then (the app's own run every 500 ms, and one more here) leaves `later` scheduled too.
+      expect(await waitForFinal(t, earlier.id)).toBe('published');
+      await t.app.get(PostSchedulerProcessor).sweep();
       expect(await postState(t, later.id)).toBe('scheduled');
       for (const [post, at] of [
         [later, laterAt],
@@ -695,6 +711,7 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const scheduledAt = inFuture(SOON_MS);
       const { id } = await create({ content: text(), accountIds: [fb1.id], scheduledAt });
       const scheduler = t.app.get(PostSchedulerProcessor);
+      // On purpose: until its time, when its delayed job and the sweep fire, for the promotions below to race them.
       await sleep(Date.parse(scheduledAt) - Date.now());
       // The delayed job, the sweep and two more promotions race for the same post.
       const promoted = await Promise.all([
@@ -713,7 +730,9 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       await expect(t.app.get(PublishPostProcessor).run(id)).resolves.toBe('skipped');
       await scheduler.sweep();
       await t.app.get(ResumeStuckPosts).sweep();
-      await sleep(1500);
+      // The stray jobs ran to their end (nothing left to do).
+      for (const jobId of [`publish:${id}:stray`, `schedule:${id}:stray`])
+        expect(await publishJobSettled(t, jobId)).toBe('completed');
       expect(await postState(t, id)).toBe('published');
       expect(await moves(t, tenant, id)).toEqual([
         '->scheduled',

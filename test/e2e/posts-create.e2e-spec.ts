@@ -1,30 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import {
-  connectAccount,
-  createKey,
-  createPost,
-  eventTypesOf,
-  inFuture,
-  setPolicy,
-  TestAccount,
-  VIDEO_CONTENT,
-} from '../support/post-fixtures';
+import { createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '../support/post-fixtures';
 import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
-import { authChanged } from '../support/e2e-helpers';
+import { authChanged, createKey } from '../support/e2e-helpers';
+import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 describe('POST /v1/posts', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let fb: TestAccount;
-  let li: TestAccount;
-  let yt: TestAccount;
+  let fb: InsertedAccount;
+  let li: InsertedAccount;
+  let yt: InsertedAccount;
 
   beforeAll(async () => {
     // API role only: no worker moves posts on, so the states the API sets stay put.
     ({ t, tenant } = await createApiApp());
-    fb = await connectAccount(t, tenant, 'facebook');
-    li = await connectAccount(t, tenant, 'linkedin');
-    yt = await connectAccount(t, tenant, 'youtube');
+    fb = await insertAccount(t, tenant, 'facebook');
+    li = await insertAccount(t, tenant, 'linkedin');
+    yt = await insertAccount(t, tenant, 'youtube');
   });
   afterAll(async () => t.close());
 
@@ -166,7 +158,7 @@ describe('POST /v1/posts', () => {
 
     it('should answer plan_limit when the monthly post quota is used up', async () => {
       const trial = await createTenant(t, { plan: 'trial' });
-      const account = await connectAccount(t, trial, 'facebook');
+      const account = await insertAccount(t, trial, 'facebook');
       await t.ds.query(
         `INSERT INTO posts (workspace_id, profile_id, state, content_type, content) SELECT $1, $2, 'draft', 'text', '{"contentType":"text","message":"x"}' FROM generate_series(1, 100)`,
         [trial.workspaceId, trial.profileId],
@@ -187,7 +179,7 @@ describe('POST /v1/posts', () => {
 
     it("should answer platform_not_allowed when the profile's policy excludes the platform", async () => {
       const other = await createTenant(t);
-      const a = await connectAccount(t, other, 'linkedin');
+      const a = await insertAccount(t, other, 'linkedin');
       await setPolicy(t, other, { allowedPlatforms: ['facebook'] });
       const res = await post({ content: 'x', accountIds: [a.id] }, other.auth).expect(403);
       expect(res.body.error.code).toBe('platform_not_allowed');
@@ -195,7 +187,7 @@ describe('POST /v1/posts', () => {
 
     it('should answer approval_required when approval is required and nobody can approve', async () => {
       const other = await createTenant(t);
-      const a = await connectAccount(t, other, 'facebook');
+      const a = await insertAccount(t, other, 'facebook');
       await setPolicy(t, other, { requireApproval: true, approverUserIds: [] });
       const res = await post({ content: 'x', accountIds: [a.id], publishNow: true }, other.auth).expect(403);
       expect(res.body.error.code).toBe('approval_required');
@@ -205,7 +197,7 @@ describe('POST /v1/posts', () => {
 
     it('should send a post for approval when the policy requires it', async () => {
       const other = await createTenant(t);
-      const a = await connectAccount(t, other, 'facebook');
+      const a = await insertAccount(t, other, 'facebook');
       await setPolicy(t, other, { requireApproval: true, approverUserIds: [other.userId] });
       const res = await post({ content: 'x', accountIds: [a.id], publishNow: true }, other.auth).expect(201);
       expect(res.body.state).toBe('pending_approval');
@@ -236,7 +228,7 @@ describe('POST /v1/posts', () => {
 
     it('should answer no_accounts_connected when the profile has no active account', async () => {
       const other = await createTenant(t);
-      await connectAccount(t, other, 'facebook', { status: 'expired' });
+      await insertAccount(t, other, 'facebook', { status: 'expired' });
       const res = await post({ content: 'x', accountIds: [randomUUID()] }, other.auth).expect(404);
       expect(res.body.error.code).toBe('no_accounts_connected');
       const older = await post({ content: { message: 'x' } }, other.auth).expect(404);
@@ -245,7 +237,7 @@ describe('POST /v1/posts', () => {
 
     it('should answer accounts_not_found when no id matches, counting accounts of another profile as missing', async () => {
       const other = await createTenant(t);
-      const foreign = await connectAccount(t, other, 'facebook');
+      const foreign = await insertAccount(t, other, 'facebook');
       const res = await post({ content: 'x', accountIds: [foreign.id, 'not-a-uuid'] }).expect(404);
       expect(res.body.error).toMatchObject({
         code: 'accounts_not_found',
@@ -253,7 +245,7 @@ describe('POST /v1/posts', () => {
       });
       const partly = await post({ content: 'x', accountIds: [fb.id, foreign.id] }).expect(404);
       expect(partly.body.error.code).toBe('accounts_not_found');
-      const disconnected = await connectAccount(t, tenant, 'facebook', { status: 'disconnected' });
+      const disconnected = await insertAccount(t, tenant, 'facebook', { status: 'disconnected' });
       expect(
         (await post({ content: { message: 'x' }, targetIds: [disconnected.id] }).expect(404)).body.error.code,
       ).toBe('accounts_not_found');
@@ -261,7 +253,7 @@ describe('POST /v1/posts', () => {
 
     it("should answer invalid_request naming the blocked term of the profile's policy", async () => {
       const other = await createTenant(t);
-      const a = await connectAccount(t, other, 'facebook');
+      const a = await insertAccount(t, other, 'facebook');
       await setPolicy(t, other, { blockedTerms: ['Casino'] });
       const res = await post(
         { content: { message: 'Visit our CASINO tonight' }, targetIds: [a.id] },
@@ -273,7 +265,7 @@ describe('POST /v1/posts', () => {
 
     it("should answer invalid_scheduled_at beyond the policy's maxScheduleDaysAhead", async () => {
       const other = await createTenant(t);
-      const a = await connectAccount(t, other, 'facebook');
+      const a = await insertAccount(t, other, 'facebook');
       await setPolicy(t, other, { maxScheduleDaysAhead: 7 });
       const res = await post(
         { content: 'x', accountIds: [a.id], scheduledAt: inFuture(8 * 86400_000) },

@@ -1,28 +1,20 @@
 import { QueueService } from '@/common/queue/queue.service';
-import {
-  addUser,
-  connectAccount,
-  createKey,
-  createPost,
-  eventTypesOf,
-  inFuture,
-  setPolicy,
-  TestAccount,
-  VIDEO_CONTENT,
-} from '../support/post-fixtures';
+import { addUser, createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '../support/post-fixtures';
 import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
+import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 describe('post state machine', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let fb: TestAccount;
-  let yt: TestAccount;
+  let fb: InsertedAccount;
+  let yt: InsertedAccount;
 
   beforeAll(async () => {
     // API role only: no worker, so every state reached here comes from the API itself.
     ({ t, tenant } = await createApiApp());
-    fb = await connectAccount(t, tenant, 'facebook');
-    yt = await connectAccount(t, tenant, 'youtube');
+    fb = await insertAccount(t, tenant, 'facebook');
+    yt = await insertAccount(t, tenant, 'youtube');
   });
   afterAll(async () => t.close());
 
@@ -233,12 +225,12 @@ describe('post state machine', () => {
 
   describe('approval', () => {
     let approvals: Tenant;
-    let account: TestAccount;
+    let account: InsertedAccount;
     let writer: { auth: { Authorization: string } };
 
     beforeAll(async () => {
       approvals = await createTenant(t);
-      account = await connectAccount(t, approvals, 'facebook');
+      account = await insertAccount(t, approvals, 'facebook');
       await setPolicy(t, approvals, { requireApproval: true, approverUserIds: [approvals.userId] });
       // A writer whose owner is not an approver.
       writer = await createKey(

@@ -1,5 +1,7 @@
-import { connectAccount, createKey, createPost } from '../support/post-fixtures';
+import { createPost } from '../support/post-fixtures';
 import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createKey } from '@test/support/e2e-helpers';
+import { insertAccount } from '@test/support/publishing';
 
 /** Posting queues: GET/PUT /v1/queue, GET /v1/queue/next-slots, POST /v1/posts with addToQueue. */
 describe('posting queues', () => {
@@ -15,7 +17,7 @@ describe('posting queues', () => {
   /** A tenant with a Facebook account and a queue at `time` (UTC) every day. */
   const dailyQueue = async (time: string) => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
+    const fb = await insertAccount(t, tenant, 'facebook');
     await t
       .http()
       .put('/v1/queue')
@@ -131,7 +133,7 @@ describe('posting queues', () => {
 
   it('should refuse addToQueue without slots or combined with scheduledAt/publishNow', async () => {
     const tenant = await createTenant(t);
-    const fb = await connectAccount(t, tenant, 'facebook');
+    const fb = await insertAccount(t, tenant, 'facebook');
     const none = await createPost(t, tenant.auth, { content: 'no queue', accountIds: [fb.id], addToQueue: true });
     expect(none.status).toBe(400);
     expect(none.body.error).toMatchObject({ code: 'invalid_request', details: { field: 'addToQueue' } });

@@ -1,17 +1,18 @@
-import { connectAccount, TestAccount, VIDEO_CONTENT } from '../support/post-fixtures';
+import { VIDEO_CONTENT } from '../support/post-fixtures';
 import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
+import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 describe('reading posts', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let fb: TestAccount;
-  let yt: TestAccount;
+  let fb: InsertedAccount;
+  let yt: InsertedAccount;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     ({ t, tenant } = await createApiApp());
-    fb = await connectAccount(t, tenant, 'facebook');
-    yt = await connectAccount(t, tenant, 'youtube');
+    fb = await insertAccount(t, tenant, 'facebook');
+    yt = await insertAccount(t, tenant, 'youtube');
     const create = async (name: string, body: object) => {
       ids[name] = (await t.http().post('/v1/posts').set(tenant.auth).send(body).expect(201)).body.id as string;
     };

@@ -3,8 +3,9 @@ import { Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { PostFlow } from '@/modules/posts/services/post-flow.service';
-import { connectAccount, createPost, eventTypesOf, inFuture, setPolicy, TestAccount } from '../support/post-fixtures';
+import { createPost, eventTypesOf, inFuture, setPolicy } from '../support/post-fixtures';
 import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 interface HistoryRow {
   from: string | null;
@@ -15,13 +16,13 @@ interface HistoryRow {
 describe('scheduling', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let fb: TestAccount;
+  let fb: InsertedAccount;
 
   beforeAll(async () => {
     // Worker role included (delayed jobs and the sweep run); a short sweep period.
     t = await createTestApp({ env: { PROCESS_ROLE: 'all', SCHEDULER_SWEEP_MS: '500' } });
     tenant = await createTenant(t);
-    fb = await connectAccount(t, tenant, 'facebook');
+    fb = await insertAccount(t, tenant, 'facebook', { accessToken: null });
   });
   afterAll(async () => t.close());
 
@@ -102,13 +103,13 @@ describe('batch promotion of due posts by two processes at once', () => {
   let b: TestApp;
   let tenant: Tenant;
   let review: Tenant;
-  let fb: TestAccount;
+  let fb: InsertedAccount;
 
   beforeAll(async () => {
     ({ t: a, tenant } = await createApiApp());
     b = await createTestApp({ shareWith: a, env: { PROCESS_ROLE: 'api' } });
     review = await createTenant(a);
-    fb = await connectAccount(a, tenant, 'facebook');
+    fb = await insertAccount(a, tenant, 'facebook');
   });
   afterAll(async () => {
     await b?.close();
@@ -136,7 +137,7 @@ describe('batch promotion of due posts by two processes at once', () => {
       [tenant.workspaceId, tenant.profileId, SEEDED, fb.id],
     );
     // A profile that asks for review since its posts were scheduled: those go to pending_approval.
-    const reviewFb = await connectAccount(a, review, 'facebook');
+    const reviewFb = await insertAccount(a, review, 'facebook');
     const forReview = [await create(review, reviewFb.id), await create(review, reviewFb.id)];
     await setPolicy(a, review, { requireApproval: true, approverUserIds: [review.userId] });
     // A post due later stays scheduled.
@@ -210,14 +211,14 @@ describe('batch promotion with a due post that fails', () => {
   let a: TestApp;
   let tenant: Tenant;
   let review: Tenant;
-  let fb: TestAccount;
-  let reviewFb: TestAccount;
+  let fb: InsertedAccount;
+  let reviewFb: InsertedAccount;
 
   beforeAll(async () => {
     ({ t: a, tenant } = await createApiApp());
     review = await createTenant(a);
-    fb = await connectAccount(a, tenant, 'facebook');
-    reviewFb = await connectAccount(a, review, 'facebook');
+    fb = await insertAccount(a, tenant, 'facebook');
+    reviewFb = await insertAccount(a, review, 'facebook');
   });
   afterAll(async () => a?.close());
   afterEach(() => jest.restoreAllMocks());

@@ -23,7 +23,7 @@ import {
   targetsOf,
   waitForFinal,
 } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { bounded, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
  * The publisher's recovery paths against a scripted network double (lost answers, unknown
@@ -362,9 +362,22 @@ describe('publishing worker: outcomes and recovery', () => {
       return answer;
     });
     const run = processor.run(postId);
-    // The first try found the lock held: it did not pass, and nothing moved.
-    await expect(firstTry).resolves.toBe(false);
-    spy.mockRestore();
+    // The first try found the lock held: it did not pass, and nothing moved. Waited for within
+    // bounds: a run that ends (or fails) before its try is seen, or never tries, fails here by name.
+    const ended = run.then((outcome) => {
+      throw new Error(`the run ended (${outcome}) before its first try for the lock was seen`);
+    });
+    ended.catch(() => undefined);
+    let passed: boolean;
+    try {
+      passed = await bounded(Promise.race([firstTry, ended]), 30_000, "the run's first try for the lock");
+    } catch (err) {
+      await held!.release();
+      throw err;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(passed).toBe(false);
     expect(await postState(t, postId)).toBe('queued');
     await held!.release();
     await expect(run).resolves.toBe('published');
@@ -494,6 +507,7 @@ describe('publishing worker: outcomes and recovery', () => {
           fourth = true;
           return slot;
         });
+        // A sleep on purpose: what is proven is that nothing happens during it (the fourth keeps waiting).
         await new Promise((r) => setTimeout(r, 600));
         expect(fourth).toBe(false);
         await held[0].release();

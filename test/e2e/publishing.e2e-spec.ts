@@ -2,15 +2,15 @@ import type { PlatformName } from '@/modules/networks/platform-name';
 import { QueueService } from '@/common/queue/queue.service';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
+import { PostTransitions } from '@/modules/posts/services/post-transitions';
 import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
+import { waitUntilBlocked } from '../support/e2e-helpers';
 import { holdNextRequest } from '../support/hold-answer';
-import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
+import { postEvents, postState, publishJobSettled, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
 import { publishPost } from '../support/post-fixtures';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { bounded, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
 
 type Account = SandboxAccount;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Publishing end to end: the API creates posts, the worker publishes them to the sandbox networks. */
 describe('publishing (sandbox networks)', () => {
@@ -97,20 +97,9 @@ describe('publishing (sandbox networks)', () => {
       await rowLock.startTransaction();
       const [{ id }] = await targetsOf(t, postId);
       await rowLock.query('SELECT 1 FROM post_targets WHERE id = $1 FOR UPDATE', [id]);
-      const [{ xid }] = (await rowLock.query('SELECT pg_current_xact_id()::text AS xid')) as { xid: string }[];
       await queue.resume();
-      // The publisher's move to publishing waits for the row (pg_locks): let go only then.
-      await eventually(
-        async () => {
-          const waiting = await t.ds.query<{ query: string }[]>(
-            `SELECT a.query FROM pg_locks l JOIN pg_stat_activity a USING (pid)
-            WHERE NOT l.granted AND l.locktype = 'transactionid' AND l.transactionid::text = $1`,
-            [xid],
-          );
-          return waiting.some((w) => /\bUPDATE post_targets\b[\s\S]*'publishing'/.test(w.query));
-        },
-        { intervalMs: 20 },
-      );
+      // The publisher's move to publishing waits for the row: let go only then.
+      await waitUntilBlocked(t, rowLock, /\bUPDATE post_targets\b[\s\S]*'publishing'/);
     } finally {
       locked = false;
       if (rowLock.isTransactionActive) await rowLock.rollbackTransaction();
@@ -118,13 +107,16 @@ describe('publishing (sandbox networks)', () => {
       await queue.resume();
     }
     // Let go: the move commits, then the call goes out.
-    await call.held;
-    expect(arrivedWhileLocked).toBe(false);
-    const [target] = await targetsOf(t, postId);
-    expect(target.status).toBe('publishing');
-    expect(target.attempts).toBe(1);
-    expect(target.publishState).toMatchObject({ kind: 'feed', sentAt: expect.any(String) });
-    call.release();
+    try {
+      await call.held;
+      expect(arrivedWhileLocked).toBe(false);
+      const [target] = await targetsOf(t, postId);
+      expect(target.status).toBe('publishing');
+      expect(target.attempts).toBe(1);
+      expect(target.publishState).toMatchObject({ kind: 'feed', sentAt: expect.any(String) });
+    } finally {
+      call.release();
+    }
     expect(await waitForFinal(t, postId)).toBe('published');
     const [done] = await targetsOf(t, postId);
     expect([done.status, done.attempts]).toEqual(['success', 1]);
@@ -231,40 +223,108 @@ describe('publishing (sandbox networks)', () => {
     expect((await sandboxItems(t, fb1)).filter((id) => id === target.externalId)).toHaveLength(1);
   });
 
-  it('should never let a post be both cancelled and published when a cancel races the worker', async () => {
-    const seen = { cancelled: 0, published: 0 };
-    for (let i = 0; i < 20; i++) {
-      const body = text(`race ${i}`);
-      // Odd rounds hold the queue so the job and the cancel are released together.
-      const queue = t.app.get(QueueService).queue('publish');
-      if (i % 2) await queue.pause();
-      const postId = await publishNow(body, [fb1]);
-      if (!(i % 2)) await sleep(Math.random() * 20);
-      const [del] = await Promise.all([
-        t.http().delete(`/v1/posts/${postId}`).set(tenant.auth),
-        i % 2 ? sleep(Math.random() * 30).then(() => queue.resume()) : Promise.resolve(),
-      ]);
-      expect([200, 400]).toContain(del.status);
-      const final = await waitForFinal(t, postId);
-      const types = (await postEvents(t, postId)).map((e) => e.type);
+  describe('a cancel racing the worker', () => {
+    const publishQueue = () => t.app.get(QueueService).queue('publish');
+
+    /** The cancel won: once no worker is left with the post's job, it is still cancelled and nothing went out. */
+    async function expectCancelled(postId: string): Promise<string> {
+      expect(await waitForFinal(t, postId)).toBe('cancelled');
+      const job = await publishJobSettled(t, `publish:${postId}:1`);
+      expect(await postState(t, postId)).toBe('cancelled');
       const [target] = await targetsOf(t, postId);
-      if (del.status === 200) {
-        seen.cancelled += 1;
-        expect(final).toBe('cancelled');
-        expect(types).not.toContain('post.published');
-        expect(target.status).toBe('pending');
-        // Give a stray worker the time it would need, then make sure nothing went out.
-        await new Promise((r) => setTimeout(r, 200));
-        expect(await postState(t, postId)).toBe('cancelled');
-        expect(target.externalId).toBeNull();
-      } else {
-        seen.published += 1;
-        expect(del.body.error.code).toBe('invalid_state_transition');
-        expect(final).toBe('published');
-        expect(types).not.toContain('post.cancelled');
-        expect((await sandboxItems(t, fb1)).filter((id) => id === target.externalId)).toHaveLength(1);
-      }
+      expect([target.status, target.externalId]).toEqual(['pending', null]);
+      expect((await postEvents(t, postId)).map((e) => e.type)).not.toContain('post.published');
+      return job;
     }
-    expect(seen.cancelled + seen.published).toBe(20);
+
+    /** The worker won: the cancel was refused, the post published once. */
+    async function expectPublished(postId: string, del: { status: number; body: { error?: { code: string } } }) {
+      expect(del.status).toBe(400);
+      expect(del.body.error?.code).toBe('invalid_state_transition');
+      expect(await waitForFinal(t, postId)).toBe('published');
+      expect((await postEvents(t, postId)).map((e) => e.type)).not.toContain('post.cancelled');
+      const [target] = await targetsOf(t, postId);
+      expect((await sandboxItems(t, fb1)).filter((id) => id === target.externalId)).toHaveLength(1);
+    }
+
+    it('should cancel a post whose job no worker has taken yet, and drop the job', async () => {
+      await publishQueue().pause();
+      let postId: string;
+      try {
+        postId = await publishNow(text(), [fb1]);
+        expect(await publishQueue().getJob(`publish:${postId}:1`)).toBeDefined();
+        await t.http().delete(`/v1/posts/${postId}`).set(tenant.auth).expect(200);
+      } finally {
+        await publishQueue().resume();
+      }
+      expect(await expectCancelled(postId)).toBe('gone');
+    });
+
+    it("should cancel a post whose job a worker took before its move to processing: the worker's move loses", async () => {
+      const transitions = t.app.get(PostTransitions);
+      const gated = transitions.transitionGatedReading.bind(transitions);
+      let postId = '';
+      let reached: () => void = () => undefined;
+      const atMove = new Promise<void>((r) => (reached = r));
+      let go: () => void = () => undefined;
+      const cancelled = new Promise<void>((r) => (go = r));
+      const spy = jest.spyOn(transitions, 'transitionGatedReading').mockImplementation(async (m, post, ...rest) => {
+        if (post.id === postId) {
+          reached();
+          await cancelled;
+        }
+        return gated(m, post, ...rest);
+      });
+      try {
+        await publishQueue().pause();
+        try {
+          postId = await publishNow(text(), [fb1]);
+        } finally {
+          await publishQueue().resume();
+        }
+        await bounded(atMove, 30_000, "the worker's move to processing");
+        await t.http().delete(`/v1/posts/${postId}`).set(tenant.auth).expect(200);
+      } finally {
+        go();
+        spy.mockRestore();
+      }
+      expect(await expectCancelled(postId)).toBe('completed');
+    });
+
+    it('should refuse to cancel a post whose worker is calling the network, and publish it', async () => {
+      const call = holdNextRequest(t, 'POST', /^\/sandbox\/facebook\/.*\/feed(\?|$)/);
+      let postId: string;
+      let del: { status: number; body: { error?: { code: string } } };
+      try {
+        postId = await publishNow(text(), [fb1]);
+        await bounded(call.held, 30_000, "the worker's call to the network");
+        del = await t.http().delete(`/v1/posts/${postId}`).set(tenant.auth);
+      } finally {
+        call.release();
+      }
+      await expectPublished(postId, del);
+    });
+
+    it('should never let a post be both cancelled and published when a cancel races the worker', async () => {
+      const seen = { cancelled: 0, published: 0 };
+      for (let i = 0; i < 20; i++) {
+        // Odd rounds hold the queue so the job and the cancel are released together; even rounds cancel at once.
+        if (i % 2) await publishQueue().pause();
+        const postId = await publishNow(text(`race ${i}`), [fb1]);
+        const [del] = await Promise.all([
+          t.http().delete(`/v1/posts/${postId}`).set(tenant.auth),
+          i % 2 ? publishQueue().resume() : Promise.resolve(),
+        ]);
+        expect([200, 400]).toContain(del.status);
+        if (del.status === 200) {
+          seen.cancelled += 1;
+          await expectCancelled(postId);
+        } else {
+          seen.published += 1;
+          await expectPublished(postId, del);
+        }
+      }
+      expect(seen.cancelled + seen.published).toBe(20);
+    });
   });
 });

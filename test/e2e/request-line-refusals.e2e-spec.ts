@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { logDestination } from '@/common/logging/log-destination';
-import { createKey } from '@test/support/e2e-helpers';
+import { createKey, expectMalformedJson, postMalformedJson } from '@test/support/e2e-helpers';
 import { createApiApp, eventually, type Tenant, type TestApp } from '@test/support/test-app';
 
 // The app's own lines (its root logger writing to logDestination), one per request whoever answers
@@ -92,13 +92,8 @@ describe("the service's request lines", () => {
   });
 
   it('writes one line for a body refused before the routes (400 unreadable, 400 NUL, 413 too large)', async () => {
-    const malformed = await t
-      .http()
-      .post('/v1/profiles')
-      .set(tenant.auth)
-      .set('Content-Type', 'application/json')
-      .send('{"name":');
-    expect(malformed.status).toBe(400);
+    const malformed = await postMalformedJson(t, '/v1/profiles', tenant.auth);
+    expectMalformedJson(malformed);
     await expectOneLine(malformed, 'POST', '/v1/profiles', tenant.workspaceId);
     const nul = await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'a\u0000b' });
     expect(nul.status).toBe(400);

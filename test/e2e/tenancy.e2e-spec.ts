@@ -1,5 +1,6 @@
-import { authChanged, createKey, expectError, insertAccount } from '../support/e2e-helpers';
+import { authChanged, createKey, expectError } from '../support/e2e-helpers';
 import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { insertAccount } from '@test/support/publishing';
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
@@ -84,8 +85,8 @@ describe('tenancy: profiles, keys, policy, plans', () => {
 
     it('should refuse to delete a profile with connected accounts: 409 profile_has_connected_accounts', async () => {
       const p = (await t.http().post('/v1/profiles').set(tenant.auth).send({ name: 'Busy' }).expect(201)).body.profile;
-      const account = await insertAccount(t, tenant, p.id);
-      await insertAccount(t, tenant, p.id, 'disconnected');
+      const { id: account } = await insertAccount(t, tenant, 'facebook', { profileId: p.id });
+      await insertAccount(t, tenant, 'facebook', { profileId: p.id, status: 'disconnected' });
       const error = expectError(
         await t.http().delete(`/v1/profiles/${p.id}`).set(tenant.auth),
         409,
@@ -334,8 +335,8 @@ describe('tenancy: profiles, keys, policy, plans', () => {
       ).toEqual({ field: 'rateLimitPerMinute' });
       await t.http().post('/v1/api-keys').set(scoped.auth).send({ name: 'x', rateLimitPerMinute: 20 }).expect(201);
 
-      const a1 = await insertAccount(t, tenant, tenant.profileId);
-      const a2 = await insertAccount(t, tenant, tenant.profileId);
+      const { id: a1 } = await insertAccount(t, tenant, 'facebook');
+      const { id: a2 } = await insertAccount(t, tenant, 'facebook');
       const accountBound = await createKey(t, tenant, { accountIds: [a1], permissions: ['keys:write'] });
       const narrowed = await t.http().post('/v1/api-keys').set(accountBound.auth).send({ name: 'child' }).expect(201);
       expect(narrowed.body.apiKey.accountIds).toEqual([a1]);

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { QueueService } from '@/common/queue/queue.service';
 import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
@@ -448,8 +449,31 @@ describe('webhooks: every event type, once per state change', () => {
   });
 
   it('should have delivered every event type, each signed, once per state change', async () => {
-    // One short settle: a few outbox polls and sweeps (posts and deliveries) that could duplicate.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Settled: every event of the profile relayed and fanned out, every delivery succeeded and
+    // received, and no job left (queued, running or delayed) that could send or publish again.
+    await eventually(async () => {
+      const [{ open }] = await t.ds.query<{ open: number }[]>(
+        `SELECT count(*)::int AS open FROM events WHERE profile_id = $1 AND (dispatched_at IS NULL OR handled_at IS NULL)`,
+        [tenant.profileId],
+      );
+      const deliveries = await t.ds.query<{ status: string }[]>(
+        `SELECT status FROM webhook_deliveries WHERE subscription_id = $1`,
+        [subscriptionId],
+      );
+      const queues = t.app.get(QueueService);
+      const live = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
+      const [events, webhooks, publish] = await Promise.all(
+        (['events', 'webhooks', 'publish'] as const).map((q) => queues.queue(q).getJobs([...live])),
+      );
+      // A scheduled post's delayed job is due only far ahead; any other publish job is work still to do.
+      const publishing = publish.filter((job) => job.name !== 'schedule-post');
+      return (
+        open === 0 &&
+        deliveries.every((d) => d.status === 'succeeded') &&
+        receiver.at(PATH).length >= deliveries.length &&
+        events.length + webhooks.length + publishing.length === 0
+      );
+    });
     const all = receiver.at(PATH);
 
     // Every deliverable type was produced by a real flow above.

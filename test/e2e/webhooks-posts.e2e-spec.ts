@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { verifySignature } from '@/modules/webhooks/webhook-signature';
 import { connectThroughSandbox } from '../support/connect-flow';
 import { accountsOf } from '../support/publishing';
-import { createTenant, Tenant, TestApp } from '../support/test-app';
+import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
 import {
   WebhookReceiver,
   startAppAndReceiver,
@@ -34,12 +34,7 @@ describe('webhooks fed by real writes', () => {
     receiver.at('/real').filter((h) => h.body.type === type && (!postId || h.body.data.postId === postId));
 
   it('should deliver account.connected and connection.completed (with data.accounts) for a sandbox connect', async () => {
-    for (
-      let i = 0;
-      i < 100 && (hitsOf('connection.completed').length === 0 || hitsOf('account.connected').length === 0);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => hitsOf('connection.completed').length > 0 && hitsOf('account.connected').length > 0);
     const [completed] = hitsOf('connection.completed');
     expect(completed.body.data).toMatchObject({
       profileId: tenant.profileId,
@@ -57,11 +52,9 @@ describe('webhooks fed by real writes', () => {
       .expect(201);
     const postId = res.body.id as string;
     await receiver.waitFor('/real', 1);
-    const hit = await (async () => {
-      for (let i = 0; i < 100 && hitsOf('post.created', postId).length === 0; i++)
-        await new Promise((r) => setTimeout(r, 100));
-      return hitsOf('post.created', postId)[0];
-    })();
+    const [hit] = await eventually(
+      async () => hitsOf('post.created', postId).length > 0 && hitsOf('post.created', postId),
+    );
     expect(hit).toBeDefined();
     expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
@@ -85,9 +78,9 @@ describe('webhooks fed by real writes', () => {
       })
       .expect(201);
     const postId = res.body.id as string;
-    for (let i = 0; i < 200 && hitsOf('post.published', postId).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    const [hit] = hitsOf('post.published', postId);
+    const [hit] = await eventually(
+      async () => hitsOf('post.published', postId).length > 0 && hitsOf('post.published', postId),
+    );
     expect(hit).toBeDefined();
     expect(hit.body.data).toMatchObject({
       profileId: tenant.profileId,
@@ -102,8 +95,7 @@ describe('webhooks fed by real writes', () => {
       result: { id: expect.any(String) },
     });
     // Deliveries may arrive out of order (spec: Webhooks): post.created may come after post.published.
-    for (let i = 0; i < 100 && hitsOf('post.created', postId).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => hitsOf('post.created', postId).length > 0);
     expect(hitsOf('post.created', postId)).toHaveLength(1);
     expect(stripeSignature.verifyHeader(hit.raw, hit.headers['service-signature'] as string, secret, 300)).toBe(true);
   });

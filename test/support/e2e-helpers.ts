@@ -4,7 +4,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { AuthCache, AuthChange } from '@/common/auth/auth-cache';
-import type { TestApp, Tenant } from './test-app';
+import { eventually, type TestApp, type Tenant } from './test-app';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -37,6 +37,25 @@ export function expectError(
   return error;
 }
 
+/** A JSON body cut short: what no JSON parser reads. */
+export const MALFORMED_JSON = '{"name": ';
+
+/**
+ * POST `path` with `headers` and a body declared JSON that does not parse: the request, to await
+ * (or `.expect(…)`) like any other.
+ */
+export function postMalformedJson(t: TestApp, path: string, headers: Record<string, string> = {}) {
+  return t.http().post(path).set(headers).set('Content-Type', 'application/json').send(MALFORMED_JSON);
+}
+
+/** Asserts the spec's answer to a body that does not parse: 400 invalid_request naming the body as JSON. */
+export function expectMalformedJson(res: Response): ReturnType<typeof expectError> {
+  const error = expectError(res, 400, 'invalid_request');
+  expect(error.message).toMatch(/JSON/);
+  expect(error.details).toEqual({ field: 'body' });
+  return error;
+}
+
 /** Asserts the four RateLimit headers are present and well-formed; returns them as numbers. */
 export function rateHeaders(res: Response): {
   limit: number;
@@ -64,6 +83,31 @@ export async function pgClient(t: TestApp): Promise<Client> {
   return client;
 }
 
+/**
+ * Waits until a statement matching `statement` waits for a lock held by the connection `holder` (a
+ * pg Client or a TypeORM query runner; pg_blocking_pids): the moment to let go, to see what the waiting statement does next.
+ */
+export async function waitUntilBlocked(
+  t: TestApp,
+  holder: { query(text: string): Promise<unknown> },
+  statement: RegExp,
+): Promise<void> {
+  // A pg Client answers { rows }, a TypeORM query runner the rows.
+  const answer = (await holder.query('SELECT pg_backend_pid() AS pid')) as
+    { pid: number }[] | { rows: { pid: number }[] };
+  const [{ pid }] = Array.isArray(answer) ? answer : answer.rows;
+  await eventually(
+    async () =>
+      (
+        await t.ds.query<{ query: string }[]>(
+          'SELECT query FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))',
+          [pid],
+        )
+      ).some((w) => statement.test(w.query)),
+    { intervalMs: 20 },
+  );
+}
+
 export async function sql<T = Record<string, unknown>>(t: TestApp, text: string, params: unknown[] = []): Promise<T[]> {
   return await t.ds.query<T[]>(text, params);
 }
@@ -86,16 +130,26 @@ export interface CreatedKey {
   body: Record<string, unknown>;
 }
 
-/** Creates an API key through the API with the tenant's all-powerful first key. */
-export async function createKey(t: TestApp, tenant: Tenant, body: Record<string, unknown>): Promise<CreatedKey> {
+/**
+ * Another key of the tenant's workspace, made through the API with the tenant's all-powerful first
+ * key (whose rate limits it takes unless `body` sets its own); `owner: null` strips its owner.
+ */
+export async function createKey(
+  t: TestApp,
+  tenant: Tenant,
+  body: Record<string, unknown> = {},
+  o: { owner?: string | null } = {},
+): Promise<CreatedKey> {
   const res = await t
     .http()
     .post('/v1/api-keys')
     .set(tenant.auth)
     .send({ name: 'test key', ...body });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const id = (res.body as { apiKey: { id: string } }).apiKey.id;
+  if (o.owner !== undefined) await t.ds.query('UPDATE api_keys SET owner_user_id = $2 WHERE id = $1', [id, o.owner]);
   return {
-    id: res.body.apiKey.id,
+    id,
     secret: res.body.secret,
     auth: { Authorization: `Bearer ${res.body.secret}` },
     body: res.body,
@@ -125,21 +179,6 @@ export async function setKeyLimits(
     perHour,
   ]);
   await authChanged(t, `key:${keyId}`);
-}
-
-/** Adds a connected social account row to a profile (the accounts module's own flows are tested elsewhere). */
-export async function insertAccount(
-  t: TestApp,
-  tenant: { workspaceId: string },
-  profileId: string,
-  status = 'active',
-): Promise<string> {
-  const [row] = await t.ds.query<{ id: string }[]>(
-    `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at)
-     VALUES ($1, $2, 'facebook', $3, 'Test page', $4, now()) RETURNING id`,
-    [tenant.workspaceId, profileId, `page-${Math.random().toString(36).slice(2)}`, status],
-  );
-  return row.id;
 }
 
 export interface RunResult {

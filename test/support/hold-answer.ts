@@ -1,7 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { TestApp } from './test-app';
 
-/** A held request or answer: `held` resolves once it is held; `release()` lets it go on. */
+/**
+ * A held request or answer: `held` resolves once it is held; `release()` lets it go on, or, called
+ * before anything was held, puts the app's listener back (so a `finally` can always call it).
+ */
 export interface Held {
   held: Promise<void>;
   release: () => void;
@@ -49,13 +52,17 @@ function holdNext(
 ): Held {
   const server = t.app.getHttpServer();
   const [handle] = server.listeners('request') as RequestListener[];
-  let release = (): void => undefined;
+  const restore = (): void => {
+    server.removeAllListeners('request');
+    server.on('request', handle);
+  };
+  let release = restore;
   const held = new Promise<void>((taken) => {
     server.removeListener('request', handle);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (req.method !== method || !url.test(req.url ?? '')) return handle(req, res);
-      server.removeAllListeners('request');
-      server.on('request', handle);
+      restore();
+      release = () => undefined;
       hold(req, res, handle, (go) => {
         release = go;
         taken();

@@ -1,48 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SocialAccountEntity } from '@/modules/accounts/entities/social-account.entity';
-import type { PlatformName } from '@/modules/networks/platform-name';
 import type { Tenant, TestApp } from './test-app';
-
-export interface TestAccount {
-  id: string;
-  platform: PlatformName;
-  name: string;
-}
-
-/** A connected account row, inserted directly (the connect flow is tested elsewhere). */
-export async function connectAccount(
-  t: TestApp,
-  tenant: Pick<Tenant, 'workspaceId' | 'profileId'>,
-  platform: PlatformName,
-  o: { status?: SocialAccountEntity['status']; name?: string; profileId?: string } = {},
-): Promise<TestAccount> {
-  const pageId = `${platform}_${randomBytes(6).toString('hex')}`;
-  const name = o.name ?? `${platform} page ${pageId.slice(-4)}`;
-  // Plain SQL with the columns these tests need: other columns keep their defaults.
-  const [row] = await t.ds.query<{ id: string }[]>(
-    `INSERT INTO social_accounts (workspace_id, profile_id, platform, platform_account_id, name, status, connected_at) VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id`,
-    [tenant.workspaceId, o.profileId ?? tenant.profileId, platform, pageId, name, o.status ?? 'active'],
-  );
-  return { id: row.id, platform, name };
-}
-
-/** Another key of the tenant's workspace, made through the API; `owner: null` strips its owner. */
-export async function createKey(
-  t: TestApp,
-  tenant: Tenant,
-  body: Record<string, unknown> = {},
-  o: { owner?: string | null } = {},
-): Promise<{ id: string; auth: { Authorization: string } }> {
-  const res = await t
-    .http()
-    .post('/v1/api-keys')
-    .set(tenant.auth)
-    .send({ name: 'test key', rateLimitPerMinute: 10000, ...body })
-    .expect(201);
-  const id = (res.body as { apiKey: { id: string } }).apiKey.id;
-  if (o.owner !== undefined) await t.ds.query('UPDATE api_keys SET owner_user_id = $2 WHERE id = $1', [id, o.owner]);
-  return { id, auth: { Authorization: `Bearer ${(res.body as { secret: string }).secret}` } };
-}
 
 /** POST /v1/posts with `auth`: the request, to await (or `.expect(…)`) like any other. */
 export function createPost(t: TestApp, auth: Record<string, string>, body: object) {

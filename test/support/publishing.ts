@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SecretBox } from '@/common/crypto/secret-box';
+import { QueueService } from '@/common/queue/queue.service';
 import { REDIS, redisKey } from '@/common/redis/redis.module';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
@@ -15,13 +16,18 @@ export const FINAL_STATES: PostState[] = ['published', 'partially_published', 'f
 export interface InsertedAccount {
   id: string;
   platform: PlatformName;
+  name: string;
   platformAccountId: string;
-  accessToken: string;
+  /** Null for a row without tokens (`accessToken: null`). */
+  accessToken: string | null;
 }
 
 /**
- * A connected account row with sealed tokens, for tests whose network is faked (or whose tokens
- * came from the sandbox's OAuth). Non-expiring token, so publishing never refreshes it.
+ * A connected account row with sealed tokens, inserted directly (the connect flow is tested
+ * elsewhere), in the tenant's profile unless `profileId` names another. For tests whose network is
+ * faked (or whose tokens came from the sandbox's OAuth): a non-expiring token, so publishing never
+ * refreshes it. `accessToken: null` stores no token, for a test whose worker publishes to a
+ * sandbox network: the sandbox refuses a token it did not issue, and the account is disconnected.
  */
 export async function insertAccount(
   t: TestApp,
@@ -29,25 +35,26 @@ export async function insertAccount(
   platform: PlatformName,
   o: Partial<InsertedAccount> & {
     status?: SocialAccountEntity['status'];
-    name?: string;
     metadata?: Record<string, unknown>;
+    profileId?: string;
   } = {},
 ): Promise<InsertedAccount> {
   const box = new SecretBox(t.config);
-  const accessToken = o.accessToken ?? `tok_${randomBytes(8).toString('hex')}`;
+  const accessToken = o.accessToken === null ? null : (o.accessToken ?? `tok_${randomBytes(8).toString('hex')}`);
   const platformAccountId = o.platformAccountId ?? `${platform}_${randomBytes(6).toString('hex')}`;
+  const name = o.name ?? `${platform} page ${platformAccountId.slice(-4)}`;
   const row = await t.ds.getRepository(SocialAccountEntity).save({
     workspaceId: tenant.workspaceId,
-    profileId: tenant.profileId,
+    profileId: o.profileId ?? tenant.profileId,
     platform,
     platformAccountId,
-    name: o.name ?? `${platform} page ${platformAccountId.slice(-4)}`,
+    name,
     username: null,
     avatarUrl: null,
     status: o.status ?? 'active',
-    accessTokenEnc: box.seal(accessToken),
+    accessTokenEnc: accessToken === null ? null : box.seal(accessToken),
     refreshTokenEnc: null,
-    tokenKeyId: box.currentKeyId,
+    tokenKeyId: accessToken === null ? null : box.currentKeyId,
     tokenExpiresAt: null,
     refreshExpiresAt: null,
     scopes: [],
@@ -56,7 +63,7 @@ export async function insertAccount(
     connectedAt: new Date(),
     disconnectedAt: null,
   });
-  return { id: row.id, platform, platformAccountId, accessToken };
+  return { id: row.id, platform, name, platformAccountId, accessToken };
 }
 
 /** A post row with its targets, inserted directly (the worker's input, whatever API made it). */
@@ -118,6 +125,19 @@ export async function waitForFinal(t: TestApp, postId: string, timeoutMs = 60_00
     },
     { timeoutMs, intervalMs: 100 },
   );
+}
+
+/**
+ * Waits until no worker is left with the publish queue's job `jobId` (`publish:<postId>:1`, …):
+ * done with ('completed', 'failed') or gone (a cancel drops a waiting one). Returns which.
+ */
+export async function publishJobSettled(t: TestApp, jobId: string): Promise<string> {
+  return eventually(async () => {
+    const job = await t.app.get(QueueService).queue('publish').getJob(jobId);
+    if (!job) return 'gone';
+    const state = await job.getState();
+    return ['completed', 'failed'].includes(state) && state;
+  });
 }
 
 export interface StoredEvent {
