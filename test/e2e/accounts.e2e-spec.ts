@@ -2,7 +2,7 @@ import { AccountConnectionsService } from '@/modules/accounts/account-connection
 import type { AccountDto } from '@/modules/accounts/dto/account.dto';
 import type { GrantedAccount } from '@/modules/networks/kit/adapter';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /**
  * Accounts are seeded through AccountConnectionsService (what the connect callback calls);

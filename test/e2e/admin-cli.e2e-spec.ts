@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { expectError, rateHeaders, runAdminInProcess, runTs } from '../support/e2e-helpers';
-import { adminQuery, dbUrl, runId } from '../support/db';
-import { createTestApp, TestApp } from '../support/test-app';
+import { expectError, rateHeaders, runAdminInProcess, runTs } from '@test/support/e2e-helpers';
+import { adminQuery, dbUrl, runId } from '@test/support/db';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 /** `npm run admin -- …` without a build: the entry point itself through swc-node (a child process). */
 const adminProcess = (args: string[], databaseUrl: string) =>

@@ -2,8 +2,8 @@ import { QueueService } from '@/common/queue/queue.service';
 import { AnalyticsBackfillProcessor } from '@/modules/analytics/jobs/analytics-backfill.processor';
 import { dailyAccountMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectNewAccount } from '../support/connect-flow';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount } from '@test/support/connect-flow';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 
 const DAY_MS = 86_400_000;
 /**

@@ -2,10 +2,10 @@ import { AnalyticsSnapshotService } from '@/modules/analytics/analytics-snapshot
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { daysBetween } from '@/modules/networks/kit/days';
 import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { publishPost } from '../support/post-fixtures';
-import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { publishPost } from '@test/support/post-fixtures';
+import { accountsOf, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {

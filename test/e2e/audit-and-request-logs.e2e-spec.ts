@@ -6,8 +6,8 @@ import {
   pgClient,
   postMalformedJson,
   waitUntilBlocked,
-} from '../support/e2e-helpers';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+} from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 
 interface LogRow {
   id: string;

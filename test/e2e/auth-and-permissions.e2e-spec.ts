@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { authChanged, createKey, expectError } from '../support/e2e-helpers';
-import { concretePath, discoverRoutes, expressRoutes } from '../support/routes';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { authChanged, createKey, expectError } from '@test/support/e2e-helpers';
+import { concretePath, discoverRoutes, expressRoutes } from '@test/support/routes';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /** Routes mounted on Express beside Nest's controllers, public by nature (Swagger UI and the document). */
 const NON_CONTROLLER_ROUTES = /^\/(docs(\/.*)?|openapi\.(json|yaml))$/;

@@ -1,8 +1,8 @@
 import type { Response } from 'supertest';
 import { AUTH_CACHE_MS, AuthCache } from '@/common/auth/auth-cache';
-import { createKey, expectError } from '../support/e2e-helpers';
-import { fakeDateOnly } from '../support/fake-date';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { createKey, expectError } from '@test/support/e2e-helpers';
+import { fakeDateOnly } from '@test/support/fake-date';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { collect, components, SpsApiError, SpsClient } from '../../client/src';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount } from '@test/support/publishing';
 
 const ROOT = resolve(__dirname, '../..');

@@ -1,10 +1,10 @@
 import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { itemComments } from '@/modules/networks/kit/sandbox/sandbox-metrics';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { publishPost } from '../support/post-fixtures';
-import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { publishPost } from '@test/support/post-fixtures';
+import { accountsOf, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { AccountDto } from '@/modules/accounts/dto/account.dto';
-import { browserSuite, launchChromium } from '../support/browser';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { browserSuite, launchChromium } from '@test/support/browser';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /** A person clicking through the sandbox consent page and the hosted page picker in Chromium. */
 browserSuite('connect-browser')('hosted connect in a browser (SANDBOX_AUTO_CONSENT=false)', () => {

@@ -13,8 +13,8 @@ import {
   follow,
   parseForm,
   submitForm,
-} from '../support/connect-flow';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+} from '@test/support/connect-flow';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 interface AccountRow {
   id: string;

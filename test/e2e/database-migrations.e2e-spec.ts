@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from '../../migrations';
 import { createDataSource } from '@/database/data-source';
-import { adminQuery, dbUrl, runId, templateName } from '../support/db';
-import { createTestApp, TestApp } from '../support/test-app';
+import { adminQuery, dbUrl, runId, templateName } from '@test/support/db';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 describe('database', () => {
   it('should have migrations that match the entities (no drift)', async () => {

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
-import { expectError, expectMalformedJson, postMalformedJson, rateHeaders } from '../support/e2e-helpers';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { expectError, expectMalformedJson, postMalformedJson, rateHeaders } from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 describe('error envelope', () => {
   let t: TestApp;

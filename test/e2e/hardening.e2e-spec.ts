@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { expectError, expectMalformedJson, postMalformedJson, rateHeaders, sql } from '../support/e2e-helpers';
-import { createApiApp, eventually, freePort, Tenant, TestApp } from '../support/test-app';
+import { expectError, expectMalformedJson, postMalformedJson, rateHeaders, sql } from '@test/support/e2e-helpers';
+import { createApiApp, eventually, freePort, Tenant, TestApp } from '@test/support/test-app';
 
 /** No secret in a log, bad input never yields a 5xx, RateLimit headers and the 401 order. */
 describe('hardening', () => {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { crc32, deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserSuite, launchChromium, screenshot, seriousViolations, VIEWPORTS } from '../support/browser';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { browserSuite, launchChromium, screenshot, seriousViolations, VIEWPORTS } from '@test/support/browser';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /** A solid-colour PNG of `size`×`size` pixels (a logo that shows in the screenshots). */
 function solidPng(size: number, rgb: [number, number, number]): Buffer {

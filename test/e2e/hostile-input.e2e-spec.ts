@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount } from '@test/support/publishing';
 
 /**

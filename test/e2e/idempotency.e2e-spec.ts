@@ -1,5 +1,5 @@
-import { createKey, expectError, pgClient, resetRateLimit, setKeyLimits } from '../support/e2e-helpers';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { createKey, expectError, pgClient, resetRateLimit, setKeyLimits } from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 
 describe('idempotency', () => {
   let t: TestApp;

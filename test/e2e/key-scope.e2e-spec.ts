@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { RequestLogService } from '@/common/logging/request-log.service';
-import { createKey, expectError, sql } from '../support/e2e-helpers';
-import { addUser, createPost, setPolicy } from '../support/post-fixtures';
-import { createApiApp, Tenant, TestApp } from '../support/test-app';
+import { createKey, expectError, sql } from '@test/support/e2e-helpers';
+import { addUser, createPost, setPolicy } from '@test/support/post-fixtures';
+import { createApiApp, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 /**

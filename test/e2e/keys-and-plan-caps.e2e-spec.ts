@@ -1,6 +1,6 @@
-import { createKey, expectError, runAdminInProcess, sql } from '../support/e2e-helpers';
-import { addUser } from '../support/post-fixtures';
-import { createApiApp, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createKey, expectError, runAdminInProcess, sql } from '@test/support/e2e-helpers';
+import { addUser } from '@test/support/post-fixtures';
+import { createApiApp, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /**
  * A key never exceeds its maker (one way to make keys), and the plan caps on keys per workspace

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
 import { MCP_TOOLS } from '@/modules/mcp/mcp-tools';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount } from '@test/support/publishing';
 
 interface ToolText {

@@ -2,9 +2,9 @@ import { createServer, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { accountsOf, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 const MAX_IMAGE = 1_000_000;
 const MAX_VIDEO = 2_000_000;

@@ -4,8 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { LOCAL_MAX_UPLOAD_BYTES } from '@/modules/media/media-types';
 import { UploadSigner } from '@/modules/media/storage/upload-signature';
-import { expectMalformedJson, postMalformedJson } from '../support/e2e-helpers';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { expectMalformedJson, postMalformedJson } from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 

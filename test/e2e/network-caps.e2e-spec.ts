@@ -4,12 +4,12 @@ import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectNewAccount } from '../support/connect-flow';
-import { FakeNetwork } from '../support/fake-network';
-import { connectSandbox } from '../support/sandbox-connect';
-import { createPost } from '../support/post-fixtures';
-import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount } from '@test/support/connect-flow';
+import { FakeNetwork } from '@test/support/fake-network';
+import { connectSandbox } from '@test/support/sandbox-connect';
+import { createPost } from '@test/support/post-fixtures';
+import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERROR_CATALOGUE, ERROR_CODES } from '@/common/errors/error-catalogue';
-import { ROOT } from '../support/e2e-helpers';
-import { discoverRoutes } from '../support/routes';
-import { createTestApp, TestApp } from '../support/test-app';
+import { ROOT } from '@test/support/e2e-helpers';
+import { discoverRoutes } from '@test/support/routes';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 type Operation = {
   operationId?: string;

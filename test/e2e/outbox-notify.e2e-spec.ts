@@ -1,12 +1,12 @@
 import { EntityManager } from 'typeorm';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import { createTenant, eventually, Tenant, TestApp } from '@test/support/test-app';
 import {
   WebhookReceiver,
   startAppAndReceiver,
   closeAppAndReceiver,
   subscribeWebhook,
-} from '../support/webhook-receiver';
+} from '@test/support/webhook-receiver';
 
 /**
  * A committed event wakes the outbox relay (Postgres NOTIFY from the events table's trigger):

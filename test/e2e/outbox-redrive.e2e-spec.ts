@@ -1,7 +1,7 @@
 import { OutboxRelayService } from '@/common/outbox/outbox-relay.service';
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, eventually, TestApp } from '../support/test-app';
-import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, TestApp } from '@test/support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '@test/support/webhook-receiver';
 
 /** Redis can restart empty between the relay handing an event over and its fan-out. */
 describe('outbox redrive', () => {

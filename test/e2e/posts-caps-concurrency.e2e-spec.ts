@@ -1,4 +1,4 @@
-import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount } from '@test/support/publishing';
 

@@ -2,11 +2,11 @@ import type { Client } from 'pg';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { CONTENT_TYPES, ContentType, POST_STATES, PostState } from '@/modules/posts/entities/post.entity';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { createKey, pgClient } from '../support/e2e-helpers';
-import { addUser, inFuture, setPolicy, VIDEO_CONTENT } from '../support/post-fixtures';
-import { accountsOf, insertAccount, InsertedAccount, postState, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { createKey, pgClient } from '@test/support/e2e-helpers';
+import { addUser, inFuture, setPolicy, VIDEO_CONTENT } from '@test/support/post-fixtures';
+import { accountsOf, insertAccount, InsertedAccount, postState, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /** An account of the tests: inserted, or connected through the sandbox. */
 type Account = Pick<InsertedAccount, 'id' | 'platform' | 'name'>;

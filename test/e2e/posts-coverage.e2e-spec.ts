@@ -5,9 +5,9 @@ import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.proc
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { holdNextAnswer } from '../support/hold-answer';
-import { createPost, inFuture, setPolicy } from '../support/post-fixtures';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { holdNextAnswer } from '@test/support/hold-answer';
+import { createPost, inFuture, setPolicy } from '@test/support/post-fixtures';
 import {
   accountsOf,
   insertAccount,
@@ -16,9 +16,9 @@ import {
   sandboxItems,
   targetsOf,
   waitForFinal,
-} from '../support/publishing';
-import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WorkerPool } from '../support/worker-process';
+} from '@test/support/publishing';
+import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
+import { WorkerPool } from '@test/support/worker-process';
 import { createKey } from '@test/support/e2e-helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '../support/post-fixtures';
-import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
-import { authChanged, createKey } from '../support/e2e-helpers';
+import { createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '@test/support/post-fixtures';
+import { createApiApp, createTenant, Tenant, TestApp } from '@test/support/test-app';
+import { authChanged, createKey } from '@test/support/e2e-helpers';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 describe('POST /v1/posts', () => {

@@ -7,10 +7,10 @@ import { PostTargetEntity } from '@/modules/posts/entities/post-target.entity';
 import { INTERRUPTED_COMMENT } from '@/modules/posts/publishing/first-comment';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { createPost, publishPost } from '../support/post-fixtures';
-import { insertAccount, insertPost, postEvents, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount, SandboxAccount } from '@test/support/connect-flow';
+import { createPost, publishPost } from '@test/support/post-fixtures';
+import { insertAccount, insertPost, postEvents, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 type Account = SandboxAccount;
 

@@ -1,6 +1,6 @@
 import { QueueService } from '@/common/queue/queue.service';
-import { addUser, createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '../support/post-fixtures';
-import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
+import { addUser, createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '@test/support/post-fixtures';
+import { createApiApp, createTenant, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 

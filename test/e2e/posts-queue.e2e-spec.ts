@@ -1,5 +1,5 @@
-import { createPost } from '../support/post-fixtures';
-import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createPost } from '@test/support/post-fixtures';
+import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount } from '@test/support/publishing';
 

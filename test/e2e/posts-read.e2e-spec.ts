@@ -1,5 +1,5 @@
-import { VIDEO_CONTENT } from '../support/post-fixtures';
-import { createApiApp, createTenant, Tenant, TestApp } from '../support/test-app';
+import { VIDEO_CONTENT } from '@test/support/post-fixtures';
+import { createApiApp, createTenant, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 describe('reading posts', () => {

@@ -3,8 +3,8 @@ import { Logger } from '@nestjs/common';
 import { QueueService } from '@/common/queue/queue.service';
 import { PostSchedulerProcessor } from '@/modules/posts/jobs/post-scheduler.processor';
 import { PostFlow } from '@/modules/posts/services/post-flow.service';
-import { createPost, eventTypesOf, inFuture, setPolicy } from '../support/post-fixtures';
-import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
+import { createPost, eventTypesOf, inFuture, setPolicy } from '@test/support/post-fixtures';
+import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
 interface HistoryRow {

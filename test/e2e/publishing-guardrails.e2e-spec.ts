@@ -1,9 +1,9 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { createPost, inFuture, setPolicy } from '../support/post-fixtures';
-import { postEvents, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount, SandboxAccount } from '@test/support/connect-flow';
+import { createPost, inFuture, setPolicy } from '@test/support/post-fixtures';
+import { postEvents, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 type Account = SandboxAccount;
 

@@ -1,9 +1,9 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { publishPost } from '../support/post-fixtures';
-import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WorkerPool, WorkerProcess } from '../support/worker-process';
+import { connectNewAccount, SandboxAccount } from '@test/support/connect-flow';
+import { postEvents, postState, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
+import { publishPost } from '@test/support/post-fixtures';
+import { createApiApp, eventually, Tenant, TestApp } from '@test/support/test-app';
+import { WorkerPool, WorkerProcess } from '@test/support/worker-process';
 
 type Account = SandboxAccount;
 

@@ -13,7 +13,7 @@ import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts'
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { QueueService } from '@/common/queue/queue.service';
 import { loadConfig } from '@/config/config';
-import { FakeNetwork } from '../support/fake-network';
+import { FakeNetwork } from '@test/support/fake-network';
 import {
   insertAccount,
   InsertedAccount,
@@ -22,8 +22,8 @@ import {
   postState,
   targetsOf,
   waitForFinal,
-} from '../support/publishing';
-import { bounded, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+} from '@test/support/publishing';
+import { bounded, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 /**
  * The publisher's recovery paths against a scripted network double (lost answers, unknown

@@ -6,9 +6,9 @@ import { QueueService } from '@/common/queue/queue.service';
 import { PublishPostProcessor } from '@/modules/posts/publishing/publish-post.processor';
 import { ResumeStuckPosts } from '@/modules/posts/publishing/resume-stuck-posts';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { FakeNetwork } from '../support/fake-network';
-import { insertAccount, InsertedAccount, insertPost, postEvents, postState, targetsOf } from '../support/publishing';
-import { createApiApp, Tenant, TestApp } from '../support/test-app';
+import { FakeNetwork } from '@test/support/fake-network';
+import { insertAccount, InsertedAccount, insertPost, postEvents, postState, targetsOf } from '@test/support/publishing';
+import { createApiApp, Tenant, TestApp } from '@test/support/test-app';
 
 /** A network double that keeps items in processing: publish takes the item, checkProcessing answers from a script. */
 class ProcessingNetwork extends FakeNetwork {

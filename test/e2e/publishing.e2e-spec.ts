@@ -3,12 +3,19 @@ import { QueueService } from '@/common/queue/queue.service';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
 import { PostTransitions } from '@/modules/posts/services/post-transitions';
-import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { waitUntilBlocked } from '../support/e2e-helpers';
-import { holdNextRequest } from '../support/hold-answer';
-import { postEvents, postState, publishJobSettled, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { publishPost } from '../support/post-fixtures';
-import { bounded, createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount, SandboxAccount } from '@test/support/connect-flow';
+import { waitUntilBlocked } from '@test/support/e2e-helpers';
+import { holdNextRequest } from '@test/support/hold-answer';
+import {
+  postEvents,
+  postState,
+  publishJobSettled,
+  sandboxItems,
+  targetsOf,
+  waitForFinal,
+} from '@test/support/publishing';
+import { publishPost } from '@test/support/post-fixtures';
+import { bounded, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 type Account = SandboxAccount;
 

@@ -1,6 +1,6 @@
 import { RateLimitService } from '@/common/rate-limit/rate-limit.service';
-import { authChanged, createKey, expectError, rateHeaders, setKeyLimits } from '../support/e2e-helpers';
-import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { authChanged, createKey, expectError, rateHeaders, setKeyLimits } from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

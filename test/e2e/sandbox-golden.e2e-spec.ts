@@ -5,10 +5,10 @@ import { type Dispatcher, fetch as undiciFetch, getGlobalDispatcher, setGlobalDi
 import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modules/networks/kit/adapter';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { dispatchedHeaders, dispatchedUrl } from '../support/doc-fetch';
-import { fakeDateOnly } from '../support/fake-date';
-import { SANDBOX_REDIRECT_URI } from '../support/sandbox-connect';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { dispatchedHeaders, dispatchedUrl } from '@test/support/doc-fetch';
+import { fakeDateOnly } from '@test/support/fake-date';
+import { SANDBOX_REDIRECT_URI } from '@test/support/sandbox-connect';
+import { createTestApp, type TestApp } from '@test/support/test-app';
 
 /**
  * The simulators' golden transcript: every HTTP exchange with /sandbox/… that the adapter-driven

@@ -10,7 +10,7 @@ import { PlatformError } from '@/modules/networks/kit/adapter';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 /**
  * The linkedin, tiktok and youtube adapters against their simulators, over real HTTP:

@@ -4,9 +4,9 @@ import type { AccountCredentials, PlatformAdapter, PublishContent } from '@/modu
 import { instagramNetwork } from '@/modules/networks/instagram/instagram.network';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
-import { holdNextAnswer } from '../support/hold-answer';
-import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '../support/sandbox-connect';
-import { createTestApp, TestApp } from '../support/test-app';
+import { holdNextAnswer } from '@test/support/hold-answer';
+import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '@test/support/sandbox-connect';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 const text = (t: string): PublishContent => ({ contentType: 'text', text: t, imageUrls: [], options: {} });
 

@@ -1,8 +1,8 @@
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { TargetPublisher } from '@/modules/posts/publishing/target-publisher';
-import { connectNewAccount } from '../support/connect-flow';
-import { postEvents, sandboxItems, waitForFinal } from '../support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { connectNewAccount } from '@test/support/connect-flow';
+import { postEvents, sandboxItems, waitForFinal } from '@test/support/publishing';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 interface Account {
   id: string;

@@ -1,7 +1,7 @@
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { LinkedInSandbox } from '@/modules/networks/linkedin/linkedin-sandbox';
-import { connectSandbox } from '../support/sandbox-connect';
-import { createTestApp, TestApp } from '../support/test-app';
+import { connectSandbox } from '@test/support/sandbox-connect';
+import { createTestApp, TestApp } from '@test/support/test-app';
 
 /** How the simulators read a request: where the token is, and what a list reads to answer. */
 describe('sandbox requests', () => {

@@ -1,4 +1,4 @@
-import { createTenant, createTestApp, TestApp } from '../support/test-app';
+import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
 
 describe('smoke', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
-import { authChanged, createKey, expectError } from '../support/e2e-helpers';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { authChanged, createKey, expectError } from '@test/support/e2e-helpers';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { insertAccount } from '@test/support/publishing';
 
 const UNKNOWN = '3fa85f64-5717-4562-b3fc-2c963f66afa6';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { browserSuite, launchChromium, screenshot, seriousViolations, VIEWPORTS } from '../support/browser';
-import { createTenant, createTestApp, Tenant, TestApp } from '../support/test-app';
+import { browserSuite, launchChromium, screenshot, seriousViolations, VIEWPORTS } from '@test/support/browser';
+import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const MP4 = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');

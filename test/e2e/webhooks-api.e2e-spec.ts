@@ -2,8 +2,8 @@ import { OutboxService } from '@/common/outbox/outbox.service';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { WebhookSubscriptionEntity } from '@/modules/webhooks/entities/webhook-subscription.entity';
 import { WEBHOOK_EVENT_TYPES } from '@/modules/webhooks/event-types';
-import { createTenant, createTestApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
+import { createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '@test/support/webhook-receiver';
 
 /** Subscription management: CRUD, validation, plan gating, tenancy, URL rules, OpenAPI. */
 describe('webhook subscriptions API', () => {

@@ -9,13 +9,13 @@ import { postEventData } from '@/modules/posts/post-events';
 import { WebhookFanoutProcessor } from '@/modules/webhooks/jobs/webhook-fanout.processor';
 import { WebhookSweepProcessor } from '@/modules/webhooks/jobs/webhook-sweep.processor';
 import { verifySignature } from '@/modules/webhooks/webhook-signature';
-import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import { createTenant, eventually, Tenant, TestApp } from '@test/support/test-app';
 import {
   ReceivedWebhook,
   WebhookReceiver,
   startAppAndReceiver,
   closeAppAndReceiver,
-} from '../support/webhook-receiver';
+} from '@test/support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_unused').webhooks.signature!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,16 +3,16 @@ import { QueueService } from '@/common/queue/queue.service';
 import { CommentsSyncService } from '@/modules/comments/comments-sync.service';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@/modules/webhooks/event-types';
-import { CLIENT_RETURN_URL, connectThroughSandbox, defaultJar, follow } from '../support/connect-flow';
-import { inFuture } from '../support/post-fixtures';
-import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import { CLIENT_RETURN_URL, connectThroughSandbox, defaultJar, follow } from '@test/support/connect-flow';
+import { inFuture } from '@test/support/post-fixtures';
+import { createTenant, eventually, Tenant, TestApp } from '@test/support/test-app';
 import {
   ReceivedWebhook,
   WebhookReceiver,
   startAppAndReceiver,
   closeAppAndReceiver,
   subscribeWebhook,
-} from '../support/webhook-receiver';
+} from '@test/support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_x').webhooks.signature!;
 const PATH = '/every-event';

@@ -1,6 +1,6 @@
 import { OutboxService } from '@/common/outbox/outbox.service';
-import { createTenant, Tenant, TestApp } from '../support/test-app';
-import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
+import { createTenant, Tenant, TestApp } from '@test/support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '@test/support/webhook-receiver';
 
 /**
  * Webhook delivery concurrency per workspace. One tenant's 50 hanging receivers

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { QueueService } from '@/common/queue/queue.service';
-import { createTenant, eventually, TestApp } from '../support/test-app';
-import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '../support/webhook-receiver';
+import { createTenant, eventually, TestApp } from '@test/support/test-app';
+import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '@test/support/webhook-receiver';
 
 /**
  * The fan-out sends an event's first attempts itself, within the workspace's share of deliveries

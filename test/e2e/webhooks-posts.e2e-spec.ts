@@ -1,14 +1,14 @@
 import Stripe from 'stripe';
 import { verifySignature } from '@/modules/webhooks/webhook-signature';
-import { connectThroughSandbox } from '../support/connect-flow';
-import { accountsOf } from '../support/publishing';
-import { createTenant, eventually, Tenant, TestApp } from '../support/test-app';
+import { connectThroughSandbox } from '@test/support/connect-flow';
+import { accountsOf } from '@test/support/publishing';
+import { createTenant, eventually, Tenant, TestApp } from '@test/support/test-app';
 import {
   WebhookReceiver,
   startAppAndReceiver,
   closeAppAndReceiver,
   subscribeWebhook,
-} from '../support/webhook-receiver';
+} from '@test/support/webhook-receiver';
 
 const stripeSignature = new Stripe('sk_test_unused').webhooks.signature!;
 

@@ -1,12 +1,12 @@
 import { ownComments } from '@/modules/networks/kit/sandbox/sandbox-comments';
 import { SandboxStore } from '@/modules/networks/kit/sandbox/sandbox-store';
 import type { PlatformName } from '@/modules/networks/platform-name';
-import { connectNewAccount, SandboxAccount } from '../support/connect-flow';
-import { holdNextAnswer } from '../support/hold-answer';
-import { FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '../support/publishing';
-import { createPost, publishPost } from '../support/post-fixtures';
-import { createApiApp, eventually, Tenant, TestApp } from '../support/test-app';
-import { WorkerPool, WorkerProcess } from '../support/worker-process';
+import { connectNewAccount, SandboxAccount } from '@test/support/connect-flow';
+import { holdNextAnswer } from '@test/support/hold-answer';
+import { FINAL_STATES, postState, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
+import { createPost, publishPost } from '@test/support/post-fixtures';
+import { createApiApp, eventually, Tenant, TestApp } from '@test/support/test-app';
+import { WorkerPool, WorkerProcess } from '@test/support/worker-process';
 
 type Account = SandboxAccount;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { migrate } from '../../src/database/migrate';
-import { adminQuery, dbUrl } from '../support/db';
+import { adminQuery, dbUrl } from '@test/support/db';
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { adminQuery } from '../support/db';
+import { adminQuery } from '@test/support/db';
 
 export default async function globalTeardown(): Promise<void> {
   const id = process.env.SPS_TEST_RUN_ID;
