@@ -1,6 +1,7 @@
+// Jest's globalSetup runs outside its module map, so the @test/ alias does not resolve here.
 import { randomBytes } from 'node:crypto';
 import { migrate } from '../../src/database/migrate';
-import { adminQuery, dbUrl } from '@test/support/db';
+import { adminQuery, dbUrl } from '../support/db';
 
 const DAY_MS = 86_400_000;
 
