@@ -1,4 +1,5 @@
-import { adminQuery } from '@test/support/db';
+// Jest's globalTeardown runs outside its module map, so the @test/ alias does not resolve here.
+import { adminQuery } from '../support/db';
 
 export default async function globalTeardown(): Promise<void> {
   const id = process.env.SPS_TEST_RUN_ID;
