@@ -244,7 +244,7 @@ const FACEBOOK_ROUTES = [
     // The asked metrics it knows, each once (a week before today by default).
     const wanted = [...new Set((q.metric ?? '').split(',').filter((n) => Object.hasOwn(PAGE_METRICS, n)))];
     if (wanted.length === 0) throw graphFail('(#100) The value must be a valid insights metric', { code: 100 });
-    const days = graphDays(q, { until: new Date(), days: 7 }).slice(0, 93);
+    const days = graphDays(q, { until: Date.now(), days: 7 }).slice(0, 93);
     return { data: dayInsights(page.id, days, wanted, PAGE_METRICS), paging: {} };
   }),
   route(`GET ${V}/:id`, FB_TOKEN, async ({ params: { id }, caller: token }, fb) => {

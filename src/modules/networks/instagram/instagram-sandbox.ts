@@ -68,7 +68,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
     /** The account's totals over the asked days (today by default). */
     insights: (account, q) => {
       const names = (q.metric ?? '').split(',').filter(Boolean);
-      const days = graphDays(q, { until: new Date(Date.now() + 86_400_000), days: 1 });
+      const days = graphDays(q, { until: Date.now() + 86_400_000, days: 1 });
       const oneOf = `(#100) metric[0] must be one of the following values: ${Object.keys(ACCOUNT_METRICS).join(', ')}`;
       if (names.some((n) => !Object.hasOwn(ACCOUNT_METRICS, n))) throw graphFail(oneOf, { code: 100 });
       return { data: dayInsights(account.id, days, names, ACCOUNT_METRICS, true) };

@@ -130,7 +130,7 @@ export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, SandboxKit, [
     const listOf = `Param metric must be a list of: ${Object.keys(USER_METRICS).join(', ')}`;
     if (!names.length || names.some((n) => !Object.hasOwn(USER_METRICS, n)))
       throw graphFail(listOf, { code: 100, type: 'THApiException' });
-    const days = graphDays(q, { until: new Date(Date.now() + 86_400_000), days: 1 }).slice(0, 93);
+    const days = graphDays(q, { until: Date.now() + 86_400_000, days: 1 }).slice(0, 93);
     return { data: dayInsights(user.id, days, names, USER_METRICS) };
   }),
   ...containerRoutes(THREADS_CONTAINERS),

@@ -9,10 +9,8 @@ import { SandboxStore } from './sandbox-store';
 import { AppConfig } from '@/config/config';
 import type { Q } from './sandbox-request';
 import { route, routesOf, type SandboxRoute } from './sandbox-routes';
-import { addDays, daysBetween } from '../days';
+import { addDays, dayOf, daysBetween } from '../days';
 import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
-
-/** Helpers for the Graph-style simulators (Facebook, Instagram, Threads): errors, tokens, media, insights. */
 
 export interface GraphErrorSpec {
   status?: number;
@@ -107,7 +105,6 @@ export function graphAuth(network: string): SandboxAuthSpec {
   return { network, accessTokenParam: true, fail: (reason, m) => graphRowFail(OAUTH_ERRORS[reason], { m }) };
 }
 
-/** Graph's answer with a new token (of `ttl` seconds) for a grant. */
 async function graphToken(oauth: SandboxOAuth, grant: SandboxGrant, ttl: number, prefix: string) {
   const t = await oauth.issueTokens(grant, { accessTtlSeconds: ttl, prefix });
   return { access_token: t.accessToken, token_type: 'bearer', expires_in: ttl };
@@ -140,11 +137,10 @@ export function facebookLogin(
 }
 
 /** The days (YYYY-MM-DD, UTC) of a Graph insights call's `since`/`until` (unix seconds or dates; `until` exclusive). */
-export function graphDays({ since, until }: Q, defaults: { until: Date; days: number }): string[] {
-  const day = (v: string | undefined, fallback: Date): string =>
-    (v ? (Number.isFinite(Number(v)) ? new Date(Number(v) * 1000) : new Date(v)) : fallback).toISOString().slice(0, 10);
-  const to = addDays(day(until, defaults.until), -1);
-  return daysBetween(day(since, new Date(`${addDays(to, 1 - defaults.days)}T00:00:00Z`)), to);
+export function graphDays({ since, until }: Q, defaults: { until: number; days: number }): string[] {
+  const day = (v: string): string => dayOf(Number.isFinite(Number(v)) ? Number(v) * 1000 : v);
+  const to = addDays(until ? day(until) : dayOf(defaults.until), -1);
+  return daysBetween(since ? day(since) : addDays(to, 1 - defaults.days), to);
 }
 
 /**
@@ -289,14 +285,10 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
     },
   });
   return [
-    /**
-     * A page of the item's deterministic comments, each rendered by the network; cursors are base64
-     * indexes and `paging.next` repeats the request with `after` replaced.
-     */
+    /** A page of the item's comments (generated, then the owner's own); cursors are base64 indexes. */
     route(`GET ${d.version}/:id/comments`, item(false), async ({ q, req, caller: item }, sim) => {
-      // The generated comments, then the account's own (first comments).
-      const own = await ownComments(sim.store, d.network, item.id);
-      const all = [...itemComments(item.id, new Date(item.publishedAt).toISOString()), ...own];
+      const generated = itemComments(item.id, new Date(item.publishedAt).toISOString());
+      const all = [...generated, ...(await ownComments(sim.store, d.network, item.id))];
       const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
       const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
       const items = all.slice(start, start + size);
@@ -309,7 +301,6 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
       next.searchParams.set('after', cursors.after);
       return { data, paging: { cursors, ...(end < all.length - 1 ? { next: next.toString() } : {}) } };
     }),
-    /** The owner's comment on its own item: `d.missing` when `message` is empty; #sandbox-comment-fails refuses it. */
     route({ at: `POST ${d.version}/:id/comments`, status: 201 }, item(true), async ({ q, body, caller: item }, sim) => {
       const message = body.message ?? (d.messageInQuery ? q.message : undefined) ?? '';
       // The id is drawn before the checks (a refused comment uses one up too).

@@ -5,19 +5,9 @@ import { SandboxLostAnswer } from './sandbox-http';
 import { currentPublishRun, loseAnswersOfRun } from './sandbox-run';
 
 /**
- * Magic words in a post's text decide sandbox outcomes (like test card numbers). Each outcome
- * word applies to every target, or with `:<platform>` to that platform's targets only; when
- * several apply to one target, the first in the text wins.
- *   #sandbox-fail, #sandbox-invalid-content  the network refuses the content (invalid_content)
- *   #sandbox-auth-expired      the network refuses the token (auth_expired; account.disconnected)
- *   #sandbox-media-rejected    the network refuses the media (media_rejected)
- *   #sandbox-rate-limited      the network's rate limit, for an hour (network_rate_limited)
- *   #sandbox-unknown-outcome   the publish call's answer is lost and the look-up cannot tell (unknown_outcome)
- *   #sandbox-flaky             every call of the first publish run fails (network_error); a retried post succeeds
- *   #sandbox-transient         one call fails, so the worker's own retry inside the run gets through
- *   #sandbox-slow              each publish call takes ~2 s
- *   #sandbox-review            the network's processing after the upload (TikTok moderation, an
- *                              Instagram video container) takes SANDBOX_REVIEW_MS (default 3 min)
+ * Magic words in a post's text decide sandbox outcomes, like test card numbers: what each does is the table in the
+ * top README ("The sandbox"). An outcome word applies to every target, or with `:<platform>` to that platform's only;
+ * when several apply to one target, the first in the text wins.
  */
 type OutcomeWord = keyof typeof FAILURES | (typeof OTHER_OUTCOMES)[number];
 
@@ -34,7 +24,6 @@ const FAILURES = {
   'rate-limited': ['rate_limited', (n: string) => `The ${n} sandbox's rate limit for this account is reached`],
 } as const satisfies Record<string, readonly [MagicFailure, (network: string) => string]>;
 
-/** The outcome words that are not failures of their own. */
 const OTHER_OUTCOMES = ['unknown-outcome', 'flaky', 'transient'] as const;
 const WORDS = [...Object.keys(FAILURES), ...OTHER_OUTCOMES, 'slow', 'review'];
 const WORD = new RegExp(`(^|[^\\w-])#sandbox-(${WORDS.join('|')})(?::([a-z]+))?(?![\\w-])`, 'gi');

@@ -114,7 +114,6 @@ type ContainerError = CreateError | 'notReady' | 'notPublishable' | 'published' 
 type OptionalContainerError =
   'missingUrl' | 'tooManyHashtags' | 'textRequired' | 'expired' | 'mediaType' | 'replyTarget' | 'replyRefused';
 
-/** The form field of an IMAGE's or VIDEO's media URL. */
 const URL_FIELD: Partial<Record<ContainerKind, string>> = { IMAGE: 'image_url', VIDEO: 'video_url' };
 const READY_AFTER_POLLS = 2;
 const READY_AFTER_MS = 3000;
@@ -141,37 +140,28 @@ export function containerOwner(d: ContainerDialect): SandboxAuthSpec<ContainerOw
   };
 }
 
-/** The container routes work on the kit alone (Instagram's and Threads' state is all in the store). */
-type Sim = SandboxKit;
-
-/**
- * The container routes of a network, on its dialect: POST …/:owner/<collection> creates a
- * container, POST …/:owner/<publish> publishes one, GET …/:owner/<collection> lists posts,
- * GET …/:owner/<limit> tells the publishing quota, GET …/:id reads a container, post or owner,
- * GET …/:id/insights a post's or owner's insights, and the permalink page of a post.
- */
-export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
+/** The routes Instagram and Threads share, in a network's dialect; their state is all in the kit's store. */
+export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[] {
   const { version, collection, publish, limit } = d.routes;
-  const route = routesOf<Sim>();
+  const route = routesOf<SandboxKit>();
   const [owner, token] = [containerOwner(d), graphAuth(d.network)];
   /** The dialect's error `e` (an optional one only where the dialect has it). */
   const fail = (e: ContainerError | OptionalContainerError, words?: Record<string, string>) =>
     graphRowFail(d.errors[e] as GraphErrorRow, words, d.errorType);
-  /** Store keys of this network: `[network, ...parts]`. */
   const key = (...parts: string[]): string[] => [d.network, ...parts];
   const magic = graphMagicErrors(d.errorType);
 
-  const container = (sim: Sim, id: string) => sim.store.get<SandboxContainer>(key('container', id));
-  const media = (sim: Sim, id: string) => publishedMedia(sim.store, d.network, id);
+  const container = (sim: SandboxKit, id: string) => sim.store.get<SandboxContainer>(key('container', id));
+  const media = (sim: SandboxKit, id: string) => publishedMedia(sim.store, d.network, id);
 
   /** The owner's media, newest first. */
-  const recent = async (sim: Sim, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
+  const recent = async (sim: SandboxKit, ownerId: string, limit: number): Promise<SandboxMedia[]> => {
     const ids = await sim.store.list<string>(key('owner', ownerId, 'media'), 0, Math.max(0, limit - 1));
     return (await Promise.all(ids.map((id) => media(sim, id)))).filter((m) => m !== null);
   };
 
   /** Posts published in the last 24 h (hour buckets). */
-  const publishedLastDay = async (sim: Sim, ownerId: string): Promise<number> => {
+  const publishedLastDay = async (sim: SandboxKit, ownerId: string): Promise<number> => {
     let n = 0;
     for (let h = 0; h < 24; h++) {
       const hour = new Date(Date.now() - h * 3600_000).toISOString().slice(0, 13);
@@ -182,7 +172,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
 
   /** GET /{id} and /{id}/insights of the owner itself (when the network answers them). */
   const ownerAnswer = async (
-    sim: Sim,
+    sim: SandboxKit,
     id: string,
     info: TokenInfo,
     answer: (routes: OwnerRoutes, owner: ContainerOwner) => unknown,
@@ -192,7 +182,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   };
 
   /** What a container of `kind` holds: an image must download now, a video's download problem shows while processing. */
-  const contentOf = async (sim: Sim, kind: ContainerKind, ownerId: string, text: string, body: Q) => {
+  const contentOf = async (sim: SandboxKit, kind: ContainerKind, ownerId: string, text: string, body: Q) => {
     switch (kind) {
       case 'TEXT':
         if (!text && d.errors.textRequired) throw fail('textRequired');
@@ -225,7 +215,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
   };
 
   /** A new container's id (a reply's to `replyTo`), checked against the network's rules. */
-  const createFrom = async (sim: Sim, ownerId: string, body: Q, replyTo?: string): Promise<{ id: string }> => {
+  const createFrom = async (sim: SandboxKit, ownerId: string, body: Q, replyTo?: string): Promise<{ id: string }> => {
     const text = body[d.textField] ?? '';
     if (codePoints(text) > d.rules.maxText) throw fail('textTooLong');
     if (d.errors.tooManyHashtags && countHashtags(text) > (d.rules.maxHashtags ?? Infinity))
@@ -247,7 +237,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
    * A FINISHED container becomes a post within the cap; a reply (Threads) becomes a comment on its
    * post: its own magic word, no post quota, no post magic words.
    */
-  const publishFrom = async (sim: Sim, owner: ContainerOwner, creationId: string | undefined) => {
+  const publishFrom = async (sim: SandboxKit, owner: ContainerOwner, creationId: string | undefined) => {
     const c = creationId ? await container(sim, creationId) : null;
     const refused = c?.replyTo && commentRefusal(d.network, c.text);
     if (refused) throw fail('replyRefused', { m: refused });
@@ -298,7 +288,6 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<Sim>[] {
       const config = { quota_total: sim.caps.cap(d.network).limit, quota_duration: 86400 };
       return { data: [{ quota_usage: await publishedLastDay(sim, caller.id), config }] };
     }),
-    /** What a permalink opens: a tiny page showing the post. */
     route({ at: `GET ${d.permalink.route}`, headers: HTML }, null, async ({ params: { id } }, sim) => {
       const post = await media(sim, id);
       return permalinkPage(d.permalink.label, post && { ...post, time: post.timestamp });

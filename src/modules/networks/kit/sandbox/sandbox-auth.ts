@@ -2,11 +2,7 @@ import type { Request } from 'express';
 import { OAuthFailure, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
 import type { SandboxStore } from './sandbox-store';
 
-/**
- * How a simulated network authenticates a call: where the token is, what runs before it is
- * checked, and the network's own error for each way it can fail. Each network declares its
- * spec once; `route(at, spec, handler)` gives the handler the verified caller.
- */
+/** How a simulated network authenticates a call, declared once per network; a route naming it gets the caller. */
 export interface SandboxAuthSpec<T = TokenInfo> {
   network: string;
   /** Graph also takes `access_token` from the form or the query (before the Authorization header). */
@@ -19,7 +15,6 @@ export interface SandboxAuthSpec<T = TokenInfo> {
   caller?: (info: TokenInfo, ctx: { token: string; req: Request; store: SandboxStore }) => T | Promise<T>;
 }
 
-/** The verified caller of a simulator's request, as `spec` says (SimulatorRoutes asks it for each route with one). */
 export async function authenticate(spec: SandboxAuthSpec<unknown>, req: Request, oauth: SandboxOAuth) {
   spec.check?.(req);
   const { authorization } = req.headers;

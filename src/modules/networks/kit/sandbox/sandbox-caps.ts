@@ -1,9 +1,6 @@
 import { capReached, capsWithOverrides, type PublishingCap } from '../caps';
 
-/**
- * The publishing caps the simulators enforce: each network's definition's first cap, with the
- * operator's NETWORK_CAPS applied (built by SandboxModule from NETWORKS).
- */
+/** The publishing caps the simulators enforce: each network's first cap, with NETWORK_CAPS applied. */
 export class SandboxCaps {
   constructor(
     private readonly networks: readonly { name: string; caps: readonly PublishingCap[] }[],

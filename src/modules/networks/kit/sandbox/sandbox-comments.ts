@@ -2,17 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { SandboxComment } from './sandbox-metrics';
 import type { SandboxStore } from './sandbox-store';
 
-/**
- * Comments an account posts on its own sandbox items (a post's first comment). They are kept
- * beside the item's generated comments, so the network's GET comments shows them after those.
- *
- * Magic word (in the comment's own text): `#sandbox-comment-fails` — or
- * `#sandbox-comment-fails:<platform>` for one network — makes the simulator refuse the comment,
- * so a client can rehearse a failed first comment on a published post.
- */
+/** `#sandbox-comment-fails[:<platform>]` in a comment's own text: the network refuses it (a failed first comment). */
 const FAILS = /(^|[^\w-])#sandbox-comment-fails(?::([a-z]+))?(?![\w-])/gi;
 
-/** The refusal message when the comment's text asks this platform to fail it, else null. */
 export function commentRefusal(platform: string, text: string): string | null {
   for (const m of text.matchAll(FAILS)) {
     const only = m[2]?.toLowerCase();
@@ -21,6 +13,7 @@ export function commentRefusal(platform: string, text: string): string | null {
   return null;
 }
 
+/** An account's comment on its own item, listed after the item's generated comments. */
 export async function addOwnComment(
   store: SandboxStore,
   platform: string,

@@ -15,10 +15,7 @@ import { Public } from '@/common/auth/decorators';
 import { ApiError } from '@/common/errors/api-error';
 import { AppConfig } from '@/config/config';
 
-/**
- * Thrown by simulators; the filter sends `body` as-is with `status`, not our API envelope: each network
- * has its own error format, e.g. Graph's `{ error: { message, type, code } }`.
- */
+/** Sent as-is with `status`, not in our API envelope: each network has its own error format. */
 export class SandboxHttpError extends Error {
   constructor(
     readonly status: number,

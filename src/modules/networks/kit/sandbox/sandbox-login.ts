@@ -16,7 +16,7 @@ export interface SandboxLogin extends AuthorizeQueryOptions {
   tokens: SandboxRoute<SandboxOAuth>[];
 }
 
-/** An RFC 6749 error answer `{ error, error_description }`: its status, error and description. */
+/** An RFC 6749 error answer `{ error, error_description }`. */
 type OAuthErrorAnswer = [status: number, error: string, description: string];
 
 /** A token endpoint's error answers, in the network's own words. */
@@ -48,7 +48,6 @@ export interface GrantTokens {
 
 /** An RFC 6749 login: its authorize URL and its token endpoint (POST form) for codes and refresh tokens. */
 export interface OAuth2Login extends Omit<SandboxLogin, 'tokens'> {
-  /** The token endpoint's route. */
   token: string;
   /** Its error answers (built per request, from the form). */
   errors: (body: Q) => TokenGrantErrors;
@@ -107,7 +106,6 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
   };
 }
 
-/** The controller serving a network's login routes. */
 function LoginRoutes(login: SandboxLogin): Type {
   const authorize = route<SandboxOAuth>({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) =>
     oauth.authorize(q, login, res),

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { unixDay } from '../days';
 
-/**
- * Deterministic numbers for the simulated networks: the same (account, date) or item id always
- * gives the same metrics, so tests can assert exact values by calling these functions.
- */
+/** Deterministic numbers: the same (account, date) or item always gives the same, so tests call these to expect them. */
 
-/** A stable integer in [min, max] derived from the parts. */
+/** An integer in [min, max] derived from the parts. */
 export function stableInt(min: number, max: number, ...parts: string[]): number {
   const h = createHash('sha256').update(parts.join('\u0000')).digest();
   return min + (h.readUInt32BE(0) % (max - min + 1));

@@ -7,16 +7,11 @@ import { qs } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
 /**
- * The consent flow and token book-keeping every simulated network shares (sandbox-login.ts serves a
- * network's authorize URL and token endpoints on it, with the network's parameter names and errors):
+ * The consent flow and token book-keeping every simulated network shares:
  *   authorize → (auto consent: 302 | consent page → POST /sandbox/_control/consent → 302)
  *   → redirect_uri?code=…&state=…  → redeemCode() → issueTokens() → verify()
- * Every grant is a brand-new sandbox user, so each connect adds an account. POST /sandbox/_control/revoke
- * { accessToken | refreshToken } breaks a grant (refresh and all its tokens fail); POST
- * /sandbox/_control/expire { accessToken } makes a token expire now.
+ * Every grant is a brand-new sandbox user, so each connect adds an account.
  */
-
-/** A consent asked for, as authorizeRequest reads it from the authorize URL's query. */
 type AuthorizeRequest = ReturnType<typeof authorizeRequest>;
 
 export interface SandboxGrant {
@@ -184,7 +179,6 @@ export class SandboxOAuth {
   }
 }
 
-/** An authorize URL's query, its fields named as `o` says; `appLabel` is shown on the consent page. */
 function authorizeRequest(q: Record<string, unknown>, o: AuthorizeQueryOptions) {
   return {
     network: o.network,

@@ -1,13 +1,9 @@
 import { PayloadTooLargeException } from '@nestjs/common';
 import type { Request } from 'express';
 
-/**
- * Request helpers for the simulators that receive media bytes (LinkedIn uploads, YouTube
- * resumable uploads): the app only parses JSON and form bodies, so bytes are read here.
- */
-
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
+/** The media bytes of an upload (LinkedIn, YouTube): the app itself parses only JSON and form bodies. */
 export async function readRawBody(req: Request, limit = MAX_UPLOAD_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -49,7 +49,6 @@ export const routesOf =
   <C = never>(...args: Parameters<typeof route<S, C>>) =>
     route<S, C>(...args);
 
-/** The `headers` of a route answering an HTML page. */
 export const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
 
 const METHODS = { GET: Get, POST: Post, PUT: Put };

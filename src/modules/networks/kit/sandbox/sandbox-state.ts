@@ -5,11 +5,7 @@ import { SandboxMediaFetch } from './sandbox-media';
 import { SandboxOAuth } from './sandbox-oauth';
 import { SandboxRecords, SandboxStore } from './sandbox-store';
 
-/**
- * The kit's services a simulator's state works with, all given to its constructor (a simulator's state declares no
- * constructor of its own): the store, the config, the publishing caps the simulators enforce, media downloads and
- * the grants. Instagram's and Threads' container state is just this.
- */
+/** The kit's services, given to every simulator's state (which declares no constructor of its own). */
 @Injectable()
 export class SandboxKit {
   constructor(

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { InjectRedis, redisKey } from '@/common/redis/redis.module';
 import { AppConfig } from '@/config/config';
 
-/** Simulated networks forget everything after a week. */
 const SANDBOX_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
@@ -62,7 +61,6 @@ export class SandboxStore {
     await this.redis.multi().lpush(key, JSON.stringify(value)).expire(key, ttlSeconds).exec();
   }
 
-  /** How many items a list holds. */
   length(parts: string[]): Promise<number> {
     return this.redis.llen(this.key(parts));
   }
@@ -76,10 +74,7 @@ export class SandboxStore {
 
 const parsed = <T>(raw: string | null): T | null => (raw === null ? null : (JSON.parse(raw) as T));
 
-/**
- * A simulated network's records of one kind (`[network, kind]`: posts, videos, uploads), each listed under its owner,
- * newest first.
- */
+/** A simulated network's records of one kind (`[network, kind]`), each listed under its owner, newest first. */
 export class SandboxRecords<T> {
   constructor(
     private readonly store: SandboxStore,
@@ -102,7 +97,6 @@ export class SandboxRecords<T> {
     return record;
   }
 
-  /** How many records the owner has (without reading them). */
   countOf(owner: string): Promise<number> {
     return this.store.length([...this.parts, 'of', owner]);
   }
