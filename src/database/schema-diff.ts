@@ -9,13 +9,14 @@ import type { SqlInMemory } from 'typeorm/driver/SqlInMemory';
  * is deprecated" (an error from pg 9). Here each read waits for the one before it.
  */
 export async function pendingSchemaChanges(ds: DataSource): Promise<SqlInMemory> {
-  const createQueryRunner = ds.createQueryRunner;
+  const createQueryRunner = ds.createQueryRunner.bind(ds);
   ds.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>): QueryRunner =>
-    oneQueryAtATime(createQueryRunner.apply(ds, args));
+    oneQueryAtATime(createQueryRunner(...args));
   try {
     return await ds.driver.createSchemaBuilder().log();
   } finally {
-    ds.createQueryRunner = createQueryRunner;
+    // The prototype's method again.
+    delete (ds as Partial<Pick<DataSource, 'createQueryRunner'>>).createQueryRunner;
   }
 }
 

@@ -16,22 +16,23 @@ describe('database', () => {
     // runs (pg's deprecation warning, an error from pg 9).
     const running = new Map<Client, number>();
     let most = 0;
-    const query = Client.prototype.query;
-    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+    const proto = Client.prototype as unknown as { query: (this: Client, ...a: unknown[]) => unknown };
+    const query = proto.query;
+    proto.query = function (this: Client, ...args: unknown[]) {
       running.set(this, (running.get(this) ?? 0) + 1);
       most = Math.max(most, running.get(this)!);
       const settled = () => void running.set(this, running.get(this)! - 1);
-      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      const result = query.apply(this, args);
       if (result instanceof Promise) result.then(settled, settled);
       else settled();
       return result;
-    } as never);
+    };
     try {
       const pending = await pendingSchemaChanges(ds);
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
       expect(most).toBe(1);
     } finally {
-      spy.mockRestore();
+      proto.query = query;
       await ds.destroy();
     }
   });
