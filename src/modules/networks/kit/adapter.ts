@@ -27,7 +27,6 @@ export interface GrantedAccount {
   metadata?: Record<string, unknown>;
 }
 
-/** What an adapter needs to act for a connected account. */
 export type AccountCredentials = { platformAccountId: string; accessToken: string; metadata: Record<string, unknown> };
 
 export interface PublishContent {
@@ -50,7 +49,6 @@ export interface PublishRequest {
   saveState: (state: Record<string, unknown>) => Promise<void>;
 }
 
-/** What findPublished and checkProcessing read: a publish request without saveState. */
 export type PublishLookup = Omit<PublishRequest, 'saveState'>;
 export type PublishResult = { externalId: string; url?: string | null };
 
@@ -112,18 +110,16 @@ export type ProcessingCheck =
 /** The contract every network's adapter implements; generic code never branches on the platform name. */
 export interface PlatformAdapter {
   readonly platform: PlatformName;
-  /** Whether the network offers comments through its API (facebook, instagram). */
+  /** Whether listComments reads the network's comments (comment sync, first-comment look-ups). */
   readonly supportsComments: boolean;
 
-  /** The network's consent page for this app. */
   authorizeUrl(params: { state: string; redirectUri: string; codeChallenge: string }): string;
   exchangeCode(params: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens>;
   /** Throws PlatformError with category auth_expired when the grant can no longer be refreshed. */
   refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<OAuthTokens>;
-  /** The pages, organisations, channels or accounts the grant covers (a picker chooses among several). */
+  /** What the grant covers (pages, organisations, channels): a picker chooses among several. */
   listAccounts(tokens: OAuthTokens): Promise<GrantedAccount[]>;
 
-  /** The network's own rules (text length, media kinds and counts, required fields). */
   validate(content: PublishContent): ValidationIssue[];
 
   publish(req: PublishRequest): Promise<PublishResult>;
@@ -141,7 +137,7 @@ export interface PlatformAdapter {
   listComments(account: AccountCredentials, externalPostId: string, cursor?: string | null): Promise<CommentsPage>;
 }
 
-/** Base URLs and credentials an adapter is built with (the real network's, or the sandbox's). */
+/** What an adapter is built with (the real network's URLs, or the sandbox's). */
 export interface AdapterEndpoints {
   /** e.g. https://graph.facebook.com/v23.0 — or {PUBLIC_BASE_URL}/sandbox/facebook/v23.0 */
   apiBaseUrl: string;
@@ -149,7 +145,6 @@ export interface AdapterEndpoints {
   authBaseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Per-request time-out for calls to the network. */
   timeoutMs: number;
   /** How long one attempt waits for the network's processing before StillProcessingError. */
   processingWaitMs?: number;

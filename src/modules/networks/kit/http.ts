@@ -35,13 +35,9 @@ export interface NetworkReply {
   json: unknown;
 }
 
-/** Builds the PlatformError for a reply the network marked as failed (network-specific body). */
 type ErrorMapper = (reply: NetworkReply) => PlatformError;
 
-/**
- * The adapters' one HTTP client: a creating call refused before sending is a retryable `network_error`, one timed out
- * or lost after sending an `unknown_outcome`; any other call's transport failure is a retryable `network_error`.
- */
+/** The adapters' one HTTP client: a creating call timed out or cut after sending is an `unknown_outcome`. */
 export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Promise<NetworkReply> {
   await beforeNetworkCall();
   const headers: Record<string, string> = { ...call.headers, ...publishRunHeaders(call.url) };
@@ -95,21 +91,16 @@ export class NetworkApi {
     return callNetwork({ ...call, url, headers, timeoutMs: this.timeoutMs }, this.mapError);
   }
 
-  /** `call`, answering the reply's JSON object. */
   async json(token: string | null, path: string, call: ApiCall = {}): Promise<Json> {
     return obj((await this.call(token, path, call)).json);
   }
 
-  /** POST a JSON `body`, answering the reply's JSON object. */
   post(token: string | null, path: string, body: unknown, call: ApiCall = {}): Promise<Json> {
     return this.json(token, path, { ...call, method: 'POST', json: body });
   }
 }
 
-/**
- * A network's own codes by our category (space-separated, a line may wrap) as a Map code → category (a code named
- * `constructor` matches nothing inherited).
- */
+/** A network's own codes by our category, space-separated (a Map: a code named `constructor` inherits nothing). */
 export function categoryTable(codes: { [C in ErrorCategory]?: string }): ReadonlyMap<string, ErrorCategory> {
   const byCategory = Object.entries(codes) as [ErrorCategory, string][];
   const words = (list: string) => list.trim().split(/\s+/);
@@ -139,7 +130,6 @@ export function orIfRefused<T, U>(call: Promise<T>, refused: (err: PlatformError
   });
 }
 
-/** Whether a failure of this category is worth another try (network errors and rate limits). */
 export const isTransient = (category: ErrorCategory): boolean =>
   category === 'network_error' || category === 'network_rate_limited';
 
@@ -183,10 +173,7 @@ export function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/**
- * A value the network's answer must hold (an id, an upload URL): without it, a retryable network_error, or an unknown
- * outcome when the answer is a creating call's (`created`: the item may exist all the same).
- */
+/** A value the answer must hold: missing after a creating call (`created`), the item may exist all the same. */
 export function needed(value: string | null | undefined, missing: string, created = false): string {
   if (value) return value;
   throw new PlatformError(missing, created ? 'unknown_outcome' : 'network_error', !created);

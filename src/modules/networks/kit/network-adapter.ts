@@ -7,18 +7,12 @@ import { checkContent, ContentRules } from './content-rules';
 /** Consent, code exchange and refresh: an OAuth2App, Facebook Login or a network's own token flow. */
 export type NetworkLogin = Pick<PlatformAdapter, 'authorizeUrl' | 'exchangeCode' | 'refresh'>;
 
-/**
- * What every adapter shares: its login answers the OAuth calls, `validate` checks its content rules, and a network
- * without comments says so. An adapter extends this (or GraphAdapter), `implements PlatformAdapter` and writes only
- * what its network does its own way.
- */
+/** The base of every adapter (or of GraphAdapter): it writes only what its network does its own way. */
 export abstract class NetworkAdapter {
   abstract readonly platform: PlatformName;
-  /** Whether the network offers comments through its API (override listComments with it). */
   readonly supportsComments: boolean = false;
   protected abstract readonly rules: ContentRules;
 
-  /** An adapter that polls: the waits between status checks within one attempt (PollingOptions; none otherwise). */
   constructor(
     protected readonly login: NetworkLogin,
     protected readonly pollDelaysMs: number[] = [],

@@ -83,8 +83,11 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
   /** The first comment is the account's reply to its own thread: a TEXT container with `reply_to_id`, published. */
   override async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
     const content = { contentType: 'text' as const, text, imageUrls: [], options: {} };
-    const params = { media_type: 'TEXT', text, reply_to_id: externalId };
-    const reply = await this.publish({ account, content, publishState: {}, saveState: async () => {} }, params);
+    const params = () => ({ media_type: 'TEXT', text, reply_to_id: externalId });
+    const reply = await this.publishContainer(
+      { account, content, publishState: {}, saveState: async () => {} },
+      params,
+    );
     return { id: reply.externalId };
   }
 

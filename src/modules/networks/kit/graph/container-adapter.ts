@@ -17,7 +17,6 @@ import type { GraphClient, GraphList, GraphParams } from './graph-client';
 type ContainerPublishState = {
   childIds?: string[];
   containerId?: string;
-  /** ISO time the publish call was sent (its outcome may be unknown). */
   publishSentAt?: string;
   mediaId?: string;
 };
@@ -33,13 +32,11 @@ export interface ContainerFlavor {
   /** The media's text: 'caption' / 'text'. */
   textField: string;
   childParams(url: string): GraphParams;
-  /** The main container's parameters (childIds set for a carousel). */
   containerParams(content: PublishContent, childIds: string[]): GraphParams;
   /** Refuses the publish call on what the limit edge says (Instagram). */
   beforePublish?(usage: NetworkCapUsage): void;
 }
 
-/** Graph's publishing limit: `{ data: [{ quota_usage, config: { quota_total, quota_duration } }] }`. */
 type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
 
 /** How a container network reads an account's day: its insights edge and mapping, and where followers come from. */
@@ -55,7 +52,6 @@ export interface DailyInsights {
 /** Account insights answer at most this many days: one call per day. */
 const MAX_DAYS = 93;
 
-/** Instagram and Threads: publishing through media containers, account insights one day per call. */
 export abstract class ContainerAdapter extends GraphAdapter {
   protected abstract readonly containers: ContainerFlavor;
   protected abstract readonly daily: DailyInsights;
@@ -66,8 +62,12 @@ export abstract class ContainerAdapter extends GraphAdapter {
     super(endpoints, login, options.pollDelaysMs ?? Array<number>(polls - 1).fill(1000));
   }
 
-  /** Publishes the content's container, or one of `params` (a Threads reply) instead of the flavor's. */
-  async publish(req: PublishRequest, params?: GraphParams): Promise<PublishResult> {
+  publish(req: PublishRequest): Promise<PublishResult> {
+    return this.publishContainer(req, (childIds) => this.containers.containerParams(req.content, childIds));
+  }
+
+  /** The container flow, its main container's parameters from `params` (a Threads reply has its own). */
+  protected async publishContainer(req: PublishRequest, params: (childIds: string[]) => GraphParams) {
     const { account, content } = req;
     const [user, token, f] = [account.platformAccountId, account.accessToken, this.containers];
     const { state, save } = progress<ContainerPublishState>(req);
@@ -88,7 +88,7 @@ export abstract class ContainerAdapter extends GraphAdapter {
           await save({ childIds });
         }
       }
-      await save({ containerId: await create(params ?? f.containerParams(content, childIds)) });
+      await save({ containerId: await create(params(childIds)) });
     }
     const containerId = state.containerId!;
     const status = await this.waitFinished(containerId, token);
@@ -113,7 +113,6 @@ export abstract class ContainerAdapter extends GraphAdapter {
     throw new PlatformError(notFound, 'unknown_outcome', false);
   }
 
-  /** One look at the saved container: IN_PROGRESS → processing, ERROR → failed, else ready (publish continues). */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as ContainerPublishState;
     const token = req.account.accessToken;
@@ -138,7 +137,7 @@ export abstract class ContainerAdapter extends GraphAdapter {
     return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
 
-  /** The rolling 24 h cap as the network counts it: `GET /{user}/<limit edge>?fields=quota_usage,config`. */
+  /** The rolling 24 h cap as the network counts it. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     const path = `/${account.platformAccountId}/${this.containers.limitEdge}`;
     const fields = { fields: 'quota_usage,config' };
@@ -149,14 +148,12 @@ export abstract class ContainerAdapter extends GraphAdapter {
     return { used, limit, exhausted: used !== null && limit !== null && used >= limit };
   }
 
-  /** The container's status, and the network's reason when it is ERROR. */
   private async containerStatus(containerId: string, token: string): Promise<{ status: string; reason: unknown }> {
     const { statusField, errorField } = this.containers;
     const c = await this.graph.get<Json>(`/${containerId}`, { fields: `id,${statusField},${errorField}` }, token);
     return { status: str(c[statusField]) ?? '', reason: c[errorField] };
   }
 
-  /** Polls the container; ERROR → media_rejected with the network's reason; still busy → StillProcessingError. */
   private waitFinished(containerId: string, token: string): Promise<string> {
     const stillBusy = 'The network is still processing the media container; it is checked again later.';
     return pollOrThrow(this.pollDelaysMs, new StillProcessingError(stillBusy), async () => {

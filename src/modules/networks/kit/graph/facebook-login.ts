@@ -2,7 +2,6 @@ import type { OAuthTokens } from '../adapter';
 import type { NetworkUrls } from '../definition';
 import { GraphLogin, GraphTokenResponse } from './graph-login';
 
-/** Where the Graph API and Facebook Login's dialog live, for a Graph version. */
 export function facebookLoginUrls(version: string): NetworkUrls {
   return {
     apiBaseUrl: `https://graph.facebook.com/${version}`,
@@ -22,7 +21,6 @@ export class FacebookLogin extends GraphLogin {
     return this.refresh({ accessToken: short.access_token });
   }
 
-  /** A long-lived user token for a still-valid (short- or long-lived) one. */
   refresh({ accessToken }: { accessToken: string }): Promise<OAuthTokens> {
     const query = { grant_type: 'fb_exchange_token', ...this.app, fb_exchange_token: accessToken };
     return this.tokens('/oauth/access_token', query);

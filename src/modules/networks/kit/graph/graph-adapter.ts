@@ -14,22 +14,18 @@ export interface GraphComments {
   anonymous: string;
 }
 
-/** What the Graph adapters share: the client and its login, insights through a metrics mapping, comment pages. */
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
-  /** A post's insights (`GET /{id}/insights`) → our numbers. */
   protected abstract readonly postCounters: Counters;
   /** Where the network lists a post's comments; absent = it offers none (NetworkAdapter's answer). */
   protected readonly comments?: GraphComments;
 
-  /** `login` is built on the adapter's Graph client (Facebook Login) or on its own (Threads). */
   constructor(endpoints: AdapterEndpoints, login: (graph: GraphClient) => NetworkLogin, pollDelaysMs?: number[]) {
     const graph = new GraphClient(endpoints.apiBaseUrl, endpoints.timeoutMs);
     super(login(graph), pollDelaysMs);
     this.graph = graph;
   }
 
-  /** The account's comment on its own object: POST /{object-id}/comments { message } → `{ id }`. */
   async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
     const path = `/${externalId}/comments`;
     return { id: (await this.graph.create<{ id: string }>(path, { message: text }, account.accessToken)).id };
@@ -51,7 +47,6 @@ export abstract class GraphAdapter extends NetworkAdapter {
     };
   }
 
-  /** One page (25, oldest first where the network orders) of a post's comments. */
   override async listComments(account: AccountCredentials, postId: string, cursor?: string | null) {
     const shape = this.comments;
     if (!shape) return super.listComments(account, postId, cursor);

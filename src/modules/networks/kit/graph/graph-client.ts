@@ -6,13 +6,11 @@ export type GraphParams = Record<string, string | number | boolean | null | unde
 /** An edge's item fields of its text, creation time and link (findRecent). */
 type ItemFields = { text: string; time: string; link: string; textRequired?: boolean };
 
-/** A list edge's page. */
 export interface GraphList<T> {
   data: T[];
   paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
 }
 
-/** `GET /{object}/insights` (Pages, Instagram, Threads). */
 export interface GraphInsight {
   name: string;
   values?: { value: number | Record<string, number>; end_time?: string }[];
@@ -21,10 +19,7 @@ export interface GraphInsight {
 
 const failed = (r: NetworkReply) => graphError(r.status, r.json, r.headers);
 
-/**
- * The Graph API on the kit's NetworkApi: form POSTs, query GETs with `access_token` (no bearer header); error bodies
- * even on a 200.
- */
+/** The Graph API: form POSTs, query GETs with `access_token` (no bearer header); error bodies even on a 200. */
 export class GraphClient {
   private readonly api: NetworkApi;
 
@@ -42,7 +37,6 @@ export class GraphClient {
     return this.send<T>(path, { method: 'POST', form: withToken(params, token) });
   }
 
-  /** A POST that creates the item (a post, a comment): see callNetwork's `creates`. */
   create<T>(path: string, params: GraphParams, token: string): Promise<T> {
     return this.send<T>(path, { method: 'POST', form: withToken(params, token), creates: true });
   }

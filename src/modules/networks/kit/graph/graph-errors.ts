@@ -33,7 +33,6 @@ const GRAPH_CATEGORIES: [ErrorCategory, Codes, Codes, ((status: number, transien
   ['auth_expired', [], [], (status) => status === 401],
 ];
 
-/** The category (and so retryability) of a Graph error answer. */
 export function classifyGraphError(status: number, err: GraphError | null) {
   const [code, sub, transient] = [err?.code ?? 0, err?.error_subcode ?? 0, err?.is_transient === true];
   const row = GRAPH_CATEGORIES.find(
@@ -43,7 +42,6 @@ export function classifyGraphError(status: number, err: GraphError | null) {
   return { category, retryable: isTransient(category) };
 }
 
-/** Builds the PlatformError for a failed Graph call, keeping the network's own message. */
 export function graphError(status: number, body: unknown, headers?: ReplyHeaders): PlatformError {
   const raw = obj(obj(body).error);
   const err = typeof raw.message === 'string' ? (raw as unknown as GraphError) : null;

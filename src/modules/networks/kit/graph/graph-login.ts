@@ -3,10 +3,8 @@ import type { NetworkLogin } from '../network-adapter';
 import { consentUrl, ConsentParams, tokenExpiry } from '../oauth';
 import type { GraphClient, GraphParams } from './graph-client';
 
-/** Token endpoints (`/oauth/access_token`, `fb_exchange_token`, `th_exchange_token`, `th_refresh_token`). */
 export interface GraphTokenResponse {
   access_token: string;
-  /** Seconds */
   expires_in?: number;
 }
 
@@ -17,10 +15,7 @@ export async function graphTokens(answer: Promise<GraphTokenResponse>, scopes: s
   return { accessToken: res.access_token, refreshToken: null, expiresAt: tokenExpiry(res.expires_in, now), scopes };
 }
 
-/**
- * A Graph network's login (Facebook Login, Threads' own): its consent page (scopes joined by ','; PKCE unless `pkce`
- * is false), its token calls abstract.
- */
+/** A Graph network's login (Facebook Login, Threads' own): scopes joined by ','; PKCE unless `pkce` is false. */
 export abstract class GraphLogin implements NetworkLogin {
   constructor(
     protected readonly graph: GraphClient,
@@ -37,12 +32,10 @@ export abstract class GraphLogin implements NetworkLogin {
   abstract exchangeCode(params: Parameters<NetworkLogin['exchangeCode']>[0]): Promise<OAuthTokens>;
   abstract refresh(tokens: OAuthTokens): Promise<OAuthTokens>;
 
-  /** The app's id and secret as Graph's token endpoints take them. */
   protected get app(): Record<string, string> {
     return { client_id: this.endpoints.clientId, client_secret: this.endpoints.clientSecret };
   }
 
-  /** `GET path?query`: a token endpoint's answer as our tokens. */
   protected tokens(path: string, query: GraphParams): Promise<OAuthTokens> {
     return graphTokens(this.graph.get<GraphTokenResponse>(path, query), this.scopes);
   }
