@@ -29,10 +29,6 @@ import { FACEBOOK_GRAPH_VERSION as V, FACEBOOK_RULES } from './facebook.adapter'
 
 const NET = 'facebook';
 
-/**
- * State of the simulated Facebook: the pages of each sandbox user (as pagesOf makes them), posts, unpublished
- * photos, videos.
- */
 type FbPage = Awaited<ReturnType<FacebookSandbox['pagesOf']>>[number];
 
 interface FbItem {
@@ -138,10 +134,7 @@ export class FacebookSandbox extends SimulatorState {
     });
   }
 
-  /**
-   * The Page's new item, once the magic words in its text (and `key`, its content) let it through (Graph's
-   * error otherwise). Its id is `id`, or a new one: `<page id>_<post id>` except for a video.
-   */
+  /** The Page's new item, once the magic words let it through; its id is `id`, or `<page id>_<post id>` (a video's bare). */
   async publish(page: FbPage, item: Pick<FbItem, 'kind' | 'message' | 'link' | 'mediaUrls'>, key: string, id?: string) {
     const attempt = { platform: NET, accountId: page.id, text: item.message, contentKey: key };
     await enforceMagicWords(this.store, attempt, FB_MAGIC);
@@ -167,7 +160,6 @@ export class FacebookSandbox extends SimulatorState {
 
 const route = routesOf<FacebookSandbox>();
 
-/** Simulated Facebook Pages API (Graph v23.0) under /sandbox/facebook. */
 const FACEBOOK_ROUTES = [
   route(`GET ${V}/me`, FB_TOKEN, async ({ caller: info }, fb) => {
     if (info.subject) {
@@ -189,7 +181,7 @@ const FACEBOOK_ROUTES = [
         id: p.id,
         username: p.username,
         tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
-        picture: { data: { url: `${fb.config.publicBaseUrl}/sandbox/_control/media/image.png?page=${p.id}` } },
+        picture: { data: { url: fb.sampleMedia(`image.png?page=${p.id}`) } },
       })),
       paging: { cursors: { before: 'MAZDZD', after: 'MgZDZD' } },
     };
@@ -258,14 +250,12 @@ const FACEBOOK_ROUTES = [
       reactions: { data: [], summary: { total_count: m.likes, viewer_reaction: 'NONE' } },
     };
   }),
-  /** What a permalink opens: a tiny page showing the post. */
   route({ at: 'GET www/:pageId/:kind/:id', headers: HTML }, null, async ({ params: { pageId, kind, id } }, fb) => {
     const item = await fb.items.get(kind === 'videos' ? id : `${pageId}_${id}`);
     return permalinkPage('Facebook', item && { text: item.message, mediaUrls: item.mediaUrls, time: item.createdTime });
   }),
 ];
 
-/** The Facebook simulator: Facebook Login, the Pages API and the kit's comment routes. */
 export const FACEBOOK_SIMULATOR = simulator(
   facebookLogin(NET, 'Facebook app', V, { short: 'EAAsbxS', long: 'EAAsbxL' }),
   FacebookSandbox,

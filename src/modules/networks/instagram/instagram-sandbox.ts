@@ -15,6 +15,7 @@ import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';
 import { sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
+import { dayOf } from '../kit/days';
 import { INSTAGRAM_GRAPH_VERSION as V, INSTAGRAM_RULES } from './instagram.adapter';
 
 const NET = 'instagram';
@@ -44,9 +45,9 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   profile: {
     route: 'me/accounts',
     /** The user's Page with its IG professional account. */
-    answer: async (store, grant, base) => {
-      const a = await ACCOUNTS.of(store, grant);
-      const picture = `${base}/sandbox/_control/media/image.png?ig=${a.id}`;
+    answer: async (sim, grant) => {
+      const a = await ACCOUNTS.of(sim.store, grant);
+      const picture = sim.sampleMedia(`image.png?ig=${a.id}`);
       const ig = { id: a.id, username: a.username, name: a.name, profile_picture_url: picture };
       const data = [{ id: a.pageId, name: a.pageName, instagram_business_account: ig }];
       return { data, paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } } };
@@ -62,7 +63,7 @@ export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   insights: ({ saves: saved, engagement: total_interactions, ...m }) => ({ ...m, saved, total_interactions }),
   owner: {
     node: ({ id, username, name }, mediaCount) => {
-      const { followers } = dailyAccountMetrics(id, new Date().toISOString().slice(0, 10));
+      const { followers } = dailyAccountMetrics(id, dayOf(Date.now()));
       return { id, username, name, followers_count: followers, media_count: mediaCount };
     },
     /** The account's totals over the asked days (today by default). */
@@ -151,7 +152,6 @@ export const INSTAGRAM_COMMENTS: GraphCommentsDialect = {
   messageInQuery: true,
 };
 
-/** The Instagram simulator: Facebook Login and the kit's container routes (the accounts route among them) and comment routes. */
 export const INSTAGRAM_SIMULATOR = simulator(
   facebookLogin(NET, 'Instagram app', V, { short: 'EAAsbxJ', long: 'EAAsbxI' }),
   SandboxKit,

@@ -37,14 +37,12 @@ function finder(q: Q, name: string): void {
 /** A Rest.li collection answer (`count` defaults to 10, LinkedIn's page size). */
 const collection = (elements: unknown[], count = 10) => ({ paging: { count, start: 0, links: [] }, elements });
 
-/** A sandbox member, as memberOf makes it from the grant's user. */
 type LiMember = ReturnType<typeof memberOf>;
 
 type LiImage = { urn: string; owner: string; status: 'WAITING_UPLOAD' | 'AVAILABLE' };
 type LiVideoPart = { firstByte: number; lastByte: number; etag: string | null };
 type LiVideo = { urn: string; owner: string; parts: LiVideoPart[]; finalizedAt: string | null };
 
-/** A member's or organisation's post, as newPost makes it. */
 type LiPost = ReturnType<typeof newPost>;
 
 /** Videos leave PROCESSING this long after finalizeUpload (the adapter polls at least once). */
@@ -103,7 +101,6 @@ const LINKEDIN_LOGIN = oauth2Login({
   grants: { prefix: 'AQ', accessTtl: ACCESS_TTL, refreshTtl: REFRESH_TTL, onRefresh: 'keep', scopeJoin: ',', extra },
 });
 
-/** LinkedIn's answers to the magic words. */
 const LI_MAGIC: MagicErrors = {
   invalid_content: (m) => liFail(422, m, 'UNPROCESSABLE_ENTITY'),
   auth_expired: (m) =>
@@ -145,7 +142,6 @@ function memberOf(userId: string) {
 const URL_TTL_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const METRIC_TYPE_KEY = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
-const today = (): string => dayOf(Date.now());
 
 /** The days from `from` to `endExclusive` (epoch ms), at most a year of them. */
 const daysOf = (from: number, endExclusive: number): string[] =>
@@ -164,7 +160,7 @@ const LINKEDIN_ROUTES = [
       name: m.name,
       given_name: given,
       family_name: family.join(' '),
-      picture: `${li.base.replace('/linkedin', '/_control')}/media/image.png`,
+      picture: li.sampleMedia('image.png'),
       locale: 'en-US',
       email_verified: true,
       email: `${m.sub}@sandbox.example`,
@@ -222,7 +218,6 @@ const LINKEDIN_ROUTES = [
     res.status(201).set({ 'x-restli-id': commentUrn });
     res.json({ ...answer, message: { text } });
   }),
-  /** FINDER q=author: the author's posts, newest first. */
   route('GET rest/posts', LI_REST, async ({ q, caller: m }, li) => {
     finder(q, 'author');
     const author = owned(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
@@ -323,7 +318,7 @@ const LINKEDIN_ROUTES = [
     owned(m, urn, 'networkSizes.GET');
     if (String(q.edgeType) !== 'COMPANY_FOLLOWED_BY_MEMBER')
       throw illegal(`Unsupported edgeType ${String(q.edgeType)}`);
-    return { firstDegreeSize: dailyAccountMetrics(urn, today()).followers };
+    return { firstDegreeSize: dailyAccountMetrics(urn, dayOf(Date.now())).followers };
   }),
   route('GET rest/memberCreatorPostAnalytics', LI_REST, async ({ q, caller: m }, li) => {
     const type = qs(q.queryType);
@@ -356,7 +351,7 @@ const LINKEDIN_ROUTES = [
   }),
   route('GET rest/memberFollowersCount', LI_REST, ({ q, caller: m }) => {
     if (String(q.q) !== 'me') throw illegal(`Invalid finder: ${String(q.q)}`);
-    return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, today()).followers }], 1);
+    return collection([{ memberFollowersCount: dailyAccountMetrics(m.urn, dayOf(Date.now())).followers }], 1);
   }),
 ];
 
@@ -403,7 +398,6 @@ const listParam = (v: string): string[] =>
 
 type Numbers = { views: number; reach: number; shares: number; comments: number };
 
-/** memberCreatorPostAnalytics' queryTypes, each with its count. */
 const QUERY_TYPES: Record<string, (n: Numbers & { reactions: number }) => number> = {
   IMPRESSION: (n) => n.views,
   MEMBERS_REACHED: (n) => n.reach,

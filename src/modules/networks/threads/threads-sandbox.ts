@@ -42,9 +42,9 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
   profile: {
     route: 'me',
-    answer: async (store, grant, base) => {
-      const { id, username, name } = await USERS.of(store, grant);
-      const picture = `${base}/sandbox/_control/media/image.png?threads=${id}`;
+    answer: async (sim, grant) => {
+      const { id, username, name } = await USERS.of(sim.store, grant);
+      const picture = sim.sampleMedia(`image.png?threads=${id}`);
       return { id, username, name, threads_profile_picture_url: picture };
     },
   },
@@ -109,9 +109,7 @@ export const THREADS_LOGIN: SandboxLogin = {
     route<SandboxOAuth>({ at: 'POST oauth/access_token', status: 201 }, null, async ({ body: b }, oauth) => {
       if (!b.client_id || !b.client_secret) throw MISSING_CLIENT();
       if (b.grant_type !== 'authorization_code') throw graphFail('Unsupported grant_type.', { code: 100 });
-      const grant = await oauth
-        .redeemCode('threads', { code: b.code ?? '', clientId: b.client_id, redirectUri: b.redirect_uri ?? '' })
-        .catch(oauthFail);
+      const grant = await oauth.redeemCode('threads', b).catch(oauthFail);
       const t = await oauth.issueTokens(grant, { accessTtlSeconds: 3600, prefix: 'THsbxS' });
       return { access_token: t.accessToken, user_id: (await USERS.of(oauth.store, grant)).id };
     }),
@@ -120,10 +118,7 @@ export const THREADS_LOGIN: SandboxLogin = {
   ],
 };
 
-/**
- * The Threads simulator: its login, a profile's insights (threads_insights), and the kit's container
- * routes (profile, create, publish, read, list) of the simulated Threads API (graph.threads.net, v1.0).
- */
+/** The simulated Threads API (graph.threads.net): a profile's insights and the kit's container routes. */
 export const THREADS_SIMULATOR = simulator(THREADS_LOGIN, SandboxKit, [
   route('GET v1.0/:owner/threads_insights', containerOwner(THREADS_CONTAINERS), ({ q, caller: user }) => {
     const names = (q.metric ?? '').split(',').filter(Boolean);

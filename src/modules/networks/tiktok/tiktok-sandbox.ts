@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { dayOf } from '../kit/days';
 import type { MagicErrors } from '../kit/sandbox/magic-words';
 import { enforceMagicWords, parseMagicWords, SANDBOX_RATE_LIMIT_SECONDS } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
@@ -27,7 +28,6 @@ const invalidParams = (message: string) => ttFail(400, 'invalid_params', message
 const okText = (dataJson: string) => `{"data":${dataJson},"error":{"code":"ok","message":"","log_id":"${logId()}"}}`;
 export const ttOk = (data: unknown) => ({ data, error: { code: 'ok', message: '', log_id: logId() } });
 
-/** The creator calling, as creatorOf makes it from the token and its grant. */
 type TtCreator = ReturnType<typeof creatorOf>;
 
 export interface TtPublish {
@@ -43,7 +43,6 @@ export interface TtPublish {
   videoId: string | null;
 }
 
-/** A creator's published video, as newVideo makes it. */
 type TtVideo = ReturnType<typeof newVideo>;
 
 /** What the simulator says it downloaded of every publish's media. */
@@ -186,7 +185,7 @@ const TIKTOK_ROUTES = [
       username: c.username,
       bio_description: 'A simulated TikTok creator.',
       is_verified: false,
-      follower_count: dailyAccountMetrics(c.openId, new Date().toISOString().slice(0, 10)).followers,
+      follower_count: dailyAccountMetrics(c.openId, dayOf(Date.now())).followers,
       following_count: 42,
       likes_count: 1000,
       video_count: (await tt.videos.of(c.openId, 0, 1000)).length,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash, randomBytes } from 'node:crypto';
 import { windowStart } from '../kit/caps';
-import { addDays, daysBetween } from '../kit/days';
+import { addDays, dayOf, daysBetween } from '../kit/days';
 import { type MagicErrors, enforceMagicWords, loseAnswer, losesAnswer } from '../kit/sandbox/magic-words';
 import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
@@ -27,7 +27,6 @@ const QUOTA = 'The request cannot be completed because you have exceeded your';
 const NO_FILTER = 'No filter selected. Expected one of: forUsername, managedByMe, id, mine, forHandle, categoryId';
 const NO_PLAYLIST = "The playlist identified with the request's playlistId parameter cannot be found.";
 
-/** A sandbox Google account's one channel, as channelOf makes it. */
 type YtChannel = ReturnType<typeof channelOf>;
 
 export interface YtSession {
@@ -41,7 +40,6 @@ export interface YtSession {
   videoId: string | null;
 }
 
-/** A channel's video, as newVideo makes it from a complete upload. */
 type YtVideo = ReturnType<typeof newVideo>;
 
 const UNAUTHENTICATED =
@@ -118,7 +116,6 @@ const resource = (kind: string, id: string, all: Record<string, unknown>, part: 
   ...pickFields(all, part),
 });
 
-/** A Data API list answer (`youtube#<kind>ListResponse`). */
 const list = (kind: string, tag: string, items: unknown[], resultsPerPage: number) => ({
   kind: `youtube#${kind}ListResponse`,
   etag: etag(tag),
@@ -144,19 +141,18 @@ const YOUTUBE_ROUTES = [
     const part = qs(q.part).split(',').filter(Boolean).join();
     if (!part) throw ytFail(400, 'missingRequiredParameter', NO_FILTER, 'youtube.parameter');
     const mine = qs(q.mine) === 'true' || qs(q.id).split(',').includes(ch.id);
-    const control = yt.base.replace('/youtube', '/_control');
     const all = {
       snippet: {
         title: ch.title,
         description: 'A simulated YouTube channel.',
         customUrl: ch.customUrl,
         publishedAt: '2024-01-01T00:00:00Z',
-        thumbnails: { default: { url: `${control}/media/image.jpg`, width: 88, height: 88 } },
+        thumbnails: { default: { url: yt.sampleMedia('image.jpg'), width: 88, height: 88 } },
       },
       contentDetails: { relatedPlaylists: { likes: '', uploads: ch.uploadsPlaylistId } },
       statistics: {
         viewCount: '0',
-        subscriberCount: String(dailyAccountMetrics(ch.id, new Date().toISOString().slice(0, 10)).followers),
+        subscriberCount: String(dailyAccountMetrics(ch.id, dayOf(Date.now())).followers),
         hiddenSubscriberCount: false,
         videoCount: String(await yt.videos.countOf(ch.id)),
       },
@@ -305,7 +301,6 @@ async function answer(yt: YouTubeSandbox, session: YtSession, res: Response, com
   res.status(308).end();
 }
 
-/** The video a complete upload session creates (with a new id). */
 function newVideo(session: YtSession, channelTitle: string) {
   const id = newId(8).slice(0, 11);
   const { channelId, snippet: s, status } = session;

@@ -129,8 +129,7 @@ export function facebookLogin(
   const answer = route<SandboxOAuth>(`GET ${version}/oauth/access_token`, null, async ({ q }, oauth) => {
     if (!q.client_id || !q.client_secret) throw MISSING_CLIENT();
     if (q.grant_type === 'fb_exchange_token') return longLivedToken(oauth, network, q.fb_exchange_token, prefixes.long);
-    const code = { code: q.code ?? '', clientId: q.client_id, redirectUri: q.redirect_uri ?? '' };
-    const grant = await oauth.redeemCode(network, { ...code, codeVerifier: q.code_verifier }).catch(oauthFail);
+    const grant = await oauth.redeemCode(network, q).catch(oauthFail);
     return graphToken(oauth, grant, 3600, prefixes.short);
   });
   return { network, appLabel, authorize: `${version}/dialog/oauth`, tokens: [answer] };

@@ -74,7 +74,7 @@ export interface ContainerDialect {
   /** GET `${version}/${profile.route}`: the token's own profile (its grant's, made on first sight). */
   profile: {
     route: string;
-    answer: (store: SandboxStore, grant: SandboxGrant, publicBaseUrl: string) => Promise<unknown>;
+    answer: (sim: SandboxKit, grant: SandboxGrant) => Promise<unknown>;
   };
   /** The post page's route (with :id), the network's name on it, and the path of an owner's posts (`<path>/<id>`). */
   permalink: { route: string; label: string; path: (owner: ContainerOwner) => string };
@@ -269,9 +269,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[]
 
   return [
     /** Before GET …/:id, which would take its path. */
-    route(`GET ${version}/${d.profile.route}`, token, ({ caller }, sim) =>
-      d.profile.answer(sim.store, caller.grant, sim.config.publicBaseUrl),
-    ),
+    route(`GET ${version}/${d.profile.route}`, token, ({ caller }, sim) => d.profile.answer(sim, caller.grant)),
     route({ at: `POST ${version}/:owner/${collection}`, status: 201 }, owner, async ({ body, caller }, sim) => {
       // A network that takes replies (Threads) says what refuses their target.
       if (!d.errors.replyTarget || !body.reply_to_id) return createFrom(sim, caller.id, body);

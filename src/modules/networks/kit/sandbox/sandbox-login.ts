@@ -88,12 +88,7 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
     const grant = await (
       refreshing
         ? oauth.verify(network, qs(body.refresh_token), 'refresh').then((info) => info.grant)
-        : oauth.redeemCode(network, {
-            code: qs(body.code),
-            clientId,
-            redirectUri: qs(body.redirect_uri),
-            codeVerifier: qs(body.code_verifier) || null,
-          })
+        : oauth.redeemCode(network, body, clientIdParam)
     ).catch((err: unknown) => {
       if (!(err instanceof SandboxOAuthError)) throw err;
       throw fail(err.reason === 'invalid_client' ? e.invalidClient : refreshing ? e.invalidRefresh : e.invalidCode);
@@ -106,19 +101,17 @@ export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): S
   };
 }
 
-function LoginRoutes(login: SandboxLogin): Type {
-  const authorize = route<SandboxOAuth>({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) =>
-    oauth.authorize(q, login, res),
-  );
-  return SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, [authorize, ...login.tokens]);
-}
-
 /** A network's simulator for SandboxModule: its login, its API (a route table on its state) and that state. */
 export function simulator<S>(
   login: SandboxLogin,
   state: Type<S>,
   routes: SandboxRoute<S>[],
 ): NetworkDefinition['simulator'] {
+  const authorize = route<SandboxOAuth>({ at: `GET ${login.authorize}`, raw: true }, null, ({ q, res }, oauth) =>
+    oauth.authorize(q, login, res),
+  );
+  const logins = [authorize, ...login.tokens];
+  const loginRoutes = SimulatorRoutes(`${login.network}SandboxLogin`, login.network, SandboxOAuth, logins);
   const api = SimulatorRoutes(`${login.network}SandboxApi`, login.network, state, routes);
-  return { controllers: [LoginRoutes(login), api], providers: [state] };
+  return { controllers: [loginRoutes, api], providers: [state] };
 }

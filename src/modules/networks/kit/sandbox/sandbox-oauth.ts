@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Response } from 'express';
 import { esc, layout, messageHtml } from '@/common/hosted-pages/hosted-page';
 import { AppConfig } from '@/config/config';
-import { qs } from './sandbox-request';
+import { qs, type Q } from './sandbox-request';
 import { SandboxStore } from './sandbox-store';
 
 /**
@@ -110,16 +110,15 @@ export class SandboxOAuth {
     res.redirect(302, form.decision === 'allow' ? await this.approve(pending) : withQuery(pending.redirectUri, denied));
   }
 
-  /** Exchanges a single-use code; checks client, redirect URI and PKCE. Returns a new grant. */
-  async redeemCode(
-    network: string,
-    p: { code: string; clientId: string; redirectUri: string; codeVerifier?: string | null },
-  ): Promise<SandboxGrant> {
-    const rec = p.code ? await this.store.take<CodeRecord>(['oauth', 'code', network, p.code]) : null;
+  /** Exchanges the single-use code of a token request (its form or query); checks client, redirect URI and PKCE. */
+  async redeemCode(network: string, form: Q, clientIdParam = 'client_id'): Promise<SandboxGrant> {
+    const code = qs(form.code);
+    const rec = code ? await this.store.take<CodeRecord>(['oauth', 'code', network, code]) : null;
     if (!rec) throw oauthError('usedCode');
-    if (rec.clientId !== p.clientId) throw oauthError('otherClient');
-    if (rec.redirectUri !== p.redirectUri) throw oauthError('otherRedirect');
-    if (rec.codeChallenge && !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', p.codeVerifier ?? ''))
+    if (rec.clientId !== qs(form[clientIdParam])) throw oauthError('otherClient');
+    if (rec.redirectUri !== qs(form.redirect_uri)) throw oauthError('otherRedirect');
+    const verifier = qs(form.code_verifier);
+    if (rec.codeChallenge && !pkceMatches(rec.codeChallenge, rec.codeChallengeMethod ?? 'plain', verifier))
       throw oauthError('pkce');
     const { userId, scopes } = rec;
     const grant: SandboxGrant = { id: randomBytes(12).toString('hex'), network, userId, scopes, revoked: false };

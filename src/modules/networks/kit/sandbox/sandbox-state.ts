@@ -15,6 +15,11 @@ export class SandboxKit {
     readonly media: SandboxMediaFetch,
     readonly oauth: SandboxOAuth,
   ) {}
+
+  /** A sample media file the control routes serve (`image.png`…), as a simulated profile links its picture. */
+  sampleMedia(file: string): string {
+    return `${this.config.publicBaseUrl}/sandbox/_control/media/${file}`;
+  }
 }
 
 /** A network's simulator state: the kit, its records in the store, and where its routes are (PUBLIC_BASE_URL/sandbox/<network>). */
