@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../config/config';
 import { createDataSource } from './data-source';
 import { migrate } from './migrate';
+import { pendingSchemaChanges } from './schema-diff';
 
 async function main(): Promise<void> {
   const name = process.argv[2];
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   await migrate(scratch.toString());
   const ds = createDataSource(scratch.toString(), 2);
   await ds.initialize();
-  const sql = await ds.driver.createSchemaBuilder().log();
+  const sql = await pendingSchemaChanges(ds);
   await ds.destroy();
   const admin = new URL(base.toString());
   admin.pathname = '/postgres';

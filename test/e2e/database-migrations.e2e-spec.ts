@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from '../../migrations';
+import { Client } from 'pg';
 import { createDataSource } from '@/database/data-source';
+import { pendingSchemaChanges } from '@/database/schema-diff';
 import { adminQuery, dbUrl, runId, templateName } from '@test/support/db';
 import { createTestApp, TestApp } from '@test/support/test-app';
 
@@ -10,10 +12,27 @@ describe('database', () => {
     // the entities would still change.
     const ds = createDataSource(dbUrl(templateName()), 1);
     await ds.initialize();
+    // The most queries a pg client had under way at once: one, never a query sent while another
+    // runs (pg's deprecation warning, an error from pg 9).
+    const running = new Map<Client, number>();
+    let most = 0;
+    const proto = Client.prototype as unknown as { query: (this: Client, ...a: unknown[]) => unknown };
+    const query = proto.query;
+    proto.query = function (this: Client, ...args: unknown[]) {
+      running.set(this, (running.get(this) ?? 0) + 1);
+      most = Math.max(most, running.get(this)!);
+      const settled = () => void running.set(this, running.get(this)! - 1);
+      const result = query.apply(this, args);
+      if (result instanceof Promise) result.then(settled, settled);
+      else settled();
+      return result;
+    };
     try {
-      const pending = await ds.driver.createSchemaBuilder().log();
+      const pending = await pendingSchemaChanges(ds);
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+      expect(most).toBe(1);
     } finally {
+      proto.query = query;
       await ds.destroy();
     }
   });

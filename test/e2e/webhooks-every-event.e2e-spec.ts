@@ -451,7 +451,17 @@ describe('webhooks: every event type, once per state change', () => {
   it('should have delivered every event type, each signed, once per state change', async () => {
     // Settled: every event of the profile relayed and fanned out, every delivery succeeded and
     // received, and no job left (queued, running or delayed) that could send or publish again.
+    // The queues are read before the rows: a job that was still running when the queues were read
+    // shows up as one, and one that ended before it has its event row (or delivery) in the read
+    // after it; read the other way round, a job ending between the two reads could leave an event
+    // that neither saw. No quiet window after this: with no job left and every delivery succeeded
+    // (its row is written after its request was received), nothing is left that could send again.
     await eventually(async () => {
+      const queues = t.app.get(QueueService);
+      const live = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
+      const [events, webhooks, publish] = await Promise.all(
+        (['events', 'webhooks', 'publish'] as const).map((q) => queues.queue(q).getJobs([...live])),
+      );
       const [{ open }] = await t.ds.query<{ open: number }[]>(
         `SELECT count(*)::int AS open FROM events WHERE profile_id = $1 AND (dispatched_at IS NULL OR handled_at IS NULL)`,
         [tenant.profileId],
@@ -459,11 +469,6 @@ describe('webhooks: every event type, once per state change', () => {
       const deliveries = await t.ds.query<{ status: string }[]>(
         `SELECT status FROM webhook_deliveries WHERE subscription_id = $1`,
         [subscriptionId],
-      );
-      const queues = t.app.get(QueueService);
-      const live = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
-      const [events, webhooks, publish] = await Promise.all(
-        (['events', 'webhooks', 'publish'] as const).map((q) => queues.queue(q).getJobs([...live])),
       );
       // A scheduled post's delayed job is due only far ahead; any other publish job is work still to do.
       const publishing = publish.filter((job) => job.name !== 'schedule-post');
