@@ -23,7 +23,6 @@ export class PlatformRegistry implements OnApplicationShutdown {
     if (unknown.length > 0) throw new Error(`NETWORK_CAPS names no cap a network declares: ${names}`);
   }
 
-  /** The network's publishing caps: its definition's, with NETWORK_CAPS applied. */
   caps(platform: PlatformName): PublishingCap[] {
     return capsWithOverrides(platform, NETWORKS[platform].caps, this.config.networkCaps);
   }

@@ -91,10 +91,8 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const [page, token] = [account.platformAccountId, account.accessToken];
     const { state, save } = progress<FacebookPublishState>(req);
     if (state.postId) return this.postResult(state.postId, token);
-    // An earlier attempt sent the creating call and never learned the answer: never resend blindly.
     const found = await this.lookBeforeResending(req, state.sentAt);
     if (found) return found;
-    /** The creating call: its time is saved first, so that an unknown outcome can be looked up. */
     type Kind = FacebookPublishState['kind'];
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });
@@ -127,7 +125,6 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     return this.postResult(postId, token);
   }
 
-  /** Looks for the post among the Page's recent posts (or videos) created since the call was sent. */
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as FacebookPublishState;
     const [page, token] = [req.account.platformAccountId, req.account.accessToken];

@@ -31,10 +31,7 @@ export const INSTAGRAM_RULES: ContentRules = {
 const CAP_DOC = 'https://developers.facebook.com/docs/instagram-platform/content-publishing/#rate-limit';
 export const INSTAGRAM_CAPS: PublishingCap[] = [cap('posts_per_24h', 'rolling_24h', 100, CAP_DOC)];
 
-/**
- * Instagram API with Facebook Login: the accounts are the `instagram_business_account`s of the
- * user's Pages; publishing is media containers (image, REELS, CAROUSEL) and media_publish.
- */
+/** Instagram API with Facebook Login: the accounts are the `instagram_business_account`s of the user's Pages. */
 export class InstagramAdapter extends ContainerAdapter implements PlatformAdapter {
   static readonly real = facebookLoginUrls(INSTAGRAM_GRAPH_VERSION);
   readonly platform = 'instagram' as const;
@@ -56,7 +53,6 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     author: (c) => str(c.username),
     anonymous: 'instagram user',
   };
-  /** Instagram's containers: image, REELS and CAROUSEL media, then media_publish. */
   protected readonly containers: ContainerFlavor = {
     containerEdge: 'media',
     statusField: 'status_code',
@@ -89,10 +85,8 @@ export class InstagramAdapter extends ContainerAdapter implements PlatformAdapte
     return pages.flatMap((page) => {
       if (!page.instagram_business_account) return [];
       const [ig, pageId, pageName] = [obj(page.instagram_business_account), str(page.id), str(page.name) ?? ''];
-      const [id, username] = [
-        needed(str(ig.id), 'Facebook listed an Instagram account without an id.'),
-        str(ig.username) ?? null,
-      ];
+      const id = needed(str(ig.id), 'Facebook listed an Instagram account without an id.');
+      const username = str(ig.username) ?? null;
       const account = { platformAccountId: id, name: str(ig.name) ?? username ?? pageName, username };
       return [{ ...account, avatarUrl: str(ig.profile_picture_url) ?? null, metadata: { pageId, pageName } }];
     });

@@ -16,7 +16,6 @@ export interface OAuthTokens {
   scopes?: string[];
 }
 
-/** One page/organisation/channel/account a grant covers. */
 export interface GrantedAccount {
   platformAccountId: string;
   name: string;
@@ -88,9 +87,8 @@ export class PlatformError extends Error {
 }
 
 /**
- * Thrown by `publish` when the network still processes the item (TikTok moderation, an Instagram or Threads video
- * container) after `processingWaitMs`: publishState holds all a follow-up needs and the publisher asks
- * `checkProcessing` later. Code that does not know it sees a retryable network_error.
+ * The network still processes the item after `processingWaitMs` (TikTok moderation, a video container): the publisher
+ * asks `checkProcessing` later. Code that does not know it sees a retryable network_error.
  */
 export class StillProcessingError extends PlatformError {
   constructor(message: string) {
@@ -148,7 +146,7 @@ export interface AdapterEndpoints {
   timeoutMs: number;
   /** How long one attempt waits for the network's processing before StillProcessingError. */
   processingWaitMs?: number;
-  /** Downloads a post's (user-given) media URLs: the registry's SSRF-safe fetch; undici's fetch on its global dispatcher in unit tests. */
+  /** The registry's SSRF-safe fetch of a post's media URLs (unit tests: undici's global dispatcher). */
   fetchMedia?: MediaFetch;
   /** Size caps and the time limit of those downloads (MEDIA_MAX_*_BYTES, MEDIA_DOWNLOAD_TIMEOUT_MS). */
   mediaLimits: MediaLimits;

@@ -1,30 +1,21 @@
 import { startOfDayIn, startOfNextDayIn } from '@/common/dates/zoned-time';
 
 /** `rolling_24h`: the 24 hours before now; `day_utc` / `day_pacific`: the calendar day there. */
-export type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
+type CapWindow = 'rolling_24h' | 'day_utc' | 'day_pacific';
 /** `account`: each connected account has its own; `app`: one for all our accounts (YouTube's per-project quota). */
 type CapScope = 'account' | 'app';
 
-/** A documented publishing cap: our publish records count against it (limits, validate, worker), simulators too. */
-export interface PublishingCap {
-  /** e.g. `posts_per_24h`; `NETWORK_CAPS=<network>.<name>=<n>` replaces the limit. */
-  name: string;
-  window: CapWindow;
-  limit: number;
-  scope: CapScope;
-  /** Where the network documents the figure. */
-  source: string;
+/** A cap the network documents at `source` (`name`: e.g. `posts_per_24h`; NETWORK_CAPS=<network>.<name>=<n>). */
+export function cap(name: string, window: CapWindow, limit: number, source: string, scope: CapScope = 'account') {
+  return { name, window, limit, scope, source };
 }
 
-/** A cap the network documents at `source`. */
-export function cap(name: string, window: CapWindow, limit: number, source: string, scope: CapScope = 'account') {
-  return { name, window, limit, scope, source } satisfies PublishingCap;
-}
+/** A documented publishing cap: our publish records count against it (limits, validate, worker), simulators too. */
+export type PublishingCap = ReturnType<typeof cap>;
 
 const DAY_MS = 86_400_000;
 const ZONE: Record<Exclude<CapWindow, 'rolling_24h'>, string> = { day_utc: 'UTC', day_pacific: 'America/Los_Angeles' };
 
-/** Where the window that contains `at` starts. */
 export function windowStart(window: CapWindow, at: Date): Date {
   return window === 'rolling_24h' ? new Date(at.getTime() - DAY_MS) : startOfDayIn(ZONE[window], at);
 }

@@ -1,6 +1,5 @@
 /** Day ranges (YYYY-MM-DD, UTC), as analytics APIs and the simulators count them. */
 
-/** `date` plus `n` days (n may be negative). */
 export function addDays(date: string, n: number): string {
   return new Date(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }

@@ -7,7 +7,7 @@ type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
 /** A network's base URLs (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;
 
-/** An adapter class: built from its endpoints, it knows the network's real base URLs (`static real`). */
+/** An adapter class, knowing the network's real base URLs (`static real`). */
 type AdapterClass = { new (endpoints: AdapterEndpoints): PlatformAdapter; readonly real: NetworkUrls };
 
 /** Everything the service knows about one network, in its folder's `<net>.network.ts`; networks.ts lists them. */
@@ -23,7 +23,6 @@ export interface NetworkDefinition<Name extends string = PlatformName> {
   simulator: { controllers: Type[]; providers: Provider[] };
 }
 
-/** What a network's folder declares besides its adapter class (which gives `real` and `create`). */
 type NetworkParts = Omit<NetworkDefinition, 'name' | 'create' | 'real'>;
 
 export function defineNetwork<Name extends string>(name: Name, adapter: AdapterClass, parts: NetworkParts) {

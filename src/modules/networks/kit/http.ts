@@ -9,7 +9,7 @@ const NOT_SENT = new Set(
   'ECONNREFUSED ENOTFOUND EAI_AGAIN ENETUNREACH EHOSTUNREACH UND_ERR_CONNECT_TIMEOUT'.split(' '),
 );
 
-export interface NetworkCall {
+interface NetworkCall {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
@@ -144,7 +144,7 @@ function transportError(err: unknown, call: NetworkCall): PlatformError {
   return new PlatformError(`The request to ${host} ${what}.`, 'network_error', true);
 }
 
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -154,7 +154,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date). */
-export function retryAfterSeconds(headers: ReplyHeaders): number | undefined {
+function retryAfterSeconds(headers: ReplyHeaders): number | undefined {
   const v = headers.get('retry-after');
   if (!v) return undefined;
   const seconds = Number.isFinite(Number(v)) ? Number(v) : (Date.parse(v) - Date.now()) / 1000;

@@ -28,21 +28,12 @@ export class SafeMediaFetch {
 type MediaResponse = Pick<Response, 'status' | 'ok' | 'headers'> & { body: ReadableStream<Uint8Array> | null };
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
-/** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
-export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
-  return Date.now() + endpoints.mediaLimits.timeoutMs;
-}
-
-/**
- * Downloads a post's media for a network that does not pull URLs. Over the type's cap, past `deadline`, a 4xx, a
- * non-http(s) URL or a refused address rejects the media; a 5xx or another transport failure is retryable. Never
- * holds more than the cap in memory.
- */
+/** A post's media, for a network that does not pull URLs: a 5xx or transport failure is retryable, the rest rejects. */
 export async function downloadMedia(
   endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
   url: string,
   kind: 'image' | 'video',
-  deadline = mediaDeadline(endpoints),
+  deadline = Date.now() + endpoints.mediaLimits.timeoutMs,
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   const protocol = URL.canParse(url) ? new URL(url).protocol : null;
   if (protocol !== 'http:' && protocol !== 'https:')

@@ -23,7 +23,6 @@ function sum<K extends keyof ItemMetrics>(keys: readonly K[], counters: Counters
 }
 
 export const itemFromCounters = (counters: Counters, read: Read): ItemMetrics => sum(ITEM_KEYS, counters, read);
-/** A day's numbers but its date and followers. */
 export const dayFromCounters = (counters: Counters, read: Read) => sum(DAY_KEYS, counters, read);
 
 /** The counters an item's (or a day's) numbers read, each once, in our numbers' order. */

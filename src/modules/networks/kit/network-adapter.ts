@@ -33,10 +33,7 @@ export abstract class NetworkAdapter {
 
   abstract findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
-  /**
-   * Before resending a creating call sent at `sentAt` (none: never sent, nothing to look for) whose answer was lost:
-   * what findPublished finds, null (certainly not published) or unknown_outcome.
-   */
+  /** Before resending a creating call sent at `sentAt` whose answer was lost: what findPublished finds, or null. */
   protected async lookBeforeResending(req: PublishRequest, sentAt: string | undefined, cannotTell?: string) {
     if (!sentAt) return null;
     const found = await this.findPublished(req);

@@ -3,29 +3,11 @@ import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
 import type { NetworkLogin } from './network-adapter';
 
-/**
- * When a token given at `now` expires, from its `expires_in` seconds (a number or numeric string): null (no known
- * expiry) when it is missing, not a number, zero or negative, or too large to be a date.
- */
+/** When a token given at `now` expires (`expires_in` seconds); null when that is not a positive number of seconds. */
 export function tokenExpiry(expiresIn: unknown, now: number): Date | null {
   const seconds = num(expiresIn);
   const at = new Date(now + seconds * 1000);
   return seconds > 0 && Number.isFinite(at.getTime()) ? at : null;
-}
-
-/** An RFC 6749 token response (LinkedIn, Google, TikTok v2); a refresh without a new refresh token keeps the old. */
-function parseTokenResponse(reply: NetworkReply, network: string, previousRefreshToken: string | null): OAuthTokens {
-  const body = obj(reply.json);
-  const accessToken = str(body.access_token);
-  if (!accessToken) throw oauthError(reply, network);
-  const now = Date.now();
-  return {
-    accessToken,
-    refreshToken: str(body.refresh_token) ?? previousRefreshToken,
-    expiresAt: tokenExpiry(body.expires_in, now),
-    refreshExpiresAt: tokenExpiry(body.refresh_token_expires_in ?? body.refresh_expires_in, now),
-    scopes: (str(body.scope) ?? '').split(/[\s,]+/).filter(Boolean),
-  };
 }
 
 /** An OAuth error answer (`{ error, error_description }`): auth_expired, but 5xx and throttling are transient. */
@@ -52,7 +34,6 @@ interface ConsentPage {
 
 export type ConsentParams = Parameters<NetworkLogin['authorizeUrl']>[0];
 
-/** The one builder of authorize URLs. */
 export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams): string {
   const u = new URL(page.url);
   u.search = new URLSearchParams({
@@ -67,12 +48,7 @@ export function consentUrl(page: ConsentPage, clientId: string, p: ConsentParams
   return u.toString();
 }
 
-/**
- * Consent, code exchange (with the PKCE verifier) and refresh of a plain OAuth 2 network (LinkedIn, TikTok, Google):
- * form-encoded POSTs to `tokenUrl` with the app's credentials in the body. `network` names the errors ("LinkedIn
- * OAuth: …"); `noRefreshToken` is the auth_expired message when a grant without a refresh token needs one (default:
- * "<network> granted no refresh token; reconnect the account.").
- */
+/** A plain OAuth 2 network's login (LinkedIn, TikTok, Google): the app's credentials go in the token POST's form. */
 export class OAuth2App implements NetworkLogin {
   constructor(
     private readonly endpoints: Pick<AdapterEndpoints, 'clientId' | 'clientSecret' | 'timeoutMs'>,
@@ -97,10 +73,20 @@ export class OAuth2App implements NetworkLogin {
   private async request(form: Record<string, string>, previousRefreshToken: string | null): Promise<OAuthTokens> {
     const { clientId, clientSecret, timeoutMs } = this.endpoints;
     const credentials = { [this.app.clientIdField ?? 'client_id']: clientId, client_secret: clientSecret };
-    const reply = await callNetwork(
-      { method: 'POST', url: this.app.tokenUrl, form: { ...form, ...credentials }, timeoutMs },
-      (r) => oauthError(r, this.app.network),
-    );
-    return parseTokenResponse(reply, this.app.network, previousRefreshToken);
+    const failed = (r: NetworkReply) => oauthError(r, this.app.network);
+    const post = { method: 'POST' as const, url: this.app.tokenUrl, form: { ...form, ...credentials }, timeoutMs };
+    const reply = await callNetwork(post, failed);
+    // An RFC 6749 token response; a refresh answered without a new refresh token keeps the old one.
+    const body = obj(reply.json);
+    const accessToken = str(body.access_token);
+    if (!accessToken) throw failed(reply);
+    const now = Date.now();
+    return {
+      accessToken,
+      refreshToken: str(body.refresh_token) ?? previousRefreshToken,
+      expiresAt: tokenExpiry(body.expires_in, now),
+      refreshExpiresAt: tokenExpiry(body.refresh_token_expires_in ?? body.refresh_expires_in, now),
+      scopes: (str(body.scope) ?? '').split(/[\s,]+/).filter(Boolean),
+    };
   }
 }

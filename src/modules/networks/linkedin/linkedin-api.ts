@@ -34,7 +34,6 @@ export function liDate(date: string): { day: number; month: number; year: number
 /** URNs go into paths and Rest.li 2.0 query values URL-encoded. */
 export const enc = (urn: string): string => encodeURIComponent(urn);
 
-/** The APIs of one adapter instance. */
 export class LinkedInClient {
   /** Versioned /rest calls (Posts, Images, Videos, organizations, analytics). */
   readonly rest: NetworkApi;

@@ -4,11 +4,8 @@ import { addDays, dayOf, unixDay } from '../kit/days';
 import { counterNames, Counters, dayRows, itemFromCounters } from '../kit/metrics';
 import { enc, LinkedInClient, liDate } from './linkedin-api';
 
-/**
- * Organisation pages: organizationalEntityShareStatistics (lifetime per post, or per day) and
- * networkSizes for followers. Members: memberCreatorPostAnalytics (one metric per call) and
- * memberFollowersCount.
- */
+// Organisation pages: organizationalEntityShareStatistics and networkSizes. Members: memberCreatorPostAnalytics
+// (one metric per call) and memberFollowersCount.
 
 /** totalShareStatistics of an organisation's post (or day); its engagement counts clicks too. */
 const SHARE_COUNTERS: Counters = {
@@ -47,7 +44,6 @@ export async function itemMetrics(client: LinkedInClient, account: AccountCreden
   return itemFromCounters(MEMBER_POST_COUNTERS, (name) => totals.get(name) ?? 0);
 }
 
-/** A date of LinkedIn's `{ day, month, year }` shape as YYYY-MM-DD. */
 function fromLiDate(raw: unknown): string {
   const d = obj(raw);
   return `${num(d.year)}-${String(num(d.month)).padStart(2, '0')}-${String(num(d.day)).padStart(2, '0')}`;

@@ -43,7 +43,6 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
   protected readonly rules = LINKEDIN_RULES;
   private readonly client: LinkedInClient;
 
-  /** `options.pollDelaysMs`: the waits between the video's status checks within one attempt. */
   constructor(endpoints: AdapterEndpoints, options: PollingOptions = {}) {
     // Programmatic refresh tokens are granted to LinkedIn partners only; without one, reconnect.
     const login = new OAuth2App(endpoints, {
@@ -117,7 +116,6 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     return postResult(urn);
   }
 
-  /** Lists the author's latest posts and looks for the one an interrupted attempt may have created. */
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as LinkedInState;
     if (state.postUrn) return postResult(state.postUrn);
@@ -139,10 +137,7 @@ export class LinkedInAdapter extends NetworkAdapter implements PlatformAdapter {
     return null;
   }
 
-  /**
-   * The author comments on its own post: POST /rest/socialActions/{post urn}/comments with
-   * `{ actor, object, message: { text } }`; 201 answers the comment (its URN in `commentUrn`/`$URN`).
-   */
+  /** The author comments on its own post; 201 answers the comment (its URN in `commentUrn`/`$URN`). */
   async postComment(req: CommentRequest): Promise<CommentResult> {
     const [urn, actor] = [req.externalId, req.account.platformAccountId];
     const json = { actor, object: urn, message: { text: req.text } };

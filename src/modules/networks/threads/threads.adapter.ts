@@ -57,7 +57,6 @@ export class ThreadsAdapter extends ContainerAdapter implements PlatformAdapter 
     counters: { reach: 'views', comments: 'replies', shares: ['reposts', 'quotes'] },
     followers: 'metric',
   };
-  /** Threads' container edges and fields (a reply publishes its own TEXT container, see postComment). */
   protected readonly containers: ContainerFlavor = {
     containerEdge: 'threads',
     statusField: 'status',

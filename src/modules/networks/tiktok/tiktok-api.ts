@@ -2,10 +2,8 @@ import type { AdapterEndpoints } from '../kit/adapter';
 import { PlatformError } from '../kit/adapter';
 import { answerError, ApiCall, categoryTable, isTransient, NetworkApi, NetworkReply, obj, str } from '../kit/http';
 
-/**
- * TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
- * (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post, "Error codes").
- */
+// TikTok's envelope: `{ data, error: { code, message, log_id } }`, `code: "ok"` on success
+// (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post, "Error codes").
 
 const CATEGORY_BY_CODE = categoryTable({
   auth_expired: `access_token_invalid scope_not_authorized scope_permission_missed
@@ -40,10 +38,7 @@ export function failReasonError(reason: string): PlatformError {
   return new PlatformError(message, category, isTransient(category), { networkCode: reason });
 }
 
-/**
- * Post ids are int64 and may arrive as bare JSON numbers beyond 2^53: read them from the text
- * rather than through JSON.parse, which would round them.
- */
+/** Post ids are int64, maybe bare JSON numbers beyond 2^53: read from the text, as JSON.parse would round them. */
 export function publicPostIds(text: string): string[] {
   const m = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(text);
   if (!m?.[1]) return [];

@@ -5,16 +5,14 @@ import { Counters, dayRows, itemFromCounters, sumByDay } from '../kit/metrics';
 import { TikTokApi } from './tiktok-api';
 
 /**
- * TikTok's Display API gives per-video counters (video/query, video/list) and the creator's
- * current follower count (user/info); it has no per-day account analytics. Daily rows therefore
- * sum the videos created on each day, with today's follower count.
+ * TikTok's Display API has per-video counters and today's follower count, no per-day account analytics: a day's
+ * row sums the videos created that day.
  */
 
 const VIDEO_FIELDS = 'id,title,video_description,create_time,share_url,view_count,like_count,comment_count,share_count';
 /** A video's counters (read into our names by readVideo): TikTok has no reach counter, views stand in. */
 const VIDEO_COUNTERS: Counters = { reach: 'views' };
 
-/** A video of video/list or video/query, its counters named as ours. */
 function readVideo(raw: unknown) {
   const v = obj(raw);
   const [title, description, shareUrl] = [str(v.title) ?? '', str(v.video_description) ?? '', str(v.share_url) ?? null];

@@ -51,7 +51,6 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   protected readonly rules = TIKTOK_RULES;
   private readonly api: TikTokApi;
 
-  /** `pollDelaysMs`: the waits between status polls within one attempt, cut to the endpoints' processingWaitMs. */
   constructor(endpoints: AdapterEndpoints, { pollDelaysMs = DEFAULT_POLL_DELAYS_MS }: PollingOptions = {}) {
     // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
     const login = new OAuth2App(endpoints, {
@@ -136,10 +135,7 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     return { path: '/v2/post/publish/video/init/', body };
   }
 
-  /**
-   * One status/fetch: undefined while TikTok still processes the post (for polls). A complete post is known by its
-   * public id (or its publish_id when private).
-   */
+  /** One status/fetch (undefined while processing); a private post has no public id, only its publish_id. */
   private async settled(account: AccountCredentials, publishId: string): Promise<Settled | undefined> {
     const json = { publish_id: publishId };
     const reply = await this.api.call(account.accessToken, '/v2/post/publish/status/fetch/', { method: 'POST', json });
@@ -151,7 +147,6 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
     return undefined;
   }
 
-  /** One status/fetch of the saved publish_id. */
   async checkProcessing(req: PublishLookup): Promise<ProcessingCheck> {
     const state = req.publishState as TikTokState;
     if (state.postId) return { status: 'published', result: postResult(state.postId, req.account) };

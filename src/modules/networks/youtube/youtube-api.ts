@@ -1,10 +1,8 @@
 import type { AdapterEndpoints, PlatformError } from '../kit/adapter';
 import { answerError, arr, categoryTable, NetworkApi, NetworkReply, num, obj, str } from '../kit/http';
 
-/**
- * Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`
- * (https://developers.google.com/youtube/v3/docs/errors).
- */
+// Google's error body: `{ error: { code, message, errors: [{ reason }] } }`
+// (https://developers.google.com/youtube/v3/docs/errors).
 
 /** What Google's error reasons mean: quota and rate reasons come before the HTTP status, the others after it. */
 const REASONS = categoryTable({
@@ -27,10 +25,7 @@ function youtubeError(reply: NetworkReply): PlatformError {
   return answerError(message, { status, networkCode: reason, category, otherwise: byReason }, reply.headers);
 }
 
-/**
- * Google serves tokens and YouTube Analytics from hosts of their own; the sandbox serves them
- * under its API base (`/token`, `/v2/reports`).
- */
+/** Google serves tokens and YouTube Analytics from hosts of their own; the sandbox under its API base. */
 export function googleHosts(e: AdapterEndpoints): { tokenUrl: string; analyticsBaseUrl: string } {
   const isGoogle = new URL(e.apiBaseUrl).host === 'www.googleapis.com';
   return isGoogle
@@ -38,11 +33,8 @@ export function googleHosts(e: AdapterEndpoints): { tokenUrl: string; analyticsB
     : { tokenUrl: `${e.apiBaseUrl}/token`, analyticsBaseUrl: e.apiBaseUrl };
 }
 
-/** The Google APIs of one adapter instance. */
 export class YouTubeClient {
-  /** The YouTube Data API v3. */
   readonly data: NetworkApi;
-  /** YouTube Analytics API v2 reports. */
   readonly reports: NetworkApi;
   /** The API host's /upload paths, for resumable upload sessions. */
   readonly upload: NetworkApi;

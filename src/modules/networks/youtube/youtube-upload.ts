@@ -37,9 +37,8 @@ export async function sessionStatus(client: YouTubeClient, token: string, url: s
   return { kind: 'complete', video: obj(reply.json) };
 }
 
-export type UploadContext = Progress<YouTubeState> & { client: YouTubeClient; token: string };
+type UploadContext = Progress<YouTubeState> & { client: YouTubeClient; token: string };
 
-/** Uploads (or resumes uploading) the video and returns the video resource YouTube created. */
 export async function resumableUpload(ctx: UploadContext, videoUrl: string, resource: Json): Promise<Json> {
   const { client, token, state } = ctx;
   const media = await downloadMedia(client.endpoints, videoUrl, 'video');

@@ -155,7 +155,6 @@ export class YouTubeAdapter extends NetworkAdapter implements PlatformAdapter {
     return null;
   }
 
-  /** The channel's resource with the given parts. */
   private async channel(token: string, channelId: string, part: string): Promise<Json> {
     const reply = await this.client.data.json(token, `/channels?part=${part}&id=${encodeURIComponent(channelId)}`);
     return obj(arr(reply.items)[0]);

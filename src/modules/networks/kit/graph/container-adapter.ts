@@ -37,11 +37,10 @@ export interface ContainerFlavor {
   beforePublish?(usage: NetworkCapUsage): void;
 }
 
-type PublishingLimit = { quota_usage: number; config?: { quota_total: number; quota_duration: number } };
+type PublishingLimit = { quota_usage?: number; config?: { quota_total?: number } };
 
 /** How a container network reads an account's day: its insights edge and mapping, and where followers come from. */
 export interface DailyInsights {
-  /** 'insights' (Instagram) / 'threads_insights' */
   edge: string;
   counters: Counters;
   params?: GraphParams;

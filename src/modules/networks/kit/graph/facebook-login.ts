@@ -10,9 +10,8 @@ export function facebookLoginUrls(version: string): NetworkUrls {
 }
 
 /**
- * Facebook Login, which the Facebook Pages and Instagram (with Facebook Login) adapters share:
- * the OAuth dialog with PKCE, code → short-lived user token → long-lived (~60 d) user token.
- * There are no refresh tokens: a still-valid long-lived token is exchanged for a fresh one.
+ * Facebook Login (Facebook Pages, Instagram): code → short-lived → long-lived (~60 d) user token. There are no
+ * refresh tokens: a still-valid long-lived token is exchanged for a fresh one.
  */
 export class FacebookLogin extends GraphLogin {
   async exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }): Promise<OAuthTokens> {

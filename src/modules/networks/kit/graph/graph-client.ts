@@ -3,12 +3,12 @@ import { ApiCall, Json, NetworkApi, NetworkReply, str } from '../http';
 import { graphError } from './graph-errors';
 
 export type GraphParams = Record<string, string | number | boolean | null | undefined>;
-/** An edge's item fields of its text, creation time and link (findRecent). */
+/** findRecent's fields of an item's text, time and link; without `textRequired`, a missing text reads as empty. */
 type ItemFields = { text: string; time: string; link: string; textRequired?: boolean };
 
 export interface GraphList<T> {
   data: T[];
-  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
+  paging?: { cursors?: { after?: string }; next?: string };
 }
 
 export interface GraphInsight {
@@ -60,10 +60,7 @@ export class GraphClient {
     return { externalId: id, url: await url.catch(() => null) };
   }
 
-  /**
-   * What an interrupted publish may have made, among the edge's recent items: the same `text` (a
-   * missing `f.text` field reads as empty unless `f.textRequired`), made since `sinceMs` or at an unknown time.
-   */
+  /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or when?). */
   async findRecent(path: string, params: GraphParams, token: string, f: ItemFields, text: string, sinceMs: number) {
     const fields = `id,${f.text},${f.time},${f.link}`;
     const { data } = await this.get<GraphList<Json>>(path, { fields, ...params }, token);
