@@ -116,15 +116,27 @@ describe('operating it: /metrics, /queues, graceful shutdown', () => {
   });
 
   it('should serve the worker role its own /metrics on METRICS_PORT, and drain jobs before the database closes on SIGTERM', async () => {
-    const port = await freePort();
-    // relay-outbox runs every 20 ms, so a SIGTERM lands while jobs are running.
-    const worker = await startWorker(t, { OUTBOX_POLL_MS: '20', OPERATOR_TOKEN: TOKEN, METRICS_PORT: String(port) });
+    // relay-outbox runs every 20 ms, so a SIGTERM lands while jobs are running. The port is free when
+    // chosen, but the worker binds it seconds later: should something take it meanwhile (the worker
+    // then exits naming METRICS_PORT, as the next test shows), it starts again on another one.
+    let port = 0;
+    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    for (let attempt = 1; !worker; attempt++) {
+      port = await freePort();
+      const env = { OUTBOX_POLL_MS: '20', OPERATOR_TOKEN: TOKEN, METRICS_PORT: String(port) };
+      worker = await startWorker(t, env).catch((err: Error) => {
+        if (attempt === 3 || !err.message.includes(`METRICS_PORT ${port}`)) throw err;
+        return undefined;
+      });
+    }
     const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: bearer });
     expect(metrics.status).toBe(200);
     expect(
       sample(await metrics.text(), 'sps_queue_jobs', { queue: 'publish', state: 'waiting' }),
     ).toBeGreaterThanOrEqual(0);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    // On purpose, and not a wait for anything checked below: the worker's repeatable jobs get going,
+    // so the SIGTERM most likely lands mid-job (the stronger case); the test holds either way.
     await new Promise((r) => setTimeout(r, 1000));
     const exited = new Promise<string>((resolve) =>
       worker.child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`)),
