@@ -106,7 +106,7 @@ describe('worker crash', () => {
     expect(await postState(t, postId)).toBe('scheduled');
 
     await before.kill();
-    // No worker runs while the post comes due.
+    // On purpose: no worker runs while the post comes due, and nothing may move it during this window.
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(scheduledAt) - Date.now()) + 500));
     expect(await postState(t, postId)).toBe('scheduled');
 
