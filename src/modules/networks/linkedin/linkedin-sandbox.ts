@@ -8,13 +8,11 @@ import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics, itemMetrics, stableInt } from '../kit/sandbox/sandbox-metrics';
 import type { OAuthFailure } from '../kit/sandbox/sandbox-oauth';
-import { Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
+import { pageSize, Q, qs, readRawBody } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import { liDate, unescapeLittleText } from './linkedin-api';
 import { LINKEDIN_RULES } from './linkedin.adapter';
-
-/** Simulated LinkedIn: OAuth 2.0, userinfo, organisations, the Posts, Comments, Images and Videos APIs, analytics. */
 
 /** LinkedIn's error body `{ status, serviceErrorCode, code, message }` (JSON leaves out the fields not given). */
 function liFail(status: number, message: string, code?: string, serviceErrorCode?: number): SandboxHttpError {
@@ -222,7 +220,7 @@ const LINKEDIN_ROUTES = [
     finder(q, 'author');
     const author = owned(m, qs(q.author), 'partnerApiPostsExternal.FINDER-author.20240101');
     const start = Math.max(0, Number(qs(q.start)) || 0);
-    const count = Math.min(100, Math.max(1, Number(qs(q.count)) || 10));
+    const count = pageSize(qs(q.count), 10, 100);
     const elements = await li.posts.of(author, start, count);
     return { paging: { start, count, links: [], total: await li.posts.countOf(author) }, elements };
   }),

@@ -8,12 +8,10 @@ import { SandboxHttpError, withRetryAfter } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import type { SandboxGrant } from '../kit/sandbox/sandbox-oauth';
-import { pickFields, Q, qs } from '../kit/sandbox/sandbox-request';
+import { pageSize, pickFields, Q, qs } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import { TIKTOK_RULES } from './tiktok.adapter';
-
-/** Simulated TikTok: Login Kit OAuth v2, user and creator info, Direct Post (PULL_FROM_URL) and its status, videos. */
 
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
@@ -234,7 +232,7 @@ const TIKTOK_ROUTES = [
   }),
   route('POST v2/video/list', TT_VIDEO_LIST, async ({ q, body, caller: c }, tt) => {
     const start = Number(body.cursor) || 0;
-    const count = Math.min(20, Math.max(1, Number(body.max_count) || 10));
+    const count = pageSize(body.max_count, 10, 20);
     const page = await tt.videos.of(c.openId, start, count + 1);
     const videos = page.slice(0, count).map((v) => videoFields(v, q.fields));
     return ttOk({ videos, cursor: start + videos.length, has_more: page.length > count });

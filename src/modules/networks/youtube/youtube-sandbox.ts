@@ -9,12 +9,10 @@ import { addOwnComment, commentRefusal } from '../kit/sandbox/sandbox-comments';
 import { SandboxHttpError } from '../kit/sandbox/sandbox-http';
 import { oauth2Login, simulator } from '../kit/sandbox/sandbox-login';
 import { dailyAccountMetrics, itemMetrics, type SandboxDailyMetrics } from '../kit/sandbox/sandbox-metrics';
-import { pickFields, qs, Q, readRawBody } from '../kit/sandbox/sandbox-request';
+import { pageSize, pickFields, qs, Q, readRawBody } from '../kit/sandbox/sandbox-request';
 import { routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import { PRIVACY, YOUTUBE_RULES, YOUTUBE_TITLE_LIMIT } from './youtube.adapter';
-
-/** Simulated Google OAuth and YouTube: channels, resumable uploads, videos, uploads playlist, comments, Analytics. */
 
 /** Google's error body: `{ error: { code, message, errors: [{ message, domain, reason }] } }`. */
 export function ytFail(code: number, reason: string, message: string, domain = 'youtube.video', status?: string) {
@@ -254,7 +252,7 @@ const YOUTUBE_ROUTES = [
   route('GET youtube/v3/playlistItems', YT_CHANNEL, async ({ q, caller: ch }, yt) => {
     const playlistId = ch.uploadsPlaylistId;
     if (qs(q.playlistId) !== playlistId) throw ytFail(404, 'playlistNotFound', NO_PLAYLIST, 'youtube.playlistItem');
-    const max = Math.min(50, Math.max(1, Number(qs(q.maxResults)) || 5));
+    const max = pageSize(qs(q.maxResults), 5, 50);
     const items = (await yt.videos.of(ch.id, 0, max)).map(({ id: videoId, snippet: s }, position) => ({
       kind: 'youtube#playlistItem',
       etag: etag(`${playlistId}:${videoId}`),

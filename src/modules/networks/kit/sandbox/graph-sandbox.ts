@@ -5,9 +5,9 @@ import { addOwnComment, commentRefusal, ownComments } from './sandbox-comments';
 import { SandboxHttpError } from './sandbox-http';
 import type { SandboxLogin } from './sandbox-login';
 import { OAuthFailure, SandboxGrant, SandboxOAuth, SandboxOAuthError, TokenInfo } from './sandbox-oauth';
+import type { SandboxKit } from './sandbox-state';
 import { SandboxStore } from './sandbox-store';
-import { AppConfig } from '@/config/config';
-import type { Q } from './sandbox-request';
+import { pageSize, type Q } from './sandbox-request';
 import { route, routesOf, type SandboxRoute } from './sandbox-routes';
 import { addDays, dayOf, daysBetween } from '../days';
 import { dailyAccountMetrics, itemComments, SandboxComment, type SandboxDailyMetrics } from './sandbox-metrics';
@@ -116,10 +116,7 @@ export async function longLivedToken(oauth: SandboxOAuth, network: string, token
   return graphToken(oauth, info.grant, 60 * 24 * 3600, prefix);
 }
 
-/**
- * Facebook Login (Facebook, Instagram): GET oauth/access_token gives a short-lived (1 h) user token
- * for a code, a long-lived one for grant_type=fb_exchange_token; `prefixes` start the tokens.
- */
+/** Facebook Login (Facebook, Instagram): a code gives a short-lived (1 h) token, fb_exchange_token a long-lived one. */
 export function facebookLogin(
   network: string,
   appLabel: string,
@@ -221,9 +218,8 @@ export async function ownObjects<T extends { id: string }>(
 }
 
 /**
- * A Graph network's profile of each sandbox user (an Instagram account, a Threads profile): `of` a
- * grant's user, made by `make` on first sight (given the id's last four characters, to name it),
- * and the profile `id` when the token's user `owned` it (Graph's errors, exception `type`, otherwise).
+ * A Graph network's profile of each sandbox user (an Instagram account, a Threads profile): `of` a grant's user,
+ * made on first sight, and `owned`: the profile `id` when the token's user owns it (Graph's errors otherwise).
  */
 export function graphProfiles<T extends { id: string; ownerUserId: string }>(
   network: string,
@@ -243,7 +239,6 @@ export function graphProfiles<T extends { id: string; ownerUserId: string }>(
   };
 }
 
-/** An item that takes comments: its id, when it was published, and who comments as its owner. */
 interface CommentedItem {
   id: string;
   publishedAt: string;
@@ -267,12 +262,9 @@ export interface GraphCommentsDialect {
   messageInQuery?: boolean;
 }
 
-/** What the comment routes need of a simulator's state. */
-type Commented = { store: SandboxStore; config: AppConfig };
-
 /** GET …/:id/comments (generated, then the owner's own) and POST …/:id/comments (the owner comments). */
-export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commented>[] {
-  const route = routesOf<Commented>();
+export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<SandboxKit>[] {
+  const route = routesOf<SandboxKit>();
   /** The route's :id item, when the call's token may read it (`write`: comment as its owner). */
   const item = (write: boolean): SandboxAuthSpec<CommentedItem> => ({
     ...graphAuth(d.network),
@@ -289,7 +281,7 @@ export function graphCommentRoutes(d: GraphCommentsDialect): SandboxRoute<Commen
       const generated = itemComments(item.id, new Date(item.publishedAt).toISOString());
       const all = [...generated, ...(await ownComments(sim.store, d.network, item.id))];
       const start = q.after ? Number(Buffer.from(q.after, 'base64url').toString()) + 1 : 0;
-      const size = Math.min(Math.max(Number(q.limit) || 25, 1), 100);
+      const size = pageSize(q.limit, 25, 100);
       const items = all.slice(start, start + size);
       const data = items.map(d.render);
       if (items.length === 0) return { data };

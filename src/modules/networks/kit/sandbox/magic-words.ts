@@ -64,11 +64,9 @@ export interface PublishAttempt {
 }
 
 /**
- * Applies the magic words to one publish call of a simulator: sleeps for #sandbox-slow, then
- * says how the call must end. The publish run comes from the request (X-Sandbox-Publish-Run,
- * see publish-run.ts); a caller that sends none (an adapter used directly) gets the transient
- * behaviour for #sandbox-flaky. Transient failures are counted in Redis per account+content,
- * so a retry (any process) succeeds.
+ * How one publish call must end (after ~2 s for #sandbox-slow). Without a publish run (an adapter used directly)
+ * #sandbox-flaky acts as #sandbox-transient, whose failures are counted in Redis per account and content, so that
+ * a retry from any process succeeds.
  */
 export async function applyMagicWords(store: SandboxStore, attempt: PublishAttempt): Promise<MagicOutcome> {
   const words = parseMagicWords(attempt.text);
@@ -86,10 +84,7 @@ export async function applyMagicWords(store: SandboxStore, attempt: PublishAttem
   return transientOnce(store, attempt, word);
 }
 
-/**
- * applyMagicWords, then throws the simulator's own error for a failure, or drops the connection
- * for a lost answer (the look-ups of that run then fail too). Returns when the publish goes ahead.
- */
+/** applyMagicWords: throws the network's error for a failure, drops the connection for a lost answer. */
 export async function enforceMagicWords(
   store: SandboxStore,
   attempt: PublishAttempt,
@@ -103,7 +98,6 @@ export async function enforceMagicWords(
   throw errors[outcome.kind](outcome.message);
 }
 
-/** Whether #sandbox-unknown-outcome applies to a target on `platform`. */
 export function losesAnswer(text: string | null | undefined, platform: string): boolean {
   return outcomeFor(parseMagicWords(text), platform) === 'unknown-outcome';
 }

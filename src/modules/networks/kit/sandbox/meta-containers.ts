@@ -15,7 +15,7 @@ import { enforceMagicWords, parseMagicWords } from './magic-words';
 import type { SandboxHttpError } from './sandbox-http';
 import { itemMetrics, type SandboxItemMetrics } from './sandbox-metrics';
 import type { SandboxGrant, TokenInfo } from './sandbox-oauth';
-import type { Q } from './sandbox-request';
+import { pageSize, type Q } from './sandbox-request';
 import { HTML, routesOf, type SandboxRoute } from './sandbox-routes';
 import type { SandboxStore } from './sandbox-store';
 import type { SandboxKit } from './sandbox-state';
@@ -127,7 +127,6 @@ function statusOf(c: SandboxContainer): ContainerStatus {
   return c.error ? 'ERROR' : 'FINISHED';
 }
 
-/** A published post of a container network. */
 export function publishedMedia(store: SandboxStore, network: string, id: string): Promise<SandboxMedia | null> {
   return store.get<SandboxMedia>([network, 'media', id]);
 }
@@ -291,7 +290,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[]
       return permalinkPage(d.permalink.label, post && { ...post, time: post.timestamp });
     }),
     route(`GET ${version}/:owner/${collection}`, owner, async ({ q, caller }, sim) => {
-      const posts = await recent(sim, caller.id, Math.min(Number(q.limit) || 25, 100));
+      const posts = await recent(sim, caller.id, pageSize(q.limit, 25, 100));
       return { data: posts.map((m) => d.view(m, caller)), paging: { cursors: { before: 'QVFI', after: 'QVFI' } } };
     }),
     route(`GET ${version}/:id/insights`, token, async ({ q, params: { id }, caller }, sim) => {

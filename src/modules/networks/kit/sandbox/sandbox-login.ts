@@ -5,12 +5,8 @@ import { AuthorizeQueryOptions, SandboxGrant, SandboxOAuth, SandboxOAuthError } 
 import { qs, type Q } from './sandbox-request';
 import { route, type SandboxRoute, SimulatorRoutes } from './sandbox-routes';
 
-/**
- * A simulated network's login: its authorize URL (the kit's consent flow, with the network's
- * parameter names) and its token endpoints, each answering in the network's own format.
- */
+/** A simulated network's login: its authorize route (the kit's consent flow) and token endpoints, in its own format. */
 export interface SandboxLogin extends AuthorizeQueryOptions {
-  /** The authorize route, under /sandbox/<network>. */
   authorize: string;
   /** Its token endpoints: routes on the kit's OAuth, without a caller (`route<SandboxOAuth>(at, null, handler)`). */
   tokens: SandboxRoute<SandboxOAuth>[];
@@ -40,7 +36,6 @@ export interface GrantTokens {
   refreshTtl: number | null;
   /** A refresh answers a new refresh token (`rotate`), the one it was given (`keep`) or none (`omit`). */
   onRefresh: 'rotate' | 'keep' | 'omit';
-  /** How the answer's `scope` joins the granted scopes. */
   scopeJoin: string;
   /** The answer's fields beyond access_token, expires_in, refresh_token and scope. */
   extra?: (grant: SandboxGrant) => Record<string, unknown>;
@@ -51,15 +46,10 @@ export interface OAuth2Login extends Omit<SandboxLogin, 'tokens'> {
   token: string;
   /** Its error answers (built per request, from the form). */
   errors: (body: Q) => TokenGrantErrors;
-  /** What it answers a grant of a code, or of a refresh token. */
   grants: GrantTokens;
 }
 
-/**
- * The SandboxLogin of an RFC 6749 login: at its token endpoint `authorization_code` redeems the code
- * (client, redirect URI and PKCE verifier checked) and `refresh_token` verifies the refresh token; the
- * grant is answered as `grants` says, every failure as `errors` says.
- */
+/** An RFC 6749 login: its token endpoint redeems a code (`authorization_code`) or verifies a refresh token. */
 export function oauth2Login({ token, errors, grants, ...login }: OAuth2Login): SandboxLogin {
   const { network, clientIdParam = 'client_id' } = login;
   const answer = async (oauth: SandboxOAuth, grant: SandboxGrant, refreshing: boolean, body: Q) => {

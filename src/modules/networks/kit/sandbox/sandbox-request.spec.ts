@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import type { Request } from 'express';
-import { readRawBody } from './sandbox-request';
+import { pageSize, readRawBody } from './sandbox-request';
 
 const body = (...chunks: string[]): Request => Readable.from(chunks.map((c) => Buffer.from(c))) as unknown as Request;
 
@@ -15,5 +15,21 @@ describe('readRawBody (the simulators’ media uploads)', () => {
     expect(err).toBeInstanceOf(HttpException);
     expect((err as HttpException).getStatus()).toBe(413);
     expect((err as HttpException).message).toMatch(/larger than 10 bytes/);
+  });
+});
+
+describe('pageSize (a simulator’s limit, count or max_count)', () => {
+  it('takes the size asked for, as a string (query) or a number (JSON body)', () => {
+    expect(pageSize('7', 25, 100)).toBe(7);
+    expect(pageSize(7, 25, 100)).toBe(7);
+  });
+
+  it('gives the network’s default when none or no number is asked for', () => {
+    for (const asked of [undefined, '', '0', 'many']) expect(pageSize(asked, 25, 100)).toBe(25);
+  });
+
+  it('keeps the size between 1 and the network’s maximum', () => {
+    expect(pageSize('500', 25, 100)).toBe(100);
+    expect(pageSize('-3', 25, 100)).toBe(1);
   });
 });

@@ -25,6 +25,11 @@ export function qs(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+/** A page size asked for: `fallback` when absent or not a number, at least 1, at most `max`. */
+export function pageSize(asked: unknown, fallback: number, max: number): number {
+  return Math.min(max, Math.max(1, Number(asked) || fallback));
+}
+
 /** The fields of `all` that a `fields` or `part` query value (comma-separated) names, in its order; null when none. */
 export function pickFields(all: Record<string, unknown>, fields: unknown): Record<string, unknown> | null {
   // A repeated query value counts as its values joined, as Nest's String() of a named @Query gives it.

@@ -54,9 +54,8 @@ export const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
 const METHODS = { GET: Get, POST: Post, PUT: Put };
 
 /**
- * The controller serving a simulator's routes, in their order; each handler's `sim` is the injected
- * `state`. A route is decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @Res() res)` would be,
- * and verifies its caller (the route's `auth`) before its handler runs.
+ * The controller of a simulator's routes, in their order, each handler given the injected `state`: a route is
+ * decorated as `@Post(path) @HttpCode(status) post0(@Req() req, @Res() res)` would be.
  */
 export function SimulatorRoutes<S>(name: string, network: string, state: Type<S>, routes: SandboxRoute<S>[]): Type {
   @SandboxController(network)

@@ -4,10 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { PUBLISH_RUN_HEADER } from '../publish-run';
 import { SandboxStore } from './sandbox-store';
 
-/**
- * The publish run a sandbox request belongs to (X-Sandbox-Publish-Run, sent by the kit's HTTP
- * client during a publish run; see publish-run.ts), available to the simulators' magic words.
- */
+/** The publish run of a sandbox request (X-Sandbox-Publish-Run, see publish-run.ts), for the magic words. */
 type PublishRun = NonNullable<ReturnType<typeof parsePublishRun>>;
 
 const current = new AsyncLocalStorage<PublishRun>();
