@@ -677,15 +677,17 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
       const oldLaterAt = inFuture(SOON_MS);
       const later = await create({ content: text(), accountIds: [fb1.id], scheduledAt: oldLaterAt });
       const earlier = await create({ content: text(), accountIds: [fb2.id], scheduledAt: inFuture(3600_000) });
-      const laterAt = new Date(Date.parse(oldLaterAt) + 4000).toISOString();
-      const earlierAt = inFuture(SOON_MS);
+      // Both new times are set from the old time of `later`, not from the clock: `earlier` half a second
+      // after it, `later` far enough after that for the check below to come before it on a loaded machine.
+      const earlierAt = new Date(Date.parse(oldLaterAt) + 500).toISOString();
+      const laterAt = new Date(Date.parse(oldLaterAt) + 8000).toISOString();
       await t.http().put(`/v1/posts/${later.id}`).set(tenant.auth).send({ scheduledAt: laterAt }).expect(200);
       await t.http().put(`/v1/posts/${earlier.id}`).set(tenant.auth).send({ scheduledAt: earlierAt }).expect(200);
       expect(await publishQueue().getJob(`schedule:${later.id}:1`)).toBeUndefined();
       expect(await publishQueue().getJob(`schedule:${earlier.id}:1`)).toBeUndefined();
-      // `earlier` is due after the old time of `later`: once it went out, that time has passed; a sweep
-      // then (the app's own run every 500 ms, and one more here) leaves `later` scheduled too.
-      expect(await waitForFinal(t, earlier.id)).toBe('published');
+      // `earlier` leaves `scheduled` at its time, after the old time of `later`: once it has, that time
+      // has passed; a sweep then (the app's own run every 500 ms, and one more here) leaves `later` scheduled.
+      await eventually(() => movedAt(t, tenant, earlier.id, 'scheduled', 'queued'));
       await t.app.get(PostSchedulerProcessor).sweep();
       expect(await postState(t, later.id)).toBe('scheduled');
       for (const [post, at] of [

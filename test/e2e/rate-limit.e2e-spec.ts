@@ -173,8 +173,15 @@ describe('rate limiting', () => {
       const third = await timed(subject);
       // A fixed two-second bucket starting at t=2 would admit this one; the rolling window does not.
       const fourth = await timed(subject);
-      // All within the window of the second (until t≈3), and second and full within the first's.
-      if (fourth.to < second.from + 2000 && full.to < first.from + 2000) {
+      // All within the window of the second (until t≈3), and second and full within the first's;
+      // full a whole second after the first (a timer can fire a little early by the wall clock, and
+      // Retry-After is then 2), and third after the first left the window.
+      const inPlace =
+        fourth.to < second.from + 2000 &&
+        full.to < first.from + 2000 &&
+        full.from >= first.to + 1000 &&
+        third.from >= first.to + 2000;
+      if (inPlace) {
         expect(second.decision.allowed).toBe(true);
         expect(full.decision).toMatchObject({ allowed: false, remaining: 0 });
         expect(full.decision.retryAfterSeconds).toBe(1);

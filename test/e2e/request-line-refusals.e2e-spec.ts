@@ -24,7 +24,10 @@ describe("the service's request lines", () => {
   beforeAll(async () => {
     // The lines the app writes to standard output, kept here instead.
     jest.spyOn(logDestination(), 'write').mockImplementation((line: string) => written.push(line) > 0);
-    ({ t, tenant } = await createApiApp({ env: { LOG_LEVEL: 'info', BODY_LIMIT: '1kb' } }));
+    // An operator token: /metrics is mounted, and refuses a request without it.
+    ({ t, tenant } = await createApiApp({
+      env: { LOG_LEVEL: 'info', BODY_LIMIT: '1kb', OPERATOR_TOKEN: 'operator-token-of-the-tests' },
+    }));
   });
   afterAll(async () => {
     await t.close();
@@ -114,7 +117,8 @@ describe("the service's request lines", () => {
       '/v1/nothing-here',
       tenant.workspaceId,
     );
-    const metrics = await t.http().get('/metrics');
+    const metrics = await t.http().get('/metrics').expect(401);
+    expect(metrics.body.error.code).toBe('invalid_api_key');
     await expectOneLine(metrics, 'GET', '/metrics');
     await expectOneLine(await t.http().get('/openapi.json').expect(200), 'GET', '/openapi.json');
   });

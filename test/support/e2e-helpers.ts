@@ -158,12 +158,14 @@ export async function createKey(
 
 /**
  * After a key, workspace or profile row is edited directly (as an operator would): announces the
- * change as the admin CLI does, so every instance drops its cached keys (AuthCache), and gives
- * the other instances a moment to receive it over Redis.
+ * change as the admin CLI does, so every instance drops its cached keys (AuthCache). When it
+ * returns, `t` has dropped its cache (at once, before publishing); another instance drops its own
+ * when the message reaches it, later: a test that needs that waits on the other instance's answers
+ * (auth-cache.e2e-spec's untilRefused), never on a pause here. (No caller needs it: every test that
+ * edits a row then reads through `t`, or through an instance that never resolved the key before.)
  */
 export async function authChanged(t: TestApp, what: AuthChange = '*'): Promise<void> {
   await t.app.get(AuthCache).changed(what);
-  await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Sets the per-minute and per-hour ceilings of a key directly (what the operator CLI does). */

@@ -50,7 +50,6 @@ type PostStats = { shares?: { count: number }; comments?: Count; reactions?: Cou
 /**
  * Facebook Page publishing: text/link → POST /{page-id}/feed; 1 photo → /photos { url, caption };
  * 2–10 → /photos { published=false } each, then /feed { attached_media[i] }; video → /videos.
- * Photo ids and the publish call's time are saved before each next call.
  */
 type FacebookPublishState = {
   kind?: 'feed' | 'photo' | 'album' | 'video';

@@ -4,7 +4,6 @@ import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
 type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
-/** A network's base URLs (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;
 
 /** An adapter class, knowing the network's real base URLs (`static real`). */

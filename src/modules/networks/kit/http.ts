@@ -64,7 +64,6 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   return reply;
 }
 
-/** undici's header record (lower-case names; a repeated header as an array) read like fetch's Headers. */
 function replyHeaders(raw: Record<string, string | string[] | undefined>): ReplyHeaders {
   return {
     get: (name) => {

@@ -11,8 +11,7 @@ import type { GraphClient, GraphList, GraphParams } from './graph-client';
 
 /**
  * The container flow of Instagram and Threads: [carousel children] → POST /{user}/<edge> →
- * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }. Ids and the
- * publish call's time are saved before the next call, for findPublished after a lost answer.
+ * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }.
  */
 type ContainerPublishState = {
   childIds?: string[];
@@ -29,7 +28,6 @@ export interface ContainerFlavor {
   /** A container's status and ERROR reason: 'status_code' and 'status' / 'status' and 'error_message'. */
   statusField: string;
   errorField: string;
-  /** The media's text: 'caption' / 'text'. */
   textField: string;
   childParams(url: string): GraphParams;
   containerParams(content: PublishContent, childIds: string[]): GraphParams;
@@ -136,7 +134,6 @@ export abstract class ContainerAdapter extends GraphAdapter {
     return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
 
-  /** The rolling 24 h cap as the network counts it. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     const path = `/${account.platformAccountId}/${this.containers.limitEdge}`;
     const fields = { fields: 'quota_usage,config' };
