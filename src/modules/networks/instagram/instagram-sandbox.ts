@@ -9,8 +9,7 @@ import {
   graphTime,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerRoutes, publishedMedia } from '../kit/sandbox/meta-containers';
+import { type ContainerDialect, containerRoutes, publishedMedia } from '../kit/sandbox/meta-containers';
 import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';

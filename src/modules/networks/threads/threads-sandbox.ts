@@ -9,8 +9,7 @@ import {
   oauthFail,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerOwner, containerRoutes } from '../kit/sandbox/meta-containers';
+import { type ContainerDialect, containerOwner, containerRoutes } from '../kit/sandbox/meta-containers';
 import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
 import { type SandboxOAuth, sandboxNumericId } from '../kit/sandbox/sandbox-oauth';

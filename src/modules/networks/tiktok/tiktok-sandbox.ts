@@ -71,6 +71,7 @@ function creatorOf({ userId }: SandboxGrant, token: string) {
 }
 
 const REFRESH_TTL = 365 * 86_400;
+const INVALID_GRANT = 'Authorization code or refresh token is expired or invalid.';
 
 /** TikTok Login Kit (OAuth v2, client_key); refresh tokens rotate: every refresh answers with a new one. */
 export const TIKTOK_LOGIN = oauth2Login({
@@ -79,16 +80,13 @@ export const TIKTOK_LOGIN = oauth2Login({
   clientIdParam: 'client_key',
   authorize: 'v2/auth/authorize',
   token: 'v2/oauth/token',
-  errors: () => {
-    const invalidGrant = 'Authorization code or refresh token is expired or invalid.';
-    return {
-      invalidClient: [400, 'invalid_client', 'Client key or secret is incorrect.'],
-      unsupportedGrant: [400, 'invalid_request', 'The request parameters are malformed.'],
-      invalidCode: [400, 'invalid_grant', invalidGrant],
-      invalidRefresh: [400, 'invalid_grant', invalidGrant],
-      extra: { log_id: `${Date.now()}SANDBOX` },
-    };
-  },
+  errors: () => ({
+    invalidClient: [400, 'invalid_client', 'Client key or secret is incorrect.'],
+    unsupportedGrant: [400, 'invalid_request', 'The request parameters are malformed.'],
+    invalidCode: [400, 'invalid_grant', INVALID_GRANT],
+    invalidRefresh: [400, 'invalid_grant', INVALID_GRANT],
+    extra: { log_id: `${Date.now()}SANDBOX` },
+  }),
   grants: {
     prefix: 'act.',
     accessTtl: 86_400,
