@@ -52,6 +52,7 @@ const MAX_DAYS = 93;
 export abstract class ContainerAdapter extends GraphAdapter {
   protected abstract readonly containers: ContainerFlavor;
   protected abstract readonly daily: DailyInsights;
+  protected readonly permalink = 'permalink';
 
   constructor(endpoints: AdapterEndpoints, options: PollingOptions, login: (graph: GraphClient) => NetworkLogin) {
     // A container's status checked once a second for the endpoints' processingWaitMs (a minute when unset).
@@ -129,7 +130,7 @@ export abstract class ContainerAdapter extends GraphAdapter {
     const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
     if (container[statusField] !== 'PUBLISHED') return null;
     const path = `/${req.account.platformAccountId}/${containerEdge}`;
-    const fields = { text: textField, time: 'timestamp', link: 'permalink' };
+    const fields = { text: textField, time: 'timestamp', link: this.permalink };
     const since = Date.parse(state.publishSentAt) - 120_000;
     return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
@@ -157,10 +158,6 @@ export abstract class ContainerAdapter extends GraphAdapter {
       if (status === 'ERROR') throw processingError(reason);
       return ['FINISHED', 'PUBLISHED', 'EXPIRED'].includes(status) ? status : undefined;
     });
-  }
-
-  private result(id: string, token: string): Promise<PublishResult> {
-    return this.graph.published(id, 'permalink', token);
   }
 
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {

@@ -1,4 +1,4 @@
-import { PlatformError, type PublishResult } from '../adapter';
+import { PlatformError } from '../adapter';
 import { ApiCall, Json, NetworkApi, NetworkReply, str } from '../http';
 import { graphError } from './graph-errors';
 
@@ -51,12 +51,6 @@ export class GraphClient {
       next = res.paging?.next;
     }
     return out;
-  }
-
-  /** A published item and its `link` field (null when it cannot be read: a missing link is not a failure). */
-  async published(id: string, link: string, token: string): Promise<PublishResult> {
-    const url = this.get<Json>(`/${id}`, { fields: link }, token).then((o) => str(o[link]) ?? null);
-    return { externalId: id, url: await url.catch(() => null) };
   }
 
   /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or when?). */
