@@ -28,7 +28,6 @@ export function defineNetwork<Name extends string>(name: Name, adapter: AdapterC
   return { name, ...parts, real: adapter.real, create: (endpoints: AdapterEndpoints) => new adapter(endpoints) };
 }
 
-/** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */
 export function sandboxUrls(name: string, real: NetworkUrls, base: string): NetworkUrls {
   const at = (url: string): string => `${base}/sandbox/${name}${new URL(url).pathname.replace(/\/$/, '')}`;
   return { apiBaseUrl: at(real.apiBaseUrl), authBaseUrl: at(real.authBaseUrl) };

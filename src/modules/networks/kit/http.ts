@@ -188,7 +188,6 @@ export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | 
   return undefined;
 }
 
-/** pollUntil, throwing `stillBusy` when `check` never answers (the network is still processing the item). */
 export async function pollOrThrow<T>(delaysMs: number[], stillBusy: Error, check: () => Promise<T | undefined>) {
   const answer = await pollUntil(delaysMs, check);
   if (answer === undefined) throw stillBusy;

@@ -23,7 +23,6 @@ function oauthError(reply: NetworkReply, network: string): PlatformError {
 interface ConsentPage {
   url: string;
   scopes: string[];
-  /** How the network joins scopes (default a space). */
   scopeSeparator?: string;
   /** The client id's query field where a network renamed it (TikTok: client_key). */
   clientIdField?: string;

@@ -41,7 +41,6 @@ export class GraphClient {
     return this.send<T>(path, { method: 'POST', form: withToken(params, token), creates: true });
   }
 
-  /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
   async list<T>(path: string, params: GraphParams, token: string, maxPages = Infinity): Promise<T[]> {
     const out: T[] = [];
     let next: string | undefined = path;
