@@ -29,7 +29,6 @@ const ACCOUNTS = graphProfiles(NET, 'GraphMethodException', (grant, suffix) => (
   ownerUserId: grant.userId,
 }));
 
-/** An account's insights: totals over the asked days. */
 const ACCOUNT_METRICS: Record<string, DayMetric> = {
   views: { pick: (m) => m.views },
   reach: { pick: (m) => m.reach },
@@ -37,7 +36,6 @@ const ACCOUNT_METRICS: Record<string, DayMetric> = {
   shares: { pick: (m) => m.shares },
 };
 
-/** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: { version: V, collection: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },

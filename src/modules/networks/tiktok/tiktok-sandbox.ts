@@ -16,7 +16,6 @@ import { TIKTOK_RULES } from './tiktok.adapter';
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 
-/** TikTok's envelope with an error: `{ data: {}, error: { code, message, log_id } }`. */
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }
@@ -71,7 +70,6 @@ function creatorOf({ userId }: SandboxGrant, token: string) {
 }
 
 const REFRESH_TTL = 365 * 86_400;
-const INVALID_GRANT = 'Authorization code or refresh token is expired or invalid.';
 
 /** TikTok Login Kit (OAuth v2, client_key); refresh tokens rotate: every refresh answers with a new one. */
 export const TIKTOK_LOGIN = oauth2Login({
@@ -80,13 +78,16 @@ export const TIKTOK_LOGIN = oauth2Login({
   clientIdParam: 'client_key',
   authorize: 'v2/auth/authorize',
   token: 'v2/oauth/token',
-  errors: () => ({
-    invalidClient: [400, 'invalid_client', 'Client key or secret is incorrect.'],
-    unsupportedGrant: [400, 'invalid_request', 'The request parameters are malformed.'],
-    invalidCode: [400, 'invalid_grant', INVALID_GRANT],
-    invalidRefresh: [400, 'invalid_grant', INVALID_GRANT],
-    extra: { log_id: `${Date.now()}SANDBOX` },
-  }),
+  errors: () => {
+    const invalidGrant = 'Authorization code or refresh token is expired or invalid.';
+    return {
+      invalidClient: [400, 'invalid_client', 'Client key or secret is incorrect.'],
+      unsupportedGrant: [400, 'invalid_request', 'The request parameters are malformed.'],
+      invalidCode: [400, 'invalid_grant', invalidGrant],
+      invalidRefresh: [400, 'invalid_grant', invalidGrant],
+      extra: { log_id: `${Date.now()}SANDBOX` },
+    };
+  },
   grants: {
     prefix: 'act.',
     accessTtl: 86_400,

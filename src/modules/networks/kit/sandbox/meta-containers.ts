@@ -78,7 +78,6 @@ export interface ContainerDialect {
   };
   /** The post page's route (with :id), the network's name on it, and the path of an owner's posts (`<path>/<id>`). */
   permalink: { route: string; label: string; path: (owner: ContainerOwner) => string };
-  /** A published post as the network renders it. */
   view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** The owner `id` when the token may act for it (Graph's errors otherwise). */
   ownerOf: (store: SandboxStore, id: string, token: TokenInfo) => Promise<ContainerOwner>;
