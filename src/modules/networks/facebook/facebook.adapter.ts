@@ -94,6 +94,8 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const found = await this.lookBeforeResending(req, state.sentAt);
     if (found) return found;
     type Kind = FacebookPublishState['kind'];
+    // The creating call's kind and time are saved before it is sent (as are the photo ids before each next call):
+    // if its answer is lost, the next attempt looks for the post (lookBeforeResending) instead of resending blindly.
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });
       return this.graph.create<T>(`/${page}/${edge}`, params, token);

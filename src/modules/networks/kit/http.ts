@@ -172,7 +172,10 @@ export function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/** A value the answer must hold: missing after a creating call (`created`), the item may exist all the same. */
+/**
+ * A value the answer must hold. Missing, it is a retryable network_error; after a creating call (`created`) the item
+ * may exist all the same, so it is a non-retryable unknown_outcome.
+ */
 export function needed(value: string | null | undefined, missing: string, created = false): string {
   if (value) return value;
   throw new PlatformError(missing, created ? 'unknown_outcome' : 'network_error', !created);

@@ -97,6 +97,7 @@ export abstract class ContainerAdapter extends GraphAdapter {
     }
     if (status !== 'PUBLISHED') {
       f.beforePublish?.(await this.publishingUsage(account));
+      // Saved before the call: if its answer is lost, the next attempt looks for the item before publishing again.
       await save({ publishSentAt: new Date().toISOString() });
       const publishEdge = `/${user}/${f.containerEdge}_publish`;
       const media = await this.graph.create<{ id: string }>(publishEdge, { creation_id: containerId }, token);

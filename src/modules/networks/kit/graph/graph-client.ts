@@ -53,7 +53,7 @@ export class GraphClient {
     return out;
   }
 
-  /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or when?). */
+  /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or at an unknown time). */
   async findRecent(path: string, params: GraphParams, token: string, f: ItemFields, text: string, sinceMs: number) {
     const fields = `id,${f.text},${f.time},${f.link}`;
     const { data } = await this.get<GraphList<Json>>(path, { fields, ...params }, token);
