@@ -100,7 +100,6 @@ const FACEBOOK_COMMENTS: GraphCommentsDialect = {
   commentId: (itemId) => `${itemId.split('_').at(-1)}_${numericId()}`,
 };
 
-/** State of the simulated Facebook Pages API: unpublished photos and each Page's items. */
 @Injectable()
 export class FacebookSandbox extends SimulatorState {
   protected readonly network = NET;

@@ -50,7 +50,6 @@ type PostStats = { shares?: { count: number }; comments?: Count; reactions?: Cou
 /**
  * Facebook Page publishing: text/link → POST /{page-id}/feed; 1 photo → /photos { url, caption };
  * 2–10 → /photos { published=false } each, then /feed { attached_media[i] }; video → /videos.
- * Photo ids and the publish call's time are saved before each next call.
  */
 type FacebookPublishState = {
   kind?: 'feed' | 'photo' | 'album' | 'video';
@@ -68,6 +67,7 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
   readonly platform = 'facebook' as const;
   override readonly supportsComments = true;
   protected readonly rules = FACEBOOK_RULES;
+  protected readonly permalink = 'permalink_url';
   /** A post's insights, and (summed from its fields) its reactions, comments and shares. */
   protected readonly postCounters: Counters = {
     views: 'post_media_view',
@@ -90,10 +90,12 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
     const { content, account } = req;
     const [page, token] = [account.platformAccountId, account.accessToken];
     const { state, save } = progress<FacebookPublishState>(req);
-    if (state.postId) return this.postResult(state.postId, token);
+    if (state.postId) return this.result(state.postId, token);
     const found = await this.lookBeforeResending(req, state.sentAt);
     if (found) return found;
     type Kind = FacebookPublishState['kind'];
+    // The creating call's kind and time are saved before it is sent (as are the photo ids before each next call):
+    // if its answer is lost, the next attempt looks for the post (lookBeforeResending) instead of resending blindly.
     const send = async <T extends { id: string }>(kind: Kind, edge: string, params: GraphParams): Promise<T> => {
       await save({ kind, sentAt: new Date().toISOString() });
       return this.graph.create<T>(`/${page}/${edge}`, params, token);
@@ -122,24 +124,20 @@ export class FacebookAdapter extends GraphAdapter implements PlatformAdapter {
       postId = (await send('feed', 'feed', { message: content.text, link: content.link })).id;
     }
     await save({ postId });
-    return this.postResult(postId, token);
+    return this.result(postId, token);
   }
 
   async findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'> {
     const state = req.publishState as FacebookPublishState;
     const [page, token] = [req.account.platformAccountId, req.account.accessToken];
-    if (state.postId) return this.postResult(state.postId, token);
+    if (state.postId) return this.result(state.postId, token);
     if (!state.sentAt) return null;
     const since = Math.floor(Date.parse(state.sentAt) / 1000) - 120;
     const [edge, text] = state.kind === 'video' ? ['videos', 'description'] : ['published_posts', 'message'];
     // A post without the text field is not the one looked for, even when the text is empty.
-    const fields = { text, time: 'created_time', link: 'permalink_url', textRequired: true };
+    const fields = { text, time: 'created_time', link: this.permalink, textRequired: true };
     const path = `/${page}/${edge}`;
     return this.graph.findRecent(path, { since, limit: 50 }, token, fields, req.content.text, since * 1000);
-  }
-
-  private postResult(id: string, token: string): Promise<PublishResult> {
-    return this.graph.published(id, 'permalink_url', token);
   }
 
   /** Every Page the user can act on, each with its own (non-expiring) Page token. */

@@ -9,8 +9,7 @@ import {
   graphTime,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerRoutes, publishedMedia } from '../kit/sandbox/meta-containers';
+import { type ContainerDialect, containerRoutes, publishedMedia } from '../kit/sandbox/meta-containers';
 import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { dailyAccountMetrics, itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { simulator } from '../kit/sandbox/sandbox-login';
@@ -30,7 +29,6 @@ const ACCOUNTS = graphProfiles(NET, 'GraphMethodException', (grant, suffix) => (
   ownerUserId: grant.userId,
 }));
 
-/** An account's insights: totals over the asked days. */
 const ACCOUNT_METRICS: Record<string, DayMetric> = {
   views: { pick: (m) => m.views },
   reach: { pick: (m) => m.reach },
@@ -38,7 +36,6 @@ const ACCOUNT_METRICS: Record<string, DayMetric> = {
   shares: { pick: (m) => m.shares },
 };
 
-/** Instagram's container API: its names, limits (INSTAGRAM_RULES) and error wording. */
 export const INSTAGRAM_CONTAINERS: ContainerDialect = {
   network: 'instagram',
   routes: { version: V, collection: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },

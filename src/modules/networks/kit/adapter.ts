@@ -73,7 +73,6 @@ export type DailyAccountMetrics = Pick<ItemMetrics, 'views' | 'engagement' | 'sh
   followers: number;
 };
 
-/** Every failure an adapter reports; `category` is the failed target's `errorCategory`, `retryable` = transient. */
 export class PlatformError extends Error {
   constructor(
     message: string,
@@ -96,7 +95,6 @@ export class StillProcessingError extends PlatformError {
   }
 }
 
-/** One look at an item the network is still processing (see StillProcessingError). */
 export type ProcessingCheck =
   | { status: 'processing' }
   | { status: 'published'; result: PublishResult }

@@ -39,7 +39,6 @@ export function capReached(cap: PublishingCap, times: readonly number[], now: Da
 
 /** What a network itself says about its cap (adapters' `publishingUsage`); null where it does not say. */
 export type NetworkCapUsage = {
-  /** Posts counted by the network in its window. */
   used: number | null;
   limit: number | null;
   /** The network says no post can go out now (TikTok's creator_info answers spam_risk_too_many_posts). */

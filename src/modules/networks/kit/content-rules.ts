@@ -2,7 +2,6 @@ import type { PublishContent, ValidationIssue } from './adapter';
 
 /** A network's rules for a post in PublishContent's own field names; its simulator enforces the same numbers. */
 export interface ContentRules {
-  /** How messages name the network ("Facebook"). */
   label: string;
   maxText: number;
   /** How the network counts text (default: code points), and its unit in messages. */

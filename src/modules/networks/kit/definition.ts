@@ -4,7 +4,6 @@ import type { PublishingCap } from './caps';
 import type { PlatformName } from '../platform-name';
 
 type NetworkAppKeys = Pick<AdapterEndpoints, 'clientId' | 'clientSecret'>;
-/** A network's base URLs (its simulator serves each under /sandbox/<name> + the URL's path). */
 export type NetworkUrls = Pick<AdapterEndpoints, 'apiBaseUrl' | 'authBaseUrl'>;
 
 /** An adapter class, knowing the network's real base URLs (`static real`). */
@@ -29,7 +28,6 @@ export function defineNetwork<Name extends string>(name: Name, adapter: AdapterC
   return { name, ...parts, real: adapter.real, create: (endpoints: AdapterEndpoints) => new adapter(endpoints) };
 }
 
-/** The URLs of a network's simulator: `base` + /sandbox/<name> + each real URL's path. */
 export function sandboxUrls(name: string, real: NetworkUrls, base: string): NetworkUrls {
   const at = (url: string): string => `${base}/sandbox/${name}${new URL(url).pathname.replace(/\/$/, '')}`;
   return { apiBaseUrl: at(real.apiBaseUrl), authBaseUrl: at(real.authBaseUrl) };

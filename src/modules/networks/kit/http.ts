@@ -64,7 +64,6 @@ export async function callNetwork(call: NetworkCall, mapError: ErrorMapper): Pro
   return reply;
 }
 
-/** undici's header record (lower-case names; a repeated header as an array) read like fetch's Headers. */
 function replyHeaders(raw: Record<string, string | string[] | undefined>): ReplyHeaders {
   return {
     get: (name) => {
@@ -173,7 +172,10 @@ export function num(v: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/** A value the answer must hold: missing after a creating call (`created`), the item may exist all the same. */
+/**
+ * A value the answer must hold. Missing, it is a retryable network_error; after a creating call (`created`) the item
+ * may exist all the same, so it is a non-retryable unknown_outcome.
+ */
 export function needed(value: string | null | undefined, missing: string, created = false): string {
   if (value) return value;
   throw new PlatformError(missing, created ? 'unknown_outcome' : 'network_error', !created);
@@ -189,7 +191,6 @@ export async function pollUntil<T>(delaysMs: number[], check: () => Promise<T | 
   return undefined;
 }
 
-/** pollUntil, throwing `stillBusy` when `check` never answers (the network is still processing the item). */
 export async function pollOrThrow<T>(delaysMs: number[], stillBusy: Error, check: () => Promise<T | undefined>) {
   const answer = await pollUntil(delaysMs, check);
   if (answer === undefined) throw stillBusy;

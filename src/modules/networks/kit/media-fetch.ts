@@ -28,7 +28,10 @@ export class SafeMediaFetch {
 type MediaResponse = Pick<Response, 'status' | 'ok' | 'headers'> & { body: ReadableStream<Uint8Array> | null };
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
-/** A post's media, for a network that does not pull URLs: a 5xx or transport failure is retryable, the rest rejects. */
+/**
+ * A post's media, for a network that does not pull URLs; never holds more than the cap in memory. A 5xx or transport
+ * failure is retryable; a 4xx, a body over the cap, a download past its deadline or a non-http(s) URL rejects.
+ */
 export async function downloadMedia(
   endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
   url: string,

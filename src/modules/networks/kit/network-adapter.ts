@@ -33,7 +33,10 @@ export abstract class NetworkAdapter {
 
   abstract findPublished(req: PublishLookup): Promise<PublishResult | null | 'unknown'>;
 
-  /** Before resending a creating call sent at `sentAt` whose answer was lost: what findPublished finds, or null. */
+  /**
+   * Before resending a creating call sent at `sentAt` whose answer was lost: what findPublished finds, or null
+   * (send again); 'unknown' throws unknown_outcome, not retried.
+   */
   protected async lookBeforeResending(req: PublishRequest, sentAt: string | undefined, cannotTell?: string) {
     if (!sentAt) return null;
     const found = await this.findPublished(req);

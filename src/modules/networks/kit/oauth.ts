@@ -3,7 +3,7 @@ import { PlatformError } from './adapter';
 import { answerError, callNetwork, NetworkReply, num, obj, str } from './http';
 import type { NetworkLogin } from './network-adapter';
 
-/** When a token given at `now` expires (`expires_in` seconds); null when that is not a positive number of seconds. */
+/** When a token given at `now` expires (`expires_in` seconds); null when that is not a positive number of seconds, or too large to be a date. */
 export function tokenExpiry(expiresIn: unknown, now: number): Date | null {
   const seconds = num(expiresIn);
   const at = new Date(now + seconds * 1000);
@@ -23,7 +23,6 @@ function oauthError(reply: NetworkReply, network: string): PlatformError {
 interface ConsentPage {
   url: string;
   scopes: string[];
-  /** How the network joins scopes (default a space). */
   scopeSeparator?: string;
   /** The client id's query field where a network renamed it (TikTok: client_key). */
   clientIdField?: string;

@@ -35,7 +35,6 @@ export function liDate(date: string): { day: number; month: number; year: number
 export const enc = (urn: string): string => encodeURIComponent(urn);
 
 export class LinkedInClient {
-  /** Versioned /rest calls (Posts, Images, Videos, organizations, analytics). */
   readonly rest: NetworkApi;
   /** OpenID Connect userinfo (unversioned /v2), and PUTs to the upload URLs LinkedIn hands out. */
   readonly plain: NetworkApi;

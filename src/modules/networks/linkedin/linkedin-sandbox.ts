@@ -233,7 +233,6 @@ const LINKEDIN_ROUTES = [
     const uploadUrl = `${li.base}/dms-uploads/${key}/uploaded-image/0`;
     return { value: { uploadUrlExpiresAt: Date.now() + URL_TTL_MS, uploadUrl, image } };
   }),
-  /** Image bytes: bearer token required, an image content type, not empty. */
   route({ at: 'PUT dms-uploads/:key/uploaded-image/0', raw: true }, LI_MEMBER, async (call, li) => {
     const { params, headers, req, res } = call;
     const image = await li.images.get(`urn:li:image:${params.key}`);

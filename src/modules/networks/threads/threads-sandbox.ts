@@ -9,8 +9,7 @@ import {
   oauthFail,
   graphProfiles,
 } from '../kit/sandbox/graph-sandbox';
-import type { ContainerDialect } from '../kit/sandbox/meta-containers';
-import { containerOwner, containerRoutes } from '../kit/sandbox/meta-containers';
+import { type ContainerDialect, containerOwner, containerRoutes } from '../kit/sandbox/meta-containers';
 import { SandboxKit } from '../kit/sandbox/sandbox-state';
 import { type SandboxLogin, simulator } from '../kit/sandbox/sandbox-login';
 import { type SandboxOAuth, sandboxNumericId } from '../kit/sandbox/sandbox-oauth';
@@ -36,7 +35,6 @@ const USERS = graphProfiles(NET, 'THApiException', (grant, suffix) => ({
   ownerUserId: grant.userId,
 }));
 
-/** Threads' container API: its names, limits (THREADS_RULES) and error wording. */
 export const THREADS_CONTAINERS: ContainerDialect = {
   network: 'threads',
   routes: { version: 'v1.0', collection: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
@@ -88,10 +86,7 @@ export const THREADS_CONTAINERS: ContainerDialect = {
   },
 };
 
-/**
- * GET `path` with `grant_type` (and, to exchange a short-lived token, the app's secret): a long-lived token (60 d)
- * for the valid `access_token`; `message` when the grant type (or that secret) is wrong.
- */
+/** A long-lived token (60 d) for a valid `access_token`, given the right grant type (and the secret, to exchange). */
 function longLived(path: string, grantType: string, message: string, secretNeeded = false) {
   return route<SandboxOAuth>(`GET ${path}`, null, ({ q }, oauth) => {
     if (q.grant_type !== grantType || (secretNeeded && !q.client_secret)) throw graphFail(message, { code: 100 });

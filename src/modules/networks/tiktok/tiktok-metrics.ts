@@ -32,8 +32,8 @@ export async function listVideos(api: TikTokApi, token: string, stopBefore = 0, 
   const out: Video[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const page = { max_count: 20, ...(cursor ? { cursor } : {}) };
-    const body = await api.post(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, page);
+    const request = { max_count: 20, ...(cursor ? { cursor } : {}) };
+    const body = await api.post(token, `/v2/video/list/?fields=${VIDEO_FIELDS}`, request);
     const data = obj(body.data);
     const videos = arr(data.videos).map(readVideo);
     out.push(...videos);

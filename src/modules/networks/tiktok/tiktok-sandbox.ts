@@ -16,7 +16,6 @@ import { TIKTOK_RULES } from './tiktok.adapter';
 const logId = (): string =>
   `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomBytes(9).toString('hex').toUpperCase()}`;
 
-/** TikTok's envelope with an error: `{ data: {}, error: { code, message, log_id } }`. */
 export function ttFail(status: number, code: string, message: string): SandboxHttpError {
   return new SandboxHttpError(status, { data: {}, error: { code, message, log_id: logId() } });
 }

@@ -35,7 +35,6 @@ export const TIKTOK_CAPS: PublishingCap[] = [
 
 const DEFAULT_POLL_DELAYS_MS = [2000, 3000, 5000, 5000, 10000, 10000, 15000, 15000];
 
-/** What one status/fetch tells once TikTok is done with the post (published or failed). */
 type Settled = Extract<ProcessingCheck, { status: 'published' | 'failed' }>;
 
 interface TikTokState {
@@ -52,7 +51,7 @@ export class TikTokAdapter extends NetworkAdapter implements PlatformAdapter {
   private readonly api: TikTokApi;
 
   constructor(endpoints: AdapterEndpoints, { pollDelaysMs = DEFAULT_POLL_DELAYS_MS }: PollingOptions = {}) {
-    // TikTok may rotate the refresh token; parseTokenResponse keeps whichever it answers with.
+    // TikTok may rotate the refresh token; OAuth2App keeps whichever it answers with.
     const login = new OAuth2App(endpoints, {
       network: 'TikTok',
       clientIdField: 'client_key',

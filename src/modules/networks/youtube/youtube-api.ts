@@ -36,7 +36,6 @@ export function googleHosts(e: AdapterEndpoints): { tokenUrl: string; analyticsB
 export class YouTubeClient {
   readonly data: NetworkApi;
   readonly reports: NetworkApi;
-  /** The API host's /upload paths, for resumable upload sessions. */
   readonly upload: NetworkApi;
 
   constructor(readonly endpoints: AdapterEndpoints) {

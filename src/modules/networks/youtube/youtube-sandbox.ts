@@ -19,7 +19,6 @@ export function ytFail(code: number, reason: string, message: string, domain = '
   const error = { code, message, errors: [{ message, domain, reason }], ...(status ? { status } : {}) };
   return new SandboxHttpError(code, { error });
 }
-/** Google's 400 for a request it cannot read. */
 const badRequest = (message: string) => ytFail(400, 'badRequest', message, 'global');
 const QUOTA = 'The request cannot be completed because you have exceeded your';
 const NO_FILTER = 'No filter selected. Expected one of: forUsername, managedByMe, id, mine, forHandle, categoryId';

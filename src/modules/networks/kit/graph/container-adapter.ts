@@ -11,8 +11,7 @@ import type { GraphClient, GraphList, GraphParams } from './graph-client';
 
 /**
  * The container flow of Instagram and Threads: [carousel children] → POST /{user}/<edge> →
- * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }. Ids and the
- * publish call's time are saved before the next call, for findPublished after a lost answer.
+ * GET /{container} until FINISHED → POST /{user}/<publish edge> { creation_id }.
  */
 type ContainerPublishState = {
   childIds?: string[];
@@ -29,7 +28,6 @@ export interface ContainerFlavor {
   /** A container's status and ERROR reason: 'status_code' and 'status' / 'status' and 'error_message'. */
   statusField: string;
   errorField: string;
-  /** The media's text: 'caption' / 'text'. */
   textField: string;
   childParams(url: string): GraphParams;
   containerParams(content: PublishContent, childIds: string[]): GraphParams;
@@ -54,6 +52,7 @@ const MAX_DAYS = 93;
 export abstract class ContainerAdapter extends GraphAdapter {
   protected abstract readonly containers: ContainerFlavor;
   protected abstract readonly daily: DailyInsights;
+  protected readonly permalink = 'permalink';
 
   constructor(endpoints: AdapterEndpoints, options: PollingOptions, login: (graph: GraphClient) => NetworkLogin) {
     // A container's status checked once a second for the endpoints' processingWaitMs (a minute when unset).
@@ -98,6 +97,7 @@ export abstract class ContainerAdapter extends GraphAdapter {
     }
     if (status !== 'PUBLISHED') {
       f.beforePublish?.(await this.publishingUsage(account));
+      // Saved before the call: if its answer is lost, the next attempt looks for the item before publishing again.
       await save({ publishSentAt: new Date().toISOString() });
       const publishEdge = `/${user}/${f.containerEdge}_publish`;
       const media = await this.graph.create<{ id: string }>(publishEdge, { creation_id: containerId }, token);
@@ -131,12 +131,11 @@ export abstract class ContainerAdapter extends GraphAdapter {
     const container = await this.graph.get<Json>(`/${state.containerId}`, { fields: `id,${statusField}` }, token);
     if (container[statusField] !== 'PUBLISHED') return null;
     const path = `/${req.account.platformAccountId}/${containerEdge}`;
-    const fields = { text: textField, time: 'timestamp', link: 'permalink' };
+    const fields = { text: textField, time: 'timestamp', link: this.permalink };
     const since = Date.parse(state.publishSentAt) - 120_000;
     return (await this.graph.findRecent(path, { limit: 25 }, token, fields, req.content.text, since)) ?? 'unknown';
   }
 
-  /** The rolling 24 h cap as the network counts it. */
   async publishingUsage(account: AccountCredentials): Promise<NetworkCapUsage> {
     const path = `/${account.platformAccountId}/${this.containers.limitEdge}`;
     const fields = { fields: 'quota_usage,config' };
@@ -160,10 +159,6 @@ export abstract class ContainerAdapter extends GraphAdapter {
       if (status === 'ERROR') throw processingError(reason);
       return ['FINISHED', 'PUBLISHED', 'EXPIRED'].includes(status) ? status : undefined;
     });
-  }
-
-  private result(id: string, token: string): Promise<PublishResult> {
-    return this.graph.published(id, 'permalink', token);
   }
 
   async getDailyMetrics(account: AccountCredentials, from: string, to: string): Promise<DailyAccountMetrics[]> {

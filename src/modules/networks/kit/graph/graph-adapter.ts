@@ -1,4 +1,5 @@
 import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult, ItemMetrics } from '../adapter';
+import type { PublishResult } from '../adapter';
 import { str, type Json } from '../http';
 import { counterNames, Counters, itemFromCounters } from '../metrics';
 import { NetworkAdapter, NetworkLogin } from '../network-adapter';
@@ -17,6 +18,8 @@ export interface GraphComments {
 export abstract class GraphAdapter extends NetworkAdapter {
   protected readonly graph: GraphClient;
   protected abstract readonly postCounters: Counters;
+  /** The field of a published item's URL: 'permalink_url' (Facebook) or 'permalink'. */
+  protected abstract readonly permalink: string;
   /** Where the network lists a post's comments; absent = it offers none (NetworkAdapter's answer). */
   protected readonly comments?: GraphComments;
 
@@ -29,6 +32,13 @@ export abstract class GraphAdapter extends NetworkAdapter {
   async postComment({ account, externalId, text }: CommentRequest): Promise<CommentResult> {
     const path = `/${externalId}/comments`;
     return { id: (await this.graph.create<{ id: string }>(path, { message: text }, account.accessToken)).id };
+  }
+
+  /** A published item and its URL (null when it cannot be read: a missing link is not a failure). */
+  protected async result(id: string, token: string): Promise<PublishResult> {
+    const link = this.permalink;
+    const url = this.graph.get<Json>(`/${id}`, { fields: link }, token).then((o) => str(o[link]) ?? null);
+    return { externalId: id, url: await url.catch(() => null) };
   }
 
   async getItemMetrics(account: AccountCredentials, externalId: string): Promise<ItemMetrics> {

@@ -1,4 +1,4 @@
-import { PlatformError, type PublishResult } from '../adapter';
+import { PlatformError } from '../adapter';
 import { ApiCall, Json, NetworkApi, NetworkReply, str } from '../http';
 import { graphError } from './graph-errors';
 
@@ -41,7 +41,6 @@ export class GraphClient {
     return this.send<T>(path, { method: 'POST', form: withToken(params, token), creates: true });
   }
 
-  /** Every item of a list edge, following `paging.next` (at most `maxPages` pages). */
   async list<T>(path: string, params: GraphParams, token: string, maxPages = Infinity): Promise<T[]> {
     const out: T[] = [];
     let next: string | undefined = path;
@@ -54,13 +53,7 @@ export class GraphClient {
     return out;
   }
 
-  /** A published item and its `link` field (null when it cannot be read: a missing link is not a failure). */
-  async published(id: string, link: string, token: string): Promise<PublishResult> {
-    const url = this.get<Json>(`/${id}`, { fields: link }, token).then((o) => str(o[link]) ?? null);
-    return { externalId: id, url: await url.catch(() => null) };
-  }
-
-  /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or when?). */
+  /** What an interrupted publish may have made: a recent item with the same `text`, made since `sinceMs` (or at an unknown time). */
   async findRecent(path: string, params: GraphParams, token: string, f: ItemFields, text: string, sinceMs: number) {
     const fields = `id,${f.text},${f.time},${f.link}`;
     const { data } = await this.get<GraphList<Json>>(path, { fields, ...params }, token);

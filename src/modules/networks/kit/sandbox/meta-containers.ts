@@ -78,7 +78,6 @@ export interface ContainerDialect {
   };
   /** The post page's route (with :id), the network's name on it, and the path of an owner's posts (`<path>/<id>`). */
   permalink: { route: string; label: string; path: (owner: ContainerOwner) => string };
-  /** A published post as the network renders it. */
   view: (m: SandboxMedia, owner: ContainerOwner) => Record<string, unknown>;
   /** The owner `id` when the token may act for it (Graph's errors otherwise). */
   ownerOf: (store: SandboxStore, id: string, token: TokenInfo) => Promise<ContainerOwner>;
@@ -169,15 +168,10 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[]
     return n;
   };
 
-  /** GET /{id} and /{id}/insights of the owner itself (when the network answers them). */
-  const ownerAnswer = async (
-    sim: SandboxKit,
-    id: string,
-    info: TokenInfo,
-    answer: (routes: OwnerRoutes, owner: ContainerOwner) => unknown,
-  ) => {
+  /** How GET /{id} and /{id}/insights answer for the owner itself, or the network's error for them. */
+  const ownerRoutes = (id: string): OwnerRoutes => {
     if (typeof d.owner === 'function') throw d.owner(id);
-    return answer(d.owner, await d.ownerOf(sim.store, id, info));
+    return d.owner;
   };
 
   /** What a container of `kind` holds: an image must download now, a video's download problem shows while processing. */
@@ -295,7 +289,7 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[]
     }),
     route(`GET ${version}/:id/insights`, token, async ({ q, params: { id }, caller }, sim) => {
       const post = await media(sim, id);
-      if (!post) return ownerAnswer(sim, id, caller, (routes, o) => routes.insights(o, q));
+      if (!post) return ownerRoutes(id).insights(await d.ownerOf(sim.store, id, caller), q);
       await d.ownerOf(sim.store, post.ownerId, caller);
       return { data: lifetimeInsights(id, d.insights(itemMetrics(id)), (q.metric ?? '').split(',')) };
     }),
@@ -308,7 +302,9 @@ export function containerRoutes(d: ContainerDialect): SandboxRoute<SandboxKit>[]
       }
       const post = await media(sim, id);
       if (post) return d.view(post, await d.ownerOf(sim.store, post.ownerId, caller));
-      return ownerAnswer(sim, id, caller, async (routes, o) => routes.node(o, (await recent(sim, o.id, 100)).length));
+      const routes = ownerRoutes(id);
+      const o = await d.ownerOf(sim.store, id, caller);
+      return routes.node(o, (await recent(sim, o.id, 100)).length);
     }),
   ];
 }

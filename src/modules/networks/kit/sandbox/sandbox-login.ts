@@ -42,7 +42,7 @@ export interface GrantTokens {
 }
 
 /** An RFC 6749 login: its authorize URL and its token endpoint (POST form) for codes and refresh tokens. */
-export interface OAuth2Login extends Omit<SandboxLogin, 'tokens'> {
+interface OAuth2Login extends Omit<SandboxLogin, 'tokens'> {
   token: string;
   /** Its error answers (built per request, from the form). */
   errors: (body: Q) => TokenGrantErrors;

@@ -25,7 +25,7 @@ export function qs(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** A page size asked for: `fallback` when absent or not a number, at least 1, at most `max`. */
+/** A page size asked for: `fallback` when absent, 0 or not a number, at least 1, at most `max` (not rounded). */
 export function pageSize(asked: unknown, fallback: number, max: number): number {
   return Math.min(max, Math.max(1, Number(asked) || fallback));
 }
