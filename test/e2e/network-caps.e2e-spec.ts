@@ -9,7 +9,7 @@ import { FakeNetwork } from '@test/support/fake-network';
 import { connectSandbox } from '@test/support/sandbox-connect';
 import { createPost } from '@test/support/post-fixtures';
 import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {
@@ -33,6 +33,8 @@ interface Limit {
  * (NETWORK_CAPS) so they can be reached: GET /v1/accounts/{id}/limits.
  */
 describe('network caps', () => {
+  // Daily counts and resetsAt are of the UTC day: no test straddles midnight.
+  beforeEach(() => clearOfUtcMidnight());
   let t: TestApp;
   let tenant: Tenant;
   let seq = 0;

@@ -17,7 +17,15 @@ import {
   targetsOf,
   waitForFinal,
 } from '@test/support/publishing';
-import { createApiApp, createTenant, createTestApp, eventually, Tenant, TestApp } from '@test/support/test-app';
+import {
+  clearOfUtcMidnight,
+  createApiApp,
+  createTenant,
+  createTestApp,
+  eventually,
+  Tenant,
+  TestApp,
+} from '@test/support/test-app';
 import { WorkerPool } from '@test/support/worker-process';
 import { createKey } from '@test/support/e2e-helpers';
 
@@ -534,6 +542,8 @@ describe('posts coverage (sandbox networks, worker in process)', () => {
   });
 
   describe('create limits', () => {
+    // Daily counts and resetsAt are of the UTC day: no test straddles midnight.
+    beforeEach(() => clearOfUtcMidnight());
     it('should count only posts the key created since 00:00 UTC against maxPostsPerDay', async () => {
       const fake = await insertAccount(t, tenant, 'facebook');
       const key = await createKey(t, tenant, { maxPostsPerDay: 2 });

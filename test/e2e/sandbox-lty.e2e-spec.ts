@@ -10,7 +10,7 @@ import { PlatformError } from '@/modules/networks/kit/adapter';
 import type { PlatformName } from '@/modules/networks/platform-name';
 import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
-import { createTestApp, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTestApp, TestApp } from '@test/support/test-app';
 
 /**
  * The linkedin, tiktok and youtube adapters against their simulators, over real HTTP:
@@ -28,6 +28,8 @@ interface Publisher {
 }
 
 describe('sandbox: LinkedIn, TikTok, YouTube adapters', () => {
+  // Daily metrics are read for today (UTC), more than once: no test straddles midnight.
+  beforeEach(() => clearOfUtcMidnight());
   let t: TestApp;
   let media: (name: string) => string;
 

@@ -6,11 +6,13 @@ import { PlatformRegistry } from '@/modules/networks/network-registry';
 import { dailyAccountMetrics, itemComments, itemMetrics } from '@/modules/networks/kit/sandbox/sandbox-metrics';
 import { holdNextAnswer } from '@test/support/hold-answer';
 import { connectSandbox, SANDBOX_REDIRECT_URI, stateRecorder } from '@test/support/sandbox-connect';
-import { createTestApp, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTestApp, TestApp } from '@test/support/test-app';
 
 const text = (t: string): PublishContent => ({ contentType: 'text', text: t, imageUrls: [], options: {} });
 
 describe('sandbox: Meta networks driven through their adapters', () => {
+  // Daily metrics are read for today (UTC), more than once: no test straddles midnight.
+  beforeEach(() => clearOfUtcMidnight());
   let t: TestApp;
   let media: (name: string) => string;
   beforeAll(async () => {

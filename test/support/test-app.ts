@@ -182,3 +182,18 @@ export async function bounded<T>(promise: Promise<T>, timeoutMs: number, what: s
     clearTimeout(timer);
   }
 }
+
+/**
+ * For a test whose outcome depends on the UTC day (daily caps and their resetsAt, "today" read
+ * twice): when the next UTC midnight is less than `marginMs` away, waits until it has passed, so
+ * the test runs within one UTC day (unless it takes longer than `marginMs`). A wait on the clock
+ * itself, at most `marginMs`, and only in the minutes before midnight.
+ */
+export async function clearOfUtcMidnight(marginMs = 120_000): Promise<void> {
+  const midnight = new Date();
+  midnight.setUTCHours(24, 0, 0, 0);
+  if (midnight.getTime() - Date.now() >= marginMs) return;
+  while (Date.now() < midnight.getTime() + 10) {
+    await new Promise((r) => setTimeout(r, Math.max(10, midnight.getTime() + 10 - Date.now())));
+  }
+}
