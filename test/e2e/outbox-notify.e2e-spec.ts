@@ -10,8 +10,10 @@ import {
 
 /**
  * A committed event wakes the outbox relay (Postgres NOTIFY from the events table's trigger):
- * with the poll ten minutes apart, an event still reaches its receivers within a second or two,
- * also after the listening connection was cut (a Postgres restart).
+ * with the poll ten minutes apart, an event still reaches its receivers (usually within a second
+ * or two), also after the listening connection was cut (a Postgres restart). The waits below are
+ * bounded well under the poll's ten minutes, so an event that arrives at all was woken by its
+ * commit: no upper bound on the delay itself, which a loaded machine stretches.
  */
 describe('outbox wake-up on commit', () => {
   let t: TestApp;
@@ -36,11 +38,9 @@ describe('outbox wake-up on commit', () => {
   const emit = (marker: string) => t.ds.transaction((m) => record(m, marker));
 
   it('should deliver an event promptly although the relay polls every ten minutes', async () => {
-    const sentAt = Date.now();
     await emit('first');
-    const [hit] = await receiver.waitFor('/woken', 1, 5000);
+    const [hit] = await receiver.waitFor('/woken', 1);
     expect(hit.body.data).toMatchObject({ marker: 'first' });
-    expect(hit.at - sentAt).toBeLessThan(2000);
   });
 
   it('should deliver nothing for a rolled-back event, and should listen again after its connection is cut', async () => {
@@ -63,11 +63,9 @@ describe('outbox wake-up on commit', () => {
       );
       return row.n === 1;
     });
-    const sentAt = Date.now();
     await emit('after-reconnect');
-    const hits = await receiver.waitFor('/woken', 2, 5000);
+    const hits = await receiver.waitFor('/woken', 2);
     expect(hits[1].body.data).toMatchObject({ marker: 'after-reconnect' });
-    expect(hits[1].at - sentAt).toBeLessThan(2000);
     expect(hits.map((h) => (h.body.data as { marker: string }).marker)).not.toContain('rolled-back');
   });
 });
