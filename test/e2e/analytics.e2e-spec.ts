@@ -5,7 +5,7 @@ import { dailyAccountMetrics, itemMetrics } from '@/modules/networks/kit/sandbox
 import { connectThroughSandbox } from '@test/support/connect-flow';
 import { publishPost } from '@test/support/post-fixtures';
 import { accountsOf, targetsOf, waitForFinal } from '@test/support/publishing';
-import { createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {
@@ -57,6 +57,9 @@ const metric = (value: number, previousValue: number) => ({
 const rate = (d: Day) => (d.reach > 0 ? r2((d.engagement / d.reach) * 100) : 0);
 
 describe('analytics (sandbox networks)', () => {
+  // Its rows are written for the UTC days around the start, and read as of the days at each test:
+  // the whole file runs within one UTC day (it takes well under the margin).
+  beforeAll(() => clearOfUtcMidnight(150_000));
   let t: TestApp;
   let tenant: Tenant;
   let other: Tenant;
