@@ -1,10 +1,15 @@
 import { createPost } from '@test/support/post-fixtures';
-import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
+import { clearOfUtcTime, createTenant, createTestApp, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount } from '@test/support/publishing';
 
 /** Posting queues: GET/PUT /v1/queue, GET /v1/queue/next-slots, POST /v1/posts with addToQueue. */
 describe('posting queues', () => {
+  // The slots below are at 00:00 (09:00 in Tokyo), 10:00 and 11:00 UTC, and the daily cap counts the
+  // UTC day: no test straddles one of those times (the next free slot would move under it).
+  beforeEach(async () => {
+    for (const time of ['00:00', '10:00', '11:00']) await clearOfUtcTime(time);
+  });
   let t: TestApp;
 
   beforeAll(async () => {

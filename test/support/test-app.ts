@@ -184,16 +184,24 @@ export async function bounded<T>(promise: Promise<T>, timeoutMs: number, what: s
 }
 
 /**
- * For a test whose outcome depends on the UTC day (daily caps and their resetsAt, "today" read
- * twice): when the next UTC midnight is less than `marginMs` away, waits until it has passed, so
- * the test runs within one UTC day (unless it takes longer than `marginMs`). A wait on the clock
- * itself, at most `marginMs`, and only in the minutes before midnight.
+ * For a test whose outcome depends on which side of a UTC time of day (`hh:mm`) it runs (daily caps
+ * and their resetsAt, "today" read twice, a queue's next slot): when that time is less than
+ * `marginMs` away, waits until it has passed, so the test runs on one side of it (unless it takes
+ * longer than `marginMs`). A wait on the clock itself, at most `marginMs`, and only in the minutes
+ * before that time.
  */
-export async function clearOfUtcMidnight(marginMs = 120_000): Promise<void> {
-  const midnight = new Date();
-  midnight.setUTCHours(24, 0, 0, 0);
-  if (midnight.getTime() - Date.now() >= marginMs) return;
-  while (Date.now() < midnight.getTime() + 10) {
-    await new Promise((r) => setTimeout(r, Math.max(10, midnight.getTime() + 10 - Date.now())));
+export async function clearOfUtcTime(hhmm: string, marginMs = 120_000): Promise<void> {
+  const [hours, minutes] = hhmm.split(':').map(Number);
+  const at = new Date();
+  at.setUTCHours(hours, minutes, 0, 0);
+  if (at.getTime() < Date.now()) at.setUTCDate(at.getUTCDate() + 1);
+  if (at.getTime() - Date.now() >= marginMs) return;
+  while (Date.now() < at.getTime() + 10) {
+    await new Promise((r) => setTimeout(r, Math.max(10, at.getTime() + 10 - Date.now())));
   }
+}
+
+/** clearOfUtcTime at midnight: the test runs within one UTC day. */
+export function clearOfUtcMidnight(marginMs = 120_000): Promise<void> {
+  return clearOfUtcTime('00:00', marginMs);
 }
