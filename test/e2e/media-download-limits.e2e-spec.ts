@@ -45,7 +45,8 @@ describe('media downloads: size caps and one time limit per target', () => {
         return endless(res, path, 20);
       }
       res.writeHead(200, { 'content-type': type });
-      if (path.startsWith('/endless')) return endless(res, path, 5);
+      // Half a megabyte a write: the cap is crossed within a few timer ticks, however late a loaded loop runs them.
+      if (path.startsWith('/endless')) return endless(res, path, 5, Buffer.alloc(512 * 1024, 7));
       if (path.startsWith('/slow')) return endless(res, path, 200, Buffer.from('x'));
       served.set(path, (served.get(path) ?? 0) + 1000);
       res.end(Buffer.alloc(1000, 1));

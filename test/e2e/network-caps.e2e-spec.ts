@@ -9,7 +9,14 @@ import { FakeNetwork } from '@test/support/fake-network';
 import { connectSandbox } from '@test/support/sandbox-connect';
 import { createPost } from '@test/support/post-fixtures';
 import { insertAccount, insertPost, postState, sandboxItems, targetsOf, waitForFinal } from '@test/support/publishing';
-import { clearOfUtcMidnight, createTenant, createTestApp, Tenant, TestApp } from '@test/support/test-app';
+import {
+  clearOfUtcMidnight,
+  clearOfUtcTime,
+  createTenant,
+  createTestApp,
+  Tenant,
+  TestApp,
+} from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 
 interface Account {
@@ -283,6 +290,8 @@ describe('network caps', () => {
     it("should answer YouTube's quotaExceeded past the project's uploads of the day", async () => {
       const yt = await sandboxAccount('youtube');
       const other = await sandboxAccount('youtube');
+      // The project's quota is YouTube's Pacific day: it resets at 07:00 or 08:00 UTC, not at UTC midnight.
+      for (const at of ['07:00', '08:00']) await clearOfUtcTime(at);
       await send('youtube', yt, video(`First ${Date.now()}`));
       // One bucket for the whole project: another channel is refused too.
       await expect(send('youtube', other, video(`Second ${Date.now()}`))).rejects.toMatchObject({

@@ -52,7 +52,8 @@ export async function startWorker(
       }
     };
     child.stdout?.on('data', check);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the child's last output (why it stopped) has been read by then.
+    child.once('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`worker exited with ${code} before starting:\n${out.slice(-3000)}`));
     });
