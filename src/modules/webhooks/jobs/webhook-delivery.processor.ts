@@ -8,7 +8,6 @@ import type { JobPayloads } from '@/common/queue/jobs';
 import { QueueService } from '@/common/queue/queue.service';
 import { AppConfig } from '@/config/config';
 import { preparedQuery } from '@/database/plain-query';
-import { perTurn } from '@/database/turn-batch';
 import { DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookSender } from '../webhook-sender';
 import { signatureHeader, SIGNATURE_HEADER } from '../webhook-signature';
@@ -207,7 +206,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
 
   /**
    * Two round trips to Postgres per attempt at most: the claim (which also reads the delivery and
-   * its subscription; shared by the claims of the same turn) and the outcome (`record`: written at
+   * its subscription) and the outcome (`record`: written at
    * once, or handed to a batch).
    */
   async attempt(
@@ -298,22 +297,22 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
   }
 
   /**
-   * The claim of an attempt, or undefined when the delivery is not claimable. The claims made in
-   * the same turn (a fan-out's lanes, which start together) go to Postgres as one statement.
+   * The claim of an attempt, or undefined when the delivery is not claimable. One statement per
+   * claim: a lane sends as soon as its own claim is back (measured, claims batched per turn put the
+   * fan-out's p99 to its first attempts at ~2 s, against ~0.75 s one at a time).
    */
-  private readonly claim = perTurn(async (deliveryIds: string[]): Promise<(ClaimedDelivery | undefined)[]> => {
+  private async claim(deliveryId: string): Promise<ClaimedDelivery | undefined> {
     const { rows } = await preparedQuery<ClaimedDelivery>(
       this.dataSource,
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
          FROM webhook_subscriptions s
-        WHERE d.id = ANY($1::uuid[]) AND d.status IN ('pending', 'failed')
+        WHERE d.id = $1 AND d.status IN ('pending', 'failed')
           AND s.id = d.subscription_id AND s.workspace_id = d.workspace_id AND s.deleted_at IS NULL AND s.is_active
         RETURNING d.id, d.type, d.payload, d.event_created_at, d.attempts, s.id AS subscription_id, s.url, s.secret_enc`,
-      [deliveryIds],
+      [deliveryId],
     );
-    const claimed = new Map(rows.map((r) => [r.id, r]));
-    return deliveryIds.map((id) => claimed.get(id));
-  });
+    return rows[0];
+  }
 }
 
 /** Where an attempt stands in its delivery's schedule: attempts made before it, and how many there may be. */
