@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { QueueService } from '@/common/queue/queue.service';
+import { WebhookFanoutProcessor } from '@/modules/webhooks/jobs/webhook-fanout.processor';
 import { createTenant, eventually, TestApp } from '@test/support/test-app';
 import { WebhookReceiver, startAppAndReceiver, closeAppAndReceiver } from '@test/support/webhook-receiver';
 
@@ -91,5 +92,51 @@ describe('webhook first attempts', () => {
       expect(j.opts.attempts).toBe(6);
       expect(j.data).toMatchObject({ attemptsBefore: 1 });
     }
+  });
+
+  it('should send the deliveries whose lanes start together and cancel, unsent, the one whose subscription was paused since an earlier run', async () => {
+    const tenant = await createTenant(t, { plan: 'enterprise' });
+    const subscribe = async (path: string): Promise<string> =>
+      (
+        await t
+          .http()
+          .post('/v1/webhooks')
+          .set(tenant.auth)
+          .send({ url: receiver.url(path), events: ['*'] })
+          .expect(201)
+      ).body.subscription.id as string;
+    const active = [await subscribe('/together/0'), await subscribe('/together/1')];
+    const paused = await subscribe('/together/paused');
+    // An event the relay does not hand out (dispatched and handled already): fanned out by hand below.
+    const [event] = await t.ds.query<{ id: string; created_at: Date }[]>(
+      `INSERT INTO events (workspace_id, profile_id, type, actor, data, dispatched_at, handled_at)
+       VALUES ($1, $2, 'account.connected', '{"type":"system","id":null}', '{}', now(), now())
+       RETURNING id, created_at`,
+      [tenant.workspaceId, tenant.profileId],
+    );
+    // An earlier run's delivery of it to `paused`, still pending; the subscription paused since.
+    await t.ds.query(
+      `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, type, payload, event_created_at, status)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'account.connected', '{}', $4, 'pending')`,
+      [tenant.workspaceId, paused, event.id, event.created_at],
+    );
+    await t.http().patch(`/v1/webhooks/${paused}`).set(tenant.auth).send({ isActive: false }).expect(200);
+
+    // Three deliveries, three lanes of the four: their claims start together.
+    expect(await t.app.get(WebhookFanoutProcessor).fanOut(event.id)).toBe(3);
+    const rows = await t.ds.query<
+      { subscription_id: string; status: string; attempts: number; error: string | null }[]
+    >(`SELECT subscription_id, status, attempts, error FROM webhook_deliveries WHERE event_id = $1`, [event.id]);
+    const bySubscription = new Map(rows.map((r) => [r.subscription_id, r]));
+    for (const [i, id] of active.entries()) {
+      expect(bySubscription.get(id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(receiver.at(`/together/${i}`)).toHaveLength(1);
+    }
+    expect(bySubscription.get(paused)).toMatchObject({
+      status: 'cancelled',
+      attempts: 0,
+      error: 'Subscription paused before the attempt',
+    });
+    expect(receiver.at('/together/paused')).toHaveLength(0);
   });
 });
