@@ -120,8 +120,10 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     const record = hold ? (o: DeliveryOutcome) => void held.push(o) : (o: DeliveryOutcome) => outcomes.add(o);
     // The lanes' first claims are one statement, as their slots were one round trip (with a lane
     // per delivery, the usual case, that is every claim); a lane's later claims are its own, so no
-    // lane waits for another's.
-    const firstClaims = slots.length > 1 ? this.claimMany(deliveryIds.slice(0, slots.length)) : undefined;
+    // lane waits for another's. A delivery claimed here is sent whatever the clock says next (its
+    // attempt is counted), and each lane takes its first delivery before it awaits anything.
+    const firstClaims =
+      slots.length > 1 && Date.now() < deadline ? this.claimMany(deliveryIds.slice(0, slots.length)) : undefined;
     let next = 0;
     // A lane sends one delivery after another within its slot: its lease (twice the receiver
     // time-out plus 5 s) outlives the window plus the last attempt's time-out.
@@ -130,12 +132,12 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
         while (next < deliveryIds.length) {
           const index = next++;
           const id = deliveryIds[index];
-          if (Date.now() >= deadline) {
+          const claiming = firstClaims && index < slots.length ? firstClaims.then((c) => c.get(id)) : undefined;
+          if (!claiming && Date.now() >= deadline) {
             queued.push(id);
             continue;
           }
           try {
-            const claiming = firstClaims && index < slots.length ? firstClaims.then((c) => c.get(id)) : undefined;
             await this.attempt(id, FIRST_ATTEMPT, record, claiming);
           } catch (err) {
             // Not sent or not recorded (the database refused): the queued job tries it again.
