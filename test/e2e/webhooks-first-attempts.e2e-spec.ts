@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OutboxService } from '@/common/outbox/outbox.service';
 import { QueueService } from '@/common/queue/queue.service';
@@ -29,6 +30,7 @@ describe('webhook first attempts', () => {
     let lanesFull = (): void => undefined;
     const full = new Promise<void>((r) => (lanesFull = r));
     const ac = new AbortController();
+    setMaxListeners(20, ac.signal); // one listener per waiting answer, eleven at most
     const paths = [...Array.from({ length: 9 }, (_, i) => `/first/ok/${i}`), '/first/down/0', '/first/down/1'];
     for (const path of paths) {
       receiver.on(path, async (_hit, res) => {
