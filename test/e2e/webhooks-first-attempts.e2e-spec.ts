@@ -132,7 +132,9 @@ describe('webhook first attempts', () => {
     const bySubscription = new Map(rows.map((r) => [r.subscription_id, r]));
     for (const [i, id] of active.entries()) {
       expect(bySubscription.get(id)).toMatchObject({ status: 'succeeded', attempts: 1 });
-      expect(receiver.at(`/together/${i}`)).toHaveLength(1);
+      const hits = receiver.at(`/together/${i}`);
+      expect(hits).toHaveLength(1);
+      expect(hits[0].headers['service-delivery-attempt']).toBe('1');
     }
     expect(bySubscription.get(paused)).toMatchObject({
       status: 'cancelled',
