@@ -118,21 +118,20 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
     const hold = handledEventIds !== undefined && slots.length === deliveryIds.length;
     const held: DeliveryOutcome[] = [];
     const record = hold ? (o: DeliveryOutcome) => void held.push(o) : (o: DeliveryOutcome) => outcomes.add(o);
-    // The lanes' first claims are one statement, as their slots were one round trip (with a lane
-    // per delivery, the usual case, that is every claim); a lane's later claims are its own, so no
-    // lane waits for another's. A delivery claimed here is sent whatever the clock says next (its
-    // attempt is counted), and each lane takes its first delivery before it awaits anything.
-    const firstClaims =
+    // Lane i starts with delivery i, then takes the next one not yet taken. The lanes' first claims
+    // are one statement, as their slots were one round trip (with a lane per delivery, the usual
+    // case, that is every claim); a lane's later claims are its own, so no lane waits for another's.
+    // A delivery claimed ahead is sent whatever the clock says next: its attempt is counted.
+    const ahead =
       slots.length > 1 && Date.now() < deadline ? this.claimMany(deliveryIds.slice(0, slots.length)) : undefined;
-    let next = 0;
+    let next = slots.length;
     // A lane sends one delivery after another within its slot: its lease (twice the receiver
     // time-out plus 5 s) outlives the window plus the last attempt's time-out.
-    const lane = async (slot: DeliverySlot) => {
+    const lane = async (slot: DeliverySlot, first: number) => {
       try {
-        while (next < deliveryIds.length) {
-          const index = next++;
+        for (let index = first; index < deliveryIds.length; index = next++) {
           const id = deliveryIds[index];
-          const claiming = firstClaims && index < slots.length ? firstClaims.then((c) => c.get(id)) : undefined;
+          const claiming = index === first ? ahead?.then((c) => c.get(id)) : undefined;
           if (!claiming && Date.now() >= deadline) {
             queued.push(id);
             continue;
@@ -149,7 +148,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit {
       }
     };
     if (slots.length === 0) queued.push(...deliveryIds);
-    await Promise.all(slots.map(lane));
+    await Promise.all(slots.map((slot, i) => lane(slot, i)));
     let handled = false;
     if (held.length > 0 && queued.length === 0 && retries.length === 0) {
       // Sent and settled (succeeded, or abandoned): their outcomes and the events' mark together.
