@@ -87,7 +87,8 @@ export class PlatformError extends Error {
 
 /**
  * The network still processes the item after `processingWaitMs` (TikTok moderation, a video container): the publisher
- * asks `checkProcessing` later. Code that does not know it sees a retryable network_error.
+ * asks `checkProcessing` later, which sees only publishState, so publishState must already hold all it needs. Code
+ * that does not know it sees a retryable network_error.
  */
 export class StillProcessingError extends PlatformError {
   constructor(message: string) {

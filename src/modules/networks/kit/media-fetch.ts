@@ -28,6 +28,11 @@ export class SafeMediaFetch {
 type MediaResponse = Pick<Response, 'status' | 'ok' | 'headers'> & { body: ReadableStream<Uint8Array> | null };
 export type MediaFetch = (url: string, init: { signal: AbortSignal }) => Promise<MediaResponse>;
 
+/** The moment all of one target's media must be downloaded by (MEDIA_DOWNLOAD_TIMEOUT_MS from now). */
+export function mediaDeadline(endpoints: Pick<AdapterEndpoints, 'mediaLimits'>): number {
+  return Date.now() + endpoints.mediaLimits.timeoutMs;
+}
+
 /**
  * A post's media, for a network that does not pull URLs; never holds more than the cap in memory. A 5xx or transport
  * failure is retryable; a 4xx, a body over the cap, a download past its deadline or a non-http(s) URL rejects.
@@ -36,7 +41,7 @@ export async function downloadMedia(
   endpoints: Pick<AdapterEndpoints, 'fetchMedia' | 'mediaLimits'>,
   url: string,
   kind: 'image' | 'video',
-  deadline = Date.now() + endpoints.mediaLimits.timeoutMs,
+  deadline = mediaDeadline(endpoints),
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   const protocol = URL.canParse(url) ? new URL(url).protocol : null;
   if (protocol !== 'http:' && protocol !== 'https:')

@@ -1,6 +1,6 @@
 import { PlatformError } from '../kit/adapter';
 import { arr, needed, num, obj, pollOrThrow, str } from '../kit/http';
-import { downloadMedia } from '../kit/media-fetch';
+import { downloadMedia, mediaDeadline } from '../kit/media-fetch';
 import type { Progress } from '../kit/network-adapter';
 import { enc, LinkedInClient } from './linkedin-api';
 
@@ -27,8 +27,7 @@ export type MediaContext = Progress<LinkedInState> & {
 /** Images API: fetch each image, initializeUpload, PUT the bytes; returns the image URNs in order. */
 export async function uploadImages(ctx: MediaContext, urls: string[]): Promise<string[]> {
   const done = ctx.state.images ?? [];
-  // One deadline for all of the post's images (MEDIA_DOWNLOAD_TIMEOUT_MS).
-  const deadline = Date.now() + ctx.client.endpoints.mediaLimits.timeoutMs;
+  const deadline = mediaDeadline(ctx.client.endpoints); // one for all of the post's images
   for (const [i, url] of urls.entries()) {
     if (done[i]) continue;
     const media = await downloadMedia(ctx.client.endpoints, url, 'image', deadline);

@@ -1,5 +1,11 @@
-import type { AccountCredentials, AdapterEndpoints, CommentRequest, CommentResult, ItemMetrics } from '../adapter';
-import type { PublishResult } from '../adapter';
+import type {
+  AccountCredentials,
+  AdapterEndpoints,
+  CommentRequest,
+  CommentResult,
+  ItemMetrics,
+  PublishResult,
+} from '../adapter';
 import { str, type Json } from '../http';
 import { counterNames, Counters, itemFromCounters } from '../metrics';
 import { NetworkAdapter, NetworkLogin } from '../network-adapter';

@@ -220,7 +220,7 @@ export async function ownObjects<T extends { id: string }>(
 /**
  * A Graph network's profile of each sandbox user (an Instagram account, a Threads profile): `of` a grant's user,
  * made on first sight (`make` gets the user id's last four characters as a `suffix` for its names), and `owned`:
- * the profile with that `id` when the token's user owns it (Graph's errors otherwise).
+ * the profile with that `id` when the token's user owns it (otherwise Graph's errors, `type` their exception type).
  */
 export function graphProfiles<T extends { id: string; ownerUserId: string }>(
   network: string,
