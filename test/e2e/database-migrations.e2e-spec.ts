@@ -23,7 +23,8 @@ describe('database', () => {
       most = Math.max(most, running.get(this)!);
       const settled = () => void running.set(this, running.get(this)! - 1);
       const result = query.apply(this, args);
-      if (result instanceof Promise) result.then(settled, settled);
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+        (result as PromiseLike<unknown>).then(settled, settled);
       else settled();
       return result;
     };

@@ -1,4 +1,4 @@
-import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTenant, createTestApp, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount } from '@test/support/publishing';
 
@@ -168,6 +168,7 @@ describe('POST /v1/posts/bulk', () => {
   });
 
   it("should count the whole batch against a key's daily cap", async () => {
+    await clearOfUtcMidnight(); // the day's count and its resetsAt read the same day
     const tenant = await createTenant(t);
     const fb = await insertAccount(t, tenant, 'facebook');
     const key = await createKey(t, tenant, { maxPostsPerDay: 3 });

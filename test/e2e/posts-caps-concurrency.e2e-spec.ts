@@ -1,4 +1,4 @@
-import { createTenant, createTestApp, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createTenant, createTestApp, TestApp } from '@test/support/test-app';
 import { createKey } from '@test/support/e2e-helpers';
 import { insertAccount } from '@test/support/publishing';
 
@@ -18,6 +18,7 @@ describe('POST /v1/posts: caps under concurrency', () => {
     (await t.ds.query<{ n: number }[]>(sql, params))[0].n;
 
   it('should let exactly the remaining monthly quota through when 20 creations race', async () => {
+    await clearOfUtcMidnight(); // the month's count is read on one side of a month's first midnight
     const trial = await createTenant(t, { plan: 'trial' });
     const account = await insertAccount(t, trial, 'facebook');
     await t.ds.query(
@@ -53,6 +54,7 @@ describe('POST /v1/posts: caps under concurrency', () => {
   });
 
   it("should let exactly a key's daily cap through when 20 creations race", async () => {
+    await clearOfUtcMidnight(); // the day's count and its resetsAt read the same day
     const tenant = await createTenant(t);
     const account = await insertAccount(t, tenant, 'facebook');
     const key = await createKey(t, tenant, { maxPostsPerDay: 6 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPost, eventTypesOf, inFuture, setPolicy, VIDEO_CONTENT } from '@test/support/post-fixtures';
-import { createApiApp, createTenant, Tenant, TestApp } from '@test/support/test-app';
+import { clearOfUtcMidnight, createApiApp, createTenant, Tenant, TestApp } from '@test/support/test-app';
 import { authChanged, createKey } from '@test/support/e2e-helpers';
 import { insertAccount, InsertedAccount } from '@test/support/publishing';
 
@@ -205,6 +205,7 @@ describe('POST /v1/posts', () => {
     });
 
     it('should answer daily_post_limit with limit, used and resetsAt', async () => {
+      await clearOfUtcMidnight(); // the day's count and its resetsAt read the same day
       const key = await createKey(t, tenant, { maxPostsPerDay: 2 });
       await post({ content: 'one', accountIds: [fb.id] }, key.auth).expect(201);
       await post({ content: 'two', accountIds: [fb.id] }, key.auth).expect(201);
