@@ -50,6 +50,13 @@ describe('sandbox requests', () => {
     expect(page.paging.total).toBe(3);
     expect(page.elements.map((p) => p.commentary)).toEqual(['two']);
     expect(reads).toHaveBeenCalledTimes(1);
+    // A fractional count pages as its whole part (Redis ranges take whole numbers; it was a 500).
+    const fractional = await fetch(
+      `${t.url}/sandbox/linkedin/rest/posts?q=author&author=${encodeURIComponent(author)}&start=0&count=2.5`,
+      { headers },
+    );
+    expect(fractional.status).toBe(200);
+    expect(((await fractional.json()) as typeof page).elements.map((p) => p.commentary)).toEqual(['three', 'two']);
   });
 
   it('should answer a name that is an Object key like any unknown one (404 media, 400 report metric)', async () => {

@@ -21,7 +21,7 @@ import type { SandboxAuthSpec } from '../kit/sandbox/sandbox-auth';
 import { simulator } from '../kit/sandbox/sandbox-login';
 import { itemMetrics } from '../kit/sandbox/sandbox-metrics';
 import { SandboxGrant, sandboxNumericId, type TokenInfo } from '../kit/sandbox/sandbox-oauth';
-import type { Q } from '../kit/sandbox/sandbox-request';
+import { pageSize, type Q } from '../kit/sandbox/sandbox-request';
 import { HTML, routesOf } from '../kit/sandbox/sandbox-routes';
 import { SimulatorState } from '../kit/sandbox/sandbox-state';
 import type { SandboxStore } from '../kit/sandbox/sandbox-store';
@@ -114,7 +114,7 @@ export class FacebookSandbox extends SimulatorState {
       const t = Date.parse(item.createdTime) / 1000;
       return (item.kind === 'video') === videos && !(since && t < since) && !(until && t >= until);
     });
-    return { data: items.slice(0, Number(q.limit) || 25).map((i) => this.view(i)) };
+    return { data: items.slice(0, pageSize(q.limit, 25, 100)).map((i) => this.view(i)) };
   }
 
   /** Every grant is a new user who manages three new Pages (so a page picker can be exercised). */

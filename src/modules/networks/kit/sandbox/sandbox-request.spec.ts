@@ -32,4 +32,9 @@ describe('pageSize (a simulator’s limit, count or max_count)', () => {
     expect(pageSize('500', 25, 100)).toBe(100);
     expect(pageSize('-3', 25, 100)).toBe(1);
   });
+
+  it('rounds a fractional size down (a Redis range takes whole numbers: 2.5 was a 500)', () => {
+    expect(pageSize('2.5', 25, 100)).toBe(2);
+    expect(pageSize(0.5, 25, 100)).toBe(1);
+  });
 });

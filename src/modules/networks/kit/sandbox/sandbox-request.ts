@@ -25,9 +25,9 @@ export function qs(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** A page size asked for: `fallback` when absent, 0 or not a number, at least 1, at most `max` (not rounded). */
+/** A page size asked for: `fallback` when absent, 0 or not a number, rounded down, at least 1, at most `max`. */
 export function pageSize(asked: unknown, fallback: number, max: number): number {
-  return Math.min(max, Math.max(1, Number(asked) || fallback));
+  return Math.min(max, Math.max(1, Math.floor(Number(asked) || fallback)));
 }
 
 /** The fields of `all` that a `fields` or `part` query value (comma-separated) names, in its order; null when none. */
